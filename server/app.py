@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
-from typing import Any
+from typing import Any, ClassVar
 
 import redis.exceptions
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -885,7 +885,7 @@ class App:
         }
         conn.send(m.GameLog(room=msg.room, log=log_doc, re=msg.id))
 
-    HANDLERS: dict[type, Callable[[App, Conn, Any], Awaitable[None]]] = {
+    HANDLERS: ClassVar[dict[type, Callable[[App, Conn, Any], Awaitable[None]]]] = {
         m.Ping: on_ping,
         m.ListRooms: on_list_rooms,
         m.CreateRoom: on_create_room,
@@ -953,14 +953,21 @@ def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8
     return Response(status.value, status.phrase, headers, data)
 
 
-async def run_server(cfg: Config, store: Store, ready: Callable[[int], None] | None = None) -> None:
+async def run_server(
+    cfg: Config,
+    store: Store,
+    ready: Callable[[int], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given)."""
     app = App(cfg, store)
     await app.start()
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, stop.set)
+    if stop is None:
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
     async with serve(
         app.handler,
         cfg.host,

@@ -467,10 +467,12 @@ def _after_game_step(s: JSON, change: Change, now: int) -> None:
     _refresh_pending(s, now)
     if game.finished(s["game"]):
         s["status"] = "finished"
-        s["history"] = [*s["history"][-9:], game.summary(s["game"])]
+        summary = game.summary(s["game"])
+        s["history"] = [*s["history"][-9:], summary]
         change.lobby_changed = True
+        change.notice = {"type": "game_over", "summary": summary}
         s["next_hand_at"] = None
-    elif not game.pending(s["game"]):
+    elif game.between_hands(s["game"]):
         s["next_hand_at"] = now + s["options"]["hand_pause_ms"]
 
 
@@ -481,7 +483,7 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
     seat = seat_of(state, player)
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
-    full = {**action, "seat": seat}
+    full = game.complete_action(state["game"], action, seat)
     try:
         new_game, events = game.apply(state["game"], full)
     except game.GameError as exc:
