@@ -5,6 +5,22 @@ Public entry points: :func:`scoring.score` (hand JSON → result JSON), :class:`
 :func:`scoring.ruleset_names`).
 """
 
+from scoring.decompose import Arrangement, Block, BlockKind, Wait, is_standard_complete, waits
+from scoring.engine import (
+    Features,
+    Item,
+    Pattern,
+    Payment,
+    RuleSet,
+    ScoreResult,
+    Seating,
+    SpecialShape,
+    get_ruleset,
+    net,
+    register,
+    ruleset_names,
+    score,
+)
 from scoring.errors import (
     InvalidHandError,
     InvalidMeldError,
@@ -17,20 +33,39 @@ from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
 from scoring.tiles import Suit, Tile, Wind, format_tiles, parse_tiles
 
 __all__ = [
+    "Arrangement",
+    "Block",
+    "BlockKind",
+    "Features",
     "Hand",
     "InvalidHandError",
     "InvalidMeldError",
     "InvalidTileError",
+    "Item",
     "Meld",
     "MeldKind",
     "NotAWinError",
+    "Pattern",
+    "Payment",
     "Relative",
+    "RuleSet",
+    "ScoreResult",
     "ScoringError",
+    "Seating",
+    "SpecialShape",
     "Suit",
     "Tile",
     "UnknownRuleSetError",
-    "Wind",
+    "Wait",
     "WinInfo",
+    "Wind",
     "format_tiles",
+    "get_ruleset",
+    "is_standard_complete",
+    "net",
     "parse_tiles",
+    "register",
+    "ruleset_names",
+    "score",
+    "waits",
 ]

@@ -1,0 +1,347 @@
+"""Decomposition of a complete hand into every standard arrangement, and waits.
+
+A *standard* arrangement is n sets (chows, pungs, kongs) plus one pair, where n is 4 for
+13-tile rule sets and 5 for 16-tile ones; the declared melds are fixed sets and the concealed
+tiles (win tile included) are split in every possible way. Special shapes (seven pairs,
+thirteen orphans, …) are declared by each rule set as :data:`ShapeMatcher` functions and
+produce :class:`Arrangement` values of their own ``shape``.
+
+The per-suit split is memoised on the suit's 9 counts, so a hand costs four dictionary
+look-ups once the cache is warm.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from scoring.hand import Hand, Meld, MeldKind
+from scoring.tiles import Tile
+
+__all__ = [
+    "STANDARD",
+    "Arrangement",
+    "Block",
+    "BlockKind",
+    "ShapeMatcher",
+    "Wait",
+    "arrangements",
+    "blocks_of_melds",
+    "concealed_splits",
+    "is_standard_complete",
+    "standard_arrangements",
+    "waits",
+]
+
+STANDARD = "standard"
+
+
+class BlockKind(enum.Enum):
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    PAIR = "pair"
+    KNITTED = "knitted"  # three tiles of a knitted straight (1-4-7 / 2-5-8 / 3-6-9 of a suit)
+    SINGLE = "single"  # a lone tile of a special shape (orphans, 不搭 …)
+
+
+class Wait(enum.Enum):
+    """The shape the win tile completed (per arrangement)."""
+
+    TWO_SIDED = "two-sided"  # 23 waiting 1/4
+    EDGE = "edge"  # 12 waiting 3, 89 waiting 7
+    CLOSED = "closed"  # 13 waiting 2
+    SINGLE = "single"  # waiting on the pair
+    DUAL_PUNG = "dual-pung"  # two pairs, one becomes a pung
+    SPECIAL = "special"  # a special shape
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One part of an arrangement.
+
+    ``tile`` is the lowest tile. ``concealed`` is true when the set is hidden: formed in hand
+    (and, for a pung, not completed by a claimed winning tile) or a concealed kong.
+    ``meld`` is the declared meld it comes from, None for tiles in hand.
+    """
+
+    kind: BlockKind
+    tile: Tile
+    concealed: bool
+    meld: Meld | None = None
+
+    @property
+    def tiles(self) -> tuple[Tile, ...]:
+        k = self.kind
+        t = self.tile
+        if k is BlockKind.CHOW:
+            return (t, Tile(t + 1), Tile(t + 2))
+        if k is BlockKind.PUNG:
+            return (t, t, t)
+        if k is BlockKind.KONG:
+            return (t, t, t, t)
+        if k is BlockKind.PAIR:
+            return (t, t)
+        if k is BlockKind.KNITTED:
+            return (t, Tile(t + 3), Tile(t + 6))
+        return (t,)
+
+    @property
+    def is_set(self) -> bool:
+        return self.kind in (BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG)
+
+    @property
+    def is_pung_like(self) -> bool:
+        """Pung or kong."""
+        return self.kind is BlockKind.PUNG or self.kind is BlockKind.KONG
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "kind": self.kind.value,
+            "tiles": [str(t) for t in self.tiles],
+            "concealed": self.concealed,
+        }
+        if self.meld is not None:
+            out["melded"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way to read a complete hand.
+
+    ``blocks`` lists the declared melds first (in hand order), then the concealed sets, then
+    the pair(s) / singles. ``win_block`` is the index of the block the win tile completed
+    (None for shapes where that is meaningless); ``wait`` is the shape it completed.
+    """
+
+    shape: str
+    blocks: tuple[Block, ...]
+    win_block: int | None
+    wait: Wait
+
+    @property
+    def sets(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.blocks if b.is_set)
+
+    @property
+    def pairs(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.blocks if b.kind is BlockKind.PAIR)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "shape": self.shape,
+            "blocks": [b.to_json() for b in self.blocks],
+            "win_block": self.win_block,
+            "wait": self.wait.value,
+        }
+
+
+#: A special-shape matcher: (hand, concealed counts incl. win tile) -> its arrangements.
+ShapeMatcher = Callable[[Hand, Sequence[int]], list[Arrangement]]
+
+# A split of a tile group: (pair index or -1, ((kind, index), ...)) with kind 0 chow, 1 pung.
+_Split = tuple[int, tuple[tuple[int, int], ...]]
+
+
+@cache
+def _suit_splits(c: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
+    """Every split of one group's counts into chows/pungs and at most one pair."""
+    out: list[_Split] = []
+
+    def rec(c: list[int], i: int, pair: int, sets: list[tuple[int, int]]) -> None:
+        n = len(c)
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            out.append((pair, tuple(sets)))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            sets.append((1, i))
+            rec(c, i, pair, sets)
+            sets.pop()
+            c[i] += 3
+        if c[i] >= 2 and pair < 0:
+            c[i] -= 2
+            rec(c, i, i, sets)
+            c[i] += 2
+        if not honors and i <= 6 and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            sets.append((0, i))
+            rec(c, i, pair, sets)
+            sets.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    rec(list(c), 0, -1, [])
+    # Different removal orders can reach the same split (11123: pair-then-chow and
+    # chow-then-pair); keep each split once.
+    unique: dict[_Split, None] = {}
+    for pair, sets in out:
+        unique.setdefault((pair, tuple(sorted(sets))), None)
+    return tuple(unique)
+
+
+@cache
+def _suit_ok(c: tuple[int, ...], honors: bool) -> tuple[bool, bool]:
+    """(can split with no pair, can split with exactly one pair)."""
+    no_pair = with_pair = False
+    for pair, _ in _suit_splits(c, honors):
+        if pair < 0:
+            no_pair = True
+        else:
+            with_pair = True
+    return no_pair, with_pair
+
+
+_GROUPS = ((0, 9, False), (9, 18, False), (18, 27, False), (27, 34, True))
+
+
+def is_standard_complete(c: Sequence[int]) -> bool:
+    """True when the 34 counts split into sets and exactly one pair."""
+    total = sum(c)
+    if total % 3 != 2:
+        return False
+    pairs = 0
+    for lo, hi, honors in _GROUPS:
+        g = tuple(c[lo:hi])
+        if not any(g):
+            continue
+        no_pair, with_pair = _suit_ok(g, honors)
+        if sum(g) % 3 == 2:
+            if not with_pair:
+                return False
+            pairs += 1
+        elif sum(g) % 3 == 0:
+            if not no_pair:
+                return False
+        else:
+            return False
+    return pairs == 1
+
+
+def concealed_splits(c: Sequence[int]) -> list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]]:
+    """Every split of the 34 counts into sets + one pair: ``[(pair tile, ((kind, tile)…))]``."""
+    per_group: list[tuple[_Split, ...]] = []
+    bases: list[int] = []
+    for lo, hi, honors in _GROUPS:
+        g = tuple(c[lo:hi])
+        if not any(g):
+            continue
+        s = _suit_splits(g, honors)
+        if not s:
+            return []
+        per_group.append(s)
+        bases.append(lo)
+    out: list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]] = []
+
+    def rec(gi: int, pair: int, sets: tuple[tuple[BlockKind, Tile], ...]) -> None:
+        if gi == len(per_group):
+            if pair >= 0:
+                out.append((pair, sets))
+            return
+        base = bases[gi]
+        for p, ss in per_group[gi]:
+            if p >= 0 and pair >= 0:
+                continue
+            new = tuple(
+                (BlockKind.CHOW if k == 0 else BlockKind.PUNG, Tile(base + i)) for k, i in ss
+            )
+            rec(gi + 1, base + p if p >= 0 else pair, sets + new)
+
+    rec(0, -1, ())
+    return out
+
+
+_MELD_KIND = {MeldKind.CHOW: BlockKind.CHOW, MeldKind.PUNG: BlockKind.PUNG}
+
+
+def blocks_of_melds(melds: Iterable[Meld]) -> tuple[Block, ...]:
+    """The declared melds as blocks (a concealed kong stays concealed)."""
+    out = []
+    for m in melds:
+        kind = BlockKind.KONG if m.kind is MeldKind.KONG else _MELD_KIND[m.kind]
+        out.append(Block(kind, m.first, m.concealed, m))
+    return tuple(out)
+
+
+def _wait_of(block: Block, win: Tile) -> Wait:
+    if block.kind is BlockKind.PAIR:
+        return Wait.SINGLE
+    if block.kind is BlockKind.PUNG:
+        return Wait.DUAL_PUNG
+    pos = win - block.tile
+    if pos == 1:
+        return Wait.CLOSED
+    n = block.tile.number
+    if (pos == 2 and n == 1) or (pos == 0 and n == 7):
+        return Wait.EDGE
+    return Wait.TWO_SIDED
+
+
+def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> list[Arrangement]:
+    """Every standard arrangement of ``hand``, one per (split, block holding the win tile).
+
+    A pung completed by a claimed (not self-drawn) win tile is exposed.
+    """
+    c = counts if counts is not None else hand.concealed_counts()
+    melds = blocks_of_melds(hand.melds)
+    win = hand.win_tile
+    self_drawn = hand.win.self_drawn
+    out: list[Arrangement] = []
+    for pair, sets in concealed_splits(c):
+        concealed = [Block(k, t, True) for k, t in sets]
+        pair_block = Block(BlockKind.PAIR, Tile(pair), True)
+        seen: set[tuple[BlockKind, Tile]] = set()
+        candidates = [*concealed, pair_block]
+        for j, b in enumerate(candidates):
+            if win not in b.tiles or (b.kind, b.tile) in seen:
+                continue
+            seen.add((b.kind, b.tile))
+            blocks = list(candidates)
+            if b.kind is BlockKind.PUNG and not self_drawn:
+                blocks[j] = Block(BlockKind.PUNG, b.tile, False)
+            out.append(
+                Arrangement(STANDARD, melds + tuple(blocks), len(melds) + j, _wait_of(b, win))
+            )
+    return out
+
+
+def arrangements(hand: Hand, shapes: Sequence[ShapeMatcher] = ()) -> list[Arrangement]:
+    """Standard arrangements plus those of the given special shapes."""
+    c = hand.concealed_counts()
+    out = standard_arrangements(hand, c)
+    for match in shapes:
+        out.extend(match(hand, c))
+    return out
+
+
+def waits(
+    counts: Sequence[int],
+    complete: Callable[[Sequence[int]], bool] = is_standard_complete,
+    held: Sequence[int] | None = None,
+) -> list[Tile]:
+    """The tiles that complete a ready hand.
+
+    ``counts`` are the 34 counts of the concealed tiles before the win; ``complete`` decides
+    whether counts form a win (a rule set passes one that knows its special shapes and its
+    melds); ``held`` (34 counts, e.g. concealed + melds) excludes a tile when all four copies
+    are already the player's own. Default ``held``: ``counts``.
+    """
+    c = list(counts)
+    mine = held if held is not None else counts
+    out: list[Tile] = []
+    for t in range(34):
+        if mine[t] >= 4:
+            continue
+        c[t] += 1
+        if complete(c):
+            out.append(Tile(t))
+        c[t] -= 1
+    return out

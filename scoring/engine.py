@@ -1,0 +1,533 @@
+"""The pattern-table engine: feature records, pattern rows, rule sets, results, settlement.
+
+A rule set is *parameters + a pattern table*. A :class:`Pattern` is a data row (id, names,
+points, what it excludes) plus one predicate over a :class:`Features` record. The record is
+built once per arrangement; its fields are lazily computed and cached, so a predicate costs
+an attribute read. One generic loop (:meth:`RuleSet.evaluate`) applies the predicates and
+then the exclusions ("不計"), which are data. The best arrangement is chosen by the rule set's
+principle (by default: the highest total).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Generic, TypeVar
+
+from scoring.decompose import (
+    STANDARD,
+    Arrangement,
+    Block,
+    BlockKind,
+    Wait,
+    is_standard_complete,
+    standard_arrangements,
+    waits,
+)
+from scoring.errors import InvalidHandError, NotAWinError, ScoringError, UnknownRuleSetError
+from scoring.hand import Hand
+from scoring.tiles import Suit, Tile
+
+__all__ = [
+    "Features",
+    "Item",
+    "Pattern",
+    "Payment",
+    "RuleSet",
+    "ScoreResult",
+    "Seating",
+    "SpecialShape",
+    "get_ruleset",
+    "net",
+    "register",
+    "ruleset_names",
+    "score",
+]
+
+
+class Features:
+    """The feature record of one arrangement of one hand.
+
+    Generic facts every rule set needs; a rule set subclasses it to add its own (each a
+    ``cached_property``), and its predicates read attributes only.
+    """
+
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        self.hand = hand
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn = hand.win.self_drawn
+
+    # -- blocks ---------------------------------------------------------------------------
+
+    @cached_property
+    def blocks(self) -> tuple[Block, ...]:
+        return self.arr.blocks
+
+    @cached_property
+    def sets(self) -> tuple[Block, ...]:
+        """Chows, pungs and kongs (melds included)."""
+        return tuple(b for b in self.arr.blocks if b.is_set)
+
+    @cached_property
+    def chows(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.CHOW)
+
+    @cached_property
+    def pungs(self) -> tuple[Block, ...]:
+        """Pungs and kongs."""
+        return tuple(b for b in self.arr.blocks if b.is_pung_like)
+
+    @cached_property
+    def kongs(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.KONG)
+
+    @cached_property
+    def concealed_kongs(self) -> int:
+        return sum(1 for b in self.kongs if b.concealed)
+
+    @cached_property
+    def melded_kongs(self) -> int:
+        return sum(1 for b in self.kongs if not b.concealed)
+
+    @cached_property
+    def concealed_pungs(self) -> int:
+        """Pungs and kongs that are concealed (暗刻): formed in hand and not completed by a
+        claimed tile, or concealed kongs."""
+        return sum(1 for b in self.pungs if b.concealed)
+
+    @cached_property
+    def pairs(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.PAIR)
+
+    @cached_property
+    def pair(self) -> Block | None:
+        """The pair of a standard arrangement (None for shapes with several pairs)."""
+        p = self.pairs
+        return p[0] if len(p) == 1 else None
+
+    @cached_property
+    def is_standard(self) -> bool:
+        return self.arr.shape == STANDARD
+
+    # -- tiles ----------------------------------------------------------------------------
+
+    @cached_property
+    def counts(self) -> tuple[int, ...]:
+        """Counts (34) of every tile of the hand, melds included (a kong counts 4)."""
+        return tuple(self.hand.tile_counts())
+
+    @cached_property
+    def kinds(self) -> frozenset[Tile]:
+        return frozenset(Tile(i) for i, n in enumerate(self.counts) if n)
+
+    @cached_property
+    def suits(self) -> frozenset[Suit]:
+        """The numbered suits present."""
+        return frozenset(t.suit for t in self.kinds if t.is_suited)
+
+    @cached_property
+    def has_honors(self) -> bool:
+        return any(self.counts[27:34])
+
+    @cached_property
+    def all_simples(self) -> bool:
+        return all(t.is_simple for t in self.kinds)
+
+    @cached_property
+    def all_terminals_honors(self) -> bool:
+        return all(t.is_terminal_or_honor for t in self.kinds)
+
+    # -- situation ------------------------------------------------------------------------
+
+    @cached_property
+    def is_concealed(self) -> bool:
+        """No exposed meld (concealed kongs allowed)."""
+        return self.hand.is_concealed
+
+    @cached_property
+    def wait(self) -> Wait:
+        return self.arr.wait
+
+    @cached_property
+    def seat_tile(self) -> Tile:
+        return self.hand.seat_wind.tile
+
+    @cached_property
+    def round_tile(self) -> Tile:
+        return self.hand.round_wind.tile
+
+    def ctx(self, key: str, default: Any = None) -> Any:
+        """A rule-set context key of the hand."""
+        return self.hand.context.get(key, default)
+
+
+F = TypeVar("F", bound=Features)
+
+
+@dataclass(frozen=True)
+class Pattern(Generic[F]):
+    """One row of a rule set's pattern table.
+
+    ``predicate`` returns how many times the pattern occurs (0 / False: absent).
+    ``points`` is the value of one occurrence; ``value`` overrides it when the value
+    depends on the hand (明/暗 values, formulas). ``excludes`` lists the ids it removes.
+    """
+
+    id: str
+    name: str
+    en: str
+    points: int
+    predicate: Callable[[F], int | bool]
+    excludes: frozenset[str] = frozenset()
+    value: Callable[[F], int] | None = None
+    category: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A scored pattern: ``points`` per occurrence × ``count``."""
+
+    id: str
+    name: str
+    en: str
+    points: int
+    count: int = 1
+
+    @property
+    def total(self) -> int:
+        return self.points * self.count
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "en": self.en,
+            "points": self.points,
+            "count": self.count,
+        }
+
+
+@dataclass(frozen=True)
+class SpecialShape:
+    """A special winning shape a rule set declares.
+
+    ``complete(counts, n_melds)`` says whether concealed counts (win tile included) with that
+    many declared melds form the shape; ``arrange(hand, counts)`` returns its arrangements.
+    """
+
+    name: str
+    complete: Callable[[Sequence[int], int], bool]
+    arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    ruleset: str
+    total: int
+    minimum_met: bool
+    items: tuple[Item, ...]
+    arrangement: Arrangement
+    waits: tuple[Tile, ...]
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    def item(self, pattern_id: str) -> Item | None:
+        for it in self.items:
+            if it.id == pattern_id:
+                return it
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "total": self.total,
+            "minimum_met": self.minimum_met,
+            "error": None,
+            "items": [i.to_json() for i in self.items],
+            "arrangement": self.arrangement.to_json(),
+            "waits": [str(t) for t in self.waits],
+        }
+        if self.extras:
+            out["extras"] = dict(self.extras)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """Who is who at settlement: seats 0-3 in turn order."""
+
+    winner: int
+    discarder: int | None  # None: self-drawn
+    dealer: int
+    streak: int = 0  # the dealer's consecutive deals beyond the first (連n)
+    players: int = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "reason": self.reason,
+        }
+
+
+def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
+    """Net result per seat of a list of payments (sums to zero)."""
+    out = [0] * players
+    for p in payments:
+        out[p.payer] -= p.amount
+        out[p.payee] += p.amount
+    return out
+
+
+FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
+
+
+class RuleSet(Generic[F]):
+    """A rule set: parameters + a pattern table, registered by name.
+
+    Subclasses override :meth:`finalize` (caps, floors, family rules), :meth:`choose_key`
+    (which arrangement is best) and :meth:`settle` (payments) where their rules need it.
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        hand_size: int,
+        patterns: Sequence[Pattern[F]],
+        features: FeatureFactory[F],
+        shapes: Sequence[SpecialShape] = (),
+        uses_flowers: bool = False,
+        minimum: int = 0,
+        minimum_excludes: frozenset[str] = frozenset(),
+        exclusion_closure: bool = True,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        if hand_size not in (13, 16):
+            raise ValueError("hand_size must be 13 or 16")
+        ids = [p.id for p in patterns]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"{name}: duplicate pattern ids")
+        known = set(ids)
+        for p in patterns:
+            unknown = p.excludes - known
+            if unknown:
+                raise ValueError(f"{name}: {p.id} excludes unknown patterns {sorted(unknown)}")
+        self.name = name
+        self.title = title
+        self.hand_size = hand_size
+        self.sets = 4 if hand_size == 13 else 5
+        self.patterns: tuple[Pattern[F], ...] = tuple(patterns)
+        self.by_id: dict[str, Pattern[F]] = {p.id: p for p in patterns}
+        self.make_features = features
+        self.shapes = tuple(shapes)
+        self.uses_flowers = uses_flowers
+        self.minimum = minimum
+        self.minimum_excludes = minimum_excludes
+        self.params: Mapping[str, Any] = dict(params or {})
+        self._excluded_by = self._closure(exclusion_closure)
+
+    def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
+        out: dict[str, frozenset[str]] = {}
+        for p in self.patterns:
+            if not transitive:
+                out[p.id] = p.excludes
+                continue
+            seen: set[str] = set()
+            stack = list(p.excludes)
+            while stack:
+                e = stack.pop()
+                if e in seen or e == p.id:
+                    continue
+                seen.add(e)
+                stack.extend(self.by_id[e].excludes)
+            out[p.id] = frozenset(seen)
+        return out
+
+    def excluded_by(self, pattern_id: str) -> frozenset[str]:
+        """Everything the pattern removes (after the closure, if the rule set uses one)."""
+        return self._excluded_by[pattern_id]
+
+    # -- completeness / waits ---------------------------------------------------------------
+
+    def is_complete(self, counts: Sequence[int], n_melds: int) -> bool:
+        """Whether concealed counts (win tile included) with ``n_melds`` melds form a win."""
+        if sum(counts) + 3 * n_melds != self.hand_size + 1:
+            return False
+        if is_standard_complete(counts):
+            return True
+        return any(s.complete(counts, n_melds) for s in self.shapes)
+
+    def waits(
+        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+    ) -> list[Tile]:
+        """Tiles completing a ready hand (concealed counts before the win)."""
+        return waits(counts, lambda c: self.is_complete(c, n_melds), held)
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def validate(self, hand: Hand) -> None:
+        if hand.ruleset != self.name:
+            raise InvalidHandError(f"hand is for {hand.ruleset!r}, not {self.name!r}")
+        n = len(hand.concealed) + 1 + 3 * len(hand.melds)
+        if n != self.hand_size + 1:
+            raise InvalidHandError(
+                f"wrong tile count: {len(hand.concealed)} concealed + win tile + "
+                f"{len(hand.melds)} melds make {n} tiles; a {self.name} win has "
+                f"{self.hand_size + 1} (kongs count as 3)"
+            )
+        if hand.flowers and not self.uses_flowers:
+            raise InvalidHandError(f"{self.name} is played without flowers")
+
+    def arrangements(self, hand: Hand) -> list[Arrangement]:
+        c = hand.concealed_counts()
+        out = standard_arrangements(hand, c)
+        for s in self.shapes:
+            if s.complete(c, len(hand.melds)):
+                out.extend(s.arrange(hand, c))
+        return out
+
+    def evaluate(self, f: F) -> list[Item]:
+        """The generic loop: every predicate, then the exclusions."""
+        hits: list[tuple[Pattern[F], int]] = []
+        for p in self.patterns:
+            n = p.predicate(f)
+            if n:
+                hits.append((p, int(n)))
+        excluded: set[str] = set()
+        for p, _ in hits:
+            excluded |= self._excluded_by[p.id]
+        return [
+            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
+            for p, n in hits
+            if p.id not in excluded
+        ]
+
+    def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
+        """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""
+        return items, sum(i.total for i in items)
+
+    def choose_key(self, total: int, items: Sequence[Item], f: F) -> tuple[int, ...]:
+        """Sort key of a scored arrangement; the highest wins (ties: the first found)."""
+        return (total,)
+
+    def extras(self, items: Sequence[Item], f: F) -> dict[str, Any]:
+        """Rule-set specific additions to the result (e.g. a limit flag)."""
+        return {}
+
+    def score(self, hand: Hand) -> ScoreResult:
+        """Score a winning hand; raise a ScoringError when it is not one."""
+        self.validate(hand)
+        arrs = self.arrangements(hand)
+        if not arrs:
+            raise NotAWinError(f"these tiles do not form a complete {self.name} hand")
+        before = list(hand.concealed_counts())
+        before[hand.win_tile] -= 1
+        held = list(hand.tile_counts())
+        held[hand.win_tile] -= 1
+        w = tuple(self.waits(before, len(hand.melds), held))
+        best: tuple[tuple[int, ...], list[Item], int, F] | None = None
+        for arr in arrs:
+            f = self.make_features(hand, arr, w)
+            items, total = self.finalize(self.evaluate(f), f)
+            key = self.choose_key(total, items, f)
+            if best is None or key > best[0]:
+                best = (key, items, total, f)
+        assert best is not None  # arrs is not empty
+        _, items, total, f = best
+        counted = sum(i.total for i in items if i.id not in self.minimum_excludes)
+        return ScoreResult(
+            ruleset=self.name,
+            total=total,
+            minimum_met=counted >= self.minimum,
+            items=tuple(items),
+            arrangement=f.arr,
+            waits=w,
+            extras=self.extras(items, f),
+        )
+
+    # -- settlement -------------------------------------------------------------------------
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """Payments for one winner. Default: the discarder pays the total, or each other
+        player pays it on a self-draw. Rule sets override with their own settlement."""
+        amount = result.total
+        if seating.discarder is not None:
+            return [Payment(seating.discarder, seating.winner, amount, "win")]
+        return [
+            Payment(s, seating.winner, amount, "self-drawn")
+            for s in range(seating.players)
+            if s != seating.winner
+        ]
+
+
+# -- registry ------------------------------------------------------------------------------
+
+_REGISTRY: dict[str, RuleSet[Any]] = {}
+_loaded = False
+
+
+def register(ruleset: RuleSet[Any]) -> RuleSet[Any]:
+    """Register a rule set under its name (a later registration replaces an earlier one)."""
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        import scoring.rulesets  # noqa: F401  (registers the built-in rule sets)
+
+
+def get_ruleset(name: str) -> RuleSet[Any]:
+    _load()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise UnknownRuleSetError(
+            f"unknown rule set {name!r}; known: {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def ruleset_names() -> list[str]:
+    _load()
+    return sorted(_REGISTRY)
+
+
+def score(obj: Any) -> dict[str, Any]:
+    """Score a hand given as its JSON form; never raises for bad input.
+
+    Returns the result JSON; on bad input ``error`` says what is wrong and ``error_code``
+    is its stable code.
+    """
+    ruleset = obj.get("ruleset") if isinstance(obj, Mapping) else None
+    try:
+        hand = Hand.from_json(obj)
+        return get_ruleset(hand.ruleset).score(hand).to_json()
+    except ScoringError as e:
+        return {
+            "ruleset": ruleset if isinstance(ruleset, str) else None,
+            "total": 0,
+            "minimum_met": False,
+            "error": str(e),
+            "error_code": e.code,
+            "items": [],
+            "arrangement": None,
+            "waits": [],
+        }
