@@ -130,6 +130,10 @@ def complete_action(state: JSON, action: JSON, seat: int) -> JSON:
     return out
 
 
+def table_seq(state: JSON) -> int:
+    return int(state["seq"])
+
+
 def view(state: JSON, seat: int | None) -> JSON:
     t = _table()
     return dict(t.view(_state(state), seat))

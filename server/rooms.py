@@ -450,17 +450,23 @@ def _refresh_pending(s: JSON, now: int) -> None:
     """Start the clock for new decisions; a claim decision still open keeps its start time."""
     old = s.get("pending_since") or {}
     old_kinds = s.get("pending_kinds") or {}
+    old_seq = s.get("pending_seq") or {}
     new: JSON = {}
     kinds: JSON = {}
+    seqs: JSON = {}
+    cur = game.table_seq(s["game"])
     for seat, kind in game.pending(s["game"]).items():
         k = str(seat)
         kinds[k] = kind
         if kind == "claim" and old_kinds.get(k) == "claim" and k in old:
             new[k] = old[k]
+            seqs[k] = old_seq.get(k, cur)
         else:
             new[k] = now
+            seqs[k] = cur
     s["pending_since"] = new
     s["pending_kinds"] = kinds
+    s["pending_seq"] = seqs
 
 
 def _after_game_step(s: JSON, change: Change, now: int) -> None:
@@ -484,6 +490,19 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
     full = game.complete_action(state["game"], action, seat)
+    # The table's seq moves with every answer in a claim window, so three seats answering
+    # the same discard at once would all but one be stale. An answer made against any
+    # state of the seat's *current* decision is still an answer to that decision: rebase it.
+    k = str(seat)
+    since_seq = (state.get("pending_seq") or {}).get(k)
+    if (
+        since_seq is not None
+        and (state.get("pending_kinds") or {}).get(k) == "claim"
+        and isinstance(full.get("seq"), int)
+        and not isinstance(full.get("seq"), bool)
+        and since_seq <= full["seq"] < game.table_seq(state["game"])
+    ):
+        full["seq"] = game.table_seq(state["game"])
     try:
         new_game, events = game.apply(state["game"], full)
     except game.GameError as exc:

@@ -33,8 +33,21 @@ class RedisProc:
     def __init__(self, tmp: Path, appendonly: bool = False) -> None:
         self.port = free_port()
         self.dir = tmp
-        args = [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-                "--dir", str(tmp), "--daemonize", "no", "--loglevel", "warning"]
+        args = [
+            REDIS,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--dir",
+            str(tmp),
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+        ]
         if appendonly:
             args += ["--appendonly", "yes", "--appendfsync", "always"]
         else:
@@ -74,8 +87,15 @@ def redis_url(redis_proc: RedisProc) -> str:
 
 
 def test_config(**over: Any) -> Config:
-    base = Config(port=0, grace_seconds=1.0, bot_delay_ms=0, hello_timeout=5.0,
-                  timer_poll_ms=20, log_json=False, shutdown_grace=2.0)
+    base = Config(
+        port=0,
+        grace_seconds=1.0,
+        bot_delay_ms=0,
+        hello_timeout=5.0,
+        timer_poll_ms=20,
+        log_json=False,
+        shutdown_grace=2.0,
+    )
     return replace(base, **over)
 
 

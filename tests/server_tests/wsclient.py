@@ -15,7 +15,9 @@ JSON = dict[str, Any]
 
 
 class Client:
-    def __init__(self, ws: ClientConnection, label: str, checker: Callable[[Client, JSON], None] | None) -> None:
+    def __init__(
+        self, ws: ClientConnection, label: str, checker: Callable[[Client, JSON], None] | None
+    ) -> None:
         self.ws = ws
         self.label = label
         self.checker = checker
@@ -28,8 +30,9 @@ class Client:
         self.seat: int | None = None
 
     @classmethod
-    async def connect(cls, port: int, label: str = "c",
-                      checker: Callable[[Client, JSON], None] | None = None) -> Client:
+    async def connect(
+        cls, port: int, label: str = "c", checker: Callable[[Client, JSON], None] | None = None
+    ) -> Client:
         ws = await connect(f"ws://127.0.0.1:{port}/", max_size=2**22, open_timeout=10)
         return cls(ws, label, checker)
 
