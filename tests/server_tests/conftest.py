@@ -130,3 +130,61 @@ async def running_server(redis_url: str, **over: Any) -> AsyncIterator[RunningSe
 async def server(redis_url: str) -> AsyncIterator[RunningServer]:
     async with running_server(redis_url) as s:
         yield s
+
+
+class ServerProc:
+    """``python -m server`` in a subprocess (for SIGKILL / SIGTERM / multi-process tests)."""
+
+    def __init__(self, *args: str, cwd: Path | None = None) -> None:
+        import json
+        import os
+        import sys
+
+        env = dict(os.environ)
+        env.pop("REDIS_URL", None)
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--port",
+                "0",
+                "--no-log-json",
+                "--log-level",
+                "WARNING",
+                "--bot-delay-ms",
+                "0",
+                "--timer-poll-ms",
+                "20",
+                *args,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=cwd,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+            raise RuntimeError(f"server did not start: {err}")
+        self.port = int(json.loads(line)["listening"])
+
+    def kill(self) -> None:
+        import signal
+
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def terminate(self, timeout: float = 15) -> int:
+        self.proc.terminate()
+        return self.proc.wait(timeout)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
