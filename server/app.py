@@ -369,6 +369,8 @@ class App:
                 return None, state
             now = now_ms()
             entry = self.build_entry(change, now)
+            if client_seq is not None:
+                entry["cseq"] = client_seq
             res = await self.store.commit(
                 room,
                 version,

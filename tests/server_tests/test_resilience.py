@@ -104,6 +104,7 @@ async def test_sigkill_mid_hand_and_restart_with_embedded_redis(tmp_path):
             for p in players:
                 for cseq, v in p.acked:
                     assert log[v]["actor"] in ids and log[v]["kind"] == "action"
+                    assert log[v]["cseq"] == cseq
             for p in players2:
                 check_against_log(p.c, log)
                 await p.c.close()
