@@ -86,10 +86,12 @@ def redis_url(redis_proc: RedisProc) -> str:
     return redis_proc.url
 
 
-def test_config(**over: Any) -> Config:
+def make_config(**over: Any) -> Config:
     base = Config(
         port=0,
         grace_seconds=1.0,
+        rate_per_second=500.0,
+        rate_burst=1000,
         bot_delay_ms=0,
         hello_timeout=5.0,
         timer_poll_ms=20,
@@ -109,7 +111,7 @@ class RunningServer:
 
 @contextlib.asynccontextmanager
 async def running_server(redis_url: str, **over: Any) -> AsyncIterator[RunningServer]:
-    cfg = test_config(**over)
+    cfg = make_config(**over)
     stop = asyncio.Event()
     fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     store = Store.from_url(redis_url)
