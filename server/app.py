@@ -753,8 +753,8 @@ class App:
         await self.store.add_player_room(conn.player, room_id)
         self.metrics.commits["create"] += 1
         log.info("room created", extra={"room": room_id, "code": code, "player": conn.player})
-        self._ack(conn, room_id, res, res.version, msg.id)
         await self.attach(conn, room_id)
+        self._ack(conn, room_id, res, res.version, msg.id)
 
     async def on_join_room(self, conn: Conn, msg: m.JoinRoom) -> None:
         assert conn.player is not None
@@ -768,9 +768,9 @@ class App:
             raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
         res, _state = await self.mutate(room, lambda s: rooms.join(s, pid, conn.name))
         await self.store.add_player_room(pid, room)
-        self._ack(conn, room, res, 0 if res else await self.store.version(room), msg.id)
         if room not in conn.rooms:
-            await self.attach(conn, room)
+            await self.attach(conn, room)  # the snapshot goes out before the ack
+        self._ack(conn, room, res, conn.rooms.get(room, 0), msg.id)
 
     async def on_leave_room(self, conn: Conn, msg: m.LeaveRoom) -> None:
         assert conn.player is not None
@@ -978,6 +978,7 @@ async def run_server(
         max_size=cfg.hard_frame_bytes,
         max_queue=64,
         compression=None,
+        close_timeout=2,
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]

@@ -28,8 +28,14 @@ async def http_get(port: int, path: str) -> tuple[int, str, str]:
     writer.close()
     head, _, body = data.decode().partition("\r\n\r\n")
     status = int(head.split()[1])
-    ctype = next((h.split(":", 1)[1].strip() for h in head.split("\r\n")
-                  if h.lower().startswith("content-type:")), "")
+    ctype = next(
+        (
+            h.split(":", 1)[1].strip()
+            for h in head.split("\r\n")
+            if h.lower().startswith("content-type:")
+        ),
+        "",
+    )
     return status, ctype, body
 
 
@@ -118,9 +124,15 @@ async def test_sigterm_tells_clients_to_reconnect_and_exits_cleanly(redis_url):
 
 
 def test_flags_and_env_vars():
-    cfg = load_config(["--port", "9000", "--grace-seconds", "5"], env={
-        "REDIS_URL": "redis://h:1/0", "MAHJONG_PORT": "1", "MAHJONG_CHAT_MAX_LEN": "50",
-        "MAHJONG_LOG_JSON": "false"})
+    cfg = load_config(
+        ["--port", "9000", "--grace-seconds", "5"],
+        env={
+            "REDIS_URL": "redis://h:1/0",
+            "MAHJONG_PORT": "1",
+            "MAHJONG_CHAT_MAX_LEN": "50",
+            "MAHJONG_LOG_JSON": "false",
+        },
+    )
     assert cfg.port == 9000  # the flag wins over the env var
     assert cfg.redis_url == "redis://h:1/0"
     assert cfg.grace_seconds == 5.0 and cfg.chat_max_len == 50 and cfg.log_json is False

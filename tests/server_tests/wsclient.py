@@ -33,7 +33,9 @@ class Client:
     async def connect(
         cls, port: int, label: str = "c", checker: Callable[[Client, JSON], None] | None = None
     ) -> Client:
-        ws = await connect(f"ws://127.0.0.1:{port}/", max_size=2**22, open_timeout=10)
+        ws = await connect(
+            f"ws://127.0.0.1:{port}/", max_size=2**22, open_timeout=10, max_queue=None
+        )
         return cls(ws, label, checker)
 
     async def close(self) -> None:
