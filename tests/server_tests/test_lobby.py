@@ -111,7 +111,7 @@ async def test_leave_passes_host_and_last_leave_closes(server):
 
 
 async def test_resume_gets_snapshot_of_every_room(server):
-    a, b, room, code = await two(server)
+    a, _b, room, _code = await two(server)
     await a.request({"type": "sit", "room": room, "seat": 3})
     await a.close()
     a2 = await Client.connect(server.port, "a2", check_view_message)
