@@ -39,7 +39,6 @@ class ErrorCode(StrEnum):
     TOO_MANY_ROOMS = "too_many_rooms"
     # --- game actions ---
     ILLEGAL_ACTION = "illegal_action"  # rejected by the table engine; detail.table_code says why
-    STALE_SEQ = "stale_seq"  # action.seq not above the last applied one, with a different action
     # --- chat ---
     CHAT_TOO_LONG = "chat_too_long"
     CHAT_RATE_LIMITED = "chat_rate_limited"
