@@ -69,3 +69,32 @@ async def test_four_clients_play_a_complete_game(server, redis_url, ruleset):
     assert list(st.scores) == summaries[0]["scores"]
     for c in clients:
         await c.close()
+
+
+async def test_actions_are_idempotent_by_client_seq(server):
+    rs = playable()[0]
+    clients, room = await setup_table(
+        server.port, 1, rs, {**FAST, "bot_delay_ms": 2000, "length": "hands", "hands": 1}
+    )
+    c = clients[0]
+    await c.request({"type": "start_game", "room": room})
+    ev = await c.wait_for(lambda m: m["type"] == "events" and m.get("legal"))
+    discard = next(a for a in ev["legal"] if a["type"] == "discard")
+    msg = {"type": "action", "room": room, "seq": 1, "action": discard}
+    first = await c.request(msg)
+    assert first["type"] == "ack" and first["duplicate"] is False and first["client_seq"] == 1
+    again = await c.request(msg)  # the retry of a request whose ack was lost
+    assert again["type"] == "ack" and again["duplicate"] is True and again["seq"] == first["seq"]
+    # a stale action with a new client seq is rejected by the engine, nothing changes
+    stale = await c.request({**msg, "seq": 2})
+    assert stale["type"] == "error" and stale["code"] == "illegal_action"
+    assert stale["detail"]["table_code"] in ("stale-seq", "not-your-turn", "wrong-phase")
+    bad = await c.request(
+        {"type": "action", "room": room, "seq": 3, "action": {"type": "discard", "tile": "f9"}}
+    )
+    assert bad["code"] == "illegal_action" and bad["detail"]["table_code"] == "bad-action"
+    other = await c.request(
+        {"type": "action", "room": room, "seq": 4, "action": {**discard, "seat": 2}}
+    )
+    assert other["code"] == "illegal_action" and other["detail"]["table_code"] == "not-your-seat"
+    await c.close()

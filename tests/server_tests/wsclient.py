@@ -9,7 +9,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from protocol.messages import parse_server
+from protocol.messages import CLIENT_MESSAGES, parse_client, parse_server
 
 JSON = dict[str, Any]
 
@@ -47,6 +47,8 @@ class Client:
     async def send(self, msg: JSON) -> int:
         self.rid += 1
         msg = {**msg, "id": self.rid}
+        parse_client(msg)  # the tests send only documented, well-formed messages this way
+        assert msg["type"] in CLIENT_MESSAGES
         await self.ws.send(msgpack.packb(msg, use_bin_type=True))
         return self.rid
 
