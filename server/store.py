@@ -82,7 +82,9 @@ SETTIMER_LUA = resources.files("server").joinpath("settimer.lua").read_text()
 
 class Store:
     def __init__(self, client: aioredis.Redis) -> None:
-        self.r = client
+        # redis-py's stubs type replies as ``bytes | str`` unions that depend on
+        # decode_responses; we always use bytes, so the client is used untyped.
+        self.r: Any = client
         self._shas: dict[str, str] = {}
 
     @classmethod
@@ -105,11 +107,11 @@ class Store:
         if sha is None:
             sha = self._shas[script] = await self.r.script_load(script)
         try:
-            return await self.r.evalsha(sha, len(keys), *keys, *args)  # type: ignore[misc]
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
         except NoScriptError:
             # Redis restarted or failed over and lost its script cache: load it again.
             sha = self._shas[script] = await self.r.script_load(script)
-            return await self.r.evalsha(sha, len(keys), *keys, *args)  # type: ignore[misc]
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
 
     async def commit(
         self,
