@@ -438,3 +438,34 @@ def test_mirror_exceptions_are_real() -> None:
     ids = {i["id"] for i in mirrored["items"]}
     assert "above-five" in ids and "below-five" not in ids
     assert set(SEED_ROWS) and set(V33_ROWS)
+
+
+@settings(max_examples=100, deadline=None)
+@given(winning_hands(), RULESETS)
+def test_result_invariants(h: dict[str, Any], name: str) -> None:
+    """One pattern per family, the limit rule gives the total, and no other arrangement of
+    the same hand scores more (freedom of count)."""
+    rs = get_ruleset(name)
+    assert isinstance(rs, ZungJungRuleSet)
+    hand = Hand.from_json({**h, "ruleset": name})
+    result = rs.score(hand)
+    fams = [rs.families[i.id][0] for i in result.items if rs.families[i.id][0]]
+    assert len(fams) == len(set(fams))
+    assert result.total == rs.limit.apply(result.items)[0] >= 1
+    assert all(i.count >= 1 for i in result.items)
+    assert (result.item(CHICKEN_ID) is not None) == (len(result.items) == 1 and result.total == 1)
+    for arr in rs.arrangements(hand):
+        f = rs.make_features(hand, arr, result.waits)
+        assert rs.finalize(rs.evaluate(f), f)[1] <= result.total
+
+
+def test_build_rejects_unknown_parameters() -> None:
+    with pytest.raises(ValueError):
+        build("v4")
+    with pytest.raises(ValueError):
+        build("seed", discard="nobody")
+    with pytest.raises(ValueError):
+        build("seed", self_draw="half")
+    rs = build("seed", name="zj-400", limit=400)
+    assert rs.params["limit"] == "400" and rs.limit == Limit(400, True, 400)
+    assert get_ruleset("zung-jung").params["limit"] == "official"
