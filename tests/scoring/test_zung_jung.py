@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, reject, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from zj_strategies import winning_hands
 
 from scoring import Hand, Seating, get_ruleset, net, score
 from scoring.cli import main as cli_main
@@ -312,61 +313,6 @@ def test_cli_scores_both_rule_sets() -> None:
 
 
 # -- properties ----------------------------------------------------------------------------
-
-
-@st.composite
-def winning_hands(draw: st.DrawFn) -> dict[str, Any]:
-    """A random complete 13-tile hand (standard or seven pairs) with random melds and win."""
-    counts = [0] * 34
-    if draw(st.integers(0, 5)) == 0:  # seven pairs
-        kinds = draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True))
-        tiles = [Tile(k).code for k in kinds for _ in range(2)]
-        win = draw(st.sampled_from(tiles))
-        tiles.remove(win)
-        return {
-            "concealed": tiles,
-            "melds": [],
-            "win_tile": win,
-            "win": {"self_drawn": draw(st.booleans())},
-        }
-    concealed: list[str] = []
-    melds: list[dict[str, Any]] = []
-    for _ in range(4):
-        kind = draw(st.sampled_from(["chow", "chow", "pung", "pung", "kong"]))
-        if kind == "chow":
-            s = draw(st.integers(0, 2))
-            n = draw(st.integers(0, 6))
-            ts = [9 * s + n, 9 * s + n + 1, 9 * s + n + 2]
-        else:
-            t = draw(st.integers(0, 33))
-            ts = [t] * (3 if kind == "pung" else 4)
-        for t in ts:
-            counts[t] += 1
-        if any(c > 4 for c in counts):
-            reject()
-        codes = [Tile(t).code for t in ts]
-        exposed = draw(st.booleans())
-        if kind == "kong":
-            melds.append({"kind": "kong", "tiles": codes, "concealed": not exposed})
-        elif exposed:
-            melds.append(
-                {"kind": kind, "tiles": codes, "from": "left" if kind == "chow" else "right"}
-            )
-        else:
-            concealed.extend(codes)
-    pair = draw(st.integers(0, 33))
-    counts[pair] += 2
-    if counts[pair] > 4:
-        reject()
-    concealed.extend([Tile(pair).code] * 2)
-    win = draw(st.sampled_from(concealed))
-    concealed.remove(win)
-    return {
-        "concealed": concealed,
-        "melds": melds,
-        "win_tile": win,
-        "win": {"self_drawn": draw(st.booleans())},
-    }
 
 
 def _map_hand(h: dict[str, Any], f: Any, ruleset: str) -> dict[str, Any]:
