@@ -641,6 +641,50 @@ CASES: list[tuple[str, str, str, str | None]] = [
 ]
 
 
+# Why, for the cases whose reading is not obvious from the id.
+NOTES: dict[str, str] = {
+    "chicken-hand": "no pattern of either table: 雞和 scores 1",
+    "all-triplets-mixed-exposure": "777s is concealed (the win tile completes the pair): one 暗刻",
+    "discard-completes-triplet-exposed": "the discard completes 555s, which counts as exposed: no 暗刻",
+    "self-draw-completes-triplet-concealed": "the same hand self-drawn: 555s is concealed",
+    "win-tile-read-in-chow-keeps-triplet-concealed": "6m read into 456m (not 666m): 666m stays concealed",
+    "freedom-of-count-tie-goes-to-biggest-pattern": "seed: 123m×3 (一色三同順 120 + 平和 10 + 門前清 10)"
+    " ties 111/222/333m (三暗刻 30 + 三連刻 100 + 門前清 10) at 140; the tie goes to the reading"
+    " with the bigger pattern. v3.3: triplets 135 beat sequences 130",
+    "freedom-of-count-identical-chows-vs-triplets": "as above with 123p×3",
+    "all-honors-standard": "sum 560 (seed) / 550 (v3.3), capped at 320",
+    "nine-gates": "a limit hand: the sum (590 / 570) is replaced by its own value 480",
+    "nine-gates-needs-concealment": "234m was claimed: not 九蓮寶燈",
+    "mixed-greater-terminals-family": "混全帶么 also holds; the terminals family keeps 混么九",
+    "pure-greater-terminals": "純全帶么 also holds; seed 清么九 320 caps the sum at 320, v3.3 清么九 400"
+    " is a limit hand above the cap",
+    "all-small-family": "小於五 also holds (family keeps 全小); three 暗刻 become 三暗刻",
+    "all-large-family": "大於五 also holds; the family keeps 全大",
+    "big-three-dragons": "the third dragon triplet is completed by the discard (exposed): no 暗刻;"
+    " 箭刻 ×3 add (seed 160 + 30; v3.3 130 + 30)",
+    "small-four-winds": "大三風 also holds; the winds family keeps 小四喜; sum 390 capped at 320",
+    "big-four-winds": "a limit hand: 大四喜 480 (seed) / 400 (v3.3)",
+    "big-four-winds-all-honors": "two limit hands: the higher counts",
+    "two-identical-sequences-twice-beats-seven-pairs": "the tiles are also seven pairs (30);"
+    " freedom of count takes 兩般高",
+    "four-identical-sequences": "also readable as 222/333/444m + 234m (140); 一色四同順 is a limit hand",
+    "four-triplets-last-by-discard": "the discard completes 666s: three concealed triplets",
+    "two-kongs": "seed: 槓 per kong (2 × 20) + the concealed kong as 暗刻; v3.3 二槓 replaces 一槓",
+    "three-kongs": "the kongs family keeps 三槓 (not 3 × 槓)",
+    "win-on-kong": "a concealed kong keeps 門前清",
+    "blessing-of-earth-on-discard-v33": "v3.3 accepts 地和 on the dealer's first discard; the seed's"
+    " 地和 is self-drawn (not scored under zung-jung)",
+    "seven-pairs-all-honors": "字一色 counts with 七對子 (see the rules doc); 350 capped at 320",
+    "seven-pairs-four-as-two": "1111m counts as two pairs",
+    "thirteen-terminals": "十三么九 excludes 混么九",
+    "consecutive-seven-pairs": "seed: 連七對 replaces 七對子; 410 capped at 320. v3.3 has no 連七對:"
+    " the standard reading (兩般高 + 清一色 + …) beats 七對子 + 清一色",
+    "all-small-sequences-beat-seven-pairs": "seven pairs would be 30 + 80; the sequence reading"
+    " scores more",
+    "sequences-shifted-by-two-not-counted": "123/345/567/789p step by two: not 一色三步 / 四步",
+}
+
+
 def _expectation(text: str, ruleset: str, table: dict[str, tuple[str, str, int]]) -> dict[str, Any]:
     body, _, total_s = text.partition("=")
     items = []
@@ -775,12 +819,16 @@ def _examples() -> list[dict[str, Any]]:
 
 def main() -> None:
     st, vt = _tables()
+    unknown = set(NOTES) - {c[0] for c in CASES}
+    if unknown:
+        raise SystemExit(f"notes for unknown cases: {sorted(unknown)}")
     seed_lines, v33_lines = [], []
     for cid, spec, seed_exp, v33_exp in CASES:
         if seed_exp:
             seed_lines.append(
                 {
                     "id": cid,
+                    "note": NOTES.get(cid, ""),
                     "hand": hand(spec, "zung-jung"),
                     "expected": _expectation(seed_exp, "zung-jung", st),
                 }
@@ -789,6 +837,7 @@ def main() -> None:
             v33_lines.append(
                 {
                     "id": cid,
+                    "note": NOTES.get(cid, ""),
                     "hand": hand(spec, "zung-jung-v3.3"),
                     "expected": _expectation(v33_exp, "zung-jung-v3.3", vt),
                 }
