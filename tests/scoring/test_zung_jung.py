@@ -8,6 +8,7 @@ mirror n -> 10-n.
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 from collections import Counter
@@ -122,6 +123,17 @@ def _check(case: dict[str, Any]) -> None:
     )
     assert r["total"] == e["total"]
     assert r["extras"] == {"sum": e["sum"], "limit": e["limit"]}
+
+
+def test_golden_files_are_built_from_the_reasoned_cases() -> None:
+    """The JSONL files are exactly what build_zung_jung.py derives from its hand-written
+    expectations (so nobody edits one without the other)."""
+    spec = importlib.util.spec_from_file_location("build_zung_jung", GOLDEN / "build_zung_jung.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    for name, lines in mod.build_all().items():
+        assert lines == _load(name), name
 
 
 def test_golden_counts_and_pattern_coverage() -> None:

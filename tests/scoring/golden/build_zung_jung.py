@@ -662,7 +662,8 @@ NOTES: dict[str, str] = {
     "all-large-family": "大於五 also holds; the family keeps 全大",
     "big-three-dragons": "the third dragon triplet is completed by the discard (exposed): no 暗刻;"
     " 箭刻 ×3 add (seed 160 + 30; v3.3 130 + 30)",
-    "small-four-winds": "大三風 also holds; the winds family keeps 小四喜; sum 390 capped at 320",
+    "small-four-winds": "大三風 also holds; the winds family keeps 小四喜; the sum (390 / 380) is"
+    " capped at 320",
     "big-four-winds": "a limit hand: 大四喜 480 (seed) / 400 (v3.3)",
     "big-four-winds-all-honors": "two limit hands: the higher counts",
     "two-identical-sequences-twice-beats-seven-pairs": "the tiles are also seven pairs (30);"
@@ -817,36 +818,36 @@ def _examples() -> list[dict[str, Any]]:
     return out
 
 
-def main() -> None:
+def build_all() -> dict[str, list[dict[str, Any]]]:
+    """The three golden files' lines, by file name."""
     st, vt = _tables()
     unknown = set(NOTES) - {c[0] for c in CASES}
     if unknown:
         raise SystemExit(f"notes for unknown cases: {sorted(unknown)}")
     seed_lines, v33_lines = [], []
     for cid, spec, seed_exp, v33_exp in CASES:
-        if seed_exp:
-            seed_lines.append(
-                {
-                    "id": cid,
-                    "note": NOTES.get(cid, ""),
-                    "hand": hand(spec, "zung-jung"),
-                    "expected": _expectation(seed_exp, "zung-jung", st),
-                }
-            )
-        if v33_exp:
-            v33_lines.append(
-                {
-                    "id": cid,
-                    "note": NOTES.get(cid, ""),
-                    "hand": hand(spec, "zung-jung-v3.3"),
-                    "expected": _expectation(v33_exp, "zung-jung-v3.3", vt),
-                }
-            )
-    for name, lines in (
-        ("zung_jung.jsonl", seed_lines),
-        ("zung_jung_v33.jsonl", v33_lines),
-        ("zung_jung_examples.jsonl", _examples()),
-    ):
+        for exp, name, table, lines in (
+            (seed_exp, "zung-jung", st, seed_lines),
+            (v33_exp, "zung-jung-v3.3", vt, v33_lines),
+        ):
+            if exp:
+                lines.append(
+                    {
+                        "id": cid,
+                        "note": NOTES.get(cid, ""),
+                        "hand": hand(spec, name),
+                        "expected": _expectation(exp, name, table),
+                    }
+                )
+    return {
+        "zung_jung.jsonl": seed_lines,
+        "zung_jung_v33.jsonl": v33_lines,
+        "zung_jung_examples.jsonl": _examples(),
+    }
+
+
+def main() -> None:
+    for name, lines in build_all().items():
         with (HERE / name).open("w", encoding="utf-8") as fh:
             for line in lines:
                 fh.write(json.dumps(line, ensure_ascii=False) + "\n")
