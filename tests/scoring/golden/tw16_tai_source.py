@@ -1000,6 +1000,214 @@ case(
 )
 
 
+# -- more hands: wait readings, choices between arrangements, variants ----------------------------
+# 57s closed wait (only 6s wins): 独独; a one-tile shape breaks one 平胡 condition.
+case(
+    "closed wait",
+    "123m 456m 789p 234s 55p 57s",
+    "6s",
+    {"single-wait": 1, "small-ping-hu": 1, "concealed-hand": 1, "eye-258": 1,
+     "no-honors-no-flowers": 1},
+    17,
+)  # fmt: skip
+# 89s edge wait (only 7s): 独独; 789p + 789s: 两相逢.
+case(
+    "edge wait",
+    "123m 456m 789p 234s 55p 89s",
+    "7s",
+    {"single-wait": 1, "small-ping-hu": 1, "concealed-hand": 1, "eye-258": 1,
+     "no-honors-no-flowers": 1, "two-meet": 1},
+    19,
+)  # fmt: skip
+# 55p + East pair, East self-drawn: 对碰, the East pung is concealed (one 暗间 only), 双番字.
+case(
+    "dual pung wait on an honour, self-drawn",
+    "123m 456m 234p 55p we we 789s",
+    "we",
+    {"dual-pung-wait": 1, "eye-258": 1, "concealed-self-drawn": 1, "double-wind": 1,
+     "no-flowers": 1},
+    16,
+    tsumo=True,
+)  # fmt: skip
+# One suit + red eye, 123 456 789 of sou in hand: 暗龙 and 混一色. The win tile 7s can be read
+# in 567s (two-sided: 小平胡 3) or in 789s (edge: 假独 1, and no 平胡); the first is better.
+case(
+    "half flush with a concealed straight, best wait reading",
+    "123s 456s 789s 234s 56s dr dr",
+    "7s",
+    {"half-flush": 1, "concealed-straight": 1, "small-ping-hu": 1, "concealed-hand": 1,
+     "no-flowers": 1},
+    57,
+)  # fmt: skip
+# The dealer without a streak: 庄 only.
+case(
+    "dealer",
+    PING,
+    "8s",
+    {"big-ping-hu": 1, "concealed-hand": 1, "eye-258": 1, "dealer": 1},
+    20,
+    dealer=True,
+)
+# 连庄 3: 拉庄 2×3 = 6.
+case(
+    "dealer on a third streak",
+    PING,
+    "8s",
+    {"big-ping-hu": 1, "concealed-hand": 1, "eye-258": 1, "dealer": 1,
+     "dealer-streak": (6, 1)},
+    26,
+    dealer=True,
+    dealer_streak=3,
+)  # fmt: skip
+# 147 in every suit is 十六不搭 but not 三不搭.
+case(
+    "sixteen unrelated without three knitted",
+    "1447m 147p 147s we ws ww wn dr dw",
+    "dg",
+    {"sixteen-unrelated": 1, "five-gates": 1, "no-flowers": 1},
+    61,
+)
+# 呖咕呖咕 of sou and honours: 混一色; green triplet: 正字.
+case(
+    "lik gu half flush",
+    "11s 22s 33s 55s 77s 99s we we dg dg",
+    "dg",
+    {"lik-gu": 1, "half-flush": 1, "right-honor": 1, "no-flowers": 1},
+    73,
+)
+# 2222 33 44 55 66 77 888m self-drawn on 8m. As 呖咕呖咕: 40 + 清一色 60 + 断么 5 + 自摸 1 +
+# 无字花 8 = 114. As 22 + 234 234 + 567 567 + 888: 二般高 ×2 10 + 清一色 60 + 断么 5 + 四归三 20
+# + 门清一摸五 8 + 将眼 1 + 对碰 1 + 无字花 8 = 113. The better reading counts.
+case(
+    "lik gu beats the standard reading by one",
+    "2222m 33m 44m 55m 66m 77m 88m",
+    "8m",
+    {"lik-gu": 1, "full-flush": 1, "all-simples": 1, "self-drawn": 1,
+     "no-honors-no-flowers": 1},
+    114,
+    tsumo=True,
+)  # fmt: skip
+# Two numbers meeting twice: 123m/123p and 456m/456s; 123m 456s 789p: 花龙.
+case(
+    "two meet twice and a mixed straight",
+    "123m 123p 456m 456s 789p 9s",
+    "9s",
+    {"two-meet": 2, "mixed-straight": 1, "small-ping-hu": 1, "concealed-hand": 1,
+     "single-wait": 1, "no-honors-no-flowers": 1},
+    30,
+)  # fmt: skip
+# 天胡 with 呖咕呖咕: both count; 天胡 removes 自摸 and the 门清 rows.
+case(
+    "heavenly lik gu",
+    "11m 44m 77m 22p 55p 88p 33s 99s",
+    "9s",
+    {"heavenly-win": 1, "lik-gu": 1, "dealer": 1, "no-honors-no-flowers": 1},
+    169,
+    tsumo=True,
+    dealer=True,
+    heavenly=True,
+)
+# A self-drawn win with 3 tiles seen: 七只内.
+case(
+    "within seven tiles, self-drawn",
+    "234s 456s 789m 333p 8s",
+    "8s",
+    {
+        "within-seven": 1,
+        "concealed-kong": 1,
+        "two-concealed-pungs": 1,
+        "concealed-self-drawn": 1,
+        "eye-258": 1,
+        "single-wait": 1,
+        "no-honors-no-flowers": 1,
+    },
+    76,
+    melds="K7p",
+    tsumo=True,
+    tiles_seen=3,
+)
+# A melded 555p and 456p in hand: 四归二; 234s + 1s waits 1s and 4s: 假独.
+case(
+    "four in two with a melded pung",
+    "456p 123m 789m 234s 1s",
+    "1s",
+    {"four-in-two": 1, "false-single-wait": 1, "no-honors-no-flowers": 1},
+    14,
+    melds="p5p@O",
+)
+# 6777 8s in hand + a discarded 7s. Read as 777s + 678s with the discard completing the pung
+# (对碰 with 99p), 777s would be exposed: 两暗间 5 + 对碰 1. Read as 777s (in hand) + 6_8s
+# completed by the discard (closed wait; waits 7s and 9p: 假独), 777s stays concealed: 三暗间 30
+# + 假独 1. Both have 四归二 (four 7s as pung + chow), 门清, 无字花; the second reading counts.
+case(
+    "a closed-wait reading keeps the pung concealed",
+    "222m 444p 345m 99p 77s 678s",
+    "7s",
+    {"three-concealed-pungs": 1, "four-in-two": 1, "false-single-wait": 1,
+     "concealed-hand": 1, "no-honors-no-flowers": 1},
+    47,
+)  # fmt: skip
+case(
+    "all pungs",
+    "999m dr dr dr 5s",
+    "5s",
+    {"all-pungs": 1, "two-concealed-pungs": 1, "right-honor": 1, "eye-258": 1,
+     "single-wait": 1, "no-flowers": 1},
+    41,
+    melds="p2m@O p7p@L p4s@R",
+)  # fmt: skip
+# South seat with the four plants: 一台花, f6 正花, three 不正花 — no longer a 鸡胡.
+case(
+    "a flower set lifts a chicken hand",
+    CHICKEN["hand"],
+    "2p",
+    {"flower-set": 1, "right-flower": 1, "wrong-flower": 3},
+    25,
+    melds=CHICKEN["melds"],
+    seat="ws",
+    flowers="f5 f6 f7 f8",
+)
+# 八仙过海 with a complete hand of 17 tiles still scores only 八仙过海.
+case(
+    "eight immortals with a complete hand",
+    PING,
+    "8s",
+    {"eight-immortals": 1},
+    100,
+    flowers=EIGHT,
+    tsumo=True,
+    flower_win="eight",
+)
+case(
+    "seven rob one",
+    "123m 456p 99s we dr dg wn 1p 5s 7s",
+    "2s",
+    {"seven-robs-one": 1},
+    50,
+    flowers=EIGHT,
+    flower_win="seven-robs-one",
+)
+# 十三么 whose set is 555p; West seat with f3 f7.
+case(
+    "thirteen orphans with a simple pung",
+    "19m 19p 19s 55p we we ws ww wn dr dg dw",
+    "5p",
+    {"thirteen-orphans": 1, "five-gates": 1, "right-flower": 2},
+    94,
+    seat="ww",
+    flowers="f3 f7",
+)
+# Characters and bamboo only: 缺一门.
+case(
+    "missing one suit",
+    "456m 678s 345m 2s",
+    "2s",
+    {"missing-one-suit": 1, "eye-258": 1, "single-wait": 1, "no-honors-no-flowers": 1},
+    16,
+    melds="c123m p9s@O",
+)
+
+
 def render() -> str:
     return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in CASES)
 
