@@ -97,10 +97,10 @@ _KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147 / 258 / 369 as offsets in a 
 
 def _likgu_complete(c: Sequence[int], n_melds: int) -> bool:
     """Seven pairs plus one triplet, all in hand (four alike = two pairs)."""
-    if n_melds or sum(c) != 17:
+    if n_melds:
         return False
-    odd = [n for n in c if n % 2]
-    return odd == [3]
+    odd = [n for n in c if n & 1]
+    return odd == [3] and sum(c) == 17
 
 
 def _likgu_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
@@ -121,9 +121,7 @@ def _suit_unrelated(g: Sequence[int]) -> bool:
 
 
 def _sixteen_complete(c: Sequence[int], n_melds: int) -> bool:
-    if n_melds or sum(c) != 17:
-        return False
-    if any(c[i] == 0 for i in range(27, 34)):
+    if n_melds or any(c[i] == 0 for i in range(27, 34)) or sum(c) != 17:
         return False
     if any(n > 2 for n in c) or sum(1 for n in c if n == 2) != 1:
         return False
@@ -158,7 +156,9 @@ def _orphan_sets(c: Sequence[int]) -> list[tuple[BlockKind, int]]:
 
 
 def _orphans_complete(c: Sequence[int], n_melds: int) -> bool:
-    return not n_melds and sum(c) == 17 and bool(_orphan_sets(c))
+    if n_melds or any(c[o] == 0 for o in _ORPHANS):  # the cheap test first
+        return False
+    return sum(c) == 17 and bool(_orphan_sets(c))
 
 
 def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
