@@ -729,6 +729,11 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
             raise InvalidHandError(f"hand is for {hand.ruleset!r}, not {self.name!r}")
         if len(hand.flowers) != 8:
             raise InvalidHandError(f"a flower win ({fw}) needs all eight flowers in 'flowers'")
+        if (fw == "eight") != hand.win.self_drawn:
+            raise InvalidHandError(
+                "八仙过海 (eight) is self-drawn; 七抢一 (seven-robs-one) is won on another "
+                "player's flower, not self-drawn"
+            )
         n = len(hand.concealed) + 1 + 3 * len(hand.melds)
         if n not in (self.hand_size, self.hand_size + 1):
             raise InvalidHandError(
@@ -809,6 +814,8 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
         """base + 台 × unit from the discarder (discard win, 枪槓, 七抢一) or from each other
         player (self-draw); 庄 1 + 拉庄 2×N are added to every payment the dealer makes or
         receives. ``options`` override the parameters ``base``, ``unit``, ``dealer_rows``."""
+        if seating.discarder == seating.winner:
+            raise InvalidHandError("the winner cannot be the discarder")
         opts = {**self.params, **(options or {})}
         base, unit = int(opts["base"]), int(opts["unit"])
         tai = sum(i.total for i in result.items if i.id not in DEALER_ROWS)

@@ -157,6 +157,11 @@ PING = "123m 456m 789p 234s 55p 67s"
         ({"earthly": True, "dealer": True}, "invalid-hand", "地胡"),
         ({"flower_win": "nine"}, "invalid-hand", "flower_win"),
         ({"flower_win": "eight", "flowers": ["f1"]}, "invalid-hand", "eight flowers"),
+        (
+            {"flower_win": "eight", "flowers": [f"f{i}" for i in range(1, 9)]},
+            "invalid-hand",
+            "self-drawn",
+        ),
     ],
 )
 def test_bad_context_is_reported(extra: dict[str, Any], code: str, words: str) -> None:
@@ -253,6 +258,11 @@ def test_self_draw_all_pay_and_the_dealer_pays_more() -> None:
     assert net(pays) == [-20, -20, 63, -23]
     no_dealer = RULESET.settle(res, Seating(2, None, 3, 1), {"dealer_rows": False})
     assert [p.amount for p in no_dealer] == [20, 20, 20]
+
+
+def test_settle_rejects_a_winner_paying_himself() -> None:
+    with pytest.raises(ValueError, match="discarder"):
+        RULESET.settle(_result("big ping hu"), Seating(winner=1, discarder=1, dealer=0))
 
 
 def test_dealer_winner_rows_counted_once() -> None:
