@@ -4,7 +4,7 @@
 
 Two workloads, each timed over the same hands in one run:
 
-* ``golden``  — the 83 golden hands (every row of the table, special shapes, flower wins),
+* ``golden``  — the golden hands (every row of the table, special shapes, flower wins),
   cycled to N;
 * ``random``  — N random complete 16-tile hands (five sets and a pair, some declared, random
   flowers, winds and win conditions) from a seeded generator.

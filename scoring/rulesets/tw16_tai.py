@@ -540,7 +540,7 @@ ROWS: tuple[Row, ...] = (
         lambda f: f.all_chows and f.pinghu_violations == 1),
     # 胡牌形式类
     Row("独独", "single-wait", "Only one winning tile",
-        lambda f: f.one_tile_shape and f.n_waits == 1),
+        lambda f: f.is_standard and f.n_waits == 1),
     Row("假独", "false-single-wait", "One-tile shape, several winning tiles",
         lambda f: f.one_tile_shape and f.n_waits > 1),
     Row("将眼", "eye-258", "2/5/8 pair", lambda f: f.is_standard and f.pair_is_258),

@@ -1207,6 +1207,17 @@ case(
     melds="c123m p9s@O",
 )
 
+# 23m waits 1m and 4m, but all four 4m are the winner's own melded kong: only 1m can win.
+# "只得一只食胡牌" is 独独's definition (偏章/卡窿/单吊 are its examples), so a two-sided shape
+# with one live tile is 独独. Kong + 111s: 两暗间.
+case(
+    "single wait on a two-sided shape",
+    "23m 456p 789p 111s 99s",
+    "1m",
+    {"single-wait": 1, "melded-kong": 1, "two-concealed-pungs": 1, "no-honors-no-flowers": 1},
+    16,
+    melds="k4m@O",
+)
 
 def render() -> str:
     return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in CASES)
