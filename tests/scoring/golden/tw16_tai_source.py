@@ -1219,6 +1219,7 @@ case(
     melds="k4m@O",
 )
 
+
 def render() -> str:
     return "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in CASES)
 
