@@ -174,11 +174,7 @@ class App:
     async def reconcile_timers(self) -> None:
         """After a restart: make sure every open room with a deadline has a timer."""
         for room in await self.store.open_rooms():
-            loaded = await self.store.load(room)
-            if loaded is None:
-                continue
-            version, state = loaded
-            await self.store.set_deadline(room, version, self.deadline_of(state))
+            await self.store.reindex_timer(room)
 
     async def stop_tasks(self) -> None:
         for t in self.tasks:
@@ -430,9 +426,17 @@ class App:
                 await asyncio.sleep(0.5)
 
     async def heal_loop(self) -> None:
-        """Safety net for lost pub/sub messages: compare versions once a second."""
+        """Safety nets: lost pub/sub messages (versions compared once a second) and timers
+        lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
+        ticks = 0
         while True:
             await asyncio.sleep(1.0)
+            ticks += 1
+            if ticks % 30 == 0:
+                try:
+                    await self.reconcile_timers()
+                except redis.exceptions.RedisError:
+                    self.metrics.inc("redis_errors")
             for room, f in list(self.feeds.items()):
                 try:
                     v = await self.store.version(room)
@@ -469,7 +473,7 @@ class App:
             return rooms.tick(state, t, self.grace_ms, self.cfg.bot_delay_ms, rng)
 
         try:
-            res, state = await self.mutate(room, step)
+            res, _ = await self.mutate(room, step)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await self.store.r.zrem("mj:timers", room)
@@ -477,16 +481,11 @@ class App:
             raise
         except game.GameError:
             log.exception("timer action rejected by the engine", extra={"room": room})
-            v = await self.store.version(room)
-            await self.store.set_deadline(room, v, now_ms() + 5000)
+            await self.store.postpone_timer(room, now_ms() + 5000)
             return
-        if res is None and state is not None:
-            # nothing was due (another process fired first): re-arm from the current state
-            v = await self.store.version(room)
-            loaded = await self.store.load(room)
-            if loaded is not None:
-                v, state = loaded
-                await self.store.set_deadline(room, v, self.deadline_of(state))
+        if res is None:
+            # nothing was due (another process fired first): re-arm from the stored deadline
+            await self.store.reindex_timer(room)
 
     # ---------------------------------------------------------------- handlers
 
