@@ -177,11 +177,12 @@ class App:
             await self.store.reindex_timer(room)
 
     async def stop_tasks(self) -> None:
-        for t in self.tasks:
+        tasks = [*self.tasks, *(f.task for f in self.feeds.values())]
+        self.tasks = []
+        self.feeds.clear()
+        for t in tasks:
             t.cancel()
-        for f in self.feeds.values():
-            f.task.cancel()
-        for t in [*self.tasks, *(f.task for f in self.feeds.values())]:
+        for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
 
@@ -614,7 +615,7 @@ class App:
             await asyncio.sleep(0.05)  # let the error go out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
-        name = (msg.name or "").strip()[: m.NAME_MAX]
+        name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
         resumed = False
         if msg.token:
             found = await self.store.player_by_token(msg.token)
@@ -986,5 +987,6 @@ async def run_server(
             ready(port)
         await stop.wait()
         await app.shutdown()
+    await app.stop_tasks()  # feeds that handlers opened while closing
     await store.close()
     log.info("stopped")
