@@ -156,6 +156,7 @@ class App:
         self.shutting_down = False
         self.timer_wake = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
         self.ws_server: Server | None = None
 
@@ -165,9 +166,10 @@ class App:
         await self.store.ping()
         await self.reconcile_timers()
         loop = asyncio.get_running_loop()
+        self.timer_task = loop.create_task(self.timer_loop())
         self.tasks = [
             loop.create_task(self.pubsub_loop()),
-            loop.create_task(self.timer_loop()),
+            self.timer_task,
             loop.create_task(self.heal_loop()),
         ]
 
@@ -938,6 +940,9 @@ class App:
             return
         self.shutting_down = True
         log.info("shutting down", extra={"connections": len(self.conns)})
+        # take no new work: the other processes (or the next start) fire the timers
+        if self.timer_task is not None:
+            self.timer_task.cancel()
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
         if self.ws_server is not None:
