@@ -28,7 +28,7 @@ async def test_simultaneous_claims_resolve_deterministically(server, redis_url):
         # discard race each other over three connections
         tables = [
             await setup_table(
-                server.port, 4, rs, {**FAST, "length": "hands", "hands": 2}, label=f"g{attempt}{k}_"
+                server.port, 4, rs, {**FAST, "length": "hands", "hands": 1}, label=f"g{attempt}{k}_"
             )
             for k in range(4)
         ]
@@ -44,7 +44,7 @@ async def test_simultaneous_claims_resolve_deterministically(server, redis_url):
         for clients, room in tables:
             log = await read_log(redis_url, room)
             actions = [a for v in sorted(log) for a in log[v].get("actions") or []]
-            st = table.new_game(table.GameConfig(rs, max_hands=2))
+            st = table.new_game(table.GameConfig(rs, max_hands=1))
             window: list = []
             start = None
             for raw in actions:
