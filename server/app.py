@@ -454,6 +454,7 @@ class App:
         while True:
             try:
                 due = await self.store.due_rooms(now_ms())
+                random.shuffle(due)  # processes polling together start on different rooms
                 for room in due:
                     await self.fire(room)
             except asyncio.CancelledError:
