@@ -314,6 +314,7 @@ class RuleSet(Generic[F]):
         minimum: int = 0,
         minimum_excludes: frozenset[str] = frozenset(),
         exclusion_closure: bool = True,
+        sequential_exclusion: bool = False,
         params: Mapping[str, Any] | None = None,
     ) -> None:
         if hand_size not in (13, 16):
@@ -339,6 +340,7 @@ class RuleSet(Generic[F]):
         self.minimum_excludes = minimum_excludes
         self.params: Mapping[str, Any] = dict(params or {})
         self._excluded_by = self._closure(exclusion_closure)
+        self.sequential_exclusion = sequential_exclusion
 
     def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
         out: dict[str, frozenset[str]] = {}
@@ -401,19 +403,33 @@ class RuleSet(Generic[F]):
         return out
 
     def evaluate(self, f: F) -> list[Item]:
-        """The generic loop: every predicate, then the exclusions."""
+        """The generic loop: every predicate, then the exclusions.
+
+        By default every pattern found removes what it excludes. With
+        ``sequential_exclusion`` the patterns are taken in table order and a pattern that an
+        earlier counted pattern removed removes nothing itself (MCR's non-repeat principle:
+        a fan that is not counted implies nothing).
+        """
         hits: list[tuple[Pattern[F], int]] = []
         for p in self.patterns:
             n = p.predicate(f)
             if n:
                 hits.append((p, int(n)))
         excluded: set[str] = set()
-        for p, _ in hits:
-            excluded |= self._excluded_by[p.id]
+        if self.sequential_exclusion:
+            kept: list[tuple[Pattern[F], int]] = []
+            for p, n in hits:
+                if p.id not in excluded:
+                    kept.append((p, n))
+                    excluded |= self._excluded_by[p.id]
+            hits = kept
+        else:
+            for p, _ in hits:
+                excluded |= self._excluded_by[p.id]
+            hits = [(p, n) for p, n in hits if p.id not in excluded]
         return [
             Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
             for p, n in hits
-            if p.id not in excluded
         ]
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
