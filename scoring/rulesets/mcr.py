@@ -94,6 +94,7 @@ _REVERSIBLE = frozenset(
 )
 
 
+_ORDER_SUIT = (1, 3, 2)  # characters, dots, bamboo -> the reference calculator's suit order
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 
 
@@ -570,6 +571,25 @@ class MCRFeatures(Features):
         return self.concealed_pungs
 
     @cached_property
+    def division_order(self) -> tuple[int, ...]:
+        """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
+        key: list[int] = []
+        for b in self.blocks:
+            if b.meld is None and b.is_set:
+                t = int(b.tile)
+                o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
+                key.append(
+                    o << 16
+                    | (o + (b.kind is BlockKind.CHOW)) << 8
+                    | o + 2 * (b.kind is BlockKind.CHOW)
+                )
+        return tuple(sorted(key))
+
+    @cached_property
+    def seven_pairs_possible(self) -> bool:
+        return not self.hand.melds and all(n % 2 == 0 for n in self.hand.concealed_counts())
+
+    @cached_property
     def pack_tiles(self) -> tuple[tuple[BlockKind, int], ...]:
         return tuple((b.kind, int(b.tile)) for b in self.blocks)
 
@@ -1021,12 +1041,22 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         return items, sum(i.total for i in items)
 
     def choose_key(self, total: int, items: Sequence[Item], f: MCRFeatures) -> tuple[int, ...]:
-        # Highest total. Among equal totals (a convention, the same as the reference
-        # calculator's): a reading with Pure Triple Chow or Triple Pung first, then the
-        # standard reading over seven pairs.
+        """Highest total first. Equal totals are a matter of convention (the fans differ, the
+        points do not); the reference calculator's is used so both agree on the fans:
+
+        * a reading with Pure Triple Chow or Triple Pung is preferred, the last such one in
+          the order below;
+        * the standard reading is preferred over seven pairs (and then the last standard one);
+        * otherwise the first reading in the order of the sorted concealed sets, comparing
+          set by set with the tiles ordered characters, bamboo, dots, honours and a pung
+          before the chow starting on the same tile.
+        """
         ids = {i.id for i in items}
         preferred = "pure-triple-chow" in ids or "triple-pung" in ids
-        return (total, int(preferred), 0 if f.shape == SEVEN_PAIRS else 1)
+        order = f.division_order
+        later_wins = preferred or f.seven_pairs_possible
+        rank = order if later_wins else tuple(-x for x in order)
+        return (total, int(preferred), 0 if f.shape == SEVEN_PAIRS else 1, *rank)
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
