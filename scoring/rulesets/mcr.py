@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from itertools import permutations
 from typing import Any
@@ -38,6 +38,7 @@ from scoring.decompose import (
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
+    standard_waits,
 )
 from scoring.engine import (
     Features,
@@ -48,12 +49,13 @@ from scoring.engine import (
     ScoreResult,
     Seating,
     SpecialShape,
+    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, MeldKind
 from scoring.shapes import seven_pairs, thirteen_orphans
-from scoring.tiles import Tile
+from scoring.tiles import KINDS, Tile
 
 __all__ = [
     "MCR",
@@ -95,6 +97,15 @@ _REVERSIBLE = frozenset(
 
 
 _ORDER_SUIT = (1, 3, 2)  # characters, dots, bamboo -> the reference calculator's suit order
+_EVEN = frozenset(t for t in range(27) if t % 9 in (1, 3, 5, 7))
+_FIVES = frozenset({4, 13, 22})
+_CHOWS_WITH_5 = frozenset(t for t in range(27) if t % 9 in (2, 3, 4))
+_OUTSIDE_CHOWS = frozenset(t for t in range(27) if t % 9 in (0, 6))
+_LOW = frozenset({1, 2, 3, 4})
+_HIGH = frozenset({6, 7, 8, 9})
+_MIDDLE = frozenset({4, 5, 6})
+_EMPTY: Mapping[str, int] = {}
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 
 
@@ -144,7 +155,7 @@ def _honors_knitted() -> SpecialShape:
         return any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES)
 
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
-        blocks = tuple(Block(BlockKind.SINGLE, Tile(t), True) for t in range(34) if c[t])
+        blocks = tuple(Block(BlockKind.SINGLE, KINDS[t], True) for t in range(34) if c[t])
         return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
 
     return SpecialShape(HONORS_KNITTED, complete, arrange)
@@ -173,7 +184,7 @@ def _knitted_straight() -> SpecialShape:
         if got is None:
             return []
         seq, r = got
-        knitted = tuple(Block(BlockKind.KNITTED, Tile(seq[i]), True) for i in (0, 3, 6))
+        knitted = tuple(Block(BlockKind.KNITTED, KINDS[seq[i]], True) for i in (0, 3, 6))
         knitted = tuple(sorted(knitted, key=lambda b: b.tile))
         melds = blocks_of_melds(hand.melds)
         out = []
@@ -182,7 +193,7 @@ def _knitted_straight() -> SpecialShape:
                 *melds,
                 *knitted,
                 *(Block(k, t, True) for k, t in sets),
-                Block(BlockKind.PAIR, Tile(pair), True),
+                Block(BlockKind.PAIR, KINDS[pair], True),
             )
             win = next(i for i, b in enumerate(blocks) if hand.win_tile in b.tiles)
             out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
@@ -414,75 +425,196 @@ def pung_combination_fans(pungs: tuple[_Set, ...]) -> Mapping[str, int]:
 # -- unique waits -------------------------------------------------------------------------------
 
 
+def _seven_pairs_wait(c: Sequence[int]) -> int | None:
+    """The tile completing 13 concealed tiles into seven pairs (four alike = two pairs)."""
+    odd = [t for t in range(34) if c[t] % 2]
+    return odd[0] if len(odd) == 1 else None
+
+
 @cache
-def _standard_waits(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
+def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
-    seven pairs. A tile the player already holds four of still counts (a "wait" on a fifth
-    copy), as in the usual reading that a wait is a shape, not a count of live tiles."""
-    out = set()
-    lst = list(c)
-    total = sum(c)
-    for t in range(34):
-        # only tiles within two of a held tile (same suit) can complete a set, or a held
-        # tile (pair); honours only themselves
-        if not c[t]:
-            if t >= 27:
-                continue
-            r = t % 9
-            base = t - r
-            if not any(c[base + x] for x in range(max(0, r - 2), min(8, r + 2) + 1)):
-                continue
-        lst[t] += 1
-        if is_standard_complete(lst) or (
-            with_seven_pairs and total == 13 and all(n % 2 == 0 for n in lst)
-        ):
+    seven pairs — what decides a unique wait. A tile the player already holds four of still
+    counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    out = {int(t) for t in standard_waits(c)}
+    if with_seven_pairs and sum(c) == 13:
+        t = _seven_pairs_wait(c)
+        if t is not None:
             out.add(t)
-        lst[t] -= 1
     return frozenset(out)
+
+
+def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+    """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
+    declared melds into any MCR winning shape (live or not)."""
+    out = {int(t) for t in standard_waits(c)}
+    if n_melds == 0 and sum(c) == 13:
+        t = _seven_pairs_wait(c)
+        if t is not None:
+            out.add(t)
+        if not any(c[t] for t in range(34) if t not in _ORPHANS):
+            missing = [t for t in _ORPHANS if not c[t]]
+            if not missing:
+                out.update(_ORPHANS)
+            elif len(missing) == 1:
+                out.add(missing[0])
+        if max(c) <= 1:
+            suited = {t for t in range(27) if c[t]}
+            for seq in KNITTED_SEQUENCES:
+                if suited <= set(seq):
+                    out.update(t for t in (*seq, *range(27, 34)) if not c[t])
+    if n_melds <= 1:
+        ks = SHAPES[3]
+        lst = list(c)
+        for seq in KNITTED_SEQUENCES:
+            if sum(1 for t in seq if c[t]) < 8:
+                continue
+            for t in range(34):
+                lst[t] += 1
+                if ks.complete(lst, n_melds):
+                    out.add(t)
+                lst[t] -= 1
+    return out
 
 
 # -- the feature record -----------------------------------------------------------------------
 
+_CHOW, _PUNG, _KONG, _PAIR, _KNIT = (
+    BlockKind.CHOW,
+    BlockKind.PUNG,
+    BlockKind.KONG,
+    BlockKind.PAIR,
+    BlockKind.KNITTED,
+)
 
-def _set_of(b: Block) -> _Set:
-    t = int(b.tile)
-    return (_suit(t), _rank(t)) if t < 27 else (3, t)
+
+def _set_of(t: int) -> _Set:
+    return (t // 9, t % 9 + 1) if t < 27 else (3, t)
 
 
 class MCRFeatures(Features):
-    """MCR facts about one arrangement (each computed once, on first use)."""
+    """MCR facts about one arrangement.
 
-    @cached_property
-    def shape(self) -> str:
-        return self.arr.shape
+    The arrangement's blocks are read once, in ``__init__``, into plain integers (tile
+    indices); everything else is a :func:`~scoring.engine.lazy` attribute computed on first use.
+    """
 
-    @cached_property
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        super().__init__(hand, arrangement, waits)
+        self.shape = arrangement.shape
+        self.is_standard_shape = self.shape == "standard"
+        chows: list[int] = []
+        pungs: list[int] = []
+        kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
+        pair: int | None = None
+        npairs = 0
+        # the concealed (not declared) blocks: (kind, lowest tile)
+        hidden: list[tuple[BlockKind, int]] = []
+        for b in arrangement.blocks:
+            k = b.kind
+            t = b.tile._value_
+            if k is _CHOW:
+                chows.append(t)
+            elif k is _PUNG or k is _KONG:
+                pungs.append(t)
+                if b.concealed:
+                    concealed_pungs += 1
+                if k is _KONG:
+                    kongs += 1
+                    if b.concealed:
+                        concealed_kongs += 1
+                    else:
+                        melded_kongs += 1
+            elif k is _PAIR:
+                pair = t
+                npairs += 1
+            if b.meld is None:
+                hidden.append((k, t))
+        self.chow_tiles = chows
+        self.pung_tiles = pungs
+        self.n_kongs = kongs
+        self.n_melded_kongs = melded_kongs
+        self.n_concealed_kongs = concealed_kongs
+        #: concealed pungs including concealed kongs (暗刻)
+        self.concealed_pung_total = concealed_pungs
+        self.pair_tile = pair if npairs == 1 else None
+        self.hidden = hidden
+        self.win_i = hand.win_tile._value_
+        self.exposed = sum(1 for m in hand.melds if not m.concealed)
+
+    # -- tiles ------------------------------------------------------------------------------
+
+    @lazy
+    def counts_i(self) -> list[int]:
+        """Counts (34) of every tile of the hand, melds included."""
+        return self.hand.tile_counts()
+
+    @lazy
     def kinds_i(self) -> frozenset[int]:
-        return frozenset(i for i, n in enumerate(self.counts) if n)
+        return frozenset(i for i, n in enumerate(self.counts_i) if n)
 
-    @cached_property
-    def exposed(self) -> int:
-        """Declared melds that are not concealed kongs."""
-        return sum(1 for m in self.hand.melds if not m.concealed)
+    @lazy
+    def voided(self) -> int:
+        """Numbered suits absent."""
+        return 3 - len({t // 9 for t in self.kinds_i if t < 27})
 
-    @cached_property
+    @lazy
+    def honors(self) -> bool:
+        return any(t >= 27 for t in self.kinds_i)
+
+    @lazy
+    def ranks(self) -> frozenset[int] | None:
+        """Ranks present when every tile is numbered, else None."""
+        if self.honors:
+            return None
+        return frozenset(t % 9 + 1 for t in self.kinds_i)
+
+    def only(self, tiles: frozenset[int]) -> bool:
+        return self.kinds_i <= tiles
+
+    @lazy
+    def all_types(self) -> bool:
+        k = self.kinds_i
+        return self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
+
+    @lazy
+    def range_fan(self) -> str | None:
+        """全大/大於五/全中/全小/小於五 (numbered tiles only)."""
+        r = self.ranks
+        if r is None:
+            return None
+        if r <= _LOW:
+            return "lower-four" if 4 in r else "lower-tiles"
+        if r <= _HIGH:
+            return "upper-four" if 6 in r else "upper-tiles"
+        if r <= _MIDDLE:
+            return "middle-tiles"
+        return None
+
+    @lazy
+    def tile_hogs(self) -> int:
+        return sum(1 for n in self.counts_i if n == 4) - self.n_kongs
+
+    # -- sets ------------------------------------------------------------------------------
+
+    @lazy
     def chow_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(b) for b in self.chows))
+        return tuple(sorted(_set_of(t) for t in self.chow_tiles))
 
-    @cached_property
+    @lazy
     def pung_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(b) for b in self.pungs))
+        return tuple(sorted(_set_of(t) for t in self.pung_tiles))
 
-    @cached_property
+    @lazy
     def chow_fans(self) -> Mapping[str, int]:
-        if self.shape != "standard":
-            return {}
+        if not self.is_standard_shape or len(self.chow_tiles) < 2:
+            return _EMPTY
         return chow_combination_fans(self.chow_sets)
 
-    @cached_property
+    @lazy
     def pung_fans(self) -> Mapping[str, int]:
-        if self.shape != "standard":
-            return {}
+        if not self.is_standard_shape or len(self.pung_tiles) < 2:
+            return _EMPTY
         return pung_combination_fans(self.pung_sets)
 
     def chow(self, fan: str) -> int:
@@ -491,175 +623,121 @@ class MCRFeatures(Features):
     def pung(self, fan: str) -> int:
         return self.pung_fans.get(fan, 0)
 
-    @cached_property
-    def pair_tile(self) -> int | None:
-        p = self.pair
-        return int(p.tile) if p is not None and self.shape != SEVEN_PAIRS else None
-
-    # -- suits and tile classes -----------------------------------------------------------------
-
-    @cached_property
-    def voided(self) -> int:
-        """Numbered suits absent."""
-        return 3 - len({_suit(t) for t in self.kinds_i if t < 27})
-
-    @cached_property
-    def honors(self) -> bool:
-        return any(t >= 27 for t in self.kinds_i)
-
-    @cached_property
-    def ranks(self) -> frozenset[int] | None:
-        """Ranks present when every tile is numbered, else None."""
-        if self.honors:
-            return None
-        return frozenset(_rank(t) for t in self.kinds_i)
-
-    def only(self, tiles: frozenset[int]) -> bool:
-        return self.kinds_i <= tiles
-
-    @cached_property
-    def all_types(self) -> bool:
-        k = self.kinds_i
-        return self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
-
-    # -- sets ------------------------------------------------------------------------------
-
-    @cached_property
-    def standard_sets(self) -> bool:
-        return self.shape == "standard"
-
-    @cached_property
+    @lazy
     def four_chows(self) -> bool:
-        return self.standard_sets and len(self.chows) == 4
+        return self.is_standard_shape and len(self.chow_tiles) == 4
 
-    @cached_property
+    @lazy
     def four_pungs(self) -> bool:
-        return self.standard_sets and len(self.pungs) == 4
+        return self.is_standard_shape and len(self.pung_tiles) == 4
 
-    @cached_property
+    @lazy
     def dragon_pungs(self) -> int:
-        return sum(1 for b in self.pungs if b.tile in _DRAGONS)
+        return sum(1 for t in self.pung_tiles if t >= 31)
 
-    @cached_property
+    @lazy
     def wind_pungs(self) -> frozenset[int]:
-        return frozenset(int(b.tile) for b in self.pungs if b.tile in _WINDS)
+        return frozenset(t for t in self.pung_tiles if 27 <= t < 31)
 
-    @cached_property
-    def terminal_pungs(self) -> int:
-        return sum(1 for b in self.pungs if b.tile in _TERMINALS)
-
-    @cached_property
+    @lazy
     def pungs_of_terminals_or_honors(self) -> int:
         """幺九刻: terminal and wind pungs not already accounted for by another fan — a wind
         pung counted as Seat Wind / Prevalent Wind or inside Big Three Winds, and the pung of
         terminals that is part of Nine Gates."""
-        n = self.terminal_pungs
-        if not self.pung("big-three-winds"):
-            n += len(self.wind_pungs - {int(self.seat_tile), int(self.round_tile)})
-        if self.nine_gates:
+        if not self.pung_tiles:
+            return 0
+        n = sum(1 for t in self.pung_tiles if t in _TERMINALS)
+        if self.wind_pungs and not self.pung("big-three-winds"):
+            n += len(self.wind_pungs - {self.seat_i, self.round_i})
+        if n and self.nine_gates:
             n -= 1
-        return max(n, 0)
+        return n
 
-    @cached_property
-    def kong_counts(self) -> tuple[int, int]:
-        """(melded kongs, concealed kongs)."""
-        return self.melded_kongs, self.concealed_kongs
+    @lazy
+    def seat_i(self) -> int:
+        return 27 + self.hand.seat_wind.index
 
-    @cached_property
-    def concealed_pung_total(self) -> int:
-        """Concealed pungs including concealed kongs (暗刻)."""
-        return self.concealed_pungs
+    @lazy
+    def round_i(self) -> int:
+        return 27 + self.hand.round_wind.index
 
-    @cached_property
+    def every_pack(self, chow_ok: frozenset[int], other_ok: frozenset[int]) -> bool:
+        """Every set and the pair has its lowest tile in the given set (chows / others)."""
+        if not self.is_standard_shape or self.pair_tile not in other_ok:
+            return False
+        return all(t in chow_ok for t in self.chow_tiles) and all(
+            t in other_ok for t in self.pung_tiles
+        )
+
+    @lazy
     def division_order(self) -> tuple[int, ...]:
         """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
         key: list[int] = []
-        for b in self.blocks:
-            if b.meld is None and b.is_set:
-                t = int(b.tile)
+        for k, t in self.hidden:
+            if k is _CHOW or k is _PUNG or k is _KONG:
                 o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
-                key.append(
-                    o << 16
-                    | (o + (b.kind is BlockKind.CHOW)) << 8
-                    | o + 2 * (b.kind is BlockKind.CHOW)
-                )
+                step = 1 if k is _CHOW else 0
+                key.append(o << 16 | (o + step) << 8 | o + 2 * step)
         return tuple(sorted(key))
 
-    @cached_property
+    @lazy
     def seven_pairs_possible(self) -> bool:
         return not self.hand.melds and all(n % 2 == 0 for n in self.hand.concealed_counts())
 
-    @cached_property
-    def pack_tiles(self) -> tuple[tuple[BlockKind, int], ...]:
-        return tuple((b.kind, int(b.tile)) for b in self.blocks)
-
-    def every_pack(self, chow_ok: Callable[[int], bool], other_ok: Callable[[int], bool]) -> bool:
-        """Every set and the pair satisfies the test (chows by their lowest tile)."""
-        if not self.standard_sets:
-            return False
-        return all(chow_ok(t) if k is BlockKind.CHOW else other_ok(t) for k, t in self.pack_tiles)
-
     # -- special hands ------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def nine_gates(self) -> bool:
         """九蓮寶燈: 1112345678999 of one suit plus any tile of it, all concealed, no melds."""
-        if self.hand.melds or not self.standard_sets:
+        if self.hand.melds or not self.is_standard_shape or self.win_i >= 27:
             return False
         c = self.hand.concealed_counts()
-        c[self.win_tile] -= 1
-        return any(c[base : base + 9] == _NINE_GATES for base in (0, 9, 18))
+        c[self.win_i] -= 1
+        base = self.win_i - self.win_i % 9
+        return c[base : base + 9] == _NINE_GATES
 
-    @cached_property
+    @lazy
     def seven_shifted_pairs(self) -> bool:
         if self.shape != SEVEN_PAIRS:
             return False
-        c = self.counts
+        c = self.counts_i
         for base in (0, 9, 18):
             for start in range(3):
                 if all(c[base + start + i] == 2 for i in range(7)):
                     return True
         return False
 
-    @cached_property
+    @lazy
     def suited_singles(self) -> int:
         return sum(1 for t in self.kinds_i if t < 27)
 
-    @cached_property
-    def pure_terminal_chows(self) -> bool:
-        if not self.four_chows or self.pair_tile is None:
-            return False
+    @lazy
+    def terminal_chows(self) -> str | None:
+        """一色雙龍會 / 三色雙龍會: four chows 123 and 789 with a pair of fives."""
         p = self.pair_tile
-        if p >= 27 or _rank(p) != 5:
-            return False
-        want = sorted([(_suit(p), 1)] * 2 + [(_suit(p), 7)] * 2)
-        return list(self.chow_sets) == want
-
-    @cached_property
-    def three_suited_terminal_chows(self) -> bool:
-        if not self.four_chows or self.pair_tile is None:
-            return False
-        p = self.pair_tile
-        if p >= 27 or _rank(p) != 5:
-            return False
-        others = sorted({0, 1, 2} - {_suit(p)})
-        want = sorted((s, r) for s in others for r in (1, 7))
-        return list(self.chow_sets) == want
+        if not self.four_chows or p is None or p >= 27 or p % 9 != 4:
+            return None
+        suit = p // 9
+        if list(self.chow_sets) == [(suit, 1), (suit, 1), (suit, 7), (suit, 7)]:
+            return "pure-terminal-chows"
+        others = sorted({0, 1, 2} - {suit})
+        if list(self.chow_sets) == sorted((s, r) for s in others for r in (1, 7)):
+            return "three-suited-terminal-chows"
+        return None
 
     # -- winning situation --------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def last_tile(self) -> bool:
         """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
         and the winner holds no other copy concealed, or the winner's own melds already
         show three copies."""
         w = self.win_tile
-        in_melds = sum(m.tiles.count(w) for m in self.hand.melds)
-        if in_melds == 3:
+        if self.hand.melds and sum(m.tiles.count(w) for m in self.hand.melds) == 3:
             return True
-        return self.hand.win.fourth_tile and self.hand.concealed.count(w) == 0
+        return self.hand.win.fourth_tile and w not in self.hand.concealed
 
-    @cached_property
+    @lazy
     def wait_fan(self) -> str | None:
         """邊張 / 坎張 / 單釣將 when the hand waited on one tile only.
 
@@ -670,62 +748,51 @@ class MCRFeatures(Features):
         on 3 is an edge wait). In a knitted-straight hand the wait is judged on the set and
         the pair (the tiles outside the knitted straight), when the win tile is one of them.
         """
-        w = int(self.win_tile)
+        w = self.win_i
         shape = self.shape
         if shape == "standard":
-            before = list(self.hand.concealed_counts())
+            before = self.hand.concealed_counts()
             before[w] -= 1
-            waits = _standard_waits(tuple(before), not self.hand.melds)
+            waits = _unique_wait_tiles(tuple(before), not self.hand.melds)
         elif shape == KNITTED_STRAIGHT:
             before = [0] * 34
-            for b in self.blocks:
-                if b.meld is None and b.kind is not BlockKind.KNITTED:
-                    for t in b.tiles:
-                        before[t] += 1
+            for k, t in self.hidden:
+                if k is _CHOW:
+                    before[t] += 1
+                    before[t + 1] += 1
+                    before[t + 2] += 1
+                elif k is _PUNG:
+                    before[t] += 3
+                elif k is _PAIR:
+                    before[t] += 2
             if not before[w]:
                 return None  # the win tile completed the knitted straight itself
             before[w] -= 1
-            waits = _standard_waits(tuple(before), False)
+            waits = _unique_wait_tiles(tuple(before), False)
         else:
             return None
         if len(waits) != 1:
             return None
-        flags = set()
-        for b in self.blocks:
-            if b.meld is not None:
-                continue
-            if b.kind is BlockKind.CHOW and self.win_tile in b.tiles:
-                flags.add("closed-wait" if w == b.tile + 1 else "edge-wait")
-            elif b.kind is BlockKind.PAIR and b.tile == w:
-                flags.add("single-wait")
-        for fan in ("edge-wait", "closed-wait", "single-wait"):
-            if fan in flags:
-                return fan
-        return None
+        edge = closed = single = False
+        for k, t in self.hidden:
+            if k is _CHOW and t <= w <= t + 2:
+                if w == t + 1:
+                    closed = True
+                else:
+                    edge = True
+            elif k is _PAIR and t == w:
+                single = True
+        if edge:
+            return "edge-wait"
+        if closed:
+            return "closed-wait"
+        return "single-wait" if single else None
 
 
 # -- the table ------------------------------------------------------------------------------
 
 F = MCRFeatures
 _Pred = Callable[[MCRFeatures], int | bool]
-
-
-def _range_fan(f: F) -> str | None:
-    """全大/大於五/全中/全小/小於五 (numbered tiles only)."""
-    r = f.ranks
-    if r is None:
-        return None
-    if r <= {1, 2, 3, 4}:
-        return "lower-four" if 4 in r else "lower-tiles"
-    if r <= {6, 7, 8, 9}:
-        return "upper-four" if 6 in r else "upper-tiles"
-    if r <= {4, 5, 6}:
-        return "middle-tiles"
-    return None
-
-
-def _wind(f: F, tile: Tile) -> bool:
-    return int(tile) in f.wind_pungs
 
 
 #: (id, predicate, implied fans). Order = the official table order (by value).
@@ -755,7 +822,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "four-kongs",
-        lambda f: len(f.kongs) == 4,
+        lambda f: f.n_kongs == 4,
         (
             "three-kongs",
             "two-melded-kongs",
@@ -829,7 +896,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "pure-terminal-chows",
-        lambda f: f.pure_terminal_chows,
+        lambda f: f.terminal_chows == "pure-terminal-chows",
         (
             "seven-pairs",
             "full-flush",
@@ -856,7 +923,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "three-kongs",
-        lambda f: len(f.kongs) == 3,
+        lambda f: f.n_kongs == 3,
         ("two-melded-kongs", "two-concealed-kongs", "melded-kong", "concealed-kong"),
     ),
     (
@@ -876,29 +943,25 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "all-even-pungs",
-        lambda f: (
-            f.four_pungs and f.every_pack(lambda t: False, lambda t: t < 27 and _rank(t) % 2 == 0)
-        ),
+        lambda f: f.four_pungs and f.every_pack(frozenset(), _EVEN),
         ("all-pungs", "all-simples", "no-honors"),
     ),
     ("full-flush", lambda f: f.voided == 2 and not f.honors, ("no-honors",)),
     ("pure-triple-chow", lambda f: f.chow("pure-triple-chow"), ("pure-double-chow",)),
     ("pure-shifted-pungs", lambda f: f.pung("pure-shifted-pungs"), ()),
-    ("upper-tiles", lambda f: _range_fan(f) == "upper-tiles", ("upper-four", "no-honors")),
-    ("middle-tiles", lambda f: _range_fan(f) == "middle-tiles", ("all-simples", "no-honors")),
-    ("lower-tiles", lambda f: _range_fan(f) == "lower-tiles", ("lower-four", "no-honors")),
+    ("upper-tiles", lambda f: f.range_fan == "upper-tiles", ("upper-four", "no-honors")),
+    ("middle-tiles", lambda f: f.range_fan == "middle-tiles", ("all-simples", "no-honors")),
+    ("lower-tiles", lambda f: f.range_fan == "lower-tiles", ("lower-four", "no-honors")),
     ("pure-straight", lambda f: f.chow("pure-straight"), ("short-straight", "two-terminal-chows")),
     (
         "three-suited-terminal-chows",
-        lambda f: f.three_suited_terminal_chows,
+        lambda f: f.terminal_chows == "three-suited-terminal-chows",
         ("all-chows", "no-honors", "mixed-double-chow", "two-terminal-chows"),
     ),
     ("pure-shifted-chows", lambda f: f.chow("pure-shifted-chows"), ()),
     (
         "all-five",
-        lambda f: f.every_pack(
-            lambda t: t < 27 and _rank(t) in (3, 4, 5), lambda t: t < 27 and _rank(t) == 5
-        ),
+        lambda f: f.every_pack(_CHOWS_WITH_5, _FIVES),
         ("all-simples", "no-honors"),
     ),
     ("triple-pung", lambda f: f.pung("triple-pung"), ()),
@@ -915,8 +978,8 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
         ),
         (),
     ),
-    ("upper-four", lambda f: _range_fan(f) == "upper-four", ("no-honors",)),
-    ("lower-four", lambda f: _range_fan(f) == "lower-four", ("no-honors",)),
+    ("upper-four", lambda f: f.range_fan == "upper-four", ("no-honors",)),
+    ("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
     ("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
     ("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
     ("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
@@ -939,15 +1002,13 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ("melded-hand", lambda f: f.exposed == 4 and not f.self_drawn, ("single-wait",)),
     (
         "two-concealed-kongs",
-        lambda f: f.concealed_kongs >= 2,
+        lambda f: f.n_concealed_kongs >= 2,
         ("concealed-kong", "two-concealed-pungs"),
     ),
     ("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
     (
         "outside-hand",
-        lambda f: f.every_pack(
-            lambda t: t < 27 and _rank(t) in (1, 7), lambda t: t in _TERMINALS or t >= 27
-        ),
+        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS | _HONORS),
         (),
     ),
     (
@@ -955,32 +1016,32 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
         lambda f: f.exposed == 0 and f.self_drawn,
         ("self-drawn", "concealed-hand"),
     ),
-    ("two-melded-kongs", lambda f: f.melded_kongs >= 2, ("melded-kong",)),
+    ("two-melded-kongs", lambda f: f.n_melded_kongs >= 2, ("melded-kong",)),
     ("last-tile", lambda f: f.last_tile, ()),
     ("dragon-pung", lambda f: f.dragon_pungs, ()),
-    ("prevalent-wind", lambda f: _wind(f, f.round_tile), ()),
-    ("seat-wind", lambda f: _wind(f, f.seat_tile), ()),
+    ("prevalent-wind", lambda f: f.round_i in f.wind_pungs, ()),
+    ("seat-wind", lambda f: f.seat_i in f.wind_pungs, ()),
     ("concealed-hand", lambda f: f.exposed == 0 and not f.self_drawn, ()),
     (
         "all-chows",
         lambda f: (
             f.pair_tile is not None
             and f.pair_tile < 27
-            and (f.four_chows or (f.shape == KNITTED_STRAIGHT and len(f.chows) == 1))
+            and (f.four_chows or (f.shape == KNITTED_STRAIGHT and len(f.chow_tiles) == 1))
         ),
         ("no-honors",),
     ),
-    ("tile-hog", lambda f: sum(1 for n in f.counts if n == 4) - len(f.kongs), ()),
+    ("tile-hog", lambda f: f.tile_hogs, ()),
     ("double-pung", lambda f: f.pung("double-pung"), ()),
     ("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
-    ("concealed-kong", lambda f: f.concealed_kongs >= 1, ()),
+    ("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
     ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS | _HONORS)), ("no-honors",)),
     ("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
     ("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
     ("short-straight", lambda f: f.chow("short-straight"), ()),
     ("two-terminal-chows", lambda f: f.chow("two-terminal-chows"), ()),
     ("pung-of-terminals-or-honors", lambda f: f.pungs_of_terminals_or_honors, ()),
-    ("melded-kong", lambda f: f.melded_kongs >= 1, ()),
+    ("melded-kong", lambda f: f.n_melded_kongs >= 1, ()),
     ("one-voided-suit", lambda f: f.voided == 1, ()),
     ("no-honors", lambda f: not f.honors, ()),
     ("edge-wait", lambda f: f.wait_fan == "edge-wait", ()),
@@ -1033,6 +1094,14 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
             raise InvalidHandError(
                 f"robbing a kong of {hand.win_tile}: the winner cannot hold another {hand.win_tile}"
             )
+
+    def waits(
+        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+    ) -> list[Tile]:
+        """Same answer as the generic completion test over every tile, computed from the
+        memoised per-suit tables and cheap tests for the special shapes."""
+        mine = held if held is not None else counts
+        return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
         if all(i.id == FLOWERS for i in items):
