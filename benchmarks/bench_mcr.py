@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tests" / "scoring"))
 
 from mcr_gen import generate, oracle_args  # noqa: E402
 
-from scoring import score  # noqa: E402
+from scoring import Hand, get_ruleset, score  # noqa: E402
 
 
 def main() -> int:
@@ -58,6 +58,15 @@ def main() -> int:
         t = time.perf_counter()
         for h in hands:
             score(h)
+        return time.perf_counter() - t
+
+    parsed = [Hand.from_json(h) for h in hands]
+    mcr = get_ruleset("mcr")
+
+    def run_core() -> float:
+        t = time.perf_counter()
+        for h in parsed:
+            mcr.score(h)
         return time.perf_counter() - t
 
     def run_oracle() -> float:

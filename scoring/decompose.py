@@ -59,6 +59,10 @@ class Wait(enum.Enum):
     SPECIAL = "special"  # a special shape
 
 
+#: (kind, tile index) -> (kind code, tile codes): the JSON of a block, built once.
+_BLOCK_CODES: dict[tuple[BlockKind, int], tuple[str, tuple[str, ...]]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """One part of an arrangement.
@@ -99,9 +103,13 @@ class Block:
         return self.kind is BlockKind.PUNG or self.kind is BlockKind.KONG
 
     def to_json(self) -> dict[str, object]:
+        key = (self.kind, self.tile._value_)
+        codes = _BLOCK_CODES.get(key)
+        if codes is None:
+            codes = _BLOCK_CODES[key] = (self.kind.value, tuple(str(t) for t in self.tiles))
         out: dict[str, object] = {
-            "kind": self.kind.value,
-            "tiles": [str(t) for t in self.tiles],
+            "kind": codes[0],
+            "tiles": list(codes[1]),
             "concealed": self.concealed,
         }
         if self.meld is not None:
