@@ -318,3 +318,41 @@ def test_settle_refuses_a_hand_under_the_minimum() -> None:
     assert not r.minimum_met and r.total >= 8
     with pytest.raises(InvalidHandError):
         get_ruleset("mcr").settle(r, Seating(winner=0, discarder=1, dealer=0))
+
+
+# -- fast waits -----------------------------------------------------------------------------
+
+
+def test_fast_waits_equal_the_generic_completion_test() -> None:
+    """MCRRuleSet.waits (memoised tables + shape shortcuts) == trying every tile with
+    RuleSet.is_complete, on ready hands and on perturbed (mostly not ready) ones."""
+    from scoring.engine import RuleSet
+
+    mcr = get_ruleset("mcr")
+    rng = random.Random(77)
+    for _ in range(1500):
+        h = Hand.from_json(generate(rng))
+        c = h.concealed_counts()
+        c[h.win_tile] -= 1
+        if rng.random() < 0.4:
+            i, t = rng.randrange(34), rng.randrange(34)
+            if c[i] and c[t] < 4:
+                c[i] -= 1
+                c[t] += 1
+        held = h.tile_counts()
+        held[h.win_tile] -= 1
+        n = len(h.melds)
+        assert mcr.waits(c, n, held) == RuleSet.waits(mcr, c, n, held)
+
+
+def test_rules_doc_lists_every_fan_with_its_implied_fans() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "mcr.md").read_text("utf-8")
+    rows = {
+        line.split("|")[2].strip(): line
+        for line in doc.splitlines()
+        if line.startswith("| ") and line.split("|")[1].strip().isdigit()
+    }
+    for fid, _pred, implied in ROWS:
+        assert fid in rows, fid
+        for e in implied:
+            assert e in rows[fid].split("|")[6], (fid, e)
