@@ -139,6 +139,8 @@ KNITTED_STRAIGHT = "knitted-straight"
 
 
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
+    if 27 - list(c[:27]).count(0) < 9:  # fewer than 9 different suited tiles: quick no
+        return None
     for seq in KNITTED_SEQUENCES:
         if all(c[t] for t in seq):
             return seq
@@ -149,7 +151,7 @@ def _honors_knitted() -> SpecialShape:
     """全不靠 / 七星不靠: 14 different tiles, the suited ones all from one knitted sequence."""
 
     def complete(c: Sequence[int], n_melds: int) -> bool:
-        if n_melds or sum(c) != 14 or any(n > 1 for n in c):
+        if n_melds or max(c) > 1 or sum(c) != 14:
             return False
         suited = [t for t in range(27) if c[t]]
         return any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES)
