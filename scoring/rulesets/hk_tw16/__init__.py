@@ -56,13 +56,21 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 
+def flower_win_of(hand: Hand) -> str | None:
+    """The flower win a hand claims: the ``flower_win`` key, or eight flowers held."""
+    fw = hand.get("flower_win")
+    if fw is None and len(hand.flowers) == 8:
+        return "eight-flowers"
+    return fw if fw is None or isinstance(fw, str) else str(fw)
+
+
 class HKTW16(RuleSet[HKFeatures]):
     """The rule set: the generic loop plus 大雞胡/大鴨胡 (a second pass that looks at the
     fans found), the flower wins (hands that need not be complete) and the settlement."""
 
     def validate(self, hand: Hand) -> None:
-        if hand.get("flower_win") is not None:
-            fw = hand.get("flower_win")
+        fw = flower_win_of(hand)
+        if fw is not None:
             if fw not in FLOWER_WINS:
                 raise InvalidHandError(f"flower_win must be one of {', '.join(FLOWER_WINS)}")
             if hand.ruleset != self.name:
@@ -72,7 +80,7 @@ class HKTW16(RuleSet[HKFeatures]):
 
     def arrangements(self, hand: Hand) -> list[Arrangement]:
         out = super().arrangements(hand)
-        if not out and hand.get("flower_win") is not None:
+        if not out and flower_win_of(hand) is not None:
             out = [Arrangement(FLOWER_WIN, (), None, Wait.SPECIAL)]
         return out
 
@@ -94,9 +102,44 @@ class HKTW16(RuleSet[HKFeatures]):
                 hits.append((p, int(n)))
         return self.resolve(hits, f)
 
+    def resolve(self, hits: Sequence[tuple[Pattern[HKFeatures], int]], f: HKFeatures) -> list[Item]:
+        """The exclusions, chained through the patterns the hand qualifies for.
+
+        A present pattern removes what its sentence names; a removed pattern that the hand
+        also qualifies for removes what *its* sentence names, and so on (五寶 removes 四寶,
+        which removes 三寶). A named pattern the hand does not qualify for passes nothing on
+        (天聽 names 門叮摸, but 自摸 stays).
+        """
+        present = {p.id: p for p, _ in hits}
+        excluded: set[str] = set()
+        stack: list[str] = []
+        for p, _ in hits:
+            stack.extend(p.excludes)
+            for cond, ids in p.excludes_when:
+                if cond(f):
+                    stack.extend(ids)
+        while stack:
+            e = stack.pop()
+            if e in excluded:
+                continue
+            excluded.add(e)
+            q = present.get(e)
+            if q is not None:
+                stack.extend(q.excludes)
+                for cond, ids in q.excludes_when:
+                    if cond(f):
+                        stack.extend(ids)
+        return [
+            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
+            for p, n in hits
+            if p.id not in excluded
+        ]
+
     def extras(self, items: Sequence[Item], f: HKFeatures) -> dict[str, Any]:
         out: dict[str, Any] = {"shape": f.shape}
-        for key in ("flower_win", "flower_loser", "kong_discarder", "fanxue_payers"):
+        if f.flower_win is not None:
+            out["flower_win"] = f.flower_win
+        for key in ("flower_loser", "kong_discarder", "fanxue_payers"):
             v = f.ctx(key)
             if v is not None:
                 out[key] = v
@@ -162,5 +205,6 @@ RULESET = HKTW16(
     shapes=SHAPES,
     uses_flowers=True,
     params={"options": DEFAULT_OPTIONS},
+    exclusion_closure=False,
 )
 register(RULESET)

@@ -55,6 +55,8 @@ class HKFeatures(Features):
     @cached_property
     def flower_win(self) -> str | None:
         v = self.ctx("flower_win")
+        if v is None and len(self.hand.flowers) == 8:
+            return "eight-flowers"
         return v if isinstance(v, str) else None
 
     @cached_property

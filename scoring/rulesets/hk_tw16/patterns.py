@@ -25,19 +25,16 @@ Pred = Callable[[H], int | bool]
 EVENT_CATEGORIES = frozenset({"instant", "penalty"})
 
 MENQING_CLASS = ("menqing", "menqing-big-ting", "men-ting-mo")
+#: 門清類 where 自摸 is not also removed: 門叮摸 cannot occur there (its predicate needs a
+#: standard hand and a normal-timing 叮), so it is not named.
+MQ = ("menqing", "menqing-big-ting")
 WIN_FORM = ("fake-single", "pair-wait", "true-single")
 GATES = ("small-five-gates", "big-five-gates", "small-seven-gates", "big-seven-gates")
 PUNGAO = ("pungao", "double-pungao", "triple-pungao", "small-double-pungao")
 STEPS = ("mixed-v", "pure-v", "one-suit-four-step", "three-suit-four-step")
-MISSING = (
-    "duanyao",
-    "que-five",
-    "que-one-suit",
-    "three-treasures",
-    "four-treasures",
-    "five-treasures",
-    "six-treasures",
-)
+#: "無字缺類" of 清全小/清全大: 無字 and the 缺 fans built on it (not 四/五/六寶, which add
+#: 無花, 平胡 and 門清).
+MISSING = ("duanyao", "que-five", "que-one-suit", "three-treasures")
 FLOWER_WINS = ("seven-flowers", "one-robs-seven", "seven-robs-one", "eight-flowers")
 #: Fans that 大雞胡/大鴨胡 ignore when checking the hand has nothing but 無花 / 花 1.
 CHICKEN_IGNORED = frozenset(
@@ -102,16 +99,15 @@ def _oc(pid: str, attr: Callable[[H], int], excludes: Iterable[str] = ()) -> Non
 
 
 def _series(ids: Iterable[str], preds: Iterable[Pred], extra: dict[str, tuple[str, ...]]) -> None:
-    """A graded series: each step removes the one below it (and, by the closure, all)."""
-    prev: str | None = None
+    """A graded series: each step removes every step below it."""
+    lower: list[str] = []
     for pid, pred in zip(ids, preds, strict=True):
-        ex = (prev,) if prev else ()
-        _add(pid, pred, ex + extra.get(pid, ()))
-        prev = pid
+        _add(pid, pred, (*lower, *extra.get(pid, ())))
+        lower.append(pid)
 
 
 def _standard(f: H) -> bool:
-    return f.standard and f.flower_win is None
+    return f.standard
 
 
 # -- 花字類 flowers and honours ---------------------------------------------------------------
@@ -141,15 +137,15 @@ _add(
 )
 
 # -- 叮 ting -----------------------------------------------------------------------------------
-_add("dingpai", lambda f: f.ting and not f.menqing)
+_add("dingpai", lambda f: f.ting)
 _add("ting", lambda f: f.ting and f.menqing, ("dingpai",))
 _add("instant-eat", lambda f: f.ting and bool(f.ctx("ting_instant", False)))
 _add(
     "heaven-ting",
     lambda f: f.ting_timing == "heaven",
-    (*MENQING_CLASS, "ting", "dingpai", "earth-ting"),
+    (*MQ, "ting", "dingpai", "earth-ting"),
 )
-_add("earth-ting", lambda f: f.ting_timing == "earth", (*MENQING_CLASS, "ting", "dingpai"))
+_add("earth-ting", lambda f: f.ting_timing == "earth", (*MQ, "ting", "dingpai"))
 
 # -- 莊 dealer ---------------------------------------------------------------------------------
 _add("dealer", lambda f: bool(f.ctx("dealer", False)))
@@ -329,11 +325,11 @@ _oc(
 _add("all-pungs", lambda f: _standard(f) and len(f.pung_blocks) == 5)
 _add("brothers", lambda f: f.brothers)
 _add("small-three-brothers", lambda f: f.small_three_brothers, ("brothers",))
-_add("big-three-brothers", lambda f: f.big_three_brothers, ("small-three-brothers",))
+_add("big-three-brothers", lambda f: f.big_three_brothers, ("small-three-brothers", "brothers"))
 _add(
     "all-brothers",
     lambda f: f.all_brothers,
-    ("big-three-brothers", "two-numbers", "all-pungs"),
+    ("big-three-brothers", "small-three-brothers", "brothers", "two-numbers", "all-pungs"),
 )
 
 # -- 連刻 shifted pungs (one suit), graded -----------------------------------------------------
@@ -450,13 +446,13 @@ _gui_oc("four-gui-two", "two", True, 1)
 _gui_oc("four-gui-four", "four", True, 1)
 _gui_oc("eight-gui-one", "one", False, 2, ("four-gui-one",))
 _gui_oc("eight-gui-four", "four", False, 2, ("four-gui-four",))
-_gui_oc("twelve-gui-one", "one", False, 3, ("eight-gui-one",))
+_gui_oc("twelve-gui-one", "one", False, 3, ("eight-gui-one", "four-gui-one"))
 _gui_oc(
     "twelve-gui-four",
     "four",
     False,
     3,
-    ("eight-gui-four", "pungao", "double-pungao", "triple-pungao"),
+    ("eight-gui-four", "four-gui-four", "pungao", "double-pungao", "triple-pungao"),
 )
 
 # -- 風 / 三元 winds and dragons ----------------------------------------------------------------
@@ -465,18 +461,22 @@ _add("big-three-winds", lambda f: f.wind_pungs >= 3, ("wind-pung", "small-three-
 _add(
     "small-four-winds",
     lambda f: f.wind_pungs == 3 and f.wind_eye,
-    ("wind-pung", "big-three-winds"),
+    ("wind-pung", "big-three-winds", "small-three-winds"),
 )
-_add("big-four-winds", lambda f: f.wind_pungs == 4, ("wind-pung", "small-four-winds"))
+_add(
+    "big-four-winds",
+    lambda f: f.wind_pungs == 4,
+    ("wind-pung", "small-four-winds", "big-three-winds", "small-three-winds"),
+)
 _add("small-three-dragons", lambda f: f.dragon_pungs == 2 and f.dragon_eye_honor, ("dragon-pung",))
 _add("big-three-dragons", lambda f: f.dragon_pungs == 3, ("dragon-pung", "small-three-dragons"))
 
 # -- 門清 --------------------------------------------------------------------------------------
-_add("menqing", lambda f: f.menqing and f.flower_win is None)
+_add("menqing", lambda f: f.menqing)
 _add("menqing-big-ting", lambda f: f.ting and f.fully_concealed, ("ting", "dingpai"))
 _add(
     "men-ting-mo",
-    lambda f: f.ting and f.menqing and f.self_drawn and f.ting_timing == "normal",
+    lambda f: f.standard and f.ting and f.menqing and f.self_drawn and f.ting_timing == "normal",
     ("tsumo",),
 )
 
@@ -485,17 +485,20 @@ _add("half-qiuren", lambda f: f.qiuren and f.self_drawn, ("true-single", "tsumo"
 _add("full-qiuren", lambda f: f.qiuren and not f.self_drawn, ("true-single",))
 
 # -- 速度 first turn / tiles left --------------------------------------------------------------
+_FAST = ("four-left", "seven-left", "ten-left")
+_add("heaven-win", lambda f: f.ctx("first_turn") == "heaven", (*MENQING_CLASS, "tsumo", *_FAST))
+_add("earth-win", lambda f: f.ctx("first_turn") == "earth", (*MENQING_CLASS, *_FAST))
+_add("human-win", lambda f: f.ctx("first_turn") == "human", (*MENQING_CLASS, "tsumo", *_FAST))
 _add(
-    "heaven-win", lambda f: f.ctx("first_turn") == "heaven", (*MENQING_CLASS, "tsumo", "four-left")
+    "four-left",
+    lambda f: f.tiles_left is not None and f.tiles_left <= 4,
+    ("seven-left", "ten-left"),
 )
-_add("earth-win", lambda f: f.ctx("first_turn") == "earth", (*MENQING_CLASS, "four-left"))
-_add("human-win", lambda f: f.ctx("first_turn") == "human", (*MENQING_CLASS, "tsumo", "four-left"))
-_add("four-left", lambda f: f.tiles_left is not None and f.tiles_left <= 4, ("seven-left",))
 _add("seven-left", lambda f: f.tiles_left is not None and f.tiles_left <= 7, ("ten-left",))
 _add("ten-left", lambda f: f.tiles_left is not None and f.tiles_left <= 10)
 
 # -- 嚦咕嚦咕 -----------------------------------------------------------------------------------
-_add("likgu", lambda f: f.shape == LIKGU, (*MENQING_CLASS, *WIN_FORM))
+_add("likgu", lambda f: f.shape == LIKGU, (*MQ, *WIN_FORM))
 _add("big-likgu", lambda f: f.double_pairs, points=10)
 _series(
     (
@@ -518,16 +521,16 @@ _add("heaven-likgu", lambda f: f.heaven_likgu)
 _add("eight-wait", lambda f: f.eight_wait)
 
 # -- 十六不搭 ----------------------------------------------------------------------------------
-_add("sixteen", lambda f: f.shape == SIXTEEN, (*MENQING_CLASS, *WIN_FORM, *GATES))
+_add("sixteen", lambda f: f.shape == SIXTEEN, (*MQ, *WIN_FORM, *GATES))
 _add(
     "sixteen-meet",
     lambda f: f.sixteen_kind == "meet",
-    ("sixteen", *MENQING_CLASS, *WIN_FORM, *GATES),
+    ("sixteen", *MQ, *WIN_FORM, *GATES),
 )
 _add(
     "true-sixteen",
     lambda f: f.sixteen_kind == "true",
-    ("sixteen", *MENQING_CLASS, *WIN_FORM, *GATES),
+    ("sixteen", *MQ, *WIN_FORM, *GATES),
 )
 _add(
     "sixteen-wait",
@@ -538,7 +541,7 @@ _add(
 _add(
     "thirteen-orphans",
     lambda f: f.shape == ORPHANS,
-    (*MENQING_CLASS, *WIN_FORM, *GATES, "mixed-terminals"),
+    (*MQ, *WIN_FORM, *GATES, "mixed-terminals"),
 )
 _add(
     "thirteen-wait",
@@ -597,7 +600,9 @@ _add(
         "que-five",
         "small-three-brothers",
         "big-three-brothers",
+        "brothers",
         "double-laoshao-pung",
+        "laoshao-pung",
     ),
 )
 
