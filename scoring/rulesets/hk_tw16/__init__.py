@@ -28,7 +28,7 @@ from scoring.rulesets.hk_tw16.events import (
     self_chase_events,
 )
 from scoring.rulesets.hk_tw16.features import HKFeatures
-from scoring.rulesets.hk_tw16.patterns import FLOWER_WINS, META, PATTERNS
+from scoring.rulesets.hk_tw16.patterns import FLOWER_WIN_ROWS, FLOWER_WINS, META, PATTERNS
 from scoring.rulesets.hk_tw16.shapes import SHAPES
 
 __all__ = [
@@ -79,7 +79,8 @@ class HKTW16(RuleSet[HKFeatures]):
         super().validate(hand)
 
     def arrangements(self, hand: Hand) -> list[Arrangement]:
-        out = super().arrangements(hand)
+        complete = len(hand.concealed) + 1 + 3 * len(hand.melds) == self.hand_size + 1
+        out = super().arrangements(hand) if complete else []
         if not out and flower_win_of(hand) is not None:
             out = [Arrangement(FLOWER_WIN, (), None, Wait.SPECIAL)]
         return out
@@ -87,7 +88,10 @@ class HKTW16(RuleSet[HKFeatures]):
     def evaluate(self, f: HKFeatures) -> list[Item]:
         hits: list[tuple[Pattern[HKFeatures], int]] = []
         meta: list[Pattern[HKFeatures]] = []
+        no_hand = f.shape == FLOWER_WIN
         for p in self.patterns:
+            if no_hand and p.id not in FLOWER_WIN_ROWS:
+                continue  # a flower win on an incomplete hand: only the flower-win rows
             if p.id in META:
                 meta.append(p)
                 continue

@@ -17,7 +17,7 @@ from scoring.rulesets.hk_tw16.data import EN, table
 from scoring.rulesets.hk_tw16.features import HKFeatures
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 
-__all__ = ["CHICKEN_IGNORED", "EVENT_CATEGORIES", "META", "PATTERNS"]
+__all__ = ["CHICKEN_IGNORED", "EVENT_CATEGORIES", "FLOWER_WIN_ROWS", "META", "PATTERNS"]
 
 H = HKFeatures
 Pred = Callable[[H], int | bool]
@@ -175,8 +175,8 @@ _add(
     lambda f: f.self_drawn and f.flower_win is None,
     value=lambda f: 1 if f.special or not f.menqing else table()["tsumo"].closed,
 )
-_add("flower-tsumo", lambda f: f.self_drawn and f.replacements == ("flower",))
-_add("kong-tsumo", lambda f: f.self_drawn and f.replacements == ("kong",))
+_add("flower-tsumo", lambda f: f.self_drawn and f.replacements[-1:] == ("flower",))
+_add("kong-tsumo", lambda f: f.self_drawn and f.replacements[-1:] == ("kong",))
 _add(
     "chain-flower-kong-tsumo",
     lambda f: f.chain_value > 0,
@@ -635,7 +635,7 @@ _add(
     lambda f: f.eye is not None and f.eye.is_suited and f.eye.number in (2, 5, 8),
 )
 _add("two-numbers", lambda f: f.pure and len(f.suited_numbers) == 2, ("three-numbers",))
-_add("three-numbers", lambda f: f.pure and len(f.suited_numbers) == 3)
+_add("three-numbers", lambda f: f.pure and len(f.suited_numbers) <= 3)
 _add("all-odd", lambda f: f.pure and f.numbers_within((1, 3, 5, 7, 9)))
 _add("all-even", lambda f: f.pure and f.numbers_within((2, 4, 6, 8)))
 _add("mixed-odd", lambda f: f.mixed and f.numbers_within((1, 3, 5, 7, 9)))
@@ -665,6 +665,8 @@ _add(
 
 # -- the flower wins drop every hand fan ("不再計牌型番數") --------------------------------------
 _KEEP = frozenset({"dealer", "dealer-streak", "double-win", "triple-win", "fanxue", *FLOWER_WINS})
+#: The rows a flower win on an incomplete hand is scored with (no hand to look at).
+FLOWER_WIN_ROWS = _KEEP
 _HAND_FANS = frozenset(p.id for p in _rows) - _KEEP
 for _i, _p in enumerate(_rows):
     if _p.id in ("seven-flowers", "seven-robs-one", "eight-flowers"):

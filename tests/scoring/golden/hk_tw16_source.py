@@ -30,13 +30,13 @@ def case(name: str, h: dict[str, Any], expect: str) -> None:
     CASES.append((name, h, expect))
 
 
-def N(**kw: Any) -> dict[str, Any]:  # noqa: N802
+def N(**kw: Any) -> dict[str, Any]:
     """The neutral hand: 234m (exposed chow), 678m 567p 123s 34s+5s, eye ww."""
     kw.setdefault("sd", False)
     return hand("678m 567p 123s 3s 4s ww ww", "5s", melds="C:2m", **kw)
 
 
-def FC(**kw: Any) -> dict[str, Any]:  # noqa: N802
+def FC(**kw: Any) -> dict[str, Any]:
     """The neutral hand fully concealed."""
     kw.setdefault("sd", False)
     return hand("234m 678m 567p 123s 3s 4s ww ww", "5s", **kw)
@@ -510,6 +510,27 @@ case(
     "no-flower=2 true-single=2 big-four-consec=35 four-concealed=30",
 )
 case(
+    "小四連刻 removes 大三連刻, 小三連刻, 兩連刻 (two pungs exposed; 4567p waits 4p 6p 7p)",
+    hand("555p 6p 123m 789s", "6p", melds="P:3p P:4p", sd=False),
+    "small-four-consec=25 no-honor-flower=5 fake-single=1",
+)
+case(
+    "大三色四連刻 (2m 3p 4s 5m) removes 大三色三連刻",
+    hand("444s 555m 789p dr", "dr", melds="P:2m P:3p", sd=False),
+    "big-mixed-four=45 two-concealed=5 true-single=2 no-flower=2",
+)
+case(
+    "大三色三連刻 (2m 3p 4s) removes 小三色三連刻 (6s eye 7m 8p)",
+    hand("222m 333p 444s 6s", "6s", melds="P:7m P:8p", sd=False),
+    "big-mixed-three=10 all-pungs=40 three-concealed=15 no-honor-flower=5 duanyao=10 "
+    "que-five=10 fake-single=1",
+)
+case(
+    "二數 only with 嚦咕嚦咕 (3 and 6): 八面聽, 大嚦咕嚦咕",
+    hand("3m 3m 3p 3p 3s 3s 6m 6m 6p 6p 6p 6p 6s 6s 6s 6s", "3m", sd=False),
+    "likgu=50 big-likgu=20 eight-wait=10 two-numbers=140 no-honor-flower=5 duanyao=10 que-five=10",
+)
+case(
     "小三色三連刻",
     hand("2m 2m 2m 3p 3p 4s 4s 4s 567m ww ww", "ww", melds="C:7p", sd=False),
     "no-flower=2 pair-wait=2 small-mixed-three=5 wind-pung=2 two-concealed=5",
@@ -540,8 +561,7 @@ case(
 case(
     "坎坎胡 (self-drawn): removes 五暗刻, 對對胡, 門清, 自摸",
     hand("333m 777p 555s we we we dg dg 8m 8m", "dg"),
-    "no-flower=2 wind-pung=2 dragon-pung=3 pair-wait=2 kan-kan=180 big-five-gates=15 "
-    "dragon-eye=2",
+    "no-flower=2 wind-pung=2 dragon-pung=3 pair-wait=2 kan-kan=180 big-five-gates=15 dragon-eye=2",
 )
 case(
     "搶槓",
@@ -700,8 +720,7 @@ case(
 case(
     "清全帶么 removes 缺五 (and by it 無字)",
     hand("123m 789p 999s 111p 1s", "1s", melds="C:7m", sd=False),
-    "no-honor-flower=5 true-single=2 pure-outside=60 two-concealed=5 sisters=3 "
-    "laoshao-chow=3",
+    "no-honor-flower=5 true-single=2 pure-outside=60 two-concealed=5 sisters=3 laoshao-chow=3",
 )
 case(
     "混么 removes 混全帶么 and 混單",

@@ -13,7 +13,6 @@ shows), ``absorbed`` (the table's own exclusion removes it: ``by`` is the patter
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from hk_spec import hand  # noqa: E402
 
 _OTHER = "456m 789m 345s 678s"  # four sets that add nothing when combined with the fragments
 
-O: dict[str, dict[str, Any]] = {
+OVERRIDES: dict[str, dict[str, Any]] = {
     # -- fragments completed into full hands -------------------------------------------
     "flower/0": {
         "hand": hand("234m 567m 345p 678p 456s ww", "ww", flowers="f8", seat="wn"),
@@ -43,8 +42,12 @@ O: dict[str, dict[str, Any]] = {
     },
     "dragon-pung/0": {"hand": hand("dr dr dr 234m 567m 345p 678p 9s", "9s"), "value": 3},
     "seven-flowers/0": {
-        "hand": hand("234m 567m 345p 678p 9s", "9s", flowers="f1 f2 f3 f4 f5 f6 f7",
-                     flower_win="seven-flowers"),
+        "hand": hand(
+            "234m 567m 345p 678p 9s",
+            "9s",
+            flowers="f1 f2 f3 f4 f5 f6 f7",
+            flower_win="seven-flowers",
+        ),
         "value": 20,
         "note": "a flower win: the 16 tiles held need not be complete",
     },
@@ -59,19 +62,31 @@ O: dict[str, dict[str, Any]] = {
         "note": "B's hand is not ready: the flower win needs no complete hand",
     },
     "seven-robs-one/0": {
-        "hand": hand("234m 567m 345p 678p 9s", "9s", flowers="f1 f2 f3 f4 f5 f6 f8",
-                     flower_win="seven-robs-one"),
+        "hand": hand(
+            "234m 567m 345p 678p 9s",
+            "9s",
+            flowers="f1 f2 f3 f4 f5 f6 f8",
+            flower_win="seven-robs-one",
+        ),
         "value": 30,
         "note": "A's six flowers + the eighth; B holds f7",
     },
     "seven-robs-one/1": {
-        "hand": hand("234m 567m 345p 678p 9s", "9s", flowers="f1 f2 f3 f4 f5 f6 f8",
-                     flower_win="seven-robs-one"),
+        "hand": hand(
+            "234m 567m 345p 678p 9s",
+            "9s",
+            flowers="f1 f2 f3 f4 f5 f6 f8",
+            flower_win="seven-robs-one",
+        ),
         "value": 30,
     },
     "seven-robs-one/2": {
-        "hand": hand("234m 567m 345p 678p 9s", "9s", flowers="f1 f2 f3 f4 f5 f6 f8",
-                     flower_win="seven-robs-one"),
+        "hand": hand(
+            "234m 567m 345p 678p 9s",
+            "9s",
+            flowers="f1 f2 f3 f4 f5 f6 f8",
+            flower_win="seven-robs-one",
+        ),
         "value": 30,
     },
     "eight-flowers/0": {
@@ -173,12 +188,21 @@ O: dict[str, dict[str, Any]] = {
     # -- complete examples whose pattern the table itself removes ---------------------
     "no-honor/0": {"mode": "absorbed", "by": "duanyao"},
     "no-honor-flower/0": {"mode": "absorbed", "by": "clean-pinghu"},
-    "three-treasures/0": {"mode": "absorbed", "by": "four-treasures",
-                          "note": "no flowers: the hand is 四寶"},
-    "big-mixed-four/0": {"mode": "absorbed", "by": "small-mixed-five",
-                         "note": "the 6p eye continues the run: 小三色五連刻"},
-    "two-numbers/0": {"mode": "absorbed", "by": "all-brothers",
-                      "note": "333/666 in 萬筒 + 666s + 33s is 全兄弟"},
+    "three-treasures/0": {
+        "mode": "absorbed",
+        "by": "four-treasures",
+        "note": "no flowers: the hand is 四寶",
+    },
+    "big-mixed-four/0": {
+        "mode": "absorbed",
+        "by": "small-mixed-five",
+        "note": "the 6p eye continues the run: 小三色五連刻",
+    },
+    "two-numbers/0": {
+        "mode": "absorbed",
+        "by": "all-brothers",
+        "note": "333/666 in 萬筒 + 666s + 33s is 全兄弟",
+    },
     # -- complete examples where another arrangement scores more ----------------------
     "double-pungao/1": {"mode": "some", "note": "7 pairs + dg pung: 嚦咕嚦咕 scores more"},
     "big-three-consec/0": {"mode": "some", "note": "333444555m also reads 345m×3 (暗三般高)"},
@@ -203,7 +227,7 @@ def main() -> None:
             if p["id"] in EVENT_EXAMPLES:
                 continue
             key = f"{p['id']}/{k}"
-            o = O.get(key, {})
+            o = OVERRIDES.get(key, {})
             h = o.get("hand") or example_hand(ex)
             completed = "hand" in o
             if h is None:
