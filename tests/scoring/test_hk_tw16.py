@@ -366,3 +366,8 @@ def test_cli_json_and_bad_context() -> None:
     rc = cli_main([], stdin=io.StringIO(json.dumps(bad)), stdout=out)
     assert rc == 1
     assert json.loads(out.getvalue())["error_code"] == "invalid-hand"
+
+
+def test_rules_doc_names_every_pattern() -> None:
+    doc = (HERE.parents[1] / "docs" / "rules" / "hk-tw16.md").read_text("utf-8")
+    assert [pid for pid in table() if f"`{pid}`" not in doc] == []

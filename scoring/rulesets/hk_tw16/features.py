@@ -243,16 +243,28 @@ class HKFeatures(Features):
     def sel(self, spec: Sequence[Chow]) -> int:
         """0 if the chows ``spec`` (a multiset) are not all there, 2 if all can be concealed
         ones, else 1."""
-        need = Counter(spec)
-        if any(self.chow_all[k] < n for k, n in need.items()):
-            return 0
-        if all(self.chow_concealed[k] >= n for k, n in need.items()):
-            return 2
-        return 1
+        have = self.chow_all
+        con = self.chow_concealed
+        need: dict[Chow, int] = {}
+        for k in spec:
+            need[k] = need.get(k, 0) + 1
+        closed = True
+        for k, n in need.items():
+            if have.get(k, 0) < n:
+                return 0
+            if con.get(k, 0) < n:
+                closed = False
+        return 2 if closed else 1
 
     def best(self, specs: Iterable[Sequence[Chow]]) -> int:
+        n = len(self.chows)
+        if n < 2:
+            return 0
+        have = self.chow_all
         b = 0
         for s in specs:
+            if len(s) > n or s[0] not in have:
+                continue
             b = max(b, self.sel(s))
             if b == 2:
                 break
