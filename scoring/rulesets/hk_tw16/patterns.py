@@ -24,10 +24,15 @@ Pred = Callable[[H], int | bool]
 
 EVENT_CATEGORIES = frozenset({"instant", "penalty"})
 
-MENQING_CLASS = ("menqing", "menqing-big-ting", "men-ting-mo")
+#: "門清類" as the exclusion sentences use it: 門清 and 門叮摸. 門清大叮, although listed in the
+#: 門清 category, is the ting fan itself (the same words and value as 門清叮): a declared 叮 is an
+#: act, not a state of the hand, so "不再計門清類" does not take it away (see the rules doc).
+MENQING_CLASS = ("menqing", "men-ting-mo")
 #: 門清類 where 自摸 is not also removed: 門叮摸 cannot occur there (its predicate needs a
-#: standard hand and a normal-timing 叮), so it is not named.
-MQ = ("menqing", "menqing-big-ting")
+#: standard hand and a normal-timing 叮), so naming it would only matter for the chain.
+MQ = ("menqing",)
+#: The ting fans a 天聽/地聽 replaces.
+TING = ("menqing-big-ting", "ting", "dingpai")
 WIN_FORM = ("fake-single", "pair-wait", "true-single")
 GATES = ("small-five-gates", "big-five-gates", "small-seven-gates", "big-seven-gates")
 PUNGAO = ("pungao", "double-pungao", "triple-pungao", "small-double-pungao")
@@ -143,9 +148,9 @@ _add("instant-eat", lambda f: f.ting and bool(f.ctx("ting_instant", False)))
 _add(
     "heaven-ting",
     lambda f: f.ting_timing == "heaven",
-    (*MQ, "ting", "dingpai", "earth-ting"),
+    (*MQ, *TING, "earth-ting"),
 )
-_add("earth-ting", lambda f: f.ting_timing == "earth", (*MQ, "ting", "dingpai"))
+_add("earth-ting", lambda f: f.ting_timing == "earth", (*MQ, *TING))
 
 # -- 莊 dealer ---------------------------------------------------------------------------------
 _add("dealer", lambda f: bool(f.ctx("dealer", False)))

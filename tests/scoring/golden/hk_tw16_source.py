@@ -620,6 +620,23 @@ case(
     "no-flower=2 wind-pung=2 likgu=50 tsumo=1",
 )
 case(
+    "嚦咕嚦咕 with a 叮: the ting fan stays (門清大叮 is not removed as 門清類)",
+    hand("3m 3m 8m 8m 1p 1p 2p 2p 4p 4p 7s 7s ws ws ws wn", "wn", ting=True),
+    "no-flower=2 wind-pung=2 likgu=50 tsumo=1 menqing-big-ting=15",
+)
+case(
+    "坎坎胡 with a 叮: 門清 and 門叮摸 and 自摸 go, 門清大叮 stays",
+    hand("333m 777p 555s we we we dg dg 8m 8m", "dg", ting=True),
+    "no-flower=2 wind-pung=2 dragon-pung=3 pair-wait=2 kan-kan=180 big-five-gates=15 "
+    "dragon-eye=2 menqing-big-ting=15",
+)
+case(
+    "清全小 2-4 removes 斷么 and 缺五; 三數, 三相逢, 四歸一 ×2, 小三色三連刻; 2s+234s also waits 5s",
+    hand("234s 333m 444p 2s", "2s", melds="C:2m C:2p", sd=False),
+    "pure-small=50 three-numbers=60 three-meet=10 no-honor-flower=5 dragon-eye=2 "
+    "fake-single=1 two-concealed=5 small-mixed-three=5 four-gui-one=10",
+)
+case(
     "嚦咕嚦咕 with 小五門齊",
     hand("3m 3m 8m 8m 1p 1p 4p 4p 7s 7s 7s ws ws dr dr wn", "wn", sd=False),
     "no-flower=2 likgu=50 small-five-gates=10",
