@@ -31,7 +31,7 @@ HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 sys.path.insert(0, str(HERE))
 
-from hk_spec import hand  # noqa: E402
+from hk_spec import hand, random_hand  # noqa: E402
 
 RS = get_ruleset("hk-tw16")
 
@@ -206,6 +206,21 @@ def test_suit_permutation_and_mirror_keep_the_breakdown(
     assert a["total"] == b["total"]
 
 
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32), perm=st.permutations((0, 1, 2)), mirror=st.booleans())
+def test_random_hands_are_symmetric(seed: int, perm: list[int], mirror: bool) -> None:
+    h = random_hand(seed)
+    a = score(h)
+    assert a["error"] is None, a["error"]
+    ia = _items(a)
+    if set(ia) & TILE_SPECIFIC:
+        return
+    b = score(_map_hand(h, (perm[0], perm[1], perm[2]), mirror))
+    if mirror:
+        ia = {MIRROR_SWAP.get(k, k): v for k, v in ia.items()}
+    assert ia == _items(b)
+
+
 def test_tile_specific_patterns_change() -> None:
     green = hand("234s 666s 888s 3s", "3s", melds="P:dg C:2s", sd=False)
     assert "all-green" in _items(score(green))
@@ -371,3 +386,10 @@ def test_cli_json_and_bad_context() -> None:
 def test_rules_doc_names_every_pattern() -> None:
     doc = (HERE.parents[1] / "docs" / "rules" / "hk-tw16.md").read_text("utf-8")
     assert [pid for pid in table() if f"`{pid}`" not in doc] == []
+
+
+def test_rules_doc_appendix_matches_the_data() -> None:
+    from hk_doc import appendix
+
+    doc = (HERE.parents[1] / "docs" / "rules" / "hk-tw16.md").read_text("utf-8")
+    assert appendix() in doc
