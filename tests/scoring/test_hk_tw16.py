@@ -393,3 +393,23 @@ def test_rules_doc_appendix_matches_the_data() -> None:
 
     doc = (HERE.parents[1] / "docs" / "rules" / "hk-tw16.md").read_text("utf-8")
     assert appendix() in doc
+
+
+@pytest.mark.parametrize(
+    "ctx",
+    [
+        {"dealer": "yes"},
+        {"streak": -1},
+        {"streak": True},
+        {"winners": 4},
+        {"ting_timing": "later"},
+        {"first_turn": "dealer"},
+        {"replacements": ["flower", "dice"]},
+        {"kong_discarder": 7},
+        {"fanxue_payers": [1, "2"]},
+    ],
+)
+def test_bad_context_is_a_typed_error(ctx: dict[str, Any]) -> None:
+    h = hand("678m 567p 123s 3s 4s ww ww", "5s", melds="C:2m", **ctx)
+    r = score(h)
+    assert r["error_code"] == "invalid-hand" and r["total"] == 0
