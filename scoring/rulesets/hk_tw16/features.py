@@ -313,11 +313,19 @@ class HKFeatures(Features):
 
     @cached_property
     def sister_pairs(self) -> int:
-        """Disjoint pairs of chows with the same numbers in different suits."""
+        """Disjoint pairs of chows with the same numbers in different suits, not counting
+        the three chows of a 三相逢 ("不會…覆計": 234m 234p 234s + 567m 567p is 三相逢 + one
+        姊妹, not 三相逢 + 雙姊妹)."""
         total = 0
+        meet_done = False
         for suits in self.by_start.values():
-            t = sum(suits.values())
-            total += min(t // 2, t - max(suits.values()))
+            c = dict(suits)
+            if not meet_done and len(c) == 3:
+                meet_done = True
+                c = {x: n - 1 for x, n in c.items() if n > 1}
+            t = sum(c.values())
+            if t:
+                total += min(t // 2, t - max(c.values()))
         return total
 
     @cached_property

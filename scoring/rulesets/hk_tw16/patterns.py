@@ -242,12 +242,12 @@ _add("big-seven-gates", lambda f: f.gates == "big" and f.seasons_and_plants, ("b
 # -- 同順 same chows -------------------------------------------------------------------------
 _add("sisters", lambda f: f.sister_pairs >= 1)
 _oc("pungao", lambda f: f.pungao)
-_oc("three-meet", lambda f: f.three_meet, ("sisters",))
+_oc("three-meet", lambda f: f.three_meet)  # its own chows are not counted as 姊妹
 _oc("triple-pungao", lambda f: f.triple_pungao, ("pungao",))
 _add("double-sisters", lambda f: f.sister_pairs >= 2, ("sisters",))
 _oc("double-pungao", lambda f: f.double_pungao, ("pungao",))
 _add("small-double-pungao", lambda f: f.small_double_pungao, ("pungao",))
-_oc("four-meet", lambda f: f.four_meet, ("three-meet", "sisters", "double-sisters"))
+_oc("four-meet", lambda f: f.four_meet, ("three-meet",))
 _oc(
     "five-meet",
     lambda f: f.five_meet,

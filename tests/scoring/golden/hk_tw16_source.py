@@ -342,7 +342,7 @@ case(
     "no-flower=2 pinghu=5 double-sisters=10",
 )
 case(
-    "暗三相逢 removes 姊妹",
+    "暗三相逢: its chows are not also 姊妹",
     hand("234m 234p 234s 789m 5p 6p ww ww", "7p", sd=False),
     "no-flower=2 pinghu=5 menqing=5 three-meet=20",
 )
@@ -367,7 +367,7 @@ case(
     "no-flower=2 pinghu=5 triple-pungao=25",
 )
 case(
-    "四相逢 (open) removes 三相逢 and 姊妹; its 般高 counts",
+    "四相逢 (open) removes 三相逢; its 般高 counts",
     hand("567m 567p 567s 2p 3p ww ww", "4p", melds="C:5m", sd=False),
     "no-flower=2 pinghu=5 pungao=5 four-meet=30",
 )
