@@ -546,7 +546,7 @@ _add(
 _add(
     "thirteen-orphans",
     lambda f: f.shape == ORPHANS,
-    (*MQ, *WIN_FORM, *GATES, "mixed-terminals"),
+    (*MQ, *WIN_FORM, *GATES),
 )
 _add(
     "thirteen-wait",
@@ -567,6 +567,7 @@ _add(
         and f.orphan_set.is_pung_like
         and f.orphan_set.tile.is_terminal_or_honor
     ),
+    ("mixed-odd",),  # "混老頭十三么": the +60 prices the all-terminal/honour hand
 )
 
 # -- 一色 flushes -------------------------------------------------------------------------------

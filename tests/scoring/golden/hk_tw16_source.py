@@ -824,6 +824,104 @@ case(
 )
 
 
+# ---- every pattern also present in this file (not only in the examples) -----------------
+case(
+    "大三連刻 (333m declared, so no 345m reading)",
+    hand("444m 555m 789p 2s 3s ww ww", "4s", melds="P:3m", sd=False),
+    "big-three-consec=15 two-concealed=5 no-flower=2",
+)
+case(
+    "小五連刻 3-6p + 7p eye; 5556667p also waits 8p",
+    hand("555p 666p 123s 7p", "7p", melds="P:3p P:4p", sd=False),
+    "small-five-consec=60 two-concealed=5 no-honor-flower=5 fake-single=1 que-one-suit=10",
+)
+case(
+    "大五連刻 2-6s removes 對對胡; 9m eye: 缺一門",
+    hand("444s 555s 666s 9m", "9m", melds="P:2s P:3s", sd=False),
+    "big-five-consec=160 three-concealed=15 no-honor-flower=5 true-single=2 que-one-suit=10",
+)
+case(
+    "小六連刻 2-7s removes 清一色, 對對胡, 大五連刻; 斷么",
+    hand("444s 555s 666s 7s", "7s", melds="P:2s P:3s", sd=False),
+    "small-six-consec=300 three-concealed=15 no-honor-flower=5 fake-single=1 duanyao=10",
+)
+case(
+    "小三色四連刻 2m 3p 4s + 5m eye (5m678m also waits 8m)",
+    hand("333p 444s 789s 678m 5m", "5m", melds="P:2m", sd=False),
+    "small-mixed-four=20 two-concealed=5 no-honor-flower=5 fake-single=1 dragon-eye=2",
+)
+case(
+    "小三色五連刻 2m 3p 4s (5m eye) 6p",
+    hand("444s 666p 789m 5m", "5m", melds="P:2m P:3p", sd=False),
+    "small-mixed-five=90 two-concealed=5 no-honor-flower=5 dragon-eye=2 true-single=2",
+)
+case(
+    "大三色五連刻 removes 對對胡",
+    hand("444s 555m 666p 9s", "9s", melds="P:2m P:3p", sd=False),
+    "big-mixed-five=180 three-concealed=15 no-honor-flower=5 true-single=2",
+)
+case(
+    "小三色六連刻 (7s eye) removes 對對胡; 斷么",
+    hand("444s 555m 666p 7s", "7s", melds="P:2m P:3p", sd=False),
+    "small-mixed-six=300 three-concealed=15 no-honor-flower=5 duanyao=10 true-single=2",
+)
+case(
+    "明八歸四 removes 四歸四; 明雙般高; 無字花平胡",
+    hand("345m 456m 234p 9s", "9s", melds="C:3m C:4m", sd=False),
+    "eight-gui-four=60 double-pungao=20 clean-pinghu=20 true-single=2",
+)
+case(
+    "明十二歸一 (pungs declared) removes 八歸一, 四歸一; 大三連刻",
+    hand("345m 789p 9s", "9s", melds="P:3m P:4m P:5m", sd=False),
+    "twelve-gui-one=90 big-three-consec=15 no-honor-flower=5 true-single=2",
+)
+case(
+    "明十二歸四 removes the 般高 family",
+    hand("345m 345m 789p 9s", "9s", melds="C:3m C:3m", sd=False),
+    "twelve-gui-four=140 clean-pinghu=20 true-single=2",
+)
+case(
+    "同色四連對 with 八面聽",
+    hand("2p 2p 3p 3p 4p 4p 5p 5p 8m 8m 1s 1s we we dr dr", "dr", sd=False),
+    "likgu=50 suit-four-pairs=20 dragon-pung=3 no-flower=2 eight-wait=10",
+)
+case(
+    "同色六連對 (嚦咕嚦咕 beats the 雙般高 reading)",
+    hand("2s 2s 3s 3s 4s 4s 5s 5s 6s 6s 7s 7s 1m 1m ww ww", "ww", sd=False),
+    "likgu=50 suit-six-pairs=70 wind-pung=2 no-flower=2 eight-wait=10",
+)
+case(
+    "同色七連對 self-drawn, 混一色",
+    hand("3p 3p 4p 4p 5p 5p 6p 6p 7p 7p 8p 8p 9p 9p wn wn", "wn"),
+    "likgu=50 suit-seven-pairs=100 wind-pung=2 no-flower=2 half-flush=40 tsumo=1 eight-wait=10",
+)
+case(
+    "十六不搭（三相逢） 147 in every suit, 十六面聽",
+    hand("1m 4m 7m 1p 4p 7p 1s 4s 7s we ws ww wn dr dg dw", "4m", sd=False),
+    "sixteen-meet=70 sixteen-wait=10 no-flower=2",
+)
+case(
+    "十三么 with a 中 pung: 字么九刻 removes 混單; not 13-sided (the fifth 中 does not exist)",
+    hand("dr dr dr dr 1m 9m 1p 9p 1s 9s we ws ww wn dg dw", "9m", sd=False),
+    "thirteen-orphans=130 orphan-honor-pung=60 dragon-pung=3 no-flower=2",
+)
+case(
+    "混全小",
+    hand("234p 123s 444s we we we dr", "dr", melds="P:1m", sd=False),
+    "mixed-small=15 wind-pung=2 two-concealed=5 true-single=2 no-flower=2 small-five-gates=10",
+)
+case(
+    "清全大 removes 缺五",
+    hand("678p 789s 666s 7m 8m 9p 9p", "6m", melds="P:9m", sd=False),
+    "pure-big=50 no-honor-flower=5 sisters=3",
+)
+case(
+    "大鴨胡 with 花 1: replaces 花 and 自摸",
+    hand("5m 6m 2p 3p 4p 4p 5p 6p dg dg", "7m", melds="C:3m P:3s", flowers="f2"),
+    "big-duck=30",
+)
+
+
 def parse_expect(s: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for tok in s.split():
