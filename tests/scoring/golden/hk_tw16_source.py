@@ -826,6 +826,11 @@ case(
 
 # ---- every pattern also present in this file (not only in the examples) -----------------
 case(
+    "小三連刻 33m(declared) 444m + 5m eye removes 兩連刻; 4445m also waits 3m 6m",
+    hand("444m 5m 678p 234s 999p", "5m", melds="P:3m", sd=False),
+    "small-three-consec=10 two-concealed=5 fake-single=1 no-honor-flower=5 dragon-eye=2",
+)
+case(
     "大三連刻 (333m declared, so no 345m reading)",
     hand("444m 555m 789p 2s 3s ww ww", "4s", melds="P:3m", sd=False),
     "big-three-consec=15 two-concealed=5 no-flower=2",
