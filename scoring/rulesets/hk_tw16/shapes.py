@@ -123,6 +123,8 @@ def _orphan_sets(c: Sequence[int]) -> list[tuple[BlockKind, int]]:
 
 
 def _orphans_complete(c: Sequence[int], n_melds: int) -> bool:
+    if any(c[i] == 0 for i in _ORPHANS):
+        return False
     if n_melds == 1:
         return _orphan_core(c)
     if n_melds or sum(c) != 17:
