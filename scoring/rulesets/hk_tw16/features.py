@@ -13,7 +13,6 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 from itertools import permutations
-from typing import Any
 
 from scoring.decompose import STANDARD, Block, BlockKind, Wait
 from scoring.engine import Features
@@ -800,7 +799,3 @@ class HKFeatures(Features):
     # -- set by the rule set's evaluate loop (big chicken / duck) ---------------------------
 
     base_ids: frozenset[str] = frozenset()
-    base_flower_points: int = 0
-
-    def info(self) -> dict[str, Any]:
-        return {"shape": self.shape}

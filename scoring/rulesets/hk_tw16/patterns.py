@@ -17,12 +17,10 @@ from scoring.rulesets.hk_tw16.data import EN, table
 from scoring.rulesets.hk_tw16.features import HKFeatures
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 
-__all__ = ["CHICKEN_IGNORED", "EVENT_CATEGORIES", "FLOWER_WIN_ROWS", "META", "PATTERNS"]
+__all__ = ["CHICKEN_IGNORED", "FLOWER_WIN_ROWS", "META", "PATTERNS"]
 
 H = HKFeatures
 Pred = Callable[[H], int | bool]
-
-EVENT_CATEGORIES = frozenset({"instant", "penalty"})
 
 #: "門清類" as the exclusion sentences use it: 門清 and 門叮摸. 門清大叮, although listed in the
 #: 門清 category, is the ting fan itself (the same words and value as 門清叮): a declared 叮 is an
@@ -416,10 +414,6 @@ _series(
 
 
 # -- 歸 four alike -----------------------------------------------------------------------------
-def _gui_one(f: H) -> int:
-    return f._gui_single("one")
-
-
 def _gui_count(kind: str) -> Callable[[H], int]:
     return lambda f: len(f.gui[kind])
 
