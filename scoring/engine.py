@@ -207,6 +207,9 @@ class Pattern(Generic[F]):
     ``predicate`` returns how many times the pattern occurs (0 / False: absent).
     ``points`` is the value of one occurrence; ``value`` overrides it when the value
     depends on the hand (明/暗 values, formulas). ``excludes`` lists the ids it removes.
+    ``excludes_when`` holds conditional exclusions: ``(condition, ids)`` pairs whose ids are
+    removed (with their own closure) when the pattern is present and the condition holds
+    ("如是…則不再計…").
     """
 
     id: str
@@ -218,6 +221,7 @@ class Pattern(Generic[F]):
     value: Callable[[F], int] | None = None
     category: str = ""
     note: str = ""
+    excludes_when: tuple[tuple[Callable[[F], bool], frozenset[str]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,7 +361,7 @@ class RuleSet(Generic[F]):
             raise ValueError(f"{name}: duplicate pattern ids")
         known = set(ids)
         for p in patterns:
-            unknown = p.excludes - known
+            unknown = p.excludes.union(*(ids for _, ids in p.excludes_when)) - known
             if unknown:
                 raise ValueError(f"{name}: {p.id} excludes unknown patterns {sorted(unknown)}")
         self.name = name
@@ -448,17 +452,32 @@ class RuleSet(Generic[F]):
             n = p.predicate(f)
             if n:
                 hits.append((p, int(n)))
+        return self.resolve(hits, f)
+
+    def _removes(self, p: Pattern[F], f: F) -> set[str]:
+        """What a counted pattern removes: its static exclusions (after the closure) and
+        those of its conditional exclusions whose condition holds for this hand."""
+        out = set(self._excluded_by[p.id])
+        for cond, ids in p.excludes_when:
+            if cond(f):
+                out |= ids
+                for i in ids:
+                    out |= self._excluded_by[i]
+        return out
+
+    def resolve(self, hits: Sequence[tuple[Pattern[F], int]], f: F) -> list[Item]:
+        """The exclusions ("不計") over the patterns found, then the items."""
         excluded: set[str] = set()
         if self.sequential_exclusion:
             kept: list[tuple[Pattern[F], int]] = []
             for p, n in hits:
                 if p.id not in excluded:
                     kept.append((p, n))
-                    excluded |= self._excluded_by[p.id]
+                    excluded |= self._removes(p, f)
             hits = kept
         else:
             for p, _ in hits:
-                excluded |= self._excluded_by[p.id]
+                excluded |= self._removes(p, f)
             hits = [(p, n) for p, n in hits if p.id not in excluded]
         return [
             Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
