@@ -16,6 +16,7 @@ See docs/table.md.
 from table.engine import apply, drawable, new_game, tile_total, win_check
 from table.errors import (
     BadActionError,
+    BadConfigError,
     ClaimNotAllowedError,
     GameOverError,
     IllegalActionError,
@@ -29,6 +30,7 @@ from table.errors import (
     WrongPhaseError,
 )
 from table.model import (
+    HOUSE_RULES,
     Action,
     ActionType,
     Claim,
@@ -47,10 +49,12 @@ from table.views import legal_actions, view, view_event
 from table.wall import build_wall, commitment, verify_commitment
 
 __all__ = [
+    "HOUSE_RULES",
     "PARAMS",
     "Action",
     "ActionType",
     "BadActionError",
+    "BadConfigError",
     "Claim",
     "ClaimNotAllowedError",
     "Event",

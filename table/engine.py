@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 import scoring
-from scoring.decompose import Arrangement, Wait
+from scoring.decompose import Arrangement, Wait, is_standard_complete
 from scoring.engine import Item, RuleSet, ScoreResult, Seating
 from scoring.errors import ScoringError
 from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
@@ -60,6 +60,7 @@ __all__ = [
     "drawable",
     "get_scoring_ruleset",
     "new_game",
+    "ready_discards",
     "tile_total",
     "win_check",
 ]
@@ -81,6 +82,64 @@ def get_scoring_ruleset(name: str) -> RuleSet[Any]:
 @functools.lru_cache(maxsize=65536)
 def _waits(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     return tuple(get_scoring_ruleset(name).waits(counts, n_melds))
+
+
+def _related(c: Sequence[int]) -> list[int]:
+    """Tile kinds that could complete a standard shape with counts ``c``: the held kinds
+    and their suit neighbours within two."""
+    out: set[int] = set()
+    for i in range(34):
+        if c[i]:
+            if i < 27:
+                base = i - i % 9
+                for d in (-2, -1, 0, 1, 2):
+                    j = i + d
+                    if base <= j < base + 9:
+                        out.add(j)
+            else:
+                out.add(i)
+    return sorted(out)
+
+
+@functools.lru_cache(maxsize=65536)
+def ready_discards(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
+    """The discards that leave a ready hand (for 叮 and its legal actions).
+
+    Same answer as asking the rule set's ``waits`` after each discard, computed faster:
+    standard shapes can only be completed by a held kind or a suit neighbour, so only those
+    are tried with the standard test; the rule set's special shapes are tried on all 34.
+    """
+    rs = get_scoring_ruleset(name)
+    if sum(counts) + 3 * n_melds != rs.hand_size + 1:
+        return ()
+    c = list(counts)
+    out: list[Tile] = []
+    for d in range(34):
+        if not c[d]:
+            continue
+        c[d] -= 1
+        found = False
+        for t in _related(c):
+            if c[t] >= 4:
+                continue
+            c[t] += 1
+            found = is_standard_complete(c)
+            c[t] -= 1
+            if found:
+                break
+        if not found and rs.shapes:
+            for t in range(34):
+                if c[t] >= 4:
+                    continue
+                c[t] += 1
+                found = any(sh.complete(c, n_melds) for sh in rs.shapes)
+                c[t] -= 1
+                if found:
+                    break
+        c[d] += 1
+        if found:
+            out.append(Tile(d))
+    return tuple(out)
 
 
 def _counts(tiles: Sequence[Tile]) -> list[int]:

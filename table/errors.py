@@ -9,6 +9,7 @@ from __future__ import annotations
 
 __all__ = [
     "BadActionError",
+    "BadConfigError",
     "ClaimNotAllowedError",
     "GameOverError",
     "IllegalActionError",
@@ -33,6 +34,12 @@ class BadActionError(TableError):
     """A malformed action (bad JSON, unknown type, missing field, bad seat number…)."""
 
     code = "bad-action"
+
+
+class BadConfigError(TableError):
+    """A game configuration the table cannot play (unknown house rule, bad value…)."""
+
+    code = "bad-config"
 
 
 class UnknownRulesetError(TableError):

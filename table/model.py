@@ -15,10 +15,11 @@ from typing import Any
 from scoring.errors import ScoringError
 from scoring.hand import Meld
 from scoring.tiles import Tile, Wind
-from table.errors import BadActionError
+from table.errors import BadActionError, BadConfigError
 from table.params import GameParams, get_params
 
 __all__ = [
+    "HOUSE_RULES",
     "Action",
     "ActionType",
     "Claim",
@@ -345,14 +346,33 @@ class HandState:
         )
 
 
+#: House rules a room may change, with their allowed values.
+HOUSE_RULES: dict[str, tuple[Any, ...]] = {
+    "max_winners": (1, 2, 3),
+    "robbing_kong": (True, False),
+    "missed_win": (True, False),
+    "ting": (True, False),
+    "ting_tile_barred": (True, False),
+    "dealer_keeps_on_win": (True, False),
+    "dealer_keeps_on_draw": (True, False),
+    "chow": (True, False),
+    "kong_discarder_pays": (True, False),
+    "dead_wall": tuple(range(0, 33)),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    """What a room chooses: the rule set and optional overrides of its game length."""
+    """What a room chooses: the rule set, the game length and house rules.
+
+    ``house_rules`` are ``(name, value)`` pairs overriding the rule set's game parameters
+    (see :data:`HOUSE_RULES` for what may change)."""
 
     ruleset: str
     rounds: int | None = None  # 1, 2 or 4 round winds (default: the rule set's)
     max_hands: int | None = None  # play exactly N hands instead
     first_dealer: int = 0
+    house_rules: tuple[tuple[str, Any], ...] = ()
 
     def params(self) -> GameParams:
         p = get_params(self.ruleset)
@@ -360,6 +380,13 @@ class GameConfig:
             p = p.with_overrides(rounds=self.rounds, max_hands=None)
         if self.max_hands is not None:
             p = p.with_overrides(max_hands=self.max_hands)
+        for k, v in self.house_rules:
+            allowed = HOUSE_RULES.get(k)
+            if allowed is None:
+                raise BadConfigError(f"unknown house rule {k!r}")
+            if v not in allowed or isinstance(v, bool) != isinstance(allowed[0], bool):
+                raise BadConfigError(f"house rule {k}: {v!r} not allowed")
+            p = p.with_overrides(**{k: v})
         return p
 
     def to_json(self) -> dict[str, Any]:
@@ -368,6 +395,7 @@ class GameConfig:
             "rounds": self.rounds,
             "max_hands": self.max_hands,
             "first_dealer": self.first_dealer,
+            "house_rules": {k: v for k, v in self.house_rules},
         }
 
     @classmethod
@@ -375,13 +403,18 @@ class GameConfig:
         r = o.get("rounds")
         m = o.get("max_hands")
         if r is not None and r not in (1, 2, 3, 4):
-            raise BadActionError("rounds must be 1-4")
+            raise BadConfigError("rounds must be 1-4")
         if m is not None and (not isinstance(m, int) or m < 1):
-            raise BadActionError("max_hands must be a positive integer")
+            raise BadConfigError("max_hands must be a positive integer")
         fd = o.get("first_dealer", 0)
         if fd not in (0, 1, 2, 3):
-            raise BadActionError("first_dealer must be 0-3")
-        return cls(str(o["ruleset"]), r, m, int(fd))
+            raise BadConfigError("first_dealer must be 0-3")
+        hr = o.get("house_rules") or {}
+        if not isinstance(hr, Mapping):
+            raise BadConfigError("house_rules must be an object")
+        cfg = cls(str(o["ruleset"]), r, m, int(fd), tuple(sorted(hr.items())))
+        cfg.params()  # validate
+        return cfg
 
 
 @dataclass(frozen=True, slots=True)

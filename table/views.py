@@ -18,7 +18,14 @@ from typing import Any
 
 from scoring.hand import MeldKind
 from scoring.tiles import Tile
-from table.engine import _W, _counts, _discard_win_error, _waits, drawable, self_win_kind
+from table.engine import (
+    _W,
+    _counts,
+    _discard_win_error,
+    drawable,
+    ready_discards,
+    self_win_kind,
+)
 from table.model import Action, ActionType, Event, GameState, Phase
 
 __all__ = ["legal_actions", "view", "view_event"]
@@ -119,12 +126,8 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
         kinds = sorted(set(s.concealed))
         out.extend(Action(ActionType.DISCARD, seat, seq, t) for t in kinds)
         if p.ting:
-            c = _counts(s.concealed)
-            for t in kinds:
-                c[t] -= 1
-                if _waits(p.ruleset, tuple(c), len(s.melds)):
-                    out.append(Action(ActionType.TING, seat, seq, t))
-                c[t] += 1
+            ready = ready_discards(p.ruleset, tuple(_counts(s.concealed)), len(s.melds))
+            out.extend(Action(ActionType.TING, seat, seq, t) for t in ready)
         if h.remaining > 0:
             for t in kinds:
                 if s.concealed.count(t) == 4:
