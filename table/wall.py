@@ -18,7 +18,7 @@ wall and salt; the seed itself is never revealed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 from scoring.tiles import FLOWERS, KINDS, Tile
 
@@ -47,14 +47,14 @@ class _Stream:
         self._counter = 0
         self._buf = b""
 
-    def _blocks(self) -> Iterator[bytes]:
-        while True:
-            yield hashlib.sha256(self._seed + b"stream" + self._counter.to_bytes(8, "big")).digest()
-            self._counter += 1
+    def _block(self) -> bytes:
+        data = self._seed + b"stream" + self._counter.to_bytes(8, "big")
+        self._counter += 1
+        return hashlib.sha256(data).digest()
 
     def word(self) -> int:
         if len(self._buf) < 4:
-            self._buf += next(self._blocks())
+            self._buf += self._block()
         w = int.from_bytes(self._buf[:4], "big")
         self._buf = self._buf[4:]
         return w
