@@ -195,3 +195,68 @@ def probe_illegal(state: GameState, rng: random.Random, n: int = 6) -> int:
             assert ok, f"illegal action {a} accepted (legal: {sorted(map(str, legal[seat]))})"
     assert state.to_json() == before
     return rejected
+
+
+class Script:
+    """Drive a table by hand: ``act(seat, type, tile)`` fills in the sequence number."""
+
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.initial = state
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self.last: list[Event] = []
+
+    def act(self, seat: int | None, typ: ActionType, tile: Tile | str | None = None) -> list[Event]:
+        t = Tile.parse(tile) if isinstance(tile, str) else tile
+        return self.do(Action(typ, seat, self.state.seq, t))
+
+    def do(self, a: Action) -> list[Event]:
+        self.state, ev = apply(self.state, a)
+        check_conservation(self.state)
+        check_ledger(self.state)
+        check_views(self.state)
+        check_events(ev, self.state)
+        self.actions.append(a)
+        self.events.extend(ev)
+        self.last = ev
+        return ev
+
+    def start(
+        self, seed: bytes = b"golden-seed-0000", wall: tuple[Tile, ...] | None = None
+    ) -> None:
+        self.do(Action(ActionType.START_HAND, None, self.state.seq, seed=seed, wall=wall))
+
+    def pass_all(self, *except_: int) -> None:
+        h = self.state.hand
+        assert h is not None
+        for s in list(h.pending):
+            if s not in except_:
+                self.act(s, ActionType.PASS)
+
+    def expect_error(
+        self, code: str, seat: int | None, typ: ActionType, tile: str | None = None
+    ) -> TableError:
+        before = self.state.to_json()
+        t = Tile.parse(tile) if tile else None
+        try:
+            apply(self.state, Action(typ, seat, self.state.seq, t))
+        except TableError as e:
+            assert e.code == code, f"expected {code}, got {e.code}: {e}"
+            assert self.state.to_json() == before
+            return e
+        raise AssertionError(f"{typ.value} by {seat} was accepted; expected {code}")
+
+    @property
+    def hand(self) -> Any:
+        assert self.state.hand is not None
+        return self.state.hand
+
+    def types(self, events: list[Event] | None = None) -> list[str]:
+        return [e.type for e in (self.last if events is None else events)]
+
+
+def tiles(text: str) -> list[Tile]:
+    from scoring.tiles import parse_tiles
+
+    return parse_tiles(text)
