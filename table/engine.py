@@ -1003,9 +1003,17 @@ def self_win_kind(w: _W, seat: int) -> str | None:
     if _self_win_error(w, seat) is None:
         return "self"
     fw = _flower_win(w, seat)
-    if fw is not None:
+    if fw is not None and _flower_result(w, seat, fw[0]) is not None:
         return fw[0]
     return None
+
+
+def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | None:
+    s = w.seats[seat]
+    win_tile = s.drawn if s.drawn is not None else s.concealed[-1]
+    hand = _build_hand(w, seat, win_tile, self_drawn=True, discarder=None, flower_win=kind)
+    res = _flower_score(w, hand, kind)
+    return None if res is None else (hand, res)
 
 
 def _self_win_error(w: _W, seat: int) -> str | None:
@@ -1094,9 +1102,9 @@ def _finish_self_win(w: _W, seat: int, kind: str) -> None:
         fw = _flower_win(w, seat)
         assert fw is not None
         payer = fw[1]
-        win_tile = s.drawn if s.drawn is not None else s.concealed[-1]
-        hand = _build_hand(w, seat, win_tile, self_drawn=True, discarder=None, flower_win=kind)
-        res = _flower_score(w, hand, kind)
+        fr = _flower_result(w, seat, kind)
+        assert fr is not None  # checked by self_win_kind
+        hand, res = fr
     assert res is not None  # checked by self_win_kind
     pays = _settle(w, seat, res, payer, dict(hand.context))
     w.emit(

@@ -22,7 +22,7 @@ if str(HERE) not in sys.path:
 
 from table_testlib import Script, tiles  # noqa: E402
 
-from table import ActionType, Event, GameConfig, Phase, new_game  # noqa: E402
+from table import ActionType, Event, GameConfig, Phase, new_game, playable_rulesets  # noqa: E402
 from table.wall import build_wall  # noqa: E402
 
 A = ActionType
@@ -228,6 +228,32 @@ def four_rounds() -> Script:
     return sc
 
 
+def seven_robs_one() -> Script:
+    """hk-tw16. The dealer is dealt six flowers (f1-f6), seat 1 one (f7); all are replaced
+    automatically at the deal. A go-around later the dealer draws f8: with seven flowers
+    while seat 1 holds the eighth's partner it may win at once — 七搶一 — and seat 1 pays
+    (the 一台花 instant payment for f1-f4 came at the deal)."""
+    hands: list[list[Any]] = [[], [], [], []]
+    hands[0] = tiles("f1 f2 f3 f4 f5 f6 123m 456m 789m 11s")
+    hands[1] = tiles("f7 123p 456p 789p 22s 55s 8s 9s")
+    hands[2] = tiles("111m 222p 333s 444s we we ws ws")
+    hands[3] = tiles("777s 888p 999m dr dr dg dg dw wn wn")
+    draws = tiles("3s dr dg f8")
+    repl = tiles("5m 5m 5p 5p 6p 6p 7p 3p 4p")
+    sc = Script(new_game(GameConfig("hk-tw16", max_hands=1)))
+    sc.start(seed=b"seven-robs-one-0", wall=build_wall(True, 16, 0, hands, draws, repl))
+    sc.act(0, A.DISCARD, "6p")
+    sc.pass_all()
+    sc.act(1, A.DISCARD, "3s")
+    sc.pass_all()
+    sc.act(2, A.DISCARD, "dr")
+    sc.pass_all()
+    sc.act(3, A.DISCARD, "dg")
+    sc.pass_all()
+    sc.act(0, A.WIN)
+    return sc
+
+
 SCENARIOS: dict[str, Callable[[], Script]] = {
     "robbing_kong": robbing_kong,
     "multiple_winners_head_bump": multiple_winners_head_bump,
@@ -237,6 +263,8 @@ SCENARIOS: dict[str, Callable[[], Script]] = {
     "exhaustive_draw_dealer_keeps": exhaustive_draw_dealer_keeps,
     "four_rounds": four_rounds,
 }
+if "hk-tw16" in playable_rulesets():
+    SCENARIOS["seven_robs_one"] = seven_robs_one
 
 
 def write(name: str, sc: Script) -> Path:

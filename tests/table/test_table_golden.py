@@ -240,3 +240,19 @@ def test_four_round_dealer_rotation() -> None:
     assert first["heaven"] is True and first["dealer"] is True
     assert flat(evs)[-1].type == "game_over"
     assert states[-1].phase.value == "game_over" and states[-1].hands_played == 20
+
+
+@pytest.mark.parametrize("name", [n for n in ("seven_robs_one",) if n in SCENARIOS])
+def test_seven_robs_one(name: str) -> None:
+    _states, evs = play(name)
+    flowers = [(e.data["seat"], e.data["tile"]) for e in flat(evs, "flower")]
+    assert flowers == [(0, f"f{i}") for i in range(1, 7)] + [(1, "f7"), (0, "f8")]
+    sets = [e.data for e in flat(evs, "payment") if e.data["reason"] == "flower-set"]
+    assert sorted(p["payer"] for p in sets) == [1, 2, 3] and {p["payee"] for p in sets} == {0}
+    (w,) = won(evs)
+    assert w.data["how"] == "flowers" and w.data["discarder"] == 1
+    (winner,) = w.data["winners"]
+    assert winner["seat"] == 0
+    assert winner["hand"]["context"]["flower_win"] == "seven-robs-one"
+    assert [i["id"] for i in winner["score"]["items"]] == ["seven-robs-one"]
+    assert {p["payer"] for p in winner["payments"]} == {1}
