@@ -4,8 +4,12 @@ sequence numbers and privacy, timeouts, kongs, exhaustive draws, dealer rotation
 from __future__ import annotations
 
 import pytest
-from table_testlib import Script, tiles
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from table_testlib import PLAYABLE, Script, tiles
 
+import scoring
+from scoring.tiles import Tile
 from table import (
     Action,
     ActionType,
@@ -18,6 +22,7 @@ from table import (
     view,
     view_event,
 )
+from table.engine import ready_discards
 from table.wall import build_wall
 
 A = ActionType
@@ -201,3 +206,44 @@ def test_game_over_and_bad_actions() -> None:
     # the hand is over: the wall and all hands are revealed in the views
     v = view(sc.state, 2)["hand"]
     assert "wall" in v and all(s["concealed"] is not None for s in v["seats"])
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_ready_discards_equal_the_rule_sets_waits(ruleset: str, data: st.DataObject) -> None:
+    """The fast 叮 search agrees with the scoring engine's own waits after each discard."""
+    rs = scoring.get_ruleset(ruleset)
+    n_melds = data.draw(st.integers(0, 2))
+    size = rs.hand_size + 1 - 3 * n_melds
+    # near-ready hands are the interesting ones: a complete hand with some tiles swapped
+    pool = [Tile(i) for i in range(34) for _ in range(4)]
+    hand = data.draw(st.permutations(pool))[:size]
+    c = [0] * 34
+    for t in hand:
+        c[t] += 1
+    if data.draw(st.booleans()):
+        # make it ready-ish: a run of sets
+        c = [0] * 34
+        base = data.draw(st.integers(0, 6))
+        suit = data.draw(st.integers(0, 2)) * 9
+        left = size
+        k = 0
+        while left >= 3:
+            for d in range(3):
+                c[suit + (base + d + k) % 9] += 1
+            left -= 3
+            k += 1
+        for _ in range(left):
+            c[data.draw(st.integers(0, 33))] += 1
+        if max(c) > 4:
+            return
+    got = set(ready_discards(ruleset, tuple(c), n_melds))
+    want = set()
+    for d in range(34):
+        if c[d]:
+            c[d] -= 1
+            if rs.waits(c, n_melds):
+                want.add(Tile(d))
+            c[d] += 1
+    assert got == want
