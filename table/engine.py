@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 import scoring
 from scoring.decompose import Arrangement, Wait, is_standard_complete
@@ -101,6 +100,20 @@ def _related(c: Sequence[int]) -> list[int]:
     return sorted(out)
 
 
+def _isolated(c: Sequence[int]) -> int:
+    """Tiles with no other copy and no suit neighbour within two."""
+    n = 0
+    for i in range(34):
+        if c[i] != 1:
+            continue
+        if i < 27:
+            pos = i % 9
+            if any(0 <= pos + d <= 8 and c[i + d] for d in (-2, -1, 1, 2)):
+                continue
+        n += 1
+    return n
+
+
 @functools.lru_cache(maxsize=65536)
 def ready_discards(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     """The discards that leave a ready hand (for 叮 and its legal actions).
@@ -114,12 +127,15 @@ def ready_discards(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Ti
         return ()
     c = list(counts)
     out: list[Tile] = []
+    # In a ready standard hand every tile but a single-wait tile has a copy or a suit
+    # neighbour within two; so with more than two isolated tiles no discard can work.
+    candidates = _related(c) if _isolated(c) <= 2 else []
     for d in range(34):
         if not c[d]:
             continue
         c[d] -= 1
         found = False
-        for t in _related(c):
+        for t in candidates:
             if c[t] >= 4:
                 continue
             c[t] += 1
@@ -176,6 +192,25 @@ def tile_total(hand: HandState) -> int:
 
 # -- the working copy ------------------------------------------------------------------------
 
+_T = TypeVar("_T", HandState, SeatState)
+
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(cls.__dataclass_fields__) for cls in (HandState, SeatState)
+}
+
+
+def _sr(obj: _T, **kw: Any) -> _T:
+    return _fast_replace(obj, kw)
+
+
+def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
+    """``dataclasses.replace`` for our frozen value types, without re-running ``__init__``
+    (the engine only sets fields to values of the right types)."""
+    new = object.__new__(type(obj))
+    for f in _FIELDS[type(obj)]:
+        object.__setattr__(new, f, kw[f] if f in kw else getattr(obj, f))
+    return new
+
 
 class _W:
     """Mutable working copy of a GameState used inside one apply()."""
@@ -206,7 +241,7 @@ class _W:
         return self.h
 
     def set(self, **kw: Any) -> None:
-        self.h = replace(self.hand, **kw)
+        self.h = _fast_replace(self.hand, kw)
 
     def emit(
         self,
@@ -229,7 +264,7 @@ class _W:
     def freeze(self) -> GameState:
         hand = self.h
         if hand is not None:
-            hand = replace(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
+            hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
         return GameState(
             config=self.st.config,
             params=self.p,
@@ -370,7 +405,7 @@ def _start_hand(w: _W, a: Action) -> None:
             flowers = [t for t in w.seats[s].concealed if t.is_flower]
             while flowers:
                 for f in flowers:
-                    w.seats[s] = replace(
+                    w.seats[s] = _sr(
                         w.seats[s],
                         concealed=_remove(w.seats[s].concealed, f),
                         flowers=(*w.seats[s].flowers, f),
@@ -380,7 +415,7 @@ def _start_hand(w: _W, a: Action) -> None:
                 for _ in flowers:
                     t = _take_back(w)
                     new.append(t)
-                    w.seats[s] = replace(w.seats[s], concealed=_insert(w.seats[s].concealed, t))
+                    w.seats[s] = _sr(w.seats[s], concealed=_insert(w.seats[s].concealed, t))
                     w.emit(
                         "draw",
                         {"seat": s, "replacement": True, "tile": str(t)},
@@ -388,7 +423,7 @@ def _start_hand(w: _W, a: Action) -> None:
                         secret=("tile",),
                     )
                 if s == w.dealer:
-                    w.seats[s] = replace(w.seats[s], drawn=new[-1])
+                    w.seats[s] = _sr(w.seats[s], drawn=new[-1])
                 flowers = [t for t in new if t.is_flower]
         for s in order:
             _flower_sets(w, s)
@@ -402,7 +437,7 @@ def _start_hand(w: _W, a: Action) -> None:
                 w.pay(o, w.dealer, p.instant.dice_straight, "dice-straight")
     for s in range(4):
         if s != w.dealer:
-            w.seats[s] = replace(w.seats[s], drawn=None)
+            w.seats[s] = _sr(w.seats[s], drawn=None)
     w.phase = Phase.TURN
     w.set(turn=w.dealer)
 
@@ -430,7 +465,7 @@ def _flower_sets(w: _W, seat: int) -> None:
         ("grass-set", range(38, 42), inst.grass_set),
     ):
         if name not in s.sets_paid and all(Tile(i) in fl for i in group):
-            w.seats[seat] = s = replace(s, sets_paid=(*s.sets_paid, name))
+            w.seats[seat] = s = _sr(s, sets_paid=(*s.sets_paid, name))
             for o in _others(seat):
                 w.pay(o, seat, amount, name)
 
@@ -453,12 +488,12 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         tile = h.wall[h.front]
         w.set(front=h.front + 1, chain=(), chain_kong_from=None)
         s0 = w.seats[seat]
-        w.seats[seat] = replace(s0, draws=s0.draws + 1, missed_win=False)
+        w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
     w.phase = Phase.TURN
     w.set(turn=seat, discard=None, discarder=None, pending=(), claims=())
     while True:
         s = w.seats[seat]
-        w.seats[seat] = replace(s, concealed=_insert(s.concealed, tile), drawn=tile)
+        w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
         w.emit(
             "draw",
             {
@@ -473,7 +508,7 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         if not tile.is_flower:
             return True
         s = w.seats[seat]
-        w.seats[seat] = replace(
+        w.seats[seat] = _sr(
             s, concealed=_remove(s.concealed, tile), flowers=(*s.flowers, tile), drawn=None
         )
         w.emit("flower", {"seat": seat, "tile": str(tile)})
@@ -564,7 +599,7 @@ def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
     tsumogiri = s.tsumogiri
     if s.drawn is not None and tile == s.drawn:
         tsumogiri = (*tsumogiri, tile)
-    w.seats[seat] = replace(
+    w.seats[seat] = _sr(
         s,
         concealed=concealed,
         discards=(*s.discards, tile),
@@ -616,7 +651,7 @@ def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
         raise IllegalActionError("no tile left for the replacement draw")
     exposed = any(not m.concealed for m in s.melds)
     heaven = s.draws == 0 and not w.hand.interrupted
-    w.seats[seat] = replace(
+    w.seats[seat] = _sr(
         s,
         concealed=_remove(s.concealed, tile, 4),
         melds=(*s.melds, Meld.kong(tile, concealed=True)),
@@ -662,7 +697,7 @@ def _complete_added_kong(w: _W, seat: int, tile: Tile) -> None:
         if m.kind is MeldKind.PUNG and m.first == tile and not m.concealed:
             melds[i] = Meld.kong(tile, added=True, claimed=m.claimed, source=m.source)
             break
-    w.seats[seat] = replace(s, concealed=_remove(s.concealed, tile), melds=tuple(melds), drawn=None)
+    w.seats[seat] = _sr(s, concealed=_remove(s.concealed, tile), melds=tuple(melds), drawn=None)
     w.emit("kong", {"seat": seat, "tile": str(tile), "added": True})
     w.set(
         interrupted=True,
@@ -691,7 +726,7 @@ def _answer(w: _W, a: Action) -> None:
     claim: Claim | None = None
     if t is ActionType.TIMEOUT or t is ActionType.PASS:
         if w.p.missed_win and _discard_win_error(w, seat) is None:
-            w.seats[seat] = replace(w.seats[seat], missed_win=True)
+            w.seats[seat] = _sr(w.seats[seat], missed_win=True)
         if t is ActionType.TIMEOUT:
             w.emit("timeout", {"seat": seat, "default": "pass"})
     elif t is ActionType.WIN:
@@ -802,7 +837,7 @@ def _execute_claim(w: _W, c: Claim) -> None:
     tile, discarder = h.discard, h.discarder
     assert tile is not None and discarder is not None
     ds = w.seats[discarder]
-    w.seats[discarder] = replace(ds, discards=ds.discards[:-1])
+    w.seats[discarder] = _sr(ds, discards=ds.discards[:-1])
     s = w.seats[c.seat]
     src = Relative.between(c.seat, discarder)
     if c.type is ActionType.CHOW:
@@ -820,7 +855,7 @@ def _execute_claim(w: _W, c: Claim) -> None:
     else:
         concealed = _remove(s.concealed, tile, 3)
         meld = Meld.kong(tile, claimed=tile, source=src)
-    w.seats[c.seat] = replace(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
+    w.seats[c.seat] = _sr(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
     w.emit(
         "claimed",
         {"seat": c.seat, "type": c.type.value, "from": discarder, "meld": meld.to_json()},

@@ -19,11 +19,12 @@ __all__ = ["RandomPlayer", "tile_usefulness"]
 
 def tile_usefulness(concealed: tuple[Tile, ...], t: Tile) -> int:
     """A crude usefulness score: copies held, plus neighbours within two in the suit."""
+    v = int(t)
     n = concealed.count(t) * 3
-    if t.is_suited:
+    if v < 27:
+        pos = v % 9
         for d, wgt in ((-2, 1), (-1, 2), (1, 2), (2, 1)):
-            x = t.shifted(d)
-            if x is not None and x in concealed:
+            if 0 <= pos + d <= 8 and Tile(v + d) in concealed:
                 n += wgt
     return n
 
