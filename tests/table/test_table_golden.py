@@ -179,13 +179,13 @@ def test_ting_and_instant_win() -> None:
     w1, w2 = won(evs)
     c1 = w1.data["winners"][0]["hand"]["context"]
     assert w1.data["how"] == "self_drawn" and w1.data["winners"][0]["seat"] == 1
-    assert c1["ting"] is True and c1["instant"] is True and c1["ting_kind"] == "earth"
+    assert c1["ting"] is True and c1["ting_instant"] is True and c1["ting_timing"] == "earth"
     # hand 2: the drawn 9s could not win and went automatically
     autos = [e for e in flat(evs, "discard") if e.data["auto"]]
     assert [(e.data["seat"], e.data["tile"]) for e in autos] == [(2, "9s")]
     c2 = w2.data["winners"][0]["hand"]["context"]
     assert w2.data["winners"][0]["seat"] == 2
-    assert c2["ting"] is True and c2["instant"] is False
+    assert c2["ting"] is True and c2["ting_instant"] is False
 
 
 def test_ting_hand_is_fixed() -> None:
@@ -254,7 +254,7 @@ def test_four_round_dealer_rotation() -> None:
     wins = won(evs)
     assert [w.data["how"] for w in wins[:2]] == ["self_drawn", "discard"]
     first = wins[0].data["winners"][0]["hand"]["context"]
-    assert first["heaven"] is True and first["dealer"] is True
+    assert first["first_turn"] == "heaven" and first["heaven"] is True and first["dealer"] is True
     assert flat(evs)[-1].type == "game_over"
     assert states[-1].phase.value == "game_over" and states[-1].hands_played == 20
 
