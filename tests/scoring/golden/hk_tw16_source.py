@@ -6,9 +6,10 @@ Every expected breakdown below was worked out by hand from the table
 (scoring/data/hk_taiwan_16_v1.json) and the readings in docs/rules/hk-tw16.md; the case name
 says what the case shows and which exclusion it exercises. The engine is never consulted
 here. Where a first hand-derived breakdown and the engine disagreed, the hand was re-checked
-tile by tile against the table; the differences were all items the first pass had missed
-(e.g. a 混全帶 hidden in 234m 123s 345s, a second wait making 獨獨 a 假獨, 槓亦計暗刻), and the
-name or breakdown here records the corrected reasoning.
+tile by tile against the table: some differences were engine bugs, fixed in the engine (a
+static exclusion closure that removed 自摸 through 門叮摸, graded series that skipped a step,
+flower wins losing the hand's fans), others were items the first pass had missed (a 混全帶
+hidden in 234m 123s 345s, a second wait making 獨獨 a 假獨, 槓亦計暗刻), corrected here.
 
 Notation: N = the neutral hand (234m exposed, 678m 567p 123s 345s, eye ww) — five chows
 with no chow pattern: 無花 2 + 平胡 5 on a discard; FC = the same fully concealed.
