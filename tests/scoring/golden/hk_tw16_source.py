@@ -941,7 +941,8 @@ def parse_expect(s: str) -> dict[str, int]:
     return out
 
 
-def main() -> None:
+def build() -> str:
+    """The JSONL text of the golden file."""
     lines = []
     names = set()
     for name, h, exp in CASES:
@@ -950,9 +951,13 @@ def main() -> None:
         names.add(name)
         items = parse_expect(exp)
         lines.append({"name": name, "hand": h, "items": items, "total": sum(items.values())})
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
+
+
+def main() -> None:
     out = HERE / "hk_tw16.jsonl"
-    out.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
-    print(f"{len(lines)} cases -> {out}")
+    out.write_text(build())
+    print(f"{len(CASES)} cases -> {out}")
 
 
 if __name__ == "__main__":
