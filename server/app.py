@@ -151,6 +151,7 @@ class App:
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
         self.conns: set[Conn] = set()
         self.by_player: dict[str, set[Conn]] = {}
+        self.presence_locks: dict[str, asyncio.Lock] = {}
         self.feeds: dict[str, Feed] = {}
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
@@ -670,11 +671,25 @@ class App:
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
         for room in room_ids:
-            if await self.attach(conn, room):
-                await self.mutate(room, lambda s: rooms.set_away(s, pid, False, now_ms()))
-            else:
+            if not await self.attach(conn, room):
                 await self.store.remove_player_room(pid, room)
+        await self.sync_presence(pid)
         return True
+
+    async def sync_presence(self, pid: str) -> None:
+        """Mark the player's seats away or back, from whether this process holds a live
+        connection of the player *now*. Serialized per player, so a resume racing with the
+        close of the previous connection always ends in the right state."""
+        lock = self.presence_locks.setdefault(pid, asyncio.Lock())
+        async with lock:
+            for room in await self.store.player_rooms(pid):
+                with contextlib.suppress(RoomError):
+                    await self.mutate(
+                        room,
+                        lambda s: rooms.set_away(s, pid, not self.by_player.get(pid), now_ms()),
+                    )
+        if not lock.locked() and not self.by_player.get(pid):
+            self.presence_locks.pop(pid, None)
 
     async def disconnect(self, conn: Conn) -> None:
         pid = conn.player
@@ -689,9 +704,7 @@ class App:
                 return
             del self.by_player[pid]
         try:
-            for room in await self.store.player_rooms(pid):
-                with contextlib.suppress(RoomError):
-                    await self.mutate(room, lambda s: rooms.set_away(s, pid, True, now_ms()))
+            await self.sync_presence(pid)
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
 
