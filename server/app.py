@@ -385,6 +385,16 @@ class App:
                 await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                 continue
             if res.status == "ok":
+                log.debug(
+                    "commit",
+                    extra={
+                        "room": room,
+                        "version": res.version,
+                        "kind": change.kind,
+                        "actor": change.actor,
+                        "actions": len(change.actions),
+                    },
+                )
                 self.metrics.commits[change.kind] += 1
                 self.metrics.inc("actions", len(change.actions))
                 await self.after_commit(room, change.state)
