@@ -1011,6 +1011,8 @@ async def run_server(
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]
+        if not cfg.server_id:
+            app.server_id = f"{socket.gethostname()}:{port}:{os.getpid()}"
         log.info("listening", extra={"host": cfg.host, "port": port, "server": app.server_id})
         if ready is not None:
             ready(port)
