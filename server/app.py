@@ -976,6 +976,7 @@ class App:
             self.timer_task.cancel()
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
+        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
