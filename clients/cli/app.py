@@ -47,6 +47,9 @@ class HandView(Static, can_focus=True):
 
 
 class ConnectScreen(Screen[None]):
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
     def compose(self) -> ComposeResult:
         app = self.app
         assert isinstance(app, MahjongApp)
@@ -76,6 +79,9 @@ class ConnectScreen(Screen[None]):
 
 
 class LobbyScreen(Screen[None]):
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lobby-box"):
             yield Static("", id="who")
@@ -89,6 +95,8 @@ class LobbyScreen(Screen[None]):
                 yield Input("30", id="turn", type="integer")
                 yield Static("claim s", classes="lbl")
                 yield Input("10", id="claim", type="integer")
+                yield Static("pause s", classes="lbl")
+                yield Input("3", id="pause", type="integer")
                 yield Checkbox("public", id="public")
                 yield Button("Create", id="create", variant="primary")
             yield Static("[b]Join a room[/b]")
@@ -138,6 +146,7 @@ class LobbyScreen(Screen[None]):
                 options["hands"] = int(self.query_one("#hands", Input).value or "4")
             options["turn_seconds"] = int(self.query_one("#turn", Input).value or "30")
             options["claim_seconds"] = int(self.query_one("#claim", Input).value or "10")
+            options["hand_pause_ms"] = 1000 * int(self.query_one("#pause", Input).value or "3")
         except ValueError:
             app.set_status("numbers only, please")
             return
@@ -165,6 +174,8 @@ class TableScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "cursor(-1)", "left", show=False),
         Binding("right,l", "cursor(1)", "right", show=False),
+        Binding("home", "cursor_to(0)", "first tile", show=False),
+        Binding("end", "cursor_to(-1)", "drawn tile", show=False),
         Binding("enter,d", "discard", "discard"),
         Binding("t", "ting", "叮 ting"),
         Binding("w", "kind('win')", "win"),
@@ -190,6 +201,10 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.cursor = 0
         self.acted_seq = -1
+
+    def on_screen_resume(self) -> None:
+        self.mj.flush_lines()
+        self.refresh_view()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="header")
@@ -280,6 +295,15 @@ class TableScreen(Screen[None]):
         n = len(render.selectable(r))
         if n:
             self.cursor = (self.cursor + d) % n
+            self.refresh_view()
+
+    def action_cursor_to(self, k: int) -> None:
+        r = self.room
+        if r is None:
+            return
+        n = len(render.selectable(r))
+        if n:
+            self.cursor = k % n
             self.refresh_view()
 
     def _selected(self) -> str | None:
@@ -430,7 +454,7 @@ class MahjongApp(App[None]):
     #lobby-box { margin: 1 2; }
     .row { height: auto; }
     .lbl { width: auto; padding: 1 1; }
-    #hands, #turn, #claim { width: 10; }
+    #hands, #turn, #claim, #pause { width: 10; }
     #code { width: 20; }
     #header { height: 1; background: $boost; }
     #left { width: 3fr; }
@@ -480,6 +504,7 @@ class MahjongApp(App[None]):
         self._bot_seq = -1
         self._did_auto = False
         self.log_lines: list[str] = []
+        self._pending_lines: list[str] = []
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -559,23 +584,20 @@ class MahjongApp(App[None]):
         if lines and table.is_mounted:
             table.log_lines(lines)
         elif lines:
-            self._pending_lines = [*getattr(self, "_pending_lines", []), *lines]
+            self._pending_lines.extend(lines)
         if self._current_name() != target:
             self.switch_screen(target)
-            if target == "table":
-                self.call_after_refresh(self._flush_lines)
         scr = self.screen
         if hasattr(scr, "refresh_view") and scr.is_mounted:
             scr.refresh_view()
         self.maybe_autoplay()
 
-    def _flush_lines(self) -> None:
-        pending = getattr(self, "_pending_lines", [])
+    def flush_lines(self) -> None:
+        pending = self._pending_lines
         self._pending_lines = []
         table = self.get_screen("table")
         if pending and isinstance(table, TableScreen) and table.is_mounted:
             table.log_lines(pending)
-            table.refresh_view()
 
     def _current_name(self) -> str:
         for name in ("connect", "lobby", "table"):

@@ -332,11 +332,11 @@ class ClientModel:
                 s["concealed"] = sort_tiles([*s["concealed"], e["tile"]])
                 s["drawn"] = e["tile"]
                 s["missed_win"] = False
-            if g["phase"] != "turn" or h.get("turn") != e["seat"]:
+            if "wall_left" in e:  # a draw in play (the deal's flower replacements have none)
                 h["turn"] = e["seat"]
-            g["phase"] = "turn"
-            h["discard"] = None
-            h["discarder"] = None
+                g["phase"] = "turn"
+                h["discard"] = None
+                h["discarder"] = None
             if mine and "tile" in e:
                 return [f"you draw {e['tile']}" + (" (replacement)" if e.get("replacement") else "")]
             return []

@@ -1,0 +1,134 @@
+"""End to end: the Textual client, driven by keys through Textual's pilot, against a real
+``mahjong-server`` process (and its own redis-server): create a room from the lobby form,
+add three bots, play hands with the keyboard, and read the win breakdown from the screen."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+
+import pytest
+from textual.geometry import Region
+from textual.widget import Widget
+from textual.widgets import Checkbox, Input, Select
+
+from clients.cli.app import LobbyScreen, MahjongApp, TableScreen
+
+pytestmark = pytest.mark.timeout(90)
+
+SIZE = (160, 50)
+
+
+def screen_text(widget: Widget) -> str:
+    """What the widget shows on the screen, as plain text lines."""
+    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    return "\n".join("".join(seg.text for seg in strip).rstrip() for strip in lines)
+
+
+async def wait_for(pilot, cond, timeout: float = 20.0, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not cond():
+        if loop.time() > end:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.05)
+
+
+def pick_ruleset(app: MahjongApp) -> str:
+    rs = app.model.rulesets
+    assert rs, "the server offers no rule set"
+    return "zung-jung" if "zung-jung" in rs else rs[0]
+
+
+async def create_room_from_the_form(pilot, app: MahjongApp, hands: int) -> None:  # type: ignore[no-untyped-def]
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen), what="the lobby screen")
+    lobby = app.screen
+    await wait_for(pilot, lambda: bool(app.model.rulesets), what="the welcome")
+    await pilot.pause(0.1)
+    lobby.query_one("#ruleset", Select).value = pick_ruleset(app)
+    lobby.query_one("#length", Select).value = "hands"
+    for wid, value in (("#hands", str(hands)), ("#turn", "0"), ("#claim", "0"), ("#pause", "0")):
+        lobby.query_one(wid, Input).value = value
+    assert lobby.query_one("#public", Checkbox).value is False
+    await pilot.click("#create")
+    await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table screen")
+
+
+@contextlib.asynccontextmanager
+async def running_app(url: str, name: str, **kw: object) -> AsyncIterator[tuple[object, MahjongApp]]:
+    app = MahjongApp(url, name, autoconnect=True, **kw)  # type: ignore[arg-type]
+    async with app.run_test(size=SIZE) as pilot:
+        yield pilot, app
+
+
+async def play_with_keys(pilot, app: MahjongApp, until) -> int:  # type: ignore[no-untyped-def]
+    """Answer every decision with a key, as a person would, until ``until()``."""
+    keys = 0
+    acted = -1
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 70
+    while not until():
+        assert loop.time() < end, "the game did not finish"
+        r = app.model.room
+        assert r is not None
+        if r.legal and r.legal_seq > acted:
+            acted = r.legal_seq
+            kinds = {a["type"] for a in r.legal}
+            if "win" in kinds:
+                await pilot.press("w")
+            elif "pass" in kinds:
+                await pilot.press("x")
+            elif "discard" in kinds:
+                # choose the drawn tile (the last one, shown apart) and discard it
+                await pilot.press("end", "enter")
+            keys += 1
+        await pilot.pause(0.02)
+    return keys
+
+
+async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_server, tmp_path):
+    async with running_app(mahjong_server.url, "Alice", plain=True,
+                           token_file=tmp_path / "tokens.json") as (pilot, app):
+        await create_room_from_the_form(pilot, app, hands=4)
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        r = app.model.room
+        assert r is not None and r.status == "lobby" and len(r.code) >= 4
+        await pilot.press("s")  # sit
+        await wait_for(pilot, lambda: app.model.room.seat is not None, what="a seat")
+        await pilot.press("a")  # add bots to the three empty seats
+        await wait_for(pilot, lambda: all(app.model.room.seats()), what="three bots")
+        assert sum(1 for s in app.model.room.seats() if s and s["bot"]) == 3
+        await pilot.press("r")  # ready
+        await wait_for(pilot, lambda: app.model.room.seats()[app.model.room.seat]["ready"],
+                       what="ready")
+        assert "Room code" in screen_text(table.query_one("#lobby"))
+        await pilot.press("g")  # start
+        await wait_for(pilot, lambda: app.model.room.status == "playing", what="the start")
+
+        def won() -> bool:
+            room = app.model.room
+            return room.last_win() is not None or room.status == "finished"
+
+        keys = await play_with_keys(pilot, app, won)
+        assert keys > 0
+        room = app.model.room
+        await wait_for(pilot, lambda: room.last_win() is not None or room.summary is not None,
+                       what="the result")
+        await pilot.pause(0.2)
+        text = screen_text(table.query_one("#result"))
+        win = room.last_win()
+        if win is None:  # four drawn hands in a row: the game summary is on screen instead
+            assert "Game summary" in text
+            pytest.fail("no hand was won in four hands; the breakdown could not be read")
+        assert "Win breakdown" in text
+        winner = win["winners"][0]
+        assert room.name_of(winner["seat"]) in text
+        for item in winner["score"]["items"]:
+            assert item["en"] in text, item
+        assert "total" in text and str(winner["score"]["total"]) in text
+        assert "Payments:" in text and "Net:" in text
+        # the table shows the revealed hands and the scores after the payments
+        seats = screen_text(table.query_one("#seats"))
+        assert "Alice" in seats and "Bot 2" in seats and "dealer" in seats
