@@ -7,12 +7,14 @@ server message (see :mod:`clients.cli.render`); keys turn into protocol messages
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from protocol import messages as m
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -20,8 +22,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
-
-from protocol import messages as m
 
 from clients.cli import autoplay, render
 from clients.cli.model import ClientModel, RoomState
@@ -336,7 +336,9 @@ class TableScreen(Screen[None]):
                 return
         ready = [str(a.get("tile")) for a in r.legal_of("ting")]
         self.mj.set_status(
-            f"叮 is possible discarding {', '.join(ready)}" if ready else "you cannot declare 叮 now"
+            f"叮 is possible discarding {', '.join(ready)}"
+            if ready
+            else "you cannot declare 叮 now"
         )
 
     def action_kind(self, kind: str) -> None:
@@ -522,7 +524,7 @@ class MahjongApp(App[None]):
         if self.session is not None:
             return
         token = self.token or self._saved_token(url)
-        self.session = Session(url, name, self.model, self._on_update, token, self.set_status)
+        self.session = Session(url, name, self.model, self._server_update, token, self.set_status)
         self.set_status(f"connecting to {url}…")
         self.run_worker(self.session.run(), name="session", exclusive=True)
 
@@ -565,12 +567,10 @@ class MahjongApp(App[None]):
         self.status = text
         scr = self.screen
         if hasattr(scr, "refresh_view") and scr.is_mounted:
-            try:
+            with contextlib.suppress(Exception):  # a screen mid-switch
                 scr.refresh_view()
-            except Exception:  # a screen mid-switch
-                pass
 
-    def _on_update(self, lines: list[str]) -> None:
+    def _server_update(self, lines: list[str]) -> None:
         self.log_lines.extend(lines)
         if self.model.connected and not self._did_auto:
             self._did_auto = True

@@ -21,17 +21,36 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play mahjong with friends at a mahjong-server, from a terminal.",
         epilog="Replay a saved game: mahjong-cli replay FILE",
     )
-    p.add_argument("--url", default=DEFAULT_URL, help=f"server address [MAHJONG_URL] ({DEFAULT_URL})")
+    p.add_argument(
+        "--url", default=DEFAULT_URL, help=f"server address [MAHJONG_URL] ({DEFAULT_URL})"
+    )
     p.add_argument("--name", default=os.environ.get("MAHJONG_NAME", ""), help="your name")
     p.add_argument("--create", metavar="RULESET", help="create a room with this rule set at once")
-    p.add_argument("--length", default="four_rounds", help="with --create: one_round, two_rounds, four_rounds or hands")
+    p.add_argument(
+        "--length",
+        default="four_rounds",
+        help="with --create: one_round, two_rounds, four_rounds or hands",
+    )
     p.add_argument("--hands", type=int, help="with --create --length hands: how many hands")
     p.add_argument("--join", metavar="CODE", help="join the room with this code at once")
     p.add_argument("--bot", action="store_true", help="let the bot play for you (b toggles it)")
-    p.add_argument("--plain", action="store_true", help="plain-text tiles (5p, 東) instead of Unicode mahjong glyphs")
-    p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false", help="no colours")
-    p.add_argument("--new-player", action="store_true", help="do not resume the saved session for this server")
-    p.add_argument("--token-file", type=Path, default=None, help="where resume tokens are kept (~/.config/mahjong-cli/tokens.json)")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="plain-text tiles (5p, 東) instead of Unicode mahjong glyphs",
+    )
+    p.add_argument(
+        "--no-colour", "--no-color", dest="colour", action="store_false", help="no colours"
+    )
+    p.add_argument(
+        "--new-player", action="store_true", help="do not resume the saved session for this server"
+    )
+    p.add_argument(
+        "--token-file",
+        type=Path,
+        default=None,
+        help="where resume tokens are kept (~/.config/mahjong-cli/tokens.json)",
+    )
     return p
 
 
@@ -62,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def replay_main(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="mahjong-cli replay", description="Step through a finished game's log.")
+    p = argparse.ArgumentParser(
+        prog="mahjong-cli replay", description="Step through a finished game's log."
+    )
     p.add_argument("file", type=Path, help="a game log saved with L at the end of a game")
     p.add_argument("--plain", action="store_true", help="plain-text tiles")
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")

@@ -251,7 +251,9 @@ class ClientModel:
                 out.extend(self._event(r, e))
         if msg.chat is not None:
             c = msg.chat
-            r.chat.append(ChatLine(str(c.get("name", "?")), str(c.get("text", "")), int(c.get("t", 0))))
+            r.chat.append(
+                ChatLine(str(c.get("name", "?")), str(c.get("text", "")), int(c.get("t", 0)))
+            )
             out.append(f"<{c.get('name')}> {c.get('text')}")
         if msg.notice is not None:
             out.extend(_notice(r, msg.notice))
@@ -310,7 +312,7 @@ class ClientModel:
         if h is None:
             if t == "game_over":
                 g["phase"] = "game_over"
-                g["scores"] = list(e.get("scores", g.get("scores", [])))
+                g["scores"] = list(e.get("scores") or g.get("scores") or [])
             return []
         seats = h["seats"]
         s = seats[e["seat"]] if isinstance(e.get("seat"), int) else None
@@ -338,7 +340,9 @@ class ClientModel:
                 h["discard"] = None
                 h["discarder"] = None
             if mine and "tile" in e:
-                return [f"you draw {e['tile']}" + (" (replacement)" if e.get("replacement") else "")]
+                return [
+                    f"you draw {e['tile']}" + (" (replacement)" if e.get("replacement") else "")
+                ]
             return []
         if t == "flower":
             assert s is not None
@@ -413,7 +417,10 @@ class ClientModel:
                 if mine and tile is not None:
                     for _ in range(4):
                         _remove(s["concealed"], tile)
-                    s["melds"] = [*s["melds"], {"kind": "kong", "tiles": [tile] * 4, "concealed": True}]
+                    s["melds"] = [
+                        *s["melds"],
+                        {"kind": "kong", "tiles": [tile] * 4, "concealed": True},
+                    ]
                 else:
                     s["melds"] = [*s["melds"], {"kind": "kong", "concealed": True, "tiles": None}]
                 if mine:
@@ -427,7 +434,11 @@ class ClientModel:
                 s["drawn"] = None
             melds = []
             for mm in s["melds"]:
-                if mm.get("kind") == "pung" and (mm.get("tiles") or [None])[0] == tile and not mm.get("concealed"):
+                if (
+                    mm.get("kind") == "pung"
+                    and (mm.get("tiles") or [None])[0] == tile
+                    and not mm.get("concealed")
+                ):
                     mm = {**mm, "kind": "kong", "tiles": [tile] * 4, "added": True}
                 melds.append(mm)
             s["melds"] = melds
@@ -455,7 +466,9 @@ class ClientModel:
             out = []
             for w in e.get("winners") or []:
                 total = (w.get("score") or {}).get("total")
-                out.append(f"{r.name_of(w['seat'])} wins ({e.get('how')}) with {e.get('tile')}: {total}")
+                out.append(
+                    f"{r.name_of(w['seat'])} wins ({e.get('how')}) with {e.get('tile')}: {total}"
+                )
             return out
         if t == "hand_drawn":
             r.results.append(dict(e))
@@ -522,9 +535,10 @@ def _notice(r: RoomState, n: JSON) -> list[str]:
         ledger = r.summary.get("ledger")
         if isinstance(ledger, list):
             r.ledger = [dict(p) for p in ledger]
-        return ["game over: final scores " + ", ".join(
-            f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or [])
-        )]
+        return [
+            "game over: final scores "
+            + ", ".join(f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or []))
+        ]
     if t in ("joined", "left"):
         return [f"{n.get('name')} {t}"]
     if t == "seat_away":

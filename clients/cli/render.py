@@ -35,7 +35,15 @@ def seat_order(r: RoomState) -> list[int]:
 
 def options(r: RoomState) -> list[JSON]:
     """The legal actions offered as numbered choices (everything but discard and ting)."""
-    order = {"win": 0, "concealed_kong": 1, "added_kong": 2, "kong": 3, "pung": 4, "chow": 5, "pass": 9}
+    order = {
+        "win": 0,
+        "concealed_kong": 1,
+        "added_kong": 2,
+        "kong": 3,
+        "pung": 4,
+        "chow": 5,
+        "pass": 9,
+    }
     out = [a for a in r.legal if a.get("type") not in ("discard", "ting")]
     out.sort(key=lambda a: (order.get(str(a.get("type")), 8), str(a.get("tile") or "")))
     return out
@@ -64,7 +72,10 @@ def header(r: RoomState, now_ms: int, connected: bool = True) -> Text:
                 who = "your" if h.get("turn") == r.seat else f"{r.name_of(h.get('turn'))}'s"
                 t.append(f"{who} turn  ", style="bold cyan")
             elif phase in ("claim", "rob"):
-                t.append(f"claims on {r.name_of(h.get('discarder'))}'s {h.get('discard')}  ", style="cyan")
+                t.append(
+                    f"claims on {r.name_of(h.get('discarder'))}'s {h.get('discard')}  ",
+                    style="cyan",
+                )
             elif phase == "between_hands":
                 t.append("hand over  ", style="bold")
             elif phase == "game_over":
@@ -204,7 +215,12 @@ def prompt(r: RoomState, now_ms: int) -> Text:
         t.append("[M] rematch  [L] save the game log  [Q] leave")
         return t
     if not r.legal:
-        t.append("waiting for the others…" if r.phase not in ("between_hands", "game_over") else "next hand soon…", style="dim")
+        t.append(
+            "waiting for the others…"
+            if r.phase not in ("between_hands", "game_over")
+            else "next hand soon…",
+            style="dim",
+        )
         return t
     left = r.time_left(now_ms)
     if left is not None:
@@ -235,7 +251,11 @@ def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
         t.append("You may: ", style="bold")
         kinds: list[str] = []
         for a in r.legal:
-            d = describe({"type": a.get("type")}) if a.get("type") in ("discard", "ting") else describe(a)
+            d = (
+                describe({"type": a.get("type")})
+                if a.get("type") in ("discard", "ting")
+                else describe(a)
+            )
             if d not in kinds:
                 kinds.append(d)
         t.append(", ".join(kinds) + "\n")
@@ -266,14 +286,20 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
     if res is None:
         return None
     if res.get("type") == "hand_drawn":
-        return Text(f"Hand {int(res.get('hand', 0)) + 1}: drawn ({res.get('reason')}) — no winner", style="bold")
+        return Text(
+            f"Hand {int(res.get('hand', 0)) + 1}: drawn ({res.get('reason')}) — no winner",
+            style="bold",
+        )
     parts: list[RenderableType] = []
     for w in res.get("winners") or []:
         seat = int(w["seat"])
         score = w.get("score") or {}
         title = Text()
         title.append("Win breakdown: ", style="bold underline")
-        title.append(f"{r.name_of(seat)} wins {HOW.get(str(res.get('how')), res.get('how'))} with ", style="bold")
+        title.append(
+            f"{r.name_of(seat)} wins {HOW.get(str(res.get('how')), res.get('how'))} with ",
+            style="bold",
+        )
         title.append_text(style.text(str(res.get("tile"))))
         if res.get("discarder") is not None and res.get("how") != "self_drawn":
             title.append(f" from {r.name_of(res.get('discarder'))}")
@@ -303,7 +329,11 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
                 net[int(p["payer"])] -= int(p["amount"])
                 net[int(p["payee"])] += int(p["amount"])
             pt = Text("Payments: ", style="bold")
-            pt.append("  ".join(f"{r.name_of(p['payer'])} → {r.name_of(p['payee'])} {p['amount']}" for p in pays))
+            pt.append(
+                "  ".join(
+                    f"{r.name_of(p['payer'])} → {r.name_of(p['payee'])} {p['amount']}" for p in pays
+                )
+            )
             pt.append("\nNet: " + "  ".join(f"{r.name_of(i)} {v:+d}" for i, v in enumerate(net)))
             parts.append(pt)
     return Group(*parts)
@@ -357,7 +387,9 @@ def lobby_panel(r: RoomState, player_id: str | None) -> Text:
         length = opts.get("length")
         if length == "hands":
             length = f"{opts.get('hands')} hands"
-        t.append(f"Length {length}, turn {opts.get('turn_seconds')}s, claim {opts.get('claim_seconds')}s")
+        t.append(
+            f"Length {length}, turn {opts.get('turn_seconds')}s, claim {opts.get('claim_seconds')}s"
+        )
     t.append("\n")
     for i, s in enumerate(r.seats()):
         t.append(f"  seat {i + 1}: ")
@@ -369,7 +401,10 @@ def lobby_panel(r: RoomState, player_id: str | None) -> Text:
                 t.append(" [bot]", style="dim")
             if s.get("player") == player_id:
                 t.append(" (you)", style="cyan")
-            t.append(" ready" if s.get("ready") else " not ready", style="green" if s.get("ready") else "red")
+            t.append(
+                " ready" if s.get("ready") else " not ready",
+                style="green" if s.get("ready") else "red",
+            )
         t.append("\n")
     spect = r.lobby.get("spectators") or []
     if spect:

@@ -93,7 +93,11 @@ class Replay:
         for j in range(i, 0, -1):  # the latest hand result up to this step
             found = [e for e in self.events[j] if e.get("type") in ("hand_won", "hand_drawn")]
             if found:
-                if not any(e.get("type") == "hand_started" for k in range(j + 1, i + 1) for e in self.events[k]):
+                if not any(
+                    e.get("type") == "hand_started"
+                    for k in range(j + 1, i + 1)
+                    for e in self.events[k]
+                ):
                     r.results = found
                 break
         return r
@@ -159,7 +163,9 @@ class ReplayApp(App[None]):
         self.query_one("#header", Static).update(head)
         self.query_one("#seats", Static).update(render.seats_table(r, self.style))
         self.query_one("#keys", Static).update(
-            Text("→/space next  ← back  ] next hand  [ previous hand  Home/End  q quit", style="dim")
+            Text(
+                "→/space next  ← back  ] next hand  [ previous hand  Home/End  q quit", style="dim"
+            )
         )
         bd = render.breakdown(r, self.style)
         self.query_one("#result", Static).update(bd if bd is not None else Text(""))

@@ -18,13 +18,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
-
 from protocol import messages as m
 from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
 from protocol.codes import CloseCode
 from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from clients.cli.model import ClientModel
 

@@ -40,19 +40,48 @@ class ServerProcs:
     def __init__(self, tmp: Path) -> None:
         self.redis_port = free_port()
         self.redis = subprocess.Popen(
-            [REDIS, "--port", str(self.redis_port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(tmp), "--daemonize", "no",
-             "--loglevel", "warning"],
+            [
+                REDIS,
+                "--port",
+                str(self.redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(tmp),
+                "--daemonize",
+                "no",
+                "--loglevel",
+                "warning",
+            ],
             stdout=subprocess.DEVNULL,
         )
         _wait_port(self.redis_port)
         self.log = open(tmp / "server.log", "wb")  # noqa: SIM115 - closed in stop()
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         self.server = subprocess.Popen(
-            [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0",
-             "--redis-url", f"redis://127.0.0.1:{self.redis_port}/0",
-             "--grace-seconds", "30", "--bot-delay-ms", "0", "--timer-poll-ms", "20",
-             "--log-level", "WARNING"],
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--redis-url",
+                f"redis://127.0.0.1:{self.redis_port}/0",
+                "--grace-seconds",
+                "30",
+                "--bot-delay-ms",
+                "0",
+                "--timer-poll-ms",
+                "20",
+                "--log-level",
+                "WARNING",
+            ],
             stdout=subprocess.PIPE,
             stderr=self.log,
             env=env,

@@ -51,11 +51,12 @@ async def create_room_from_the_form(pilot, app: MahjongApp, hands: int) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running_app(url: str, name: str, **kw: object) -> AsyncIterator[tuple[object, MahjongApp]]:
+async def running_app(
+    url: str, name: str, **kw: object
+) -> AsyncIterator[tuple[object, MahjongApp]]:
     app = MahjongApp(url, name, autoconnect=True, **kw)  # type: ignore[arg-type]
     async with app.run_test(size=SIZE) as pilot:
         yield pilot, app
-
 
 
 async def play_with_keys(pilot, app: MahjongApp, until) -> int:  # type: ignore[no-untyped-def]

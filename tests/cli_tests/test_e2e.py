@@ -19,8 +19,9 @@ pytestmark = pytest.mark.timeout(90)
 
 
 async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_server, tmp_path):
-    async with running_app(mahjong_server.url, "Alice", plain=True,
-                           token_file=tmp_path / "tokens.json") as (pilot, app):
+    async with running_app(
+        mahjong_server.url, "Alice", plain=True, token_file=tmp_path / "tokens.json"
+    ) as (pilot, app):
         await create_room_from_the_form(pilot, app, hands=4)
         table = app.screen
         assert isinstance(table, TableScreen)
@@ -32,8 +33,9 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         await wait_for(pilot, lambda: all(app.model.room.seats()), what="three bots")
         assert sum(1 for s in app.model.room.seats() if s and s["bot"]) == 3
         await pilot.press("r")  # ready
-        await wait_for(pilot, lambda: app.model.room.seats()[app.model.room.seat]["ready"],
-                       what="ready")
+        await wait_for(
+            pilot, lambda: app.model.room.seats()[app.model.room.seat]["ready"], what="ready"
+        )
         assert "Room code" in screen_text(table.query_one("#lobby"))
         await pilot.press("g")  # start
         await wait_for(pilot, lambda: app.model.room.status == "playing", what="the start")
@@ -45,8 +47,11 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         keys = await play_with_keys(pilot, app, won)
         assert keys > 0
         room = app.model.room
-        await wait_for(pilot, lambda: room.last_win() is not None or room.summary is not None,
-                       what="the result")
+        await wait_for(
+            pilot,
+            lambda: room.last_win() is not None or room.summary is not None,
+            what="the result",
+        )
         await pilot.pause(0.2)
         text = screen_text(table.query_one("#result"))
         win = room.last_win()

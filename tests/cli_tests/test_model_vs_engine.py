@@ -19,16 +19,36 @@ RULESETS = table.playable_rulesets()
 
 
 def lobby(ruleset: str, status: str) -> JSON:
-    seats = [{"player": f"p{i}", "name": f"P{i}", "bot": False, "ready": True, "away": False,
-              "auto": False} for i in range(4)]
-    return {"id": "r1", "code": "ABCD", "ruleset": ruleset, "options": {}, "host": "p0",
-            "status": status, "game_no": 1, "seats": seats, "spectators": []}
+    seats = [
+        {
+            "player": f"p{i}",
+            "name": f"P{i}",
+            "bot": False,
+            "ready": True,
+            "away": False,
+            "auto": False,
+        }
+        for i in range(4)
+    ]
+    return {
+        "id": "r1",
+        "code": "ABCD",
+        "ruleset": ruleset,
+        "options": {},
+        "host": "p0",
+        "status": status,
+        "game_no": 1,
+        "seats": seats,
+        "spectators": [],
+    }
 
 
 def comparable(view: JSON, me: int) -> JSON:
     """The parts of a view the client tracks (the wall count once a draw told it)."""
-    out = {k: view.get(k) for k in ("phase", "dealer", "round_wind", "hands_played", "streak",
-                                    "scores")}
+    out = {
+        k: view.get(k)
+        for k in ("phase", "dealer", "round_wind", "hands_played", "streak", "scores")
+    }
     if view["phase"] == "game_over":
         # after the last hand the engine still moves the dealer (and so the seat winds) and
         # counts the streak on; no event says so and nothing depends on it any more
@@ -41,8 +61,10 @@ def comparable(view: JSON, me: int) -> JSON:
     hand = {k: h.get(k) for k in ("number", "turn", "discard", "discarder")}
     seats = []
     for s in h["seats"]:
-        e = {k: s.get(k) for k in ("seat", "wind", "flowers", "discards", "concealed_count",
-                                   "ting", "ting_tile")}
+        e = {
+            k: s.get(k)
+            for k in ("seat", "wind", "flowers", "discards", "concealed_count", "ting", "ting_tile")
+        }
         e["melds"] = [
             {"kind": x["kind"], "tiles": x.get("tiles"), "concealed": bool(x.get("concealed"))}
             for x in s["melds"]
@@ -65,16 +87,24 @@ def play(ruleset: str, seed: int, me: int) -> int:
     state = table.new_game(cfg)
     model = ClientModel()
     model.player_id = f"p{me}"
-    model.apply(m.Snapshot(room="r1", seq=1, lobby=lobby(ruleset, "playing"),
-                           you={"player": f"p{me}", "seat": me, "spectator": False},
-                           game=table.view(state, me), legal=[]))
+    model.apply(
+        m.Snapshot(
+            room="r1",
+            seq=1,
+            lobby=lobby(ruleset, "playing"),
+            you={"player": f"p{me}", "seat": me, "spectator": False},
+            game=table.view(state, me),
+            legal=[],
+        )
+    )
     seq = 1
     player = table.RandomPlayer(rng)
     steps = 0
     while state.phase is not table.Phase.GAME_OVER:
         if state.phase is table.Phase.BETWEEN_HANDS:
-            action = table.Action(table.ActionType.START_HAND, None, state.seq,
-                                  seed=rng.randbytes(32))
+            action = table.Action(
+                table.ActionType.START_HAND, None, state.seq, seed=rng.randbytes(32)
+            )
         else:
             h = state.hand
             seats = [h.turn] if state.phase is table.Phase.TURN else list(h.pending)
@@ -115,7 +145,9 @@ def play(ruleset: str, seed: int, me: int) -> int:
             for k in have:
                 if k != "hand" and have[k] != want[k]:
                     diff.append(("game", k, have[k], want[k]))
-            raise AssertionError(f"step {steps} after {action}: {diff}; events {[e['type'] for e in seen]}")
+            raise AssertionError(
+                f"step {steps} after {action}: {diff}; events {[e['type'] for e in seen]}"
+            )
         wl = table.view(state, me)["hand"]
         if wl is not None and got["hand"].get("wall_left") is not None:
             assert got["hand"]["wall_left"] == wl["wall_left"]

@@ -8,7 +8,6 @@ import contextlib
 
 import pytest
 
-from clients.cli.app import MahjongApp, TableScreen
 from cli_tests.helpers import (
     SIZE,
     create_room_from_the_form,
@@ -16,6 +15,7 @@ from cli_tests.helpers import (
     screen_text,
     wait_for,
 )
+from clients.cli.app import MahjongApp, TableScreen
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -66,13 +66,20 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(mahjong_serve
         async with app.run_test(size=SIZE) as pilot:
             await create_room_from_the_form(pilot, app, hands=1)
             await pilot.press("s", "a", "r")
-            await wait_for(pilot, lambda: all(app.model.room.seats())
-                           and app.model.room.seats()[app.model.room.seat or 0]["ready"],
-                           what="a full, ready table")
+            await wait_for(
+                pilot,
+                lambda: (
+                    all(app.model.room.seats())
+                    and app.model.room.seats()[app.model.room.seat or 0]["ready"]
+                ),
+                what="a full, ready table",
+            )
             await pilot.press("g")
             room = app.model.room
             # play a few turns with the keys, then wait until the table waits for us
-            await play_with_keys(pilot, app, lambda: len((room.my_view() or {}).get("discards") or []) >= 2)
+            await play_with_keys(
+                pilot, app, lambda: len((room.my_view() or {}).get("discards") or []) >= 2
+            )
             await wait_for(pilot, lambda: bool(room.legal), what="a decision of ours")
             hand_before = room.my_tiles()
             legal_before = room.legal
