@@ -38,7 +38,9 @@ def save(app: MahjongApp, name: str) -> None:
     app.save_screenshot(svg.name, str(OUT))
     conv = shutil.which("rsvg-convert")
     if conv:
-        subprocess.run([conv, "-w", "1600", str(svg), "-o", str(svg.with_suffix(".png"))], check=True)
+        subprocess.run(
+            [conv, "-w", "1600", str(svg), "-o", str(svg.with_suffix(".png"))], check=True
+        )
     print("saved", svg)
 
 
@@ -52,8 +54,14 @@ async def shoot(url: str, plain: bool) -> bool:
         await pilot.pause(0.3)
         save(app, "cli-lobby")
         await pilot.press("g")
-        await play_with_keys(pilot, app, lambda: len((room.my_view() or {}).get("discards") or []) >= 5
-                             or room.last_win() is not None)
+        await play_with_keys(
+            pilot,
+            app,
+            lambda: (
+                len((room.my_view() or {}).get("discards") or []) >= 5
+                or room.last_win() is not None
+            ),
+        )
         while not room.legal_of("discard") and room.last_win() is None:
             if room.legal_of("pass") and not room.legal_of("win"):
                 await pilot.press("x")
@@ -62,7 +70,9 @@ async def shoot(url: str, plain: bool) -> bool:
             await pilot.press("home", "right", "right")
             await pilot.pause(0.3)
             save(app, "cli-table")
-        await play_with_keys(pilot, app, lambda: room.last_win() is not None or room.status == "finished")
+        await play_with_keys(
+            pilot, app, lambda: room.last_win() is not None or room.status == "finished"
+        )
         if room.last_win() is None:
             return False
         await pilot.pause(0.5)

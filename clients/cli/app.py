@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
-from protocol import messages as m
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -27,6 +26,7 @@ from clients.cli import autoplay, render
 from clients.cli.model import ClientModel, RoomState
 from clients.cli.session import Session
 from clients.cli.tiles import TileStyle
+from protocol import messages as m
 
 JSON = dict[str, Any]
 

@@ -17,9 +17,8 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol import messages as m
-
 from clients.cli.tiles import sort_tiles
+from protocol import messages as m
 
 JSON = dict[str, Any]
 
