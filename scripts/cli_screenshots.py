@@ -17,7 +17,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path[:0] = [str(ROOT)]
+sys.path.append(str(ROOT / "tests"))
 
 from cli_tests.conftest import ServerProcs  # noqa: E402
 from cli_tests.helpers import (  # noqa: E402

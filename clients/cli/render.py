@@ -228,7 +228,7 @@ def prompt(r: RoomState, now_ms: int) -> Text:
     if r.legal_of("discard"):
         t.append("←/→ choose, ")
         t.append("Enter", style="bold")
-        t.append(" discard")
+        t.append(" discard ")
         if r.legal_of("ting"):
             t.append(", ")
             t.append("T", style="bold")

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-_SUITS = {"m": 0x1F007, "s": 0x1F010, "p": 0x1F019}
+_SUITS = {"m": 0x1F006, "s": 0x1F00F, "p": 0x1F018}  # + the number: 1m is U+1F007
 _HONOURS = {
     "we": "\U0001f000",
     "ws": "\U0001f001",
