@@ -202,6 +202,11 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self.acted_seq = -1
 
+    def on_mount(self) -> None:
+        # only the hand and the chat line take the focus: the table's keys must reach us
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#result-box", VerticalScroll).can_focus = False
+
     def on_screen_resume(self) -> None:
         self.mj.flush_lines()
         self.refresh_view()
@@ -244,6 +249,12 @@ class TableScreen(Screen[None]):
         lobby.display = r.status in ("lobby",)
         if lobby.display:
             lobby.update(render.lobby_panel(r, app.model.player_id))
+        in_game = r.game is not None
+        self.query_one("#seats", Static).display = in_game
+        hand = self.query_one("#hand", HandView)
+        hand.display = in_game
+        if in_game and self.focused is None:
+            hand.focus()
         self.query_one("#seats", Static).update(render.seats_table(r, style))
         tiles = render.selectable(r)
         if tiles:
@@ -565,6 +576,8 @@ class MahjongApp(App[None]):
 
     def set_status(self, text: str) -> None:
         self.status = text
+        if not self.screen_stack:
+            return  # starting up or shutting down
         scr = self.screen
         if hasattr(scr, "refresh_view") and scr.is_mounted:
             with contextlib.suppress(Exception):  # a screen mid-switch
@@ -572,6 +585,8 @@ class MahjongApp(App[None]):
 
     def _server_update(self, lines: list[str]) -> None:
         self.log_lines.extend(lines)
+        if not self.screen_stack:
+            return  # shutting down
         if self.model.connected and not self._did_auto:
             self._did_auto = True
             self._save_token()

@@ -208,11 +208,13 @@ def prompt(r: RoomState, now_ms: int) -> Text:
     t = Text()
     if r.status == "lobby":
         t.append("Lobby: ", style="bold")
-        t.append("[S] sit  [A] add bots  [R] ready  [G] start (host)  [Q] leave  [Tab] chat")
+        t.append(
+            "[s] sit  [a] add bots  [r] ready / not ready  [g] start (host)  [q] leave  [Tab] chat"
+        )
         return t
     if r.status == "finished":
         t.append("Game over: ", style="bold")
-        t.append("[M] rematch  [L] save the game log  [Q] leave")
+        t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
         return t
     if not r.legal:
         t.append(
@@ -387,9 +389,11 @@ def lobby_panel(r: RoomState, player_id: str | None) -> Text:
         length = opts.get("length")
         if length == "hands":
             length = f"{opts.get('hands')} hands"
-        t.append(
-            f"Length {length}, turn {opts.get('turn_seconds')}s, claim {opts.get('claim_seconds')}s"
-        )
+        turn = opts.get("turn_seconds")
+        claim = opts.get("claim_seconds")
+        t.append(f"Length {length}; ")
+        t.append(f"turn timer {turn}s; " if turn else "no turn timer; ")
+        t.append(f"claim timer {claim}s." if claim else "no claim timer.")
     t.append("\n")
     for i, s in enumerate(r.seats()):
         t.append(f"  seat {i + 1}: ")
@@ -410,5 +414,5 @@ def lobby_panel(r: RoomState, player_id: str | None) -> Text:
     if spect:
         t.append("  watching: " + ", ".join(str(x.get("name")) for x in spect) + "\n")
     if r.is_host(player_id):
-        t.append("  You are the host: fill the seats (A adds bots), then G starts.\n", style="dim")
+        t.append("  You are the host: fill the seats (a adds bots), then g starts.\n", style="dim")
     return t

@@ -4,7 +4,10 @@ add three bots, play hands with the keyboard, and read the win breakdown from th
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from textual.widgets import RichLog
 
 from cli_tests.helpers import (
     create_room_from_the_form,
@@ -22,7 +25,7 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
     async with running_app(
         mahjong_server.url, "Alice", plain=True, token_file=tmp_path / "tokens.json"
     ) as (pilot, app):
-        await create_room_from_the_form(pilot, app, hands=4)
+        await create_room_from_the_form(pilot, app, hands=8)
         table = app.screen
         assert isinstance(table, TableScreen)
         r = app.model.room
@@ -55,9 +58,9 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         await pilot.pause(0.2)
         text = screen_text(table.query_one("#result"))
         win = room.last_win()
-        if win is None:  # four drawn hands in a row: the game summary is on screen instead
+        if win is None:  # eight drawn hands in a row: the game summary is on screen instead
             assert "Game summary" in text
-            pytest.fail("no hand was won in four hands; the breakdown could not be read")
+            pytest.fail("no hand was won in eight hands; the breakdown could not be read")
         assert "Win breakdown" in text
         winner = win["winners"][0]
         assert room.name_of(winner["seat"]) in text
@@ -68,3 +71,14 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         # the table shows the revealed hands and the scores after the payments
         seats = screen_text(table.query_one("#seats"))
         assert "Alice" in seats and "Bot 2" in seats and "dealer" in seats
+        # chat: Tab to the chat line, type, Enter; the line comes back from the server
+        keys = ["space" if ch == " " else ch for ch in "good game"]
+        await pilot.press("tab", *keys, "enter")
+        await wait_for(pilot, lambda: any(c.text == "good game" for c in room.chat), what="chat")
+        assert room.chat[-1].name == "Alice"
+        await pilot.pause(0.1)
+        log = table.query_one("#log", RichLog)
+        assert "<Alice> good game" in [strip.text.rstrip() for strip in log.lines]
+        # the resume token was kept for this server
+        saved = json.loads((tmp_path / "tokens.json").read_text())
+        assert saved == {mahjong_server.url: app.model.token}

@@ -105,5 +105,11 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(mahjong_serve
             assert isinstance(table, TableScreen)
             await pilot.pause(0.2)
             assert "Game summary" in screen_text(table.query_one("#result"))
+            # rematch: back to the lobby of the same room, bots still seated
+            await pilot.press("m")
+            await wait_for(pilot, lambda: app.model.room.status == "lobby", what="the rematch")
+            room = app.model.room
+            assert room.game is None and room.summary is None
+            assert sum(1 for s in room.seats() if s and s["bot"]) == 3
     finally:
         await relay.stop()
