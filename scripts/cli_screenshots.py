@@ -21,14 +21,10 @@ sys.path[:0] = [str(ROOT)]
 sys.path.append(str(ROOT / "tests"))
 
 from cli_tests.conftest import ServerProcs  # noqa: E402
-from cli_tests.helpers import (  # noqa: E402
-    SIZE,
-    create_room_from_the_form,
-    play_with_keys,
-    wait_for,
-)
+from cli_tests.helpers import SIZE, play_with_keys, wait_for  # noqa: E402
+from textual.widgets import Input, Select  # noqa: E402
 
-from clients.cli.app import MahjongApp  # noqa: E402
+from clients.cli.app import LobbyScreen, MahjongApp  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
 
@@ -48,7 +44,21 @@ def save(app: MahjongApp, name: str) -> None:
 async def shoot(url: str, plain: bool) -> bool:
     app = MahjongApp(url, "Alice", autoconnect=True, plain=plain)
     async with app.run_test(size=SIZE) as pilot:
-        await create_room_from_the_form(pilot, app, hands=4)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, LobbyScreen) and bool(app.model.rulesets)
+        )
+        await pilot.pause(0.2)
+        lobby = app.screen
+        lobby.query_one("#ruleset", Select).value = (
+            "zung-jung" if "zung-jung" in app.model.rulesets else app.model.rulesets[0]
+        )
+        lobby.query_one("#length", Select).value = "hands"
+        for wid, value in (("#hands", "4"), ("#turn", "0"), ("#claim", "0"), ("#pause", "1")):
+            lobby.query_one(wid, Input).value = value
+        await pilot.pause(0.2)
+        save(app, "cli-create")
+        await pilot.click("#create")
+        await wait_for(pilot, lambda: app.model.room is not None)
         await pilot.press("s", "a", "r")
         room = app.model.room
         await wait_for(pilot, lambda: all(room.seats()) and room.seats()[room.seat or 0]["ready"])

@@ -109,8 +109,8 @@ def _meld_text(meld: JSON, style: TileStyle) -> Text:
 def seats_table(r: RoomState, style: TileStyle) -> Table:
     table = Table(expand=True, show_lines=True, padding=(0, 1))
     table.add_column("seat", width=22, no_wrap=True)
-    table.add_column("melds / flowers", ratio=2)
-    table.add_column("discards", ratio=3)
+    table.add_column("melds / flowers", ratio=2, overflow="fold")
+    table.add_column("discards", ratio=3, overflow="fold")
     g = r.game or {}
     h = r.hand
     scores = g.get("scores") or [0, 0, 0, 0]
@@ -189,13 +189,13 @@ def hand_line(r: RoomState, style: TileStyle, cursor: int | None) -> Text:
         return Text("(no tiles)", style="dim")
     out = Text()
     marks = Text()
-    w = 3 if style.plain else 2
     for k, code in enumerate(allt):
         if drawn is not None and k == len(tiles):
             out.append("   ")
             marks.append("   ")
-        out.append_text(style.text(code, "reverse" if cursor == k else None))
-        marks.append(("^" if cursor == k else " ").ljust(w), style="bold yellow")
+        tile = style.text(code, "reverse" if cursor == k else None)
+        out.append_text(tile)
+        marks.append(("^" if cursor == k else " ").ljust(tile.cell_len), style="bold yellow")
     me = r.my_view() or {}
     if me.get("ting"):
         out.append("  叮", style="bold magenta")
@@ -229,12 +229,12 @@ def prompt(r: RoomState, now_ms: int) -> Text:
         t.append(f"⏱ {left:4.1f}s  ", style="bold red" if left <= 5 else "bold")
     if r.legal_of("discard"):
         t.append("←/→ choose, ")
-        t.append("Enter", style="bold")
-        t.append(" discard ")
+        t.append("Enter discard", style="bold")
+        t.append(" ")
         if r.legal_of("ting"):
             t.append(", ")
-            t.append("T", style="bold")
-            t.append(" declare 叮 (ting) with the chosen tile")
+            t.append("t 叮", style="bold")
+            t.append(": declare ting with the chosen tile")
         t.append("   ")
     for k, a in enumerate(options(r), start=1):
         t.append(f"[{k}] ", style="bold yellow")

@@ -16,6 +16,7 @@ from cli_tests.helpers import (
     wait_for,
 )
 from clients.cli.app import MahjongApp, TableScreen
+from clients.cli.replay import load
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -58,7 +59,10 @@ class Relay:
             self.server.close()
 
 
-async def test_connection_cut_mid_hand_resumes_without_user_action(mahjong_server):
+async def test_connection_cut_mid_hand_resumes_without_user_action(
+    mahjong_server, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
     relay = Relay(mahjong_server.port)
     await relay.start()
     app = MahjongApp(f"ws://127.0.0.1:{relay.port}", "Bob", autoconnect=True, plain=True)
@@ -105,6 +109,12 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(mahjong_serve
             assert isinstance(table, TableScreen)
             await pilot.pause(0.2)
             assert "Game summary" in screen_text(table.query_one("#result"))
+            # L saves the game log from the server; the replay viewer rebuilds the same game
+            await pilot.press("L")
+            await wait_for(pilot, lambda: "saved" in app.status, what="the saved log")
+            saved = tmp_path / f"mahjong-{room.code}-1.json"
+            replay = load(saved)
+            assert list(replay.states[-1].scores) == room.summary["scores"]
             # rematch: back to the lobby of the same room, bots still seated
             await pilot.press("m")
             await wait_for(pilot, lambda: app.model.room.status == "lobby", what="the rematch")
