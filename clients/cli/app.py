@@ -38,6 +38,10 @@ LENGTHS = [
 ]
 
 
+#: seconds between a server message and the redraw (messages in between share it)
+REDRAW_DELAY = 0.03
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -201,6 +205,7 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.cursor = 0
         self.acted_seq = -1
+        self._help_key: tuple[object, ...] = ()
 
     def on_mount(self) -> None:
         # only the hand and the chat line take the focus: the table's keys must reach us
@@ -264,7 +269,10 @@ class TableScreen(Screen[None]):
         )
         self.query_one("#prompt", Static).update(render.prompt(r, now))
         self.query_one("#status", Static).update(Text(app.status, style="italic"))
-        self.query_one("#help", Static).update(render.help_panel(r, style))
+        key = (r.id, r.seq, r.legal_seq, style.plain)
+        if key != self._help_key:  # shanten and waits only change with the table
+            self._help_key = key
+            self.query_one("#help", Static).update(render.help_panel(r, style))
         result = render.summary_panel(r) if r.summary is not None else None
         bd = render.breakdown(r, style)
         parts = [x for x in (bd, result) if x is not None]
@@ -518,6 +526,8 @@ class MahjongApp(App[None]):
         self._did_auto = False
         self.log_lines: list[str] = []
         self._pending_lines: list[str] = []
+        self._refresh_pending = False
+        self._saved: str | None = None
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -576,8 +586,19 @@ class MahjongApp(App[None]):
 
     def set_status(self, text: str) -> None:
         self.status = text
+        self.schedule_refresh()
+
+    def schedule_refresh(self) -> None:
+        """Redraw soon, once: a burst of server messages costs one redraw."""
+        if self._refresh_pending or not self.screen_stack:
+            return
+        self._refresh_pending = True
+        self.set_timer(REDRAW_DELAY, self._redraw)
+
+    def _redraw(self) -> None:
+        self._refresh_pending = False
         if not self.screen_stack:
-            return  # starting up or shutting down
+            return  # shutting down
         scr = self.screen
         if hasattr(scr, "refresh_view") and scr.is_mounted:
             with contextlib.suppress(Exception):  # a screen mid-switch
@@ -587,9 +608,11 @@ class MahjongApp(App[None]):
         self.log_lines.extend(lines)
         if not self.screen_stack:
             return  # shutting down
+        if self.model.connected and self.model.token != self._saved:
+            self._saved = self.model.token
+            self._save_token()
         if self.model.connected and not self._did_auto:
             self._did_auto = True
-            self._save_token()
             self._after_welcome()
         target = "connect"
         if self.model.connected or self.model.token is not None:
@@ -602,9 +625,7 @@ class MahjongApp(App[None]):
             self._pending_lines.extend(lines)
         if self._current_name() != target:
             self.switch_screen(target)
-        scr = self.screen
-        if hasattr(scr, "refresh_view") and scr.is_mounted:
-            scr.refresh_view()
+        self.schedule_refresh()
         self.maybe_autoplay()
 
     def flush_lines(self) -> None:
