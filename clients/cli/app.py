@@ -204,7 +204,6 @@ class TableScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.cursor = 0
-        self.acted_seq = -1
         self._help_key: tuple[object, ...] = ()
 
     def on_mount(self) -> None:
@@ -300,12 +299,9 @@ class TableScreen(Screen[None]):
 
     def _act(self, action: JSON | None) -> None:
         r = self.room
-        if r is None or action is None:
+        if r is None or action is None or not r.can_act():
             return
-        if self.acted_seq >= r.legal_seq:
-            return
-        self.acted_seq = r.legal_seq
-        self.mj.send_action(r.id, action)
+        self.mj.send_action(r, action)
 
     def action_cursor(self, d: int) -> None:
         r = self.room
@@ -522,7 +518,6 @@ class MahjongApp(App[None]):
         self.session: Session | None = None
         self.status = ""
         self.rng = random.Random()
-        self._bot_seq = -1
         self._did_auto = False
         self.log_lines: list[str] = []
         self._pending_lines: list[str] = []
@@ -672,13 +667,19 @@ class MahjongApp(App[None]):
 
         self.run_worker(go(), group="requests")
 
-    def send_action(self, room: str, action: JSON) -> None:
+    def send_action(self, r: RoomState, action: JSON) -> None:
+        r.mark_acted()
+
         async def go() -> None:
             if self.session is None:
                 return
-            reply = await self.session.act(room, action)
+            reply = await self.session.act(r.id, action)
+            r.action_done(reply)
             if isinstance(reply, m.Error):
                 self.set_status(f"{reply.message} ({reply.code})")
+            elif reply is None:
+                self.set_status("the server did not answer; decide again")
+            self.maybe_autoplay()
 
         self.run_worker(go(), group="actions")
 
@@ -686,16 +687,11 @@ class MahjongApp(App[None]):
         if not self.bot:
             return
         r = self.model.room
-        if r is None or not r.legal or r.legal_seq <= self._bot_seq:
+        if r is None or not r.can_act():
             return
         action = autoplay.choose(r, self.rng)
-        if action is None:
-            return
-        self._bot_seq = r.legal_seq
-        table = self.get_screen("table")
-        if isinstance(table, TableScreen):
-            table.acted_seq = max(table.acted_seq, r.legal_seq)
-        self.send_action(r.id, action)
+        if action is not None:
+            self.send_action(r, action)
 
     def save_log(self, r: RoomState) -> None:
         async def go() -> None:

@@ -50,6 +50,9 @@ class RoomState:
     ledger: list[JSON] = field(default_factory=list)  # payment events of this game
     summary: JSON | None = None  # the game_over notice's summary
     needs_resync: bool = False
+    acted_seq: int = -1  # the legal_seq we last acted on
+    ack_seq: int = 0  # the commit seq of the last acknowledged action
+    action_pending: bool = False  # an action is on its way (no ack / error yet)
     last_discard_seat: int | None = None  # whose river ends with the latest discard
     #: the hand ended with another seat's concealed kong still hidden: no event reveals its
     #: tiles, so the session asks for a fresh snapshot (which shows every hand)
@@ -115,6 +118,30 @@ class RoomState:
 
     def legal_of(self, *types: str) -> list[JSON]:
         return [a for a in self.legal if a.get("type") in types]
+
+    def can_act(self) -> bool:
+        """Whether ``legal`` may be acted on now: something to do, no action of ours in
+        flight, not already answered, and not older than the commit of our last action
+        (acks and events travel separately: an older ``legal`` is stale)."""
+        return (
+            bool(self.legal)
+            and not self.action_pending
+            and self.legal_seq > self.acted_seq
+            and self.legal_seq >= self.ack_seq
+        )
+
+    def mark_acted(self) -> None:
+        self.acted_seq = self.legal_seq
+        self.action_pending = True
+
+    def action_done(self, reply: m.ServerMessage | None) -> None:
+        """The answer to our action: an ack moves ``ack_seq``; an error or no answer at all
+        lets us decide again on the same ``legal`` (nothing was applied)."""
+        self.action_pending = False
+        if isinstance(reply, m.Ack):
+            self.ack_seq = max(self.ack_seq, reply.seq)
+        else:
+            self.acted_seq = -1
 
     def time_left(self, now_ms: int) -> float | None:
         if self.deadline is None or not self.legal:
@@ -210,6 +237,7 @@ class ClientModel:
         r.game = copy.deepcopy(msg.game) if msg.game is not None else None
         r.legal = list(msg.legal or [])
         r.legal_seq = msg.seq
+        r.acted_seq = -1  # a fresh decision (an action still in flight keeps us waiting)
         r.deadline = msg.deadline
         r.needs_resync = False
         r.wants_snapshot = False

@@ -216,6 +216,9 @@ def prompt(r: RoomState, now_ms: int) -> Text:
         t.append("Game over: ", style="bold")
         t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
         return t
+    if r.action_pending:
+        t.append("sent; waiting for the server…", style="dim")
+        return t
     if not r.legal:
         t.append(
             "waiting for the others…"

@@ -18,14 +18,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from protocol import messages as m
-from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
-from protocol.codes import CloseCode
-from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from clients.cli.model import ClientModel
+from protocol import messages as m
+from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
+from protocol.codes import CloseCode
+from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
 
 log = logging.getLogger("mahjong.cli")
 
@@ -37,6 +37,8 @@ FATAL_CLOSE = {
     CloseCode.POLICY,
 }
 BACKOFF = (0.1, 0.3, 0.7, 1.5, 3.0, 5.0)
+RESEND_ATTEMPTS = 3  # an action whose connection dropped is sent again after the resume
+RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to come back
 
 
 class SessionError(Exception):
@@ -103,12 +105,27 @@ class Session:
             self._waiters.pop(rid, None)
 
     async def act(self, room: str, action: dict[str, Any]) -> m.ServerMessage | None:
-        """Send one game action (one of the legal actions the server listed)."""
+        """Send one game action (one of the legal actions the server listed).
+
+        If the connection drops before the ``ack``/``error``, the action is sent again with
+        the same client ``seq`` once the session is resumed: the server applies it at most
+        once (``ack.duplicate`` when it had already been applied). Returns the reply, or None
+        when there was none (the session stopped, or the server did not answer in time).
+        """
         msg = m.Action(room=room, seq=self.next_client_seq(), action=dict(action))
-        try:
-            return await self.request(msg)
-        except (SessionError, TimeoutError):
-            return None
+        for _ in range(RESEND_ATTEMPTS):
+            try:
+                return await self.request(msg)
+            except SessionError:
+                if self.stopped or self.fatal:
+                    return None
+                try:
+                    await asyncio.wait_for(self.ready.wait(), RESUME_WAIT)
+                except TimeoutError:
+                    return None
+            except TimeoutError:
+                return None
+        return None
 
     # --------------------------------------------------------------- the loop
 

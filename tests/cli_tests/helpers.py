@@ -69,7 +69,7 @@ async def play_with_keys(pilot, app: MahjongApp, until) -> int:  # type: ignore[
         assert loop.time() < end, "the game did not finish"
         r = app.model.room
         assert r is not None
-        if r.legal and r.legal_seq > acted:
+        if r.can_act() and r.legal_seq > acted:
             acted = r.legal_seq
             kinds = {a["type"] for a in r.legal}
             if "win" in kinds:

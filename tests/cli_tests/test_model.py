@@ -105,3 +105,42 @@ def test_a_resumed_welcome_drops_rooms_we_are_no_longer_in():
     )
     assert lines[0].startswith("resumed as Ann")
     assert model.room is None
+
+
+def test_when_a_client_may_act_on_legal():
+    model = connected()
+    room = model.room
+    assert room is not None and not room.can_act()  # nothing to do
+    pass_ = {"type": "pass", "seat": 0, "seq": 3}
+    model.apply(m.Events(room="r1", seq=6, events=[], legal=[pass_], deadline=1))
+    assert room.can_act()
+    room.mark_acted()
+    assert not room.can_act()  # in flight
+    room.action_done(m.Ack(room="r1", seq=9, client_seq=100))
+    assert room.ack_seq == 9
+    # events 7 and 8 were committed before our action (the ack overtook them): stale legal
+    model.apply(m.Events(room="r1", seq=7, events=[], legal=[pass_]))
+    model.apply(m.Events(room="r1", seq=8, events=[], legal=[pass_]))
+    assert not room.can_act()
+    model.apply(m.Events(room="r1", seq=9, events=[], legal=[]))
+    assert not room.can_act()
+    discard = {"type": "discard", "seat": 0, "seq": 5, "tile": "5p"}
+    model.apply(m.Events(room="r1", seq=10, events=[], legal=[discard]))
+    assert room.can_act()
+    # an error (or no answer) lets us decide again on the same legal
+    room.mark_acted()
+    room.action_done(m.Error(code="illegal_action", message="no"))
+    assert room.can_act()
+    room.mark_acted()
+    room.action_done(None)
+    assert room.can_act()
+    # a snapshot is a fresh decision
+    room.mark_acted()
+    room.action_done(m.Ack(room="r1", seq=10, client_seq=101, duplicate=True))
+    assert not room.can_act()
+    model.apply(
+        m.Snapshot(
+            room="r1", seq=10, lobby=lobby(), you={"player": "p1", "seat": 0}, legal=[discard]
+        )
+    )
+    assert room.can_act()
