@@ -11,6 +11,7 @@ from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select
 
 from clients.cli.app import LobbyScreen, MahjongApp, TableScreen
+from clients.cli.model import RoomState
 
 SIZE = (160, 50)
 
@@ -71,14 +72,18 @@ async def play_with_keys(pilot, app: MahjongApp, until) -> int:  # type: ignore[
         assert r is not None
         if r.can_act() and r.legal_seq > acted:
             acted = r.legal_seq
-            kinds = {a["type"] for a in r.legal}
-            if "win" in kinds:
-                await pilot.press("w")
-            elif "pass" in kinds:
-                await pilot.press("x")
-            elif "discard" in kinds:
-                # choose the drawn tile (the last one, shown apart) and discard it
-                await pilot.press("end", "enter")
+            await press_for_decision(pilot, r)
             keys += 1
         await pilot.pause(0.02)
     return keys
+
+
+async def press_for_decision(pilot, r: RoomState) -> None:  # type: ignore[no-untyped-def]
+    """The keys a simple player presses: win, else pass a claim, else discard the drawn tile."""
+    kinds = {a["type"] for a in r.legal}
+    if "win" in kinds:
+        await pilot.press("w")
+    elif "pass" in kinds:
+        await pilot.press("x")
+    elif "discard" in kinds:
+        await pilot.press("end", "enter")  # the drawn tile, shown apart on the right

@@ -12,6 +12,7 @@ from cli_tests.helpers import (
     SIZE,
     create_room_from_the_form,
     play_with_keys,
+    press_for_decision,
     screen_text,
     wait_for,
 )
@@ -30,6 +31,7 @@ class Relay:
         self.server: asyncio.Server | None = None
         self.writers: set[asyncio.StreamWriter] = set()
         self.accepted = 0
+        self.down = False
 
     async def start(self) -> None:
         self.server = await asyncio.start_server(self._conn, "127.0.0.1", 0)
@@ -43,6 +45,9 @@ class Relay:
         w.close()
 
     async def _conn(self, r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        if self.down:  # the network is still down: refuse
+            w.transport.abort()
+            return
         self.accepted += 1
         ur, uw = await asyncio.open_connection("127.0.0.1", self.target)
         self.writers |= {w, uw}
@@ -95,12 +100,32 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(
             assert app.model.resumed and app.session.token == token
             assert relay.accepted == 2
             room = app.model.room
+            seq_at_resume = room.seq
             assert room.status == "playing"
             # the snapshot gives back the same hand and the same decision
             assert room.my_tiles() == hand_before
             assert room.legal == legal_before
             me = room.seats()[room.seat]
             assert me["player"] == app.model.player_id and not me["auto"]
+            # cut again, and decide while the connection is down: the action is sent again
+            # with the same client seq after the resume, and applied once
+            await play_with_keys(
+                pilot, app, lambda: room.legal_seq > room.seq - 1 and room.seq > seq_at_resume + 3
+            )
+            await wait_for(pilot, room.can_act, what="another decision")
+            decided_at = room.legal_seq
+            relay.down = True
+            relay.cut()
+            await wait_for(pilot, lambda: not app.model.connected, what="the drop")
+            await press_for_decision(pilot, room)
+            assert room.action_pending, "the action waits for the connection"
+            await pilot.pause(0.3)
+            assert room.action_pending and app.session.connects == 2
+            relay.down = False
+            await wait_for(pilot, lambda: app.session.connects == 3, what="the second reconnect")
+            await wait_for(pilot, lambda: not room.action_pending, what="the answer")
+            assert room.ack_seq > decided_at, "the action made while offline was applied"
+            assert "illegal" not in app.status
             # and the game goes on to its end from the keyboard
             await play_with_keys(pilot, app, lambda: app.model.room.status == "finished")
             room = app.model.room
