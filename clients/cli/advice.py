@@ -200,8 +200,8 @@ def advise(r: RoomState) -> Advice:
 
 
 def shanten_words(s: int | None) -> str:
-    if s is None:
-        return "not ready"
+    if s is None:  # no shanten calculator (the bots package) installed, and no waits
+        return "not ready yet"
     if s < 0:
         return "complete — you can win"
     if s == 0:

@@ -42,8 +42,9 @@ LENGTHS = [
 REDRAW_DELAY = 0.03
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
+def now_ms(offset: int = 0) -> int:
+    """Now on the server's clock (``offset``: server minus local, from ping/pong)."""
+    return int(time.time() * 1000) + offset
 
 
 class HandView(Static, can_focus=True):
@@ -247,7 +248,7 @@ class TableScreen(Screen[None]):
             return
         app = self.mj
         style = app.tile_style
-        now = now_ms()
+        now = now_ms(self.mj.model.clock_offset)
         self.query_one("#header", Static).update(render.header(r, now, app.model.connected))
         lobby = self.query_one("#lobby", Static)
         lobby.display = r.status in ("lobby",)
@@ -286,7 +287,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return
-        now = now_ms()
+        now = now_ms(self.mj.model.clock_offset)
         self.query_one("#header", Static).update(render.header(r, now, self.mj.model.connected))
         self.query_one("#prompt", Static).update(render.prompt(r, now))
 

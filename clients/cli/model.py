@@ -175,6 +175,9 @@ class ClientModel:
         self.closing: m.Closing | None = None
         self.connected = False
         self.resumed = False
+        #: server clock minus ours, in ms (measured with ping/pong by the session):
+        #: ``deadline`` values are server time
+        self.clock_offset = 0
 
     @property
     def room(self) -> RoomState | None:

@@ -37,6 +37,7 @@ FATAL_CLOSE = {
     CloseCode.POLICY,
 }
 BACKOFF = (0.1, 0.3, 0.7, 1.5, 3.0, 5.0)
+PING_EVERY = 20.0  # seconds
 RESEND_ATTEMPTS = 3  # an action whose connection dropped is sent again after the resume
 RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to come back
 
@@ -68,6 +69,7 @@ class Session:
         self.stopped = False
         self.fatal: str | None = None
         self.connects = 0
+        self.pongs = 0
         self._next_id = 1
         self._waiters: dict[int, asyncio.Future[m.ServerMessage]] = {}
         self._cseq = 0
@@ -144,7 +146,11 @@ class Session:
                 ) as ws:
                     self.ws = ws
                     attempt = 0
-                    await self._session(ws)
+                    pinger = asyncio.get_running_loop().create_task(self._pinger())
+                    try:
+                        await self._session(ws)
+                    finally:
+                        pinger.cancel()
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 self.on_status(f"cannot connect: {exc}")
             except InvalidURI as exc:
@@ -189,7 +195,20 @@ class Session:
             self.token = None  # start over as a new player
             self.on_status("the server forgot us; joining as a new player")
 
+    async def _pinger(self) -> None:
+        """Ping now and then: measures the server clock (for the countdowns; ``deadline`` is
+        server time) and keeps idle connections alive through proxies."""
+        await self.ready.wait()
+        while True:
+            await self.send(m.Ping(t=int(time.time() * 1000)))
+            await asyncio.sleep(PING_EVERY)
+
     def _handle(self, msg: m.ServerMessage) -> None:
+        if isinstance(msg, m.Pong) and msg.t is not None and msg.server_ms is not None:
+            now = int(time.time() * 1000)
+            rtt = max(0, now - msg.t)
+            self.model.clock_offset = msg.server_ms - (msg.t + rtt // 2)
+            self.pongs += 1
         if isinstance(msg, m.Welcome):
             self.token = msg.token
             self.name = msg.name

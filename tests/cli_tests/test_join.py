@@ -22,6 +22,9 @@ async def test_a_friend_connects_and_joins_with_the_code(mahjong_server):
         await asyncio.wait_for(host.ready.wait(), 10)
         ack = await host.request(m.CreateRoom(ruleset=host_model.rulesets[0]))
         assert isinstance(ack, m.Ack)
+        # the session measured the server clock with ping/pong (same machine: within 1 s)
+        await asyncio.wait_for(_until(lambda: host.pongs > 0), 5)
+        assert abs(host_model.clock_offset) < 1000
         await asyncio.wait_for(_until(lambda: host_model.room is not None), 10)
         room_id, code = host_model.room.id, host_model.room.code
         assert isinstance(await host.request(m.Sit(room=room_id, seat=0)), m.Ack)
