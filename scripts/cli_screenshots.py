@@ -31,6 +31,8 @@ OUT = ROOT / "docs" / "img"
 
 def save(app: MahjongApp, name: str) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
+    if app.tile_style.plain:
+        name += "-plain"
     svg = OUT / f"{name}.svg"
     app.save_screenshot(svg.name, str(OUT))
     conv = shutil.which("rsvg-convert")

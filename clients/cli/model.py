@@ -496,9 +496,8 @@ class ClientModel:
             out = []
             for w in e.get("winners") or []:
                 total = (w.get("score") or {}).get("total")
-                out.append(
-                    f"{r.name_of(w['seat'])} wins ({e.get('how')}) with {e.get('tile')}: {total}"
-                )
+                how = str(e.get("how", "")).replace("_", "-")
+                out.append(f"{r.name_of(w['seat'])} wins ({how}) with {e.get('tile')}: {total}")
             return out
         if t == "hand_drawn":
             r.results.append(dict(e))
