@@ -82,7 +82,7 @@ def bench(label: str, name: str, hands_json: list[dict[str, Any]]) -> None:
     n = len(hands)
     for what, dt in (("RuleSet.score", t1 - t0), ("scoring.score", t2 - t1)):
         print(
-            f"{name:<10} {rs.hand_size:>2}-tile {label:<7} {what:<14} "
+            f"{name:<15} {rs.hand_size:>2}-tile {label:<7} {what:<14} "
             f"{n / dt:>8.0f} hands/s {dt / n * 1e6:>9.1f} µs/hand"
         )
 

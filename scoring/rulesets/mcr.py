@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from itertools import permutations
 from typing import Any
@@ -433,7 +433,7 @@ def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     return odd[0] if len(odd) == 1 else None
 
 
-@cache
+@lru_cache(maxsize=4096)  # shared by RuleSet.waits and the wait fans of the same hand
 def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
     seven pairs — what decides a unique wait. A tile the player already holds four of still
@@ -449,11 +449,8 @@ def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[
 def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
     declared melds into any MCR winning shape (live or not)."""
-    out = {int(t) for t in standard_waits(c)}
+    out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
     if n_melds == 0 and sum(c) == 13:
-        t = _seven_pairs_wait(c)
-        if t is not None:
-            out.add(t)
         if not any(c[t] for t in range(34) if t not in _ORPHANS):
             missing = [t for t in _ORPHANS if not c[t]]
             if not missing:

@@ -410,3 +410,12 @@ def test_bad_context_is_a_typed_error(ctx: dict[str, Any]) -> None:
     h = hand("678m 567p 123s 3s 4s ww ww", "5s", melds="C:2m", **ctx)
     r = score(h)
     assert r["error_code"] == "invalid-hand" and r["total"] == 0
+
+
+def test_golden_files_match_their_sources() -> None:
+    sys.path.insert(0, str(GOLDEN))
+    import hk_tw16_source
+    import make_hk_tw16_examples
+
+    assert hk_tw16_source.build() == (GOLDEN / "hk_tw16.jsonl").read_text("utf-8")
+    assert make_hk_tw16_examples.build() == (GOLDEN / "hk_tw16_examples.jsonl").read_text("utf-8")

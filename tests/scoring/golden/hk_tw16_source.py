@@ -3,8 +3,13 @@
     python tests/scoring/golden/hk_tw16_source.py      # rewrites hk_tw16.jsonl
 
 Every expected breakdown below was worked out by hand from the table
-(scoring/data/hk_taiwan_16_v1.json) and the readings in docs/rules/hk-tw16.md; the comment
-of a case says why each item is (or is not) there. The engine is never consulted here.
+(scoring/data/hk_taiwan_16_v1.json) and the readings in docs/rules/hk-tw16.md; the case name
+says what the case shows and which exclusion it exercises. The engine is never consulted
+here. Where a first hand-derived breakdown and the engine disagreed, the hand was re-checked
+tile by tile against the table: some differences were engine bugs, fixed in the engine (a
+static exclusion closure that removed 自摸 through 門叮摸, graded series that skipped a step,
+flower wins losing the hand's fans), others were items the first pass had missed (a 混全帶
+hidden in 234m 123s 345s, a second wait making 獨獨 a 假獨, 槓亦計暗刻), corrected here.
 
 Notation: N = the neutral hand (234m exposed, 678m 567p 123s 345s, eye ww) — five chows
 with no chow pattern: 無花 2 + 平胡 5 on a discard; FC = the same fully concealed.
@@ -936,7 +941,8 @@ def parse_expect(s: str) -> dict[str, int]:
     return out
 
 
-def main() -> None:
+def build() -> str:
+    """The JSONL text of the golden file."""
     lines = []
     names = set()
     for name, h, exp in CASES:
@@ -945,9 +951,13 @@ def main() -> None:
         names.add(name)
         items = parse_expect(exp)
         lines.append({"name": name, "hand": h, "items": items, "total": sum(items.values())})
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
+
+
+def main() -> None:
     out = HERE / "hk_tw16.jsonl"
-    out.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
-    print(f"{len(lines)} cases -> {out}")
+    out.write_text(build())
+    print(f"{len(CASES)} cases -> {out}")
 
 
 if __name__ == "__main__":

@@ -218,7 +218,8 @@ OVERRIDES: dict[str, dict[str, Any]] = {
 EVENT_EXAMPLES = {"one-grass", "one-flower-set", "hidden-kong-pay"}
 
 
-def main() -> None:
+def build() -> str:
+    """The JSONL text of the examples file."""
     data = json.loads((HERE.parents[2] / "scoring/data/hk_taiwan_16_v1.json").read_text())
     lines = []
     for p in data["patterns"]:
@@ -255,9 +256,14 @@ def main() -> None:
                     "hand": h,
                 }
             )
+    return "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines)
+
+
+def main() -> None:
     out = HERE / "hk_tw16_examples.jsonl"
-    out.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines))
-    print(f"{len(lines)} examples -> {out}")
+    text = build()
+    out.write_text(text)
+    print(f"{text.count(chr(10))} examples -> {out}")
 
 
 if __name__ == "__main__":
