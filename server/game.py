@@ -80,12 +80,29 @@ def _wrap(exc: Exception) -> GameError:
     return GameError(str(getattr(exc, "code", "illegal-action")), str(exc))
 
 
+# The last few (state JSON, parsed GameState) pairs: one action needs the same state parsed
+# for apply, legal actions of up to three seats, the bot and the deadlines. Entries are keyed
+# by the dict's identity and hold a reference to it, so an id is never reused while cached;
+# state JSON is never mutated in place (rooms.py always builds new dicts).
+_PARSED: list[tuple[JSON, Any]] = []
+
+
 def _state(state: JSON) -> Any:
+    for js, st in _PARSED:
+        if js is state:
+            return st
     t = _table()
     try:
-        return t.GameState.from_json(state)
+        st = t.GameState.from_json(state)
     except t.TableError as exc:
         raise _wrap(exc) from None
+    _remember(state, st)
+    return st
+
+
+def _remember(state: JSON, parsed: Any) -> None:
+    _PARSED.insert(0, (state, parsed))
+    del _PARSED[4:]
 
 
 def new_game(ruleset: str, options: JSON) -> JSON:
@@ -119,7 +136,9 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
         new, events = t.apply(_state(state), a)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    return dict(new.to_json()), [dict(e.to_json()) for e in events]
+    out = dict(new.to_json())
+    _remember(out, new)
+    return out, [dict(e.to_json()) for e in events]
 
 
 def complete_action(state: JSON, action: JSON, seat: int) -> JSON:

@@ -84,3 +84,42 @@ async def test_two_processes_fire_the_same_timers_harmlessly(redis_url):
         assert seqs == list(range(seqs[0], seqs[-1] + 1))
         await w.close()
         await c.close()
+
+
+async def test_lost_timer_index_is_rebuilt_at_startup(redis_url, redis_proc):
+    import redis as sync_redis
+
+    assert game.available() and game.rulesets()
+    opts = {
+        "turn_seconds": 0,
+        "claim_seconds": 0,
+        "hand_pause_ms": 0,
+        "bot_delay_ms": 0,
+        "length": "hands",
+        "hands": 1,
+    }
+    async with running_server(redis_url) as a:
+        clients, room = await setup_table(a.port, 1, game.rulesets()[0], opts)
+        c = clients[0]
+        w = await Client.connect(a.port, "watcher")
+        await w.hello("watcher")
+        code = next(m for m in c.inbox if m["type"] == "snapshot")["lobby"]["code"]
+        await w.request({"type": "join_room", "code": code})
+        assert (await c.request({"type": "start_game", "room": room}))["type"] == "ack"
+        # the human (the dealer, to act first) is still seated when the process stops: the
+        # seat goes away, and after the grace period a bot must take over
+    r = sync_redis.Redis(port=redis_proc.port)
+    # as if the process had crashed between a commit and its index update:
+    r.delete("mj:timers")
+    before = int(r.hget(f"{{room:{room}}}:state", "version"))
+    async with running_server(redis_url) as b:
+        w2 = await Client.connect(b.port, "watcher2")
+        await w2.hello("watcher", token=w.token)
+        over = await w2.wait_for(
+            lambda m: m["type"] == "events" and (m.get("notice") or {}).get("type") == "game_over",
+            30,
+        )
+        assert over["seq"] > before
+        notices = [m.get("notice") for m in w2.inbox if m["type"] == "events"]
+        assert {"type": "bot_took_over", "seat": 0} in notices
+        await w2.close()

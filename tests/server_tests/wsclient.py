@@ -36,6 +36,10 @@ class Client:
         ws = await connect(
             f"ws://127.0.0.1:{port}/", max_size=2**22, open_timeout=10, max_queue=None
         )
+        if checker is None:  # every message every test client receives is leak-checked
+            from server_tests.helpers import check_view_message
+
+            checker = check_view_message
         return cls(ws, label, checker)
 
     async def close(self) -> None:
