@@ -19,6 +19,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
@@ -288,11 +289,20 @@ class TableScreen(Screen[None]):
         if r is None:
             return
         now = now_ms(self.mj.model.clock_offset)
-        self.query_one("#header", Static).update(render.header(r, now, self.mj.model.connected))
-        self.query_one("#prompt", Static).update(render.prompt(r, now))
+        try:
+            header = self.query_one("#header", Static)
+            prompt = self.query_one("#prompt", Static)
+        except NoMatches:  # not composed yet (the screen is being switched to)
+            return
+        header.update(render.header(r, now, self.mj.model.connected))
+        prompt.update(render.prompt(r, now))
 
     def log_lines(self, lines: list[str]) -> None:
-        log = self.query_one("#log", RichLog)
+        try:
+            log = self.query_one("#log", RichLog)
+        except NoMatches:  # not composed yet: shown when the screen is resumed
+            self.mj.keep_lines(lines)
+            return
         for line in lines:
             log.write(line)
 
@@ -624,6 +634,9 @@ class MahjongApp(App[None]):
         self.schedule_refresh()
         self.maybe_autoplay()
 
+    def keep_lines(self, lines: list[str]) -> None:
+        self._pending_lines.extend(lines)
+
     def flush_lines(self) -> None:
         pending = self._pending_lines
         self._pending_lines = []
@@ -646,6 +659,8 @@ class MahjongApp(App[None]):
             self.send_request(m.JoinRoom(code=self.join))
 
     def _tick(self) -> None:
+        if not self.screen_stack:
+            return  # shutting down
         scr = self.screen
         if isinstance(scr, TableScreen) and scr.is_mounted:
             scr.tick()
