@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import Group
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
@@ -85,6 +86,10 @@ class ConnectScreen(Screen[None]):
 
 
 class LobbyScreen(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._rulesets: list[str] = []
+
     def on_screen_resume(self) -> None:
         self.refresh_view()
 
@@ -124,7 +129,7 @@ class LobbyScreen(Screen[None]):
         )
         sel = self.query_one("#ruleset", Select)
         opts = [(r, r) for r in model.rulesets]
-        if opts and getattr(self, "_rulesets", None) != model.rulesets:
+        if opts and self._rulesets != model.rulesets:
             self._rulesets = list(model.rulesets)
             sel.set_options(opts)
             sel.value = model.rulesets[0]
@@ -207,6 +212,7 @@ class TableScreen(Screen[None]):
         super().__init__()
         self.cursor = 0
         self._help_key: tuple[object, ...] = ()
+        self._draw_id: tuple[object, ...] = ()
 
     def on_mount(self) -> None:
         # only the hand and the chat line take the focus: the table's keys must reach us
@@ -263,6 +269,18 @@ class TableScreen(Screen[None]):
             hand.focus()
         self.query_one("#seats", Static).update(render.seats_table(r, style))
         tiles = render.selectable(r)
+        drawn = r.my_tiles()[1]
+        me = r.my_view() or {}
+        draw_id = (
+            (r.hand or {}).get("number"),
+            len(me.get("discards") or []),
+            len(me.get("melds") or []),
+            len(me.get("flowers") or []),
+            drawn,
+        )
+        if drawn is not None and tiles and draw_id != self._draw_id:
+            self._draw_id = draw_id
+            self.cursor = len(tiles) - 1  # a new draw: the cursor starts on the drawn tile
         if tiles:
             self.cursor = max(0, min(self.cursor, len(tiles) - 1))
         self.query_one("#hand", HandView).update(
@@ -278,8 +296,6 @@ class TableScreen(Screen[None]):
         bd = render.breakdown(r, style)
         parts = [x for x in (bd, result) if x is not None]
         if parts:
-            from rich.console import Group
-
             self.query_one("#result", Static).update(Group(*parts))
         else:
             self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))

@@ -18,7 +18,8 @@ SIZE = (160, 50)
 
 def screen_text(widget: Widget) -> str:
     """What the widget shows on the screen, as plain text lines."""
-    lines = widget.render_lines(Region(0, 0, widget.size.width, widget.size.height))
+    size = widget.outer_size  # with the border and padding
+    lines = widget.render_lines(Region(0, 0, size.width, size.height))
     return "\n".join("".join(seg.text for seg in strip).rstrip() for strip in lines)
 
 

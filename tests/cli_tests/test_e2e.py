@@ -16,6 +16,7 @@ from cli_tests.helpers import (
     screen_text,
     wait_for,
 )
+from clients.cli import render
 from clients.cli.app import TableScreen
 
 pytestmark = pytest.mark.timeout(90)
@@ -44,6 +45,16 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         await wait_for(pilot, lambda: app.model.room.status == "playing", what="the start")
 
         room = app.model.room
+        # seat 1 deals: our first decision is a discard, the cursor on the drawn tile (apart)
+        await wait_for(pilot, room.can_act, what="our first decision")
+        assert room.legal_of("discard") and room.seat == room.game["dealer"]
+        tiles, drawn = room.my_tiles()
+        assert drawn is not None and len(tiles) + 1 == len(render.selectable(room))
+        await pilot.pause(0.1)
+        assert table.cursor == len(tiles)
+        shown = screen_text(table.query_one("#hand"))
+        rows = [line.strip("│ ") for line in shown.split("\n")]
+        assert any(row.endswith("   " + drawn) for row in rows), shown  # apart, at the end
         # one complete hand from the keyboard
         keys = await play_with_keys(pilot, app, lambda: bool(room.results))
         assert keys > 0
