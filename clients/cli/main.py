@@ -37,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--plain",
         action="store_true",
-        help="plain-text tiles (5p, 東) instead of Unicode mahjong glyphs",
+        help="tile codes (5p, we, dr) instead of the Unicode mahjong tiles",
     )
     p.add_argument(
         "--no-colour", "--no-color", dest="colour", action="store_false", help="no colours"

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from cli_tests.helpers import create_room_from_the_form, running_app, screen_text, wait_for
+from cli_tests.helpers import running_app, screen_text, wait_for
 from clients.cli import render
 from clients.cli.model import RoomState
 from clients.cli.tiles import TileStyle
 
 
 async def test_bot_flag_plays_a_game_without_keys(mahjong_server):
-    async with running_app(mahjong_server.url, "Robo", bot=True) as (pilot, app):
-        await create_room_from_the_form(pilot, app, hands=1)
+    options = {"length": "hands", "hands": 1, "turn_seconds": 0, "claim_seconds": 0}
+    # like `mahjong-cli --bot --create RULESET --length hands --hands 1`
+    async with running_app(
+        mahjong_server.url, "Robo", bot=True, create="zung-jung", create_options=options
+    ) as (pilot, app):
+        await wait_for(pilot, lambda: app.model.room is not None, what="the room")
         await pilot.press("s", "a", "r")
         room = app.model.room
         await wait_for(pilot, lambda: all(room.seats()) and room.seats()[room.seat or 0]["ready"])
@@ -113,3 +117,13 @@ def test_claim_prompt_lists_each_choice_with_the_countdown():
     assert "0.0s" in text_of(render.prompt(r, now_ms=200_000))
     r.legal = []
     assert "⏱" not in text_of(render.header(r, now_ms=92_500))
+
+
+def test_replay_command_refuses_what_is_not_a_game_log(tmp_path, capsys):
+    from clients.cli.main import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text("[]")
+    assert main(["replay", str(bad)]) == 2
+    assert "is not a game log" in capsys.readouterr().err
+    assert main(["replay", str(tmp_path / "missing.json")]) == 2
