@@ -43,7 +43,7 @@ def save(app: MahjongApp, name: str) -> None:
     print("saved", svg)
 
 
-async def shoot(url: str, plain: bool) -> bool:
+async def shoot(url: str, plain: bool, ruleset: str) -> bool:
     app = MahjongApp(url, "Alice", autoconnect=True, plain=plain)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
@@ -52,7 +52,7 @@ async def shoot(url: str, plain: bool) -> bool:
         await pilot.pause(0.2)
         lobby = app.screen
         lobby.query_one("#ruleset", Select).value = (
-            "zung-jung" if "zung-jung" in app.model.rulesets else app.model.rulesets[0]
+            ruleset if ruleset in app.model.rulesets else app.model.rulesets[0]
         )
         lobby.query_one("#length", Select).value = "hands"
         for wid, value in (("#hands", "4"), ("#turn", "0"), ("#claim", "0"), ("#pause", "1")):
@@ -96,11 +96,12 @@ async def shoot(url: str, plain: bool) -> bool:
 async def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--plain", action="store_true")
+    p.add_argument("--ruleset", default="zung-jung")
     args = p.parse_args()
     procs = ServerProcs(Path(tempfile.mkdtemp()))
     try:
         for _ in range(5):
-            if await shoot(procs.url, args.plain):
+            if await shoot(procs.url, args.plain, args.ruleset):
                 break
     finally:
         procs.stop()

@@ -108,7 +108,7 @@ def _meld_text(meld: JSON, style: TileStyle) -> Text:
 
 def seats_table(r: RoomState, style: TileStyle) -> Table:
     table = Table(expand=True, show_lines=True, padding=(0, 1))
-    table.add_column("seat", width=22, no_wrap=True)
+    table.add_column("seat", width=25, overflow="fold")
     table.add_column("melds / flowers", ratio=2, overflow="fold")
     table.add_column("discards", ratio=3, overflow="fold")
     g = r.game or {}
