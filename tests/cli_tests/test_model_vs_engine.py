@@ -8,11 +8,9 @@ from typing import Any
 
 import pytest
 
-table = pytest.importorskip("table")  # the engine is a sibling package of this repository
-
-from protocol import messages as m  # noqa: E402
-
-from clients.cli.model import ClientModel  # noqa: E402
+import table
+from clients.cli.model import ClientModel
+from protocol import messages as m
 
 JSON = dict[str, Any]
 RULESETS = table.playable_rulesets()
