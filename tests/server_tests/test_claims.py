@@ -29,8 +29,10 @@ async def test_simultaneous_claims_resolve_deterministically(server, redis_url):
         r = await clients[0].request({"type": "start_game", "room": room})
         assert r["type"] == "ack"
         # every seat claims whenever it can: the three answers to a discard race each other
-        players = [Player(c, random.Random(100 * attempt + i), claim_rate=1.0)
-                   for i, c in enumerate(clients)]
+        players = [
+            Player(c, random.Random(100 * attempt + i), claim_rate=1.0)
+            for i, c in enumerate(clients)
+        ]
         await asyncio.wait_for(asyncio.gather(*(p.run(timeout=60) for p in players)), 90)
         log = await read_log(redis_url, room)
         actions = [a for v in sorted(log) for a in log[v].get("actions") or []]
@@ -70,5 +72,7 @@ async def test_simultaneous_claims_resolve_deterministically(server, redis_url):
         for a in window:
             s, _ = table.apply(s, table.Action(a.type, a.seat, s.seq, a.tile))
         assert s.to_json() == expected
-    print(f"{len(multi)} multi-claim windows; largest "
-          f"{max(len([w for w in win if w.type.value != 'pass']) for _, win, _ in multi)} claims")
+    print(
+        f"{len(multi)} multi-claim windows; largest "
+        f"{max(len([w for w in win if w.type.value != 'pass']) for _, win, _ in multi)} claims"
+    )

@@ -1,0 +1,384 @@
+"""Redis Cluster support: ``mahjong-server --redis-cluster --redis-url redis://node:port``.
+
+An adapter over :mod:`server.store` and :mod:`server.app`; nothing else changes.
+
+* **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/store.py``),
+  so the commit script touches a single slot and runs on the shard that owns the room.
+  Rooms spread over the shards by their random ids.
+* **Commit** (``commit_cluster.lua``): the same idempotency + version check + state write +
+  log append as ``commit.lua``, without the global timer set (another slot). It is sent in one
+  pipeline with ``WAIT <replicas> <ms>`` and ``SPUBLISH``, on one connection to the owning
+  master: the caller (and so the client's ack) only returns after the shard's replica has the
+  change, so a master killed after an ack does not take the acknowledged action with it when its
+  replica is promoted. The notification goes out after that ``WAIT`` too, so no other process
+  shows clients a version that is not yet replicated.
+* **Sharded pub/sub.** Each process ``SSUBSCRIBE``s, on the master owning the slot, the
+  channel ``{room:<id>}:ch`` of every room it has local clients for (instead of one
+  ``PSUBSCRIBE`` that every shard would have to broadcast). After a failover / slot move the
+  subscriptions follow the slot map; missed notifications are healed by ``App.heal_loop``.
+* **Timers.** The global ``mj:timers`` sorted set lives in its own slot, so it is updated right
+  after each commit with ``ZADD ... LT`` (a timer may only move *earlier*). A timer that fires
+  early is harmless: ``App.fire`` finds nothing due and re-arms from the room's state. Re-arming
+  (:meth:`ClusterStore.set_deadline`) writes and then re-checks the room's version; if a commit
+  raced with it, the timer is set to *now* so the room is looked at again at once. A periodic
+  reconciliation repairs a timer lost to a process crash between commit and ``ZADD``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from importlib import resources
+from typing import Any
+
+import redis.asyncio as aioredis
+import redis.exceptions
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import ConnectionPool
+
+from server.app import App, Feed
+from server.store import (
+    JSON,
+    TIMERS,
+    CommitResult,
+    Store,
+    k_channel,
+    k_log,
+    k_seq,
+    k_state,
+    pack,
+    room_of_channel,
+)
+
+log = logging.getLogger("mahjong.cluster")
+
+COMMIT_CLUSTER_LUA = resources.files("server").joinpath("commit_cluster.lua").read_text()
+
+# errors after which the slot map is re-read and the command retried
+_RETRY_PREFIXES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "LOADING", "MASTERDOWN")
+COMMIT_RETRY_SECONDS = 8.0
+TIMER_RECONCILE_SECONDS = 10.0
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def cluster_url(url: str) -> str:
+    """``redis+cluster://h:p`` / ``rediss+cluster://`` -> the plain URL redis-py expects."""
+    for prefix, plain in (("redis+cluster://", "redis://"), ("rediss+cluster://", "rediss://")):
+        if url.startswith(prefix):
+            return plain + url[len(prefix) :]
+    return url
+
+
+class ClusterStore(Store):
+    """:class:`Store` on a Redis Cluster (``self.r`` is a ``RedisCluster``)."""
+
+    def __init__(self, client: RedisCluster, wait_replicas: int = 1, wait_ms: int = 1000) -> None:
+        super().__init__(client)  # type: ignore[arg-type]
+        self.cluster = client
+        self.wait_replicas = wait_replicas
+        self.wait_ms = wait_ms
+        self._nodes: dict[str, aioredis.Redis] = {}
+        self._node_shas: dict[str, str] = {}
+        self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
+
+    @classmethod
+    def from_url(  # type: ignore[override]
+        cls, url: str, pool_size: int = 32, wait_replicas: int = 1, wait_ms: int = 1000
+    ) -> ClusterStore:
+        client = RedisCluster.from_url(
+            cluster_url(url),
+            max_connections=pool_size,
+            decode_responses=False,
+            socket_timeout=5,
+            socket_connect_timeout=2,
+        )
+        return cls(client, wait_replicas, wait_ms)
+
+    async def close(self) -> None:
+        for c in self._nodes.values():
+            with contextlib.suppress(Exception):
+                await c.aclose()
+        self._nodes.clear()
+        await self.cluster.aclose()
+
+    async def ping(self) -> bool:
+        node = self.cluster.get_node_from_key(TIMERS)
+        return bool(await self._node_client(node.name, node.host, node.port).ping())
+
+    async def refresh_topology(self) -> None:
+        with contextlib.suppress(redis.exceptions.RedisError, OSError):
+            await self.cluster.nodes_manager.initialize()
+
+    def _node_client(self, name: str, host: str, port: int) -> aioredis.Redis:
+        c = self._nodes.get(name)
+        if c is None:
+            pool = ConnectionPool(
+                host=host, port=port, max_connections=16, socket_timeout=5, socket_connect_timeout=2
+            )
+            c = self._nodes[name] = aioredis.Redis(connection_pool=pool)
+        return c
+
+    async def _drop_node(self, name: str) -> None:
+        c = self._nodes.pop(name, None)
+        self._node_shas.pop(name, None)
+        if c is not None:
+            with contextlib.suppress(Exception):
+                await c.aclose()
+
+    async def commit(
+        self,
+        room: str,
+        expected_version: int,
+        state: JSON,
+        entry: JSON,
+        player: str | None = None,
+        client_seq: int | None = None,
+        deadline: int | None = None,
+    ) -> CommitResult:
+        keys = [k_state(room), k_log(room), k_seq(room)]
+        args: list[Any] = [
+            expected_version,
+            pack(state),
+            pack(entry),
+            player if client_seq is not None and player else "",
+            client_seq if client_seq is not None else "",
+        ]
+        give_up = time.monotonic() + COMMIT_RETRY_SECONDS
+        delay = 0.05
+        while True:
+            try:
+                res = await self._commit_once(room, keys, args)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+                # The master went away. If the script ran before that, the retry answers
+                # "conflict" (or "dup" for a sequenced action), which mutate() handles.
+                if time.monotonic() > give_up:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                await self.refresh_topology()
+                continue
+            if res is not None:
+                break
+            if time.monotonic() > give_up:
+                raise redis.exceptions.ConnectionError("cluster did not settle in time")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
+            await self.refresh_topology()
+        status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
+        if status == "dup":
+            return CommitResult("dup", int(res[1]), int(res[2]))
+        if status == "ok" and deadline is not None:
+            # timers may only move earlier here; App.fire re-arms a timer that fired early
+            await self.cluster.zadd(TIMERS, {room: deadline}, lt=True)
+        return CommitResult(status, int(res[1]))
+
+    async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
+        """One attempt; None when the slot map changed and the caller should retry."""
+        node = self.cluster.get_node_from_key(keys[0])
+        client = self._node_client(node.name, node.host, node.port)
+        sha = self._node_shas.get(node.name)
+        if sha is None:
+            sha = self._node_shas[node.name] = await client.script_load(COMMIT_CLUSTER_LUA)
+        async with client.pipeline(transaction=False) as p:
+            p.evalsha(sha, len(keys), *keys, *args)
+            p.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+            p.execute_command("SPUBLISH", k_channel(room), "1")
+            out = await p.execute(raise_on_error=False)
+        res, acked = out[0], out[1]
+        if isinstance(res, redis.exceptions.NoScriptError):
+            self._node_shas.pop(node.name, None)  # a promoted replica: load the script again
+            return None
+        if isinstance(res, redis.exceptions.ResponseError):
+            if str(res).startswith(_RETRY_PREFIXES):
+                await self._drop_node(node.name)
+                return None
+            raise res
+        if isinstance(res, Exception):
+            raise res
+        if isinstance(acked, int) and acked < self.wait_replicas:
+            self.under_replicated += 1
+            log.warning(
+                "commit not replicated in time",
+                extra={"room": room, "replicas": acked, "node": node.name},
+            )
+        return res
+
+    async def set_deadline(self, room: str, version: int, at_ms: int | None) -> bool:
+        """Set the room's timer from its state at ``version``. The timer set and the room are
+        in different slots, so: write, then check the room did not move on meanwhile; if it
+        did, set the timer to now (``App.fire`` then recomputes it from the newest state)."""
+        if at_ms is None:
+            await self.cluster.zrem(TIMERS, room)
+        else:
+            await self.cluster.zadd(TIMERS, {room: at_ms})
+        if await self.version(room) != version:
+            await self.cluster.zadd(TIMERS, {room: _now_ms()}, lt=True)
+            return False
+        return True
+
+    async def new_player(self, name: str) -> tuple[str, str]:
+        # the player hash and the token live in different slots: write the hash first, so a
+        # token never points at a missing player
+        import secrets
+
+        from server.store import token_hash
+
+        pid = "p_" + secrets.token_hex(8)
+        token = secrets.token_urlsafe(32)
+        await self.cluster.hset(f"mj:player:{pid}", mapping={"name": name})
+        await self.cluster.set(f"mj:tok:{token_hash(token)}", pid)
+        return pid, token
+
+
+class _NodeSubscriber:
+    """The sharded subscriptions this process holds on one master."""
+
+    def __init__(self, app: ClusterApp, name: str, host: str, port: int) -> None:
+        self.app = app
+        self.name = name
+        self.client = aioredis.Redis(host=host, port=port, socket_connect_timeout=2)
+        self.pubsub = self.client.pubsub()
+        self.want: set[str] = set()
+        self.have: set[str] = set()
+        self.failed = False
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def _kick(self, channel: str) -> None:
+        room = room_of_channel(channel)
+        if room is not None and room in self.app.feeds:
+            self.app.feeds[room].kick()
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                for ch in sorted(self.want - self.have):
+                    await self.pubsub.ssubscribe(ch)
+                    self.have.add(ch)
+                    self._kick(ch)  # notifications may have been missed before this
+                for ch in sorted(self.have - self.want):
+                    await self.pubsub.sunsubscribe(ch)
+                    self.have.discard(ch)
+                if not self.have:
+                    await asyncio.sleep(0.2)
+                    continue
+                msg = await self.pubsub.get_message(timeout=0.2)
+                if msg is None:
+                    continue
+                kind = msg["type"]
+                kind = kind.decode() if isinstance(kind, bytes) else str(kind)
+                ch = msg["channel"]
+                ch = ch.decode() if isinstance(ch, bytes) else str(ch)
+                if kind == "smessage":
+                    self._kick(ch)
+                elif kind == "sunsubscribe" and ch in self.have:
+                    # the server dropped us: the slot moved (failover / resharding)
+                    self.have.discard(ch)
+                    if ch in self.want:
+                        raise redis.exceptions.ConnectionError(f"slot of {ch} moved")
+        except asyncio.CancelledError:
+            raise
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self.app.metrics.inc("redis_errors")
+            log.warning("sharded pub/sub on %s lost: %s", self.name, exc)
+        finally:
+            self.failed = True
+            self.app.subs_changed.set()
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+
+class ClusterApp(App):
+    """:class:`App` with sharded pub/sub and periodic timer reconciliation."""
+
+    store: ClusterStore
+
+    def __init__(self, cfg: Any, store: Store) -> None:
+        super().__init__(cfg, store)
+        self.subs_changed = asyncio.Event()
+        self.subscribers: dict[str, _NodeSubscriber] = {}
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self.timer_reconcile_loop()))
+
+    def feed(self, room: str) -> Feed:
+        new = room not in self.feeds
+        f = super().feed(room)
+        if new:
+            self.subs_changed.set()
+        return f
+
+    def drop_from_feed(self, conn: Any, room: str) -> None:
+        had = room in self.feeds
+        super().drop_from_feed(conn, room)
+        if had and room not in self.feeds:
+            self.subs_changed.set()
+
+    async def pubsub_loop(self) -> None:
+        try:
+            while True:
+                self.subs_changed.clear()
+                try:
+                    await self._reconcile_subscriptions()
+                except (redis.exceptions.RedisError, OSError):
+                    self.metrics.inc("redis_errors")
+                    log.warning("cannot map rooms to shards; retrying", exc_info=True)
+                    await asyncio.sleep(0.5)
+                    self.subs_changed.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.subs_changed.wait(), 1.0)
+        finally:
+            for sub in list(self.subscribers.values()):
+                await sub.close()
+            self.subscribers.clear()
+
+    async def _reconcile_subscriptions(self) -> None:
+        failed = [name for name, s in self.subscribers.items() if s.failed]
+        if failed:
+            for name in failed:
+                await self.subscribers.pop(name).close()
+            await self.store.refresh_topology()
+            await asyncio.sleep(0.2)  # do not spin against a node that is still down
+        desired: dict[str, tuple[str, int, set[str]]] = {}
+        for room in list(self.feeds):
+            ch = k_channel(room)
+            node = self.store.cluster.get_node_from_key(ch)
+            desired.setdefault(node.name, (node.host, node.port, set()))[2].add(ch)
+        for name, (host, port, chans) in desired.items():
+            sub = self.subscribers.get(name)
+            if sub is None:
+                sub = self.subscribers[name] = _NodeSubscriber(self, name, host, port)
+                for ch in chans:  # whatever was published meanwhile
+                    self._kick_channel(ch)
+            sub.want = chans
+        for name, sub in list(self.subscribers.items()):
+            if name not in desired:
+                sub.want = set()
+                if not sub.have:
+                    await self.subscribers.pop(name).close()
+
+    def _kick_channel(self, ch: str) -> None:
+        room = room_of_channel(ch)
+        if room is not None and room in self.feeds:
+            self.feeds[room].kick()
+
+    async def timer_reconcile_loop(self) -> None:
+        while True:
+            await asyncio.sleep(TIMER_RECONCILE_SECONDS)
+            try:
+                await self.reconcile_timers()
+            except (redis.exceptions.RedisError, OSError):
+                self.metrics.inc("redis_errors")
