@@ -84,6 +84,7 @@ class ClusterStore(Store):
         self.wait_ms = wait_ms
         self._nodes: dict[str, aioredis.Redis] = {}
         self._node_shas: dict[str, str] = {}
+        self._replicas: dict[str, tuple[float, int]] = {}  # node -> (checked at, connected)
         self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
 
     @classmethod
@@ -106,8 +107,13 @@ class ClusterStore(Store):
         self._nodes.clear()
         await self.cluster.aclose()
 
+    async def node_for(self, key: str) -> Any:
+        """The master owning ``key``'s slot (the client learns the slot map on first use)."""
+        await self.cluster.initialize()
+        return self.cluster.get_node_from_key(key)
+
     async def ping(self) -> bool:
-        node = self.cluster.get_node_from_key(TIMERS)
+        node = await self.node_for(TIMERS)
         return bool(await self._node_client(node.name, node.host, node.port).ping())
 
     async def refresh_topology(self) -> None:
@@ -126,6 +132,7 @@ class ClusterStore(Store):
     async def _drop_node(self, name: str) -> None:
         c = self._nodes.pop(name, None)
         self._node_shas.pop(name, None)
+        self._replicas.pop(name, None)
         if c is not None:
             with contextlib.suppress(Exception):
                 await c.aclose()
@@ -179,17 +186,19 @@ class ClusterStore(Store):
 
     async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
         """One attempt; None when the slot map changed and the caller should retry."""
-        node = self.cluster.get_node_from_key(keys[0])
+        node = await self.node_for(keys[0])
         client = self._node_client(node.name, node.host, node.port)
         sha = self._node_shas.get(node.name)
         if sha is None:
             sha = self._node_shas[node.name] = await client.script_load(COMMIT_CLUSTER_LUA)
+        want = min(self.wait_replicas, await self._connected_replicas(node.name, client))
         async with client.pipeline(transaction=False) as p:
             p.evalsha(sha, len(keys), *keys, *args)
-            p.execute_command("WAIT", self.wait_replicas, self.wait_ms)
+            if want > 0:
+                p.execute_command("WAIT", want, self.wait_ms)
             p.execute_command("SPUBLISH", k_channel(room), "1")
             out = await p.execute(raise_on_error=False)
-        res, acked = out[0], out[1]
+        res, acked = out[0], (out[1] if want > 0 else 0)
         if isinstance(res, redis.exceptions.NoScriptError):
             self._node_shas.pop(node.name, None)  # a promoted replica: load the script again
             return None
@@ -200,13 +209,29 @@ class ClusterStore(Store):
             raise res
         if isinstance(res, Exception):
             raise res
-        if isinstance(acked, int) and acked < self.wait_replicas:
+        if want > 0 and isinstance(acked, int) and acked < want:
             self.under_replicated += 1
             log.warning(
                 "commit not replicated in time",
                 extra={"room": room, "replicas": acked, "node": node.name},
             )
         return res
+
+    async def _connected_replicas(self, name: str, client: aioredis.Redis) -> int:
+        """How many replicas the master has now (re-read every 2 s). A master without a
+        replica (its replica died, or it was just promoted) cannot lose acknowledged writes to
+        a failover -- there is nothing to fail over to -- so its commits skip WAIT instead of
+        stalling for ``wait_ms`` each; its AOF keeps them across a restart."""
+        t = time.monotonic()
+        cached = self._replicas.get(name)
+        if cached is not None and t - cached[0] < 2.0:
+            return cached[1]
+        info = await client.info("replication")
+        n = int(info.get("connected_slaves", 0))
+        if cached is not None and cached[1] != n:
+            log.warning("master %s now has %d connected replica(s)", name, n)
+        self._replicas[name] = (t, n)
+        return n
 
     async def set_deadline(self, room: str, version: int, at_ms: int | None) -> bool:
         """Set the room's timer from its state at ``version``. The timer set and the room are
@@ -355,7 +380,7 @@ class ClusterApp(App):
         desired: dict[str, tuple[str, int, set[str]]] = {}
         for room in list(self.feeds):
             ch = k_channel(room)
-            node = self.store.cluster.get_node_from_key(ch)
+            node = await self.store.node_for(ch)
             desired.setdefault(node.name, (node.host, node.port, set()))[2].add(ch)
         for name, (host, port, chans) in desired.items():
             sub = self.subscribers.get(name)

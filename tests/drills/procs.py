@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,6 +28,10 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class SetupError(RuntimeError):
+    """A process the drill needs died while starting: stop waiting at once."""
+
+
 def wait_until(pred, timeout: float, what: str, interval: float = 0.05):  # type: ignore[no-untyped-def]
     end = time.monotonic() + timeout
     last_exc: Exception | None = None
@@ -35,6 +40,8 @@ def wait_until(pred, timeout: float, what: str, interval: float = 0.05):  # type
             v = pred()
             if v:
                 return v
+        except SetupError:
+            raise
         except Exception as exc:  # the thing is not up yet
             last_exc = exc
         time.sleep(interval)
@@ -83,7 +90,7 @@ class RedisNode:
         def up() -> bool:
             assert self.proc is not None
             if self.proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited: {(self.dir / 'redis.log').read_text()}")
+                raise SetupError(f"redis-server exited: {(self.dir / 'redis.log').read_text()}")
             c = self.client()
             try:
                 return bool(c.ping())
@@ -129,6 +136,8 @@ class RedisCluster:
                         dir / f"n{i}",
                         "--cluster-enabled",
                         "yes",
+                        "--cluster-port",
+                        str(free_port()),
                         "--cluster-config-file",
                         "nodes.conf",
                         "--cluster-node-timeout",
@@ -162,22 +171,28 @@ class RedisCluster:
             raise
 
     def _healthy(self) -> bool:
+        """cluster_state:ok everywhere, and every replica in sync with a live master."""
         for n in self.nodes:
             if n.proc is None or n.proc.poll() is not None:
                 continue
             c = n.client()
             try:
                 info = c.execute_command("CLUSTER", "INFO")
+                repl = c.info("replication")
             finally:
                 c.close()
             text = info.decode() if isinstance(info, bytes) else str(info)
             if "cluster_state:ok" not in text:
                 return False
+            if repl["role"] == "slave" and repl.get("master_link_status") != "up":
+                return False
         return True
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.nodes[0].port}"
+        """A seed URL naming a live node."""
+        live = [n for n in self.nodes if n.proc is not None and n.proc.poll() is None]
+        return f"redis://127.0.0.1:{live[0].port}"
 
     def role_of(self, node: RedisNode) -> str:
         c = node.client()
@@ -210,10 +225,17 @@ class RedisCluster:
 class ServerProcess:
     """``mahjong-server`` (``python -m server``) as a separate process."""
 
-    def __init__(self, *args: str, cwd: Path | None = None) -> None:
+    def __init__(self, *args: str, cwd: Path | None = None, log: Path | None = None) -> None:
         env = dict(os.environ)
         env.pop("REDIS_URL", None)
         self.args = args
+        # stderr goes to a file: a pipe nobody reads would block the server once it is full
+        if log is None:
+            fd, name = tempfile.mkstemp(prefix="mahjong-server-", suffix=".log")
+            os.close(fd)
+            log = Path(name)
+        self.log = log
+        self._err = open(log, "ab")  # noqa: SIM115 - closed in stop()/kill()
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -231,23 +253,28 @@ class ServerProcess:
                 *args,
             ],
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self._err,
             stdin=subprocess.DEVNULL,
             env=env,
             cwd=cwd or ROOT,
         )
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
+        line = self.proc.stdout.readline()  # the one "listening" line; nothing else is printed
         if not line:
-            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
             self.proc.wait(10)
-            raise RuntimeError(f"server did not start (rc={self.proc.returncode}): {err}")
+            raise RuntimeError(
+                f"server did not start (rc={self.proc.returncode}): {self.log.read_text()}"
+            )
         self.port = int(json.loads(line)["listening"])
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace")
 
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
+        self._err.close()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -257,6 +284,7 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self._err.close()
 
 
 NGINX_CONF = """
@@ -323,7 +351,7 @@ class Nginx:
         def up() -> bool:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"nginx exited: {err}")
+                raise SetupError(f"nginx exited: {err}")
             with socket.create_connection(("127.0.0.1", self.port), timeout=1):
                 return True
 
