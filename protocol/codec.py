@@ -42,14 +42,17 @@ def encode(value: Any) -> bytes:
 
 
 def _check(value: Any, depth: int, limits: Limits) -> None:
-    if depth > limits.max_depth:
-        raise CodecError(ErrorCode.TOO_DEEP, f"nesting deeper than {limits.max_depth}")
+    """``depth`` counts nested containers: ``[[1]]`` has depth 2."""
     if isinstance(value, dict):
+        if depth > limits.max_depth:
+            raise CodecError(ErrorCode.TOO_DEEP, f"nesting deeper than {limits.max_depth}")
         for k, v in value.items():
             if not isinstance(k, str):
-                raise CodecError(ErrorCode.BAD_MESSAGE, "map keys must be strings")
+                raise CodecError(ErrorCode.BAD_FRAME, "map keys must be strings")
             _check(v, depth + 1, limits)
     elif isinstance(value, list):
+        if depth > limits.max_depth:
+            raise CodecError(ErrorCode.TOO_DEEP, f"nesting deeper than {limits.max_depth}")
         for v in value:
             _check(v, depth + 1, limits)
 

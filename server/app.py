@@ -157,6 +157,7 @@ class App:
         self.shutting_down = False
         self.timer_wake = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
+        self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
         self.ws_server: Server | None = None
 
@@ -166,27 +167,25 @@ class App:
         await self.store.ping()
         await self.reconcile_timers()
         loop = asyncio.get_running_loop()
+        self.timer_task = loop.create_task(self.timer_loop())
         self.tasks = [
             loop.create_task(self.pubsub_loop()),
-            loop.create_task(self.timer_loop()),
+            self.timer_task,
             loop.create_task(self.heal_loop()),
         ]
 
     async def reconcile_timers(self) -> None:
         """After a restart: make sure every open room with a deadline has a timer."""
         for room in await self.store.open_rooms():
-            loaded = await self.store.load(room)
-            if loaded is None:
-                continue
-            version, state = loaded
-            await self.store.set_deadline(room, version, self.deadline_of(state))
+            await self.store.reindex_timer(room)
 
     async def stop_tasks(self) -> None:
-        for t in self.tasks:
+        tasks = [*self.tasks, *(f.task for f in self.feeds.values())]
+        self.tasks = []
+        self.feeds.clear()
+        for t in tasks:
             t.cancel()
-        for f in self.feeds.values():
-            f.task.cancel()
-        for t in [*self.tasks, *(f.task for f in self.feeds.values())]:
+        for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
 
@@ -431,9 +430,17 @@ class App:
                 await asyncio.sleep(0.5)
 
     async def heal_loop(self) -> None:
-        """Safety net for lost pub/sub messages: compare versions once a second."""
+        """Safety nets: lost pub/sub messages (versions compared once a second) and timers
+        lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
+        ticks = 0
         while True:
             await asyncio.sleep(1.0)
+            ticks += 1
+            if ticks % 30 == 0:
+                try:
+                    await self.reconcile_timers()
+                except redis.exceptions.RedisError:
+                    self.metrics.inc("redis_errors")
             for room, f in list(self.feeds.items()):
                 try:
                     v = await self.store.version(room)
@@ -470,7 +477,7 @@ class App:
             return rooms.tick(state, t, self.grace_ms, self.cfg.bot_delay_ms, rng)
 
         try:
-            res, state = await self.mutate(room, step)
+            res, _ = await self.mutate(room, step)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await self.store.r.zrem("mj:timers", room)
@@ -478,16 +485,11 @@ class App:
             raise
         except game.GameError:
             log.exception("timer action rejected by the engine", extra={"room": room})
-            v = await self.store.version(room)
-            await self.store.set_deadline(room, v, now_ms() + 5000)
+            await self.store.postpone_timer(room, now_ms() + 5000)
             return
-        if res is None and state is not None:
-            # nothing was due (another process fired first): re-arm from the current state
-            v = await self.store.version(room)
-            loaded = await self.store.load(room)
-            if loaded is not None:
-                v, state = loaded
-                await self.store.set_deadline(room, v, self.deadline_of(state))
+        if res is None:
+            # nothing was due (another process fired first): re-arm from the stored deadline
+            await self.store.reindex_timer(room)
 
     # ---------------------------------------------------------------- handlers
 
@@ -616,7 +618,7 @@ class App:
             await asyncio.sleep(0.05)  # let the error go out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
-        name = (msg.name or "").strip()[: m.NAME_MAX]
+        name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
         resumed = False
         if msg.token:
             found = await self.store.player_by_token(msg.token)
@@ -939,6 +941,9 @@ class App:
             return
         self.shutting_down = True
         log.info("shutting down", extra={"connections": len(self.conns)})
+        # take no new work: the other processes (or the next start) fire the timers
+        if self.timer_task is not None:
+            self.timer_task.cancel()
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
         if self.ws_server is not None:
@@ -992,5 +997,6 @@ async def run_server(
             ready(port)
         await stop.wait()
         await app.shutdown()
+    await app.stop_tasks()  # feeds that handlers opened while closing
     await store.close()
     log.info("stopped")

@@ -8,8 +8,8 @@
 -- ARGV[4] player id of a sequenced request, or ""
 -- ARGV[5] client seq, or ""
 -- ARGV[6] pub/sub channel for the notification
--- ARGV[7] the room's next deadline in ms, or "" for none (KEYS[4], the timers sorted set)
--- ARGV[8] room id (member of the timers sorted set)
+-- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
+--         global timers index is updated by the caller, see server/store.py)
 -- Returns {"ok", new_version} | {"conflict", current_version} | {"dup", version_of_that_seq}
 local cur = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 local player = ARGV[4]
@@ -25,15 +25,10 @@ if cur ~= tonumber(ARGV[1]) then
   return {'conflict', cur}
 end
 local nv = cur + 1
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', nv)
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', nv, 'deadline', ARGV[7])
 redis.call('XADD', KEYS[2], nv .. '-1', 'd', ARGV[3])
 if player ~= '' then
   redis.call('HSET', KEYS[3], player, ARGV[5], player .. ':v', nv)
-end
-if ARGV[7] == '' then
-  redis.call('ZREM', KEYS[4], ARGV[8])
-else
-  redis.call('ZADD', KEYS[4], tonumber(ARGV[7]), ARGV[8])
 end
 redis.call('PUBLISH', ARGV[6], nv)
 return {'ok', nv}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class Config:
-    host: str = "127.0.0.1"
+    host: str = "0.0.0.0"
     port: int = 8765
     redis_url: str | None = None  # None: start an embedded redis-server
     data_dir: str = "./data"

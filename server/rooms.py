@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import random
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,14 @@ class Change:
     lobby_changed: bool = False
     chat: JSON | None = None
     notice: JSON | None = None  # a public lobby event (joined, left, seat_away, bot_took_over)
+
+
+def clean_text(text: str) -> str:
+    """Drop control and format characters (terminal escapes, bidi overrides, NULs) and
+    surrounding whitespace from user text (names, chat)."""
+    return "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    ).strip()
 
 
 def new_code(rng: random.Random | None = None) -> str:
@@ -366,7 +375,7 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
 
 def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
     _member(state, player)
-    text = text.strip()
+    text = clean_text(text)
     if not text:
         raise RoomError(ErrorCode.BAD_MESSAGE, "empty chat message")
     if len(text) > max_len:

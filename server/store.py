@@ -11,8 +11,10 @@ Global: ``mj:code:<CODE>`` -> room id, ``mj:rooms`` (open rooms), ``mj:public`` 
 rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256(token)>`` ->
 player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set).
 
-Every change goes through one Lua script (``commit.lua``): idempotency check of the client
-sequence number, version check, state write, stream append and publish, all atomic.
+Every change goes through one Lua script (``commit.lua``) touching only the room's own keys
+(one hash slot): idempotency check of the client sequence number, version check, state and
+next-deadline write, stream append and publish, all atomic. The global timers index is
+updated right after (see :meth:`Store.reindex_timer` for why that is safe).
 """
 
 from __future__ import annotations
@@ -77,12 +79,13 @@ class CommitResult:
 
 
 COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
-SETTIMER_LUA = resources.files("server").joinpath("settimer.lua").read_text()
 
 
 class Store:
     def __init__(self, client: aioredis.Redis) -> None:
-        self.r = client
+        # redis-py's stubs type replies as ``bytes | str`` unions that depend on
+        # decode_responses; we always use bytes, so the client is used untyped.
+        self.r: Any = client
         self._shas: dict[str, str] = {}
 
     @classmethod
@@ -105,11 +108,11 @@ class Store:
         if sha is None:
             sha = self._shas[script] = await self.r.script_load(script)
         try:
-            return await self.r.evalsha(sha, len(keys), *keys, *args)  # type: ignore[misc]
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
         except NoScriptError:
             # Redis restarted or failed over and lost its script cache: load it again.
             sha = self._shas[script] = await self.r.script_load(script)
-            return await self.r.evalsha(sha, len(keys), *keys, *args)  # type: ignore[misc]
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
 
     async def commit(
         self,
@@ -123,7 +126,7 @@ class Store:
     ) -> CommitResult:
         res = await self._eval(
             COMMIT_LUA,
-            [k_state(room), k_log(room), k_seq(room), TIMERS],
+            [k_state(room), k_log(room), k_seq(room)],
             [
                 expected_version,
                 pack(state),
@@ -132,12 +135,15 @@ class Store:
                 client_seq if client_seq is not None else "",
                 k_channel(room),
                 "" if deadline is None else deadline,
-                room,
             ],
         )
         status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
         if status == "dup":
             return CommitResult("dup", int(res[1]), int(res[2]))
+        if status == "ok" and deadline is not None:
+            # the index of deadlines lives outside the room's hash slot (Redis Cluster), so it
+            # is updated after the commit; a crash in between is repaired by reindex_timer()
+            await self.r.zadd(TIMERS, {room: deadline})
         return CommitResult(status, int(res[1]))
 
     # ------------------------------------------------------------------------- rooms
@@ -228,12 +234,28 @@ class Store:
 
     # ------------------------------------------------------------------------ timers
 
-    async def set_deadline(self, room: str, version: int, at_ms: int | None) -> bool:
-        """Set the room's timer, unless the room has moved past ``version`` meanwhile."""
-        res = await self._eval(
-            SETTIMER_LUA, [k_state(room), TIMERS], [version, "" if at_ms is None else at_ms, room]
-        )
-        return bool(res)
+    async def room_deadline(self, room: str) -> int | None:
+        raw = await self.r.hget(k_state(room), "deadline")
+        return int(raw) if raw else None
+
+    async def reindex_timer(self, room: str) -> None:
+        """Make the timers index agree with the deadline stored in the room's hash.
+
+        Safe against a concurrent commit: that commit adds its deadline to the index after
+        writing it to the hash, so if our ZREM lands after its ZADD, the re-read below sees
+        the new deadline and adds it back.
+        """
+        d = await self.room_deadline(room)
+        if d is not None:
+            await self.r.zadd(TIMERS, {room: d})
+            return
+        await self.r.zrem(TIMERS, room)
+        d = await self.room_deadline(room)
+        if d is not None:
+            await self.r.zadd(TIMERS, {room: d})
+
+    async def postpone_timer(self, room: str, at_ms: int) -> None:
+        await self.r.zadd(TIMERS, {room: at_ms})
 
     async def due_rooms(self, now_ms: int, limit: int = 32) -> list[str]:
         rows = await self.r.zrangebyscore(TIMERS, "-inf", now_ms, start=0, num=limit)

@@ -8,7 +8,14 @@ import random
 import pytest
 
 from server import game
-from server_tests.helpers import Player, check_against_log, read_log, setup_table
+from server_tests.helpers import (
+    Player,
+    check_against_log,
+    check_view_message,
+    read_log,
+    setup_table,
+)
+from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -39,10 +46,18 @@ async def test_four_clients_play_a_complete_game(server, redis_url, ruleset):
     clients, room = await setup_table(
         server.port, 4, ruleset, {**FAST, "length": "hands", "hands": 2}
     )
+    # a spectator watches the whole game: it must never see a concealed tile
+    spec = await Client.connect(server.port, "spectator", check_view_message)
+    await spec.hello("spectator")
+    code = next(m for m in clients[0].inbox if m["type"] == "snapshot")["lobby"]["code"]
+    assert (await spec.request({"type": "join_room", "code": code}))["type"] == "ack"
     r = await clients[0].request({"type": "start_game", "room": room})
     assert r["type"] == "ack", r
     players = [Player(c, random.Random(i)) for i, c in enumerate(clients)]
     await play_all(players)
+    watcher = Player(spec, random.Random(9))
+    await watcher.run(timeout=30)
+    assert watcher.game_over == players[0].game_over
     summaries = [p.game_over["summary"] for p in players]
     assert all(s == summaries[0] for s in summaries)
     assert sum(summaries[0]["scores"]) == 0
@@ -67,5 +82,43 @@ async def test_four_clients_play_a_complete_game(server, redis_url, ruleset):
     for a in r["log"]["actions"]:
         st, _ = table.apply(st, table.Action.from_json(a))
     assert list(st.scores) == summaries[0]["scores"]
-    for c in clients:
+    assert check_against_log(spec, log) > 0
+    # rematch: back to the lobby with the same seats, humans must get ready again
+    r = await clients[1].request({"type": "rematch", "room": room})
+    assert r["type"] == "ack"
+    ev = await clients[0].wait_for(
+        lambda m: m["type"] == "events" and (m.get("lobby") or {}).get("status") == "lobby"
+    )
+    assert [s["name"] for s in ev["lobby"]["seats"]] == ["p0", "p1", "p2", "p3"]
+    assert not any(s["ready"] for s in ev["lobby"]["seats"])
+    for c in [*clients, spec]:
         await c.close()
+
+
+async def test_actions_are_idempotent_by_client_seq(server):
+    rs = playable()[0]
+    clients, room = await setup_table(
+        server.port, 1, rs, {**FAST, "bot_delay_ms": 2000, "length": "hands", "hands": 1}
+    )
+    c = clients[0]
+    await c.request({"type": "start_game", "room": room})
+    ev = await c.wait_for(lambda m: m["type"] == "events" and m.get("legal"))
+    discard = next(a for a in ev["legal"] if a["type"] == "discard")
+    msg = {"type": "action", "room": room, "seq": 1, "action": discard}
+    first = await c.request(msg)
+    assert first["type"] == "ack" and first["duplicate"] is False and first["client_seq"] == 1
+    again = await c.request(msg)  # the retry of a request whose ack was lost
+    assert again["type"] == "ack" and again["duplicate"] is True and again["seq"] == first["seq"]
+    # a stale action with a new client seq is rejected by the engine, nothing changes
+    stale = await c.request({**msg, "seq": 2})
+    assert stale["type"] == "error" and stale["code"] == "illegal_action"
+    assert stale["detail"]["table_code"] in ("stale-seq", "not-your-turn", "wrong-phase")
+    bad = await c.request(
+        {"type": "action", "room": room, "seq": 3, "action": {"type": "discard", "tile": "f9"}}
+    )
+    assert bad["code"] == "illegal_action" and bad["detail"]["table_code"] == "bad-action"
+    other = await c.request(
+        {"type": "action", "room": room, "seq": 4, "action": {**discard, "seat": 2}}
+    )
+    assert other["code"] == "illegal_action" and other["detail"]["table_code"] == "not-your-seat"
+    await c.close()

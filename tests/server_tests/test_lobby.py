@@ -134,3 +134,18 @@ async def test_bad_options(server):
     ):
         r = await a.request({"type": "create_room", "ruleset": RS, "options": opts})
         assert r["code"] == ErrorCode.BAD_OPTIONS, opts
+
+
+async def test_names_and_chat_are_cleaned_of_control_characters(server):
+    a = await Client.connect(server.port)
+    w = await a.hello("\x1b[31mEve\u202e\x00")
+    assert w["name"] == "[31mEve"
+    ack = await a.request({"type": "create_room", "ruleset": RS})
+    ev_room = ack["room"]
+    r = await a.request({"type": "chat", "room": ev_room, "text": "hi\x1b[2J\x07 there"})
+    assert r["type"] == "ack"
+    ev = await a.wait_for(lambda m: m["type"] == "events" and m.get("chat"))
+    assert ev["chat"]["text"] == "hi[2J there"
+    r = await a.request({"type": "chat", "room": ev_room, "text": "\x00\x1b"})
+    assert r["code"] == ErrorCode.BAD_MESSAGE
+    await a.close()

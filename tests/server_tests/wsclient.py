@@ -9,7 +9,7 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from protocol.messages import parse_server
+from protocol.messages import CLIENT_MESSAGES, parse_client, parse_server
 
 JSON = dict[str, Any]
 
@@ -36,6 +36,10 @@ class Client:
         ws = await connect(
             f"ws://127.0.0.1:{port}/", max_size=2**22, open_timeout=10, max_queue=None
         )
+        if checker is None:  # every message every test client receives is leak-checked
+            from server_tests.helpers import check_view_message
+
+            checker = check_view_message
         return cls(ws, label, checker)
 
     async def close(self) -> None:
@@ -47,6 +51,8 @@ class Client:
     async def send(self, msg: JSON) -> int:
         self.rid += 1
         msg = {**msg, "id": self.rid}
+        parse_client(msg)  # the tests send only documented, well-formed messages this way
+        assert msg["type"] in CLIENT_MESSAGES
         await self.ws.send(msgpack.packb(msg, use_bin_type=True))
         return self.rid
 
