@@ -16,6 +16,7 @@ table builds the full :class:`scoring.Hand` with its context and asks the rule s
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
@@ -51,7 +52,7 @@ from table.model import (
     Phase,
     SeatState,
 )
-from table.params import GameParams
+from table.params import GameParams, InstantRules
 from table.wall import Deal
 
 __all__ = [
@@ -430,11 +431,9 @@ def _start_hand(w: _W, a: Action) -> None:
     if p.instant is not None:
         d = sorted(deal.dice)
         if d[0] == d[2]:
-            for o in _others(w.dealer):
-                w.pay(o, w.dealer, p.instant.dice_triple, "dice-triple")
+            _instant(w, {"kind": "wei-dice", "seat": w.dealer})
         elif d in ([1, 2, 3], [4, 5, 6]):
-            for o in _others(w.dealer):
-                w.pay(o, w.dealer, p.instant.dice_straight, "dice-straight")
+            _instant(w, {"kind": "one-two-three", "seat": w.dealer})
     for s in range(4):
         if s != w.dealer:
             w.seats[s] = _sr(w.seats[s], drawn=None)
@@ -454,20 +453,69 @@ def _take_back(w: _W) -> Tile:
 
 
 def _flower_sets(w: _W, seat: int) -> None:
-    """Instant payments for a complete set of seasons (一台花) or plants (一台草)."""
-    inst = w.p.instant
-    if inst is None:
+    """Instant payments for a complete set of seasons (一台花) or plants (一台草), each once;
+    after 一台花 no 一台草 is collected (先花，不能再收草 — both at the deal: only 一台花)."""
+    if w.p.instant is None:
         return
     s = w.seats[seat]
     fl = set(s.flowers)
-    for name, group, amount in (
-        ("flower-set", range(34, 38), inst.flower_set),
-        ("grass-set", range(38, 42), inst.grass_set),
-    ):
-        if name not in s.sets_paid and all(Tile(i) in fl for i in group):
-            w.seats[seat] = s = _sr(s, sets_paid=(*s.sets_paid, name))
-            for o in _others(seat):
-                w.pay(o, seat, amount, name)
+    for kind, group in (("one-flower-set", range(34, 38)), ("one-grass", range(38, 42))):
+        if kind in s.sets_paid or not all(Tile(i) in fl for i in group):
+            continue
+        if kind == "one-grass" and "one-flower-set" in s.sets_paid:
+            continue
+        w.seats[seat] = s = _sr(s, sets_paid=(*s.sets_paid, kind))
+        _instant(w, {"kind": kind, "seat": seat})
+
+
+def _instant_settler(rs: RuleSet[Any]) -> Any:
+    """The scoring rule set's ``instant_payments(event)`` (hk-tw16), if it has one."""
+    mod = sys.modules.get(type(rs).__module__)
+    return getattr(mod, "instant_payments", None)
+
+
+def _instant(w: _W, event: dict[str, Any]) -> None:
+    """Settle an instant payment / automatic penalty event (即收 / 即罰).
+
+    The scoring rule set's ``instant_payments`` values it when it has one; otherwise the
+    amounts of the table's ``InstantRules`` record apply (same readings, see docs/table.md).
+    """
+    settler = _instant_settler(w.rs)
+    if settler is not None:
+        pays = [(p.payer, p.payee, p.amount) for p in settler(event)]
+    else:
+        pays = _default_instant(w.p.instant, event)
+    kind = str(event["kind"])
+    w.emit("instant", {k: (str(v) if isinstance(v, Tile) else v) for k, v in event.items()})
+    for payer, payee, amount in pays:
+        w.pay(payer, payee, amount, kind)
+
+
+def _default_instant(inst: InstantRules | None, e: dict[str, Any]) -> list[tuple[int, int, int]]:
+    if inst is None:
+        return []
+    kind = e["kind"]
+    if kind in ("chase", "self-chase"):
+        simple = Tile.parse(str(e["tile"])).is_simple
+        if kind == "chase":
+            amount = inst.chase_simple if simple else inst.chase_honor_terminal
+        else:
+            amount = inst.self_chase_simple if simple else inst.self_chase_honor_terminal
+        return [(e["seat"], o, amount) for o in _others(e["seat"])]
+    if kind == "three-ting-one-laugh":
+        return [(t, e["winner"], inst.three_ting_one_laugh) for t in e["ting_seats"]]
+    if kind == "heaven-earth-slay":
+        if e.get("discarder") is None:
+            return [(o, e["winner"], inst.slay_self_drawn) for o in _others(e["winner"])]
+        return [(e["discarder"], e["winner"], inst.slay_discard)]
+    amount = {
+        "one-flower-set": inst.flower_set,
+        "one-grass": inst.grass_set,
+        "wei-dice": inst.dice_triple,
+        "one-two-three": inst.dice_straight,
+        "hidden-kong-pay": inst.heaven_kong if e.get("heaven") else inst.concealed_kong,
+    }[kind]
+    return [(o, e["seat"], amount) for o in _others(e["seat"])]
 
 
 # -- drawing -------------------------------------------------------------------------------------
@@ -618,16 +666,11 @@ def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
     else:
         chase = (int(tile), seat, 1)
     if inst is not None:
-        simple = tile.is_simple
         if chase[2] == 4:
-            amount = inst.chase_simple if simple else inst.chase_honor_terminal
-            for o in _others(chase[1]):
-                w.pay(chase[1], o, amount, "chase")
+            _instant(w, {"kind": "chase", "seat": chase[1], "tile": str(tile)})
             chase = (-1, -1, 0)
         if tsumogiri.count(tile) == 4 and tsumogiri[-1] == tile and tile == s.drawn:
-            amount = inst.self_chase_simple if simple else inst.self_chase_honor_terminal
-            for o in _others(seat):
-                w.pay(seat, o, amount, "self-chase")
+            _instant(w, {"kind": "self-chase", "seat": seat, "tile": str(tile)})
     w.set(
         chase=chase,
         discards_made=h.discards_made + 1,
@@ -662,9 +705,7 @@ def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
     )
     inst = w.p.instant
     if inst is not None and not exposed:
-        amount = inst.heaven_kong if heaven else inst.concealed_kong
-        for o in _others(seat):
-            w.pay(o, seat, amount, "heaven-kong" if heaven else "concealed-kong")
+        _instant(w, {"kind": "hidden-kong-pay", "seat": seat, "heaven": heaven})
     w.set(interrupted=True, chain=(*w.hand.chain, "kong"))
     if _draw(w, seat, replacement=True):
         _after_draw(w, seat)
@@ -911,6 +952,7 @@ def _build_hand(
     robbing: bool = False,
     winners: int = 1,
     flower_win: str | None = None,
+    flower_loser: int | None = None,
 ) -> Hand:
     h = w.hand
     s = w.seats[seat]
@@ -923,12 +965,21 @@ def _build_hand(
         last = left == 0 and not robbing
         visible = _visible(w, win_tile) - (0 if robbing else 1)
     dealer = w.dealer
-    first_turn = not h.interrupted and (
-        (self_drawn and seat == dealer and s.draws == 0)
-        or (self_drawn and seat != dealer and s.draws == 1)
-        or (not self_drawn and discarder == dealer and h.discards_made == 1)
-    )
+    first_turn: str | None = None
+    if not h.interrupted:
+        if self_drawn and seat == dealer and s.draws == 0:
+            first_turn = "heaven"  # 天胡: the dealer wins with its dealt hand
+        elif self_drawn and seat != dealer and s.draws == 1:
+            first_turn = "human"  # 人胡: a non-dealer self-draws on its first draw
+        elif not self_drawn and not robbing and discarder == dealer and h.discards_made == 1:
+            first_turn = "earth"  # 地胡: a non-dealer wins on the dealer's first discard
     instant = s.ting and (s.draws - s.ting_at) <= (1 if self_drawn else 0)
+    kong_discarder = (
+        h.chain_kong_from
+        if self_drawn and w.p.kong_discarder_pays and h.chain_kong_from is not None
+        else None
+    )
+    fw_value = dict(w.p.flower_win_ids).get(flower_win) if flower_win else None
     ctx: dict[str, Any] = {
         "seat": seat,
         "dealer": seat == dealer,
@@ -937,19 +988,22 @@ def _build_hand(
         "discarder": discarder,
         "discarder_is_dealer": discarder == dealer if discarder is not None else False,
         "ting": s.ting,
-        "ting_kind": s.ting_kind,
+        "ting_timing": s.ting_kind if s.ting else None,
         "ting_concealed": s.ting_concealed,
-        "instant": instant,
+        "ting_instant": instant,
         "tiles_left": left,
-        "replacement_chain": list(h.chain) if self_drawn else [],
-        "kong_from_discard": self_drawn and h.chain_kong_from is not None,
+        "tiles_seen": h.discards_made - (0 if self_drawn or robbing else 1),
+        "replacements": list(h.chain) if self_drawn else [],
+        "kong_discarder": kong_discarder,
         "first_turn": first_turn,
-        "heaven": first_turn and self_drawn and seat == dealer,
-        "human": first_turn and self_drawn and seat != dealer,
-        "earth": first_turn and not self_drawn,
+        "heaven": first_turn == "heaven",
+        "human": first_turn == "human",
+        "earth": first_turn == "earth",
+        "dealer_streak": w.streak,
         "winners": winners,
         "robbing_kong": robbing,
-        "flower_win": flower_win,
+        "flower_win": fw_value,
+        "flower_loser": flower_loser,
         "flowers_others": [len(w.seats[o].flowers) for o in _others(seat)],
         "ting_others": sum(1 for o in _others(seat) if w.seats[o].ting),
         "heaven_earth_ting_others": sum(
@@ -957,6 +1011,8 @@ def _build_hand(
         ),
         "hand_number": h.number,
     }
+    for fact, key in w.p.first_turn_keys:
+        ctx[key] = bool(ctx.get(key)) or ctx[fact]
     return Hand(
         ruleset=w.p.ruleset,
         concealed=concealed,
@@ -984,14 +1040,14 @@ def _score(w: _W, hand: Hand) -> ScoreResult | None:
 
 
 def _flower_score(w: _W, hand: Hand, kind: str) -> ScoreResult | None:
-    """Score a flower win. The scoring rule set is asked first; if it cannot value the tiles
-    (a flower win needs no complete hand), the result is the rule set's own row for the
-    flower win — its value from the scoring pattern table, nothing else counted
-    (不再計牌型番數)."""
+    """Score a flower win. The scoring rule set is asked (with the ``flower_win`` context
+    key); if it cannot value the tiles (a flower win needs no complete hand), the result is
+    the rule set's own row for the flower win — its value from the scoring pattern table,
+    nothing else counted (不再計牌型番數)."""
     res = _score(w, hand)
-    if res is not None and res.item(kind) is not None:
+    if res is not None:
         return res
-    pat = w.rs.by_id.get(kind)
+    pat = w.rs.by_id.get(str(hand.get("flower_win"))) or w.rs.by_id.get(kind)
     if pat is None:
         return None
     item = Item(pat.id, pat.name, pat.en, pat.points, 1)
@@ -1007,7 +1063,15 @@ def _flower_score(w: _W, hand: Hand, kind: str) -> ScoreResult | None:
 
 
 def _flower_win(w: _W, seat: int) -> tuple[str, int | None] | None:
-    """The hk-tw16 flower win open to ``seat`` now, and who pays as the loser (None: all)."""
+    """The flower win open to ``seat`` now, and who pays as the loser (None: all)."""
+    kinds = dict(w.p.flower_win_ids)
+    fw = _flower_win_any(w, seat)
+    if fw is None or fw[0] not in kinds:
+        return None
+    return fw
+
+
+def _flower_win_any(w: _W, seat: int) -> tuple[str, int | None] | None:
     if not w.p.flower_wins:
         return None
     h = w.hand
@@ -1045,8 +1109,17 @@ def self_win_kind(w: _W, seat: int) -> str | None:
 
 def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | None:
     s = w.seats[seat]
+    fw = _flower_win(w, seat)
     win_tile = s.drawn if s.drawn is not None else s.concealed[-1]
-    hand = _build_hand(w, seat, win_tile, self_drawn=True, discarder=None, flower_win=kind)
+    hand = _build_hand(
+        w,
+        seat,
+        win_tile,
+        self_drawn=True,
+        discarder=None,
+        flower_win=kind,
+        flower_loser=fw[1] if fw else None,
+    )
     res = _flower_score(w, hand, kind)
     return None if res is None else (hand, res)
 
@@ -1108,14 +1181,10 @@ def win_check(state: GameState, seat: int) -> bool:
     return seat in state.hand.pending and _discard_win_error(w, seat) is None
 
 
-def _settle(
-    w: _W, seat: int, res: ScoreResult, payer: int | None, ctx: dict[str, Any]
-) -> list[Payment]:
-    pays = w.rs.settle(
-        res,
-        Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak),
-        ctx,
-    )
+def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payment]:
+    """The rule set's settlement of one winner (its default options); ``payer`` is the
+    discarder / the robbed kong's owner / the flower win's loser, None on a self-draw."""
+    pays = w.rs.settle(res, Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak))
     out = []
     for p in pays:
         w.pay(p.payer, p.payee, p.amount, p.reason or "win")
@@ -1123,16 +1192,29 @@ def _settle(
     return out
 
 
+def _win_instants(w: _W, seat: int, discarder: int | None) -> None:
+    """三叮一笑 and 天誅地滅 (hk-tw16): instant items that come with a win."""
+    if w.p.instant is None:
+        return
+    me = w.seats[seat]
+    others = _others(seat)
+    ting = [o for o in others if w.seats[o].ting]
+    if len(ting) == 3 and not me.ting:
+        _instant(w, {"kind": "three-ting-one-laugh", "winner": seat, "ting_seats": ting})
+    special = ("heaven", "earth")
+    if not (me.ting and me.ting_kind in special) and any(
+        w.seats[o].ting and w.seats[o].ting_kind in special for o in others
+    ):
+        _instant(w, {"kind": "heaven-earth-slay", "winner": seat, "discarder": discarder})
+
+
 def _finish_self_win(w: _W, seat: int, kind: str) -> None:
-    h = w.hand
     s = w.seats[seat]
     payer: int | None = None
     if kind == "self":
         assert s.drawn is not None
         hand = _build_hand(w, seat, s.drawn, self_drawn=True, discarder=None)
         res = _score(w, hand)
-        if w.p.kong_discarder_pays and h.chain_kong_from is not None and h.chain.count("kong") == 1:
-            payer = h.chain_kong_from
     else:
         fw = _flower_win(w, seat)
         assert fw is not None
@@ -1141,7 +1223,8 @@ def _finish_self_win(w: _W, seat: int, kind: str) -> None:
         assert fr is not None  # checked by self_win_kind
         hand, res = fr
     assert res is not None  # checked by self_win_kind
-    pays = _settle(w, seat, res, payer, dict(hand.context))
+    pays = _settle(w, seat, res, payer)
+    _win_instants(w, seat, None)
     w.emit(
         "hand_won",
         {
@@ -1179,7 +1262,8 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         )
         res = _score(w, hand)
         assert res is not None  # checked when the claim was made
-        pays = _settle(w, seat, res, discarder, dict(hand.context))
+        pays = _settle(w, seat, res, discarder)
+        _win_instants(w, seat, discarder)
         out.append(
             {
                 "seat": seat,

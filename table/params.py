@@ -36,6 +36,9 @@ class InstantRules:
     chase_simple: int = 10  # 追 with a simple (中張)
     self_chase_honor_terminal: int = 5  # 自追
     self_chase_simple: int = 10
+    three_ting_one_laugh: int = 15  # 三叮一笑: each of three 叮 seats pays the fourth's win
+    slay_discard: int = 10  # 天誅地滅 on a discard: the discarder pays
+    slay_self_drawn: int = 15  # 天誅地滅 self-drawn: each other seat pays
 
     def to_json(self) -> dict[str, int]:
         return {
@@ -49,6 +52,9 @@ class InstantRules:
             "chase_simple": self.chase_simple,
             "self_chase_honor_terminal": self.self_chase_honor_terminal,
             "self_chase_simple": self.self_chase_simple,
+            "three_ting_one_laugh": self.three_ting_one_laugh,
+            "slay_discard": self.slay_discard,
+            "slay_self_drawn": self.slay_self_drawn,
         }
 
 
@@ -92,13 +98,21 @@ class GameParams:
     #: a self-drawn win on the replacement of an exposed kong made from a discard is paid as
     #: if the kong's discarder had dealt in (hk-tw16 槓上自摸 "當打出明槓者放槍").
     kong_discarder_pays: bool
-    #: the hk-tw16 flower wins (七隻花, 八仙過海, 七搶一, 一搶七).
-    flower_wins: bool
+    #: the flower wins the rule set scores (七隻花, 八仙過海, 七搶一, 一搶七), as pairs
+    #: (table kind, value of the ``flower_win`` context key the scoring rule set reads).
+    flower_win_ids: tuple[tuple[str, str], ...]
+    #: extra context keys the scoring rule set reads for first-turn wins, as pairs
+    #: (table fact ``heaven`` / ``earth`` / ``human``, the rule set's key).
+    first_turn_keys: tuple[tuple[str, str], ...]
     #: instant payments / penalties; None when the rule set has none.
     instant: InstantRules | None
 
     def with_overrides(self, **changes: Any) -> GameParams:
         return replace(self, **changes)
+
+    @property
+    def flower_wins(self) -> bool:
+        return bool(self.flower_win_ids)
 
     @property
     def tile_count(self) -> int:
@@ -124,7 +138,8 @@ class GameParams:
             "rounds": self.rounds,
             "max_hands": self.max_hands,
             "kong_discarder_pays": self.kong_discarder_pays,
-            "flower_wins": self.flower_wins,
+            "flower_wins": dict(self.flower_win_ids),
+            "first_turn_keys": dict(self.first_turn_keys),
             "instant": self.instant.to_json() if self.instant else None,
         }
 
@@ -150,7 +165,8 @@ PARAMS: dict[str, GameParams] = {
             rounds=4,
             max_hands=None,
             kong_discarder_pays=False,
-            flower_wins=False,
+            flower_win_ids=(),
+            first_turn_keys=(),
             instant=None,
         ),
         GameParams(
@@ -171,7 +187,13 @@ PARAMS: dict[str, GameParams] = {
             rounds=4,
             max_hands=None,
             kong_discarder_pays=True,
-            flower_wins=True,
+            flower_win_ids=(
+                ("seven-flowers", "seven-flowers"),
+                ("eight-flowers", "eight-flowers"),
+                ("seven-robs-one", "seven-robs-one"),
+                ("one-robs-seven", "one-robs-seven"),
+            ),
+            first_turn_keys=(),
             instant=InstantRules(),
         ),
         GameParams(
@@ -192,7 +214,8 @@ PARAMS: dict[str, GameParams] = {
             rounds=4,
             max_hands=None,
             kong_discarder_pays=False,
-            flower_wins=False,
+            flower_win_ids=(("eight-flowers", "eight"), ("seven-robs-one", "seven-robs-one")),
+            first_turn_keys=(("heaven", "heavenly"), ("earth", "earthly")),
             instant=None,
         ),
         GameParams(
@@ -213,7 +236,12 @@ PARAMS: dict[str, GameParams] = {
             rounds=4,
             max_hands=None,
             kong_discarder_pays=False,
-            flower_wins=False,
+            flower_win_ids=(),
+            first_turn_keys=(
+                ("heaven", "blessing_of_heaven"),
+                ("human", "blessing_of_earth"),
+                ("earth", "blessing_of_man"),
+            ),
             instant=None,
         ),
         GameParams(
@@ -234,7 +262,12 @@ PARAMS: dict[str, GameParams] = {
             rounds=4,
             max_hands=None,
             kong_discarder_pays=False,
-            flower_wins=False,
+            flower_win_ids=(),
+            first_turn_keys=(
+                ("heaven", "blessing_of_heaven"),
+                ("human", "blessing_of_earth"),
+                ("earth", "blessing_of_earth"),
+            ),
             instant=None,
         ),
     )

@@ -120,8 +120,8 @@ class Stats:
                     for it in sc["items"]:
                         self.patterns[it["id"]] += 1
                         self.pattern_names[it["id"]] = f"{it['name']} {it.get('en', '')}".strip()
-            elif e.type == "payment" and e.data["reason"] not in ("win", "self-drawn"):
-                self.instant[str(e.data["reason"])] += 1
+            elif e.type == "instant":
+                self.instant[str(e.data["kind"])] += 1
 
     def to_json(self) -> dict[str, Any]:
         n_wins = sum(self.wins.values())

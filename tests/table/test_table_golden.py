@@ -97,11 +97,7 @@ def check_values(evs: list[list[Event]], cfg_ruleset: str) -> None:
                     )
                 assert res.to_json() == w["score"]
                 assert res.minimum_met
-                pays = rs.settle(
-                    res,
-                    Seating(w["seat"], e.data["discarder"], dealer, streak),
-                    dict(hand.context),
-                )
+                pays = rs.settle(res, Seating(w["seat"], e.data["discarder"], dealer, streak))
                 assert [(p.payer, p.payee, p.amount) for p in pays] == [
                     (p["payer"], p["payee"], p["amount"]) for p in w["payments"]
                 ]
@@ -183,13 +179,13 @@ def test_ting_and_instant_win() -> None:
     w1, w2 = won(evs)
     c1 = w1.data["winners"][0]["hand"]["context"]
     assert w1.data["how"] == "self_drawn" and w1.data["winners"][0]["seat"] == 1
-    assert c1["ting"] is True and c1["instant"] is True and c1["ting_kind"] == "earth"
+    assert c1["ting"] is True and c1["ting_instant"] is True and c1["ting_timing"] == "earth"
     # hand 2: the drawn 9s could not win and went automatically
     autos = [e for e in flat(evs, "discard") if e.data["auto"]]
     assert [(e.data["seat"], e.data["tile"]) for e in autos] == [(2, "9s")]
     c2 = w2.data["winners"][0]["hand"]["context"]
     assert w2.data["winners"][0]["seat"] == 2
-    assert c2["ting"] is True and c2["instant"] is False
+    assert c2["ting"] is True and c2["ting_instant"] is False
 
 
 def test_ting_hand_is_fixed() -> None:
@@ -258,7 +254,7 @@ def test_four_round_dealer_rotation() -> None:
     wins = won(evs)
     assert [w.data["how"] for w in wins[:2]] == ["self_drawn", "discard"]
     first = wins[0].data["winners"][0]["hand"]["context"]
-    assert first["heaven"] is True and first["dealer"] is True
+    assert first["first_turn"] == "heaven" and first["heaven"] is True and first["dealer"] is True
     assert flat(evs)[-1].type == "game_over"
     assert states[-1].phase.value == "game_over" and states[-1].hands_played == 20
 
@@ -268,12 +264,12 @@ def test_seven_robs_one(name: str) -> None:
     _states, evs = play(name)
     flowers = [(e.data["seat"], e.data["tile"]) for e in flat(evs, "flower")]
     assert flowers == [(0, f"f{i}") for i in range(1, 7)] + [(1, "f7"), (0, "f8")]
-    sets = [e.data for e in flat(evs, "payment") if e.data["reason"] == "flower-set"]
+    sets = [e.data for e in flat(evs, "payment") if e.data["reason"] == "one-flower-set"]
     assert sorted(p["payer"] for p in sets) == [1, 2, 3] and {p["payee"] for p in sets} == {0}
     (w,) = won(evs)
     assert w.data["how"] == "flowers" and w.data["discarder"] == 1
     (winner,) = w.data["winners"]
     assert winner["seat"] == 0
     assert winner["hand"]["context"]["flower_win"] == "seven-robs-one"
-    assert [i["id"] for i in winner["score"]["items"]] == ["seven-robs-one"]
+    assert "seven-robs-one" in [i["id"] for i in winner["score"]["items"]]
     assert {p["payer"] for p in winner["payments"]} == {1}

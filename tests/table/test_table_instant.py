@@ -14,11 +14,11 @@ HK = [r for r in PLAYABLE if get_params(r).instant is not None]
 
 
 def payments(sc: Script, reason: str) -> list[tuple[int, int, int]]:
-    return [
+    return sorted(
         (e.data["payer"], e.data["payee"], e.data["amount"])
         for e in sc.events
         if e.type == "payment" and e.data["reason"] == reason
-    ]
+    )
 
 
 def _seed_without_dice_payment() -> bytes:
@@ -91,9 +91,9 @@ def test_heaven_kong_and_flower_set(ruleset: str) -> None:
     )
     inst = get_params(ruleset).instant
     assert inst is not None
-    assert payments(sc, "flower-set") == [(s, 0, inst.flower_set) for s in (1, 2, 3)]
+    assert payments(sc, "one-flower-set") == [(s, 0, inst.flower_set) for s in (1, 2, 3)]
     sc.act(0, A.CONCEALED_KONG, "5m")
-    assert payments(sc, "heaven-kong") == [(s, 0, inst.heaven_kong) for s in (1, 2, 3)]
+    assert payments(sc, "hidden-kong-pay") == [(s, 0, inst.heaven_kong) for s in (1, 2, 3)]
     assert sc.state.scores[0] == 3 * (inst.flower_set + inst.heaven_kong)
 
 
@@ -106,16 +106,16 @@ def test_dice(ruleset: str) -> None:
         seed = f"dice-seed-{i:06d}".encode()
         d = sorted(Deal(seed, True).dice)
         if d[0] == d[2]:
-            found.setdefault("dice-triple", seed)
+            found.setdefault("wei-dice", seed)
         elif d in ([1, 2, 3], [4, 5, 6]):
-            found.setdefault("dice-straight", seed)
+            found.setdefault("one-two-three", seed)
         if len(found) == 2:
             break
     for reason, seed in found.items():
         sc = Script(new_game(GameConfig(ruleset, max_hands=1, first_dealer=2)))
         sc.start(seed=seed)
-        amount = inst.dice_triple if reason == "dice-triple" else inst.dice_straight
-        assert payments(sc, reason) == [(s, 2, amount) for s in (3, 0, 1)]
+        amount = inst.dice_triple if reason == "wei-dice" else inst.dice_straight
+        assert payments(sc, reason) == [(s, 2, amount) for s in (0, 1, 3)]
         assert sc.events[0].data["dice"] == list(Deal(seed, True).dice)
 
 

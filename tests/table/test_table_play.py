@@ -54,7 +54,7 @@ def test_seeded_random_hands_keep_every_invariant(ruleset: str) -> None:
     hands = 0
     rejected = 0
     outcomes: set[str] = set()
-    for g in range(8):
+    for g in range(6):
         check, stats = _full_checker(rng, probe_rate=0.15)
         rec = play_game(
             GameConfig(ruleset, max_hands=2),
@@ -75,13 +75,13 @@ def test_seeded_random_hands_keep_every_invariant(ruleset: str) -> None:
         again, _ = replay(rec.initial, [ActionModel.from_json(a.to_json()) for a in rec.actions])
         assert again.to_json() == rec.final.to_json()
         assert StateModel.from_json(final.to_json()) == final
-    assert rejected > 20  # the probes did hit illegal actions
+    assert rejected > 10  # the probes did hit illegal actions
 
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)
 def test_complete_games_end_properly(ruleset: str) -> None:
     """Whole games (all round winds) end, with the dealer rotating through the rounds."""
-    for g in range(2):
+    for g in range(1):
         rec = play_game(ruleset, random.Random(f"full-{ruleset}-{g}"))
         st_ = rec.final
         assert st_.phase is Phase.GAME_OVER
