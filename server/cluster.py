@@ -88,7 +88,7 @@ class ClusterStore(Store):
         self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
 
     @classmethod
-    def from_url(  # type: ignore[override]
+    def from_url(
         cls, url: str, pool_size: int = 32, wait_replicas: int = 1, wait_ms: int = 1000
     ) -> ClusterStore:
         client = RedisCluster.from_url(
@@ -319,7 +319,7 @@ class _NodeSubscriber:
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self.task
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
             await self.client.aclose()
 
