@@ -5,23 +5,23 @@ An adapter over :mod:`server.store` and :mod:`server.app`; nothing else changes.
 * **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/store.py``),
   so the commit script touches a single slot and runs on the shard that owns the room.
   Rooms spread over the shards by their random ids.
-* **Commit** (``commit_cluster.lua``): the same idempotency + version check + state write +
-  log append as ``commit.lua``, without the global timer set (another slot). It is sent in one
-  pipeline with ``WAIT <replicas> <ms>`` and ``SPUBLISH``, on one connection to the owning
-  master: the caller (and so the client's ack) only returns after the shard's replica has the
-  change, so a master killed after an ack does not take the acknowledged action with it when its
-  replica is promoted. The notification goes out after that ``WAIT`` too, so no other process
-  shows clients a version that is not yet replicated.
+* **Commit**: ``commit.lua`` (idempotency + version check + state/deadline write + log
+  append, all in the room's slot) without its ``PUBLISH``, sent in one pipeline with
+  ``WAIT <replicas> <ms>`` and ``SPUBLISH`` on one connection to the owning master: the caller
+  (and so the client's ack) only returns once the shard's replica has the change, so a master
+  killed after an ack does not take the acknowledged action with it when its replica is
+  promoted. The notification goes out after that ``WAIT`` too, so no other process shows
+  clients a version that is not yet replicated. A master without any connected replica skips
+  ``WAIT`` (nothing to fail over to; its AOF keeps the data).
 * **Sharded pub/sub.** Each process ``SSUBSCRIBE``s, on the master owning the slot, the
   channel ``{room:<id>}:ch`` of every room it has local clients for (instead of one
   ``PSUBSCRIBE`` that every shard would have to broadcast). After a failover / slot move the
   subscriptions follow the slot map; missed notifications are healed by ``App.heal_loop``.
-* **Timers.** The global ``mj:timers`` sorted set lives in its own slot, so it is updated right
-  after each commit with ``ZADD ... LT`` (a timer may only move *earlier*). A timer that fires
-  early is harmless: ``App.fire`` finds nothing due and re-arms from the room's state. Re-arming
-  (:meth:`ClusterStore.set_deadline`) writes and then re-checks the room's version; if a commit
-  raced with it, the timer is set to *now* so the room is looked at again at once. A periodic
-  reconciliation repairs a timer lost to a process crash between commit and ``ZADD``.
+* **Timers.** As in ``Store``: the deadline is stored in the room's hash by the commit, the
+  global ``mj:timers`` index (another slot) is written right after. If that write fails (its
+  master is failing over) the room is remembered and re-indexed from its hash within a second;
+  all open rooms are re-indexed every ``TIMER_RECONCILE_SECONDS`` (an index write lost in a
+  failover, or a process that died between a commit and its index write).
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from importlib import resources
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -40,6 +39,7 @@ from redis.asyncio.connection import ConnectionPool
 
 from server.app import App, Feed
 from server.store import (
+    COMMIT_LUA,
     JSON,
     TIMERS,
     CommitResult,
@@ -54,16 +54,16 @@ from server.store import (
 
 log = logging.getLogger("mahjong.cluster")
 
-COMMIT_CLUSTER_LUA = resources.files("server").joinpath("commit_cluster.lua").read_text()
+_PUBLISH = "redis.call('PUBLISH', ARGV[6], nv)"
+if _PUBLISH not in COMMIT_LUA:  # pragma: no cover - caught by the cluster drill at once
+    raise RuntimeError("server/commit.lua changed: update server/cluster.py")
+# commit.lua without its PUBLISH: on a cluster the notification is an SPUBLISH sent after WAIT
+COMMIT_CLUSTER_LUA = COMMIT_LUA.replace(_PUBLISH, "")
 
 # errors after which the slot map is re-read and the command retried
 _RETRY_PREFIXES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "LOADING", "MASTERDOWN")
 COMMIT_RETRY_SECONDS = 8.0
-TIMER_RECONCILE_SECONDS = 10.0
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+TIMER_RECONCILE_SECONDS = 5.0
 
 
 def cluster_url(url: str) -> str:
@@ -72,6 +72,25 @@ def cluster_url(url: str) -> str:
         if url.startswith(prefix):
             return plain + url[len(prefix) :]
     return url
+
+
+class _Cluster(RedisCluster):
+    """``RedisCluster`` whose "cluster unreachable / slot not covered" errors (which redis-py
+    does not derive from ``RedisError``) are ``ConnectionError``s, so every caller that handles
+    a Redis outage (the client gets ``unavailable`` and retries) handles these too."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except redis.exceptions.RedisClusterException as exc:
+            raise redis.exceptions.ConnectionError(f"cluster unavailable: {exc}") from exc
+
+    async def initialize(self, *args: Any, **kwargs: Any) -> RedisCluster:
+        try:
+            await super().initialize(*args, **kwargs)
+        except redis.exceptions.RedisClusterException as exc:
+            raise redis.exceptions.ConnectionError(f"cluster unavailable: {exc}") from exc
+        return self
 
 
 class ClusterStore(Store):
@@ -86,12 +105,13 @@ class ClusterStore(Store):
         self._node_shas: dict[str, str] = {}
         self._replicas: dict[str, tuple[float, int]] = {}  # node -> (checked at, connected)
         self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
+        self.timer_debt: set[str] = set()  # rooms whose timer could not be written
 
     @classmethod
     def from_url(
         cls, url: str, pool_size: int = 32, wait_replicas: int = 1, wait_ms: int = 1000
     ) -> ClusterStore:
-        client = RedisCluster.from_url(
+        client = _Cluster.from_url(
             cluster_url(url),
             max_connections=pool_size,
             decode_responses=False,
@@ -148,12 +168,14 @@ class ClusterStore(Store):
         deadline: int | None = None,
     ) -> CommitResult:
         keys = [k_state(room), k_log(room), k_seq(room)]
-        args: list[Any] = [
+        args: list[Any] = [  # exactly Store.commit's
             expected_version,
             pack(state),
             pack(entry),
             player if client_seq is not None and player else "",
             client_seq if client_seq is not None else "",
+            k_channel(room),
+            "" if deadline is None else deadline,
         ]
         give_up = time.monotonic() + COMMIT_RETRY_SECONDS
         delay = 0.05
@@ -180,8 +202,12 @@ class ClusterStore(Store):
         if status == "dup":
             return CommitResult("dup", int(res[1]), int(res[2]))
         if status == "ok" and deadline is not None:
-            # timers may only move earlier here; App.fire re-arms a timer that fired early
-            await self.cluster.zadd(TIMERS, {room: deadline}, lt=True)
+            # as Store.commit: the index lives in another slot, so it is written afterwards
+            try:
+                await self.cluster.zadd(TIMERS, {room: deadline})
+            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError):
+                # the commit stands (the client gets its ack); the timer is repaired soon
+                self.timer_debt.add(room)
         return CommitResult(status, int(res[1]))
 
     async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
@@ -232,19 +258,6 @@ class ClusterStore(Store):
             log.warning("master %s now has %d connected replica(s)", name, n)
         self._replicas[name] = (t, n)
         return n
-
-    async def set_deadline(self, room: str, version: int, at_ms: int | None) -> bool:
-        """Set the room's timer from its state at ``version``. The timer set and the room are
-        in different slots, so: write, then check the room did not move on meanwhile; if it
-        did, set the timer to now (``App.fire`` then recomputes it from the newest state)."""
-        if at_ms is None:
-            await self.cluster.zrem(TIMERS, room)
-        else:
-            await self.cluster.zadd(TIMERS, {room: at_ms})
-        if await self.version(room) != version:
-            await self.cluster.zadd(TIMERS, {room: _now_ms()}, lt=True)
-            return False
-        return True
 
     async def new_player(self, name: str) -> tuple[str, str]:
         # the player hash and the token live in different slots: write the hash first, so a
@@ -358,7 +371,11 @@ class ClusterApp(App):
                 self.subs_changed.clear()
                 try:
                     await self._reconcile_subscriptions()
-                except (redis.exceptions.RedisError, OSError):
+                except (
+                    redis.exceptions.RedisError,
+                    redis.exceptions.RedisClusterException,
+                    OSError,
+                ):
                     self.metrics.inc("redis_errors")
                     log.warning("cannot map rooms to shards; retrying", exc_info=True)
                     await asyncio.sleep(0.5)
@@ -401,9 +418,21 @@ class ClusterApp(App):
             self.feeds[room].kick()
 
     async def timer_reconcile_loop(self) -> None:
+        """Repair timers: at once for rooms whose timer write failed, and every
+        ``TIMER_RECONCILE_SECONDS`` for all open rooms (a timer write lost in a failover of the
+        timer set's master, or a process that died between a commit and its timer write)."""
+        last_full = time.monotonic()
         while True:
-            await asyncio.sleep(TIMER_RECONCILE_SECONDS)
+            await asyncio.sleep(0.5)
             try:
-                await self.reconcile_timers()
-            except (redis.exceptions.RedisError, OSError):
+                for room in sorted(self.store.timer_debt):
+                    await self.store.reindex_timer(room)
+                    self.store.timer_debt.discard(room)
+                if time.monotonic() - last_full >= TIMER_RECONCILE_SECONDS:
+                    await self.reconcile_timers()
+                    last_full = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a cluster in failover raises more than RedisError
                 self.metrics.inc("redis_errors")
+                log.warning("timer reconciliation failed; retrying", exc_info=True)

@@ -6,6 +6,7 @@ continues to the end and no acknowledged action is lost (commits WAIT for the re
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import msgpack
@@ -49,6 +50,29 @@ def pattern_subscriptions(node: RedisNode) -> int:
         return int(c.execute_command("PUBSUB", "NUMPAT"))
     finally:
         c.close()
+
+
+def diagnose(cluster: RedisCluster, room: str, seats: list[Seat]) -> str:
+    """What a stuck game looks like, for the failure report."""
+    out = [f"room {room}"]
+    for s in seats:
+        p = s.player
+        out.append(
+            f"  {p.c.label}: seen {p.seq_seen} legal_at {p.legal_at} acted_at {p.acted_at} "
+            f"inflight {p.inflight} legal {[a['type'] for a in p.legal]} errors {p.errors[-3:]}"
+        )
+    try:
+        c = redis.cluster.RedisCluster.from_url(cluster.url)
+        try:
+            out.append(f"  version {c.hget(k_state(room), 'version')}")
+            out.append(f"  timer {c.zscore('mj:timers', room)} now {int(time.time() * 1000)}")
+            state = msgpack.unpackb(c.hget(k_state(room), "state"), raw=False)
+            out.append(f"  status {state.get('status')} pending {state.get('pending_kinds')}")
+        finally:
+            c.close()
+    except Exception as exc:
+        out.append(f"  (cannot read the room: {exc!r})")
+    return "\n".join(out)
 
 
 async def test_cluster_master_killed_mid_game(tmp_path):
@@ -98,6 +122,13 @@ async def test_cluster_master_killed_mid_game(tmp_path):
             games.append((room, [Seat(c, 400 + 10 * i + j) for j, c in enumerate(pair)], r["seq"]))
 
         async def play_game(room: str, seats: list[Seat], start: int, stop_at: int | None) -> None:
+            try:
+                await _play_game(room, seats, start, stop_at)
+            except TimeoutError:
+                print(diagnose(cluster, room, seats))
+                raise
+
+        async def _play_game(room: str, seats: list[Seat], start: int, stop_at: int | None) -> None:
             await asyncio.gather(
                 *(
                     s.play(
