@@ -152,6 +152,7 @@ class App:
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
         self.conns: set[Conn] = set()
         self.by_player: dict[str, set[Conn]] = {}
+        self.presence_locks: dict[str, asyncio.Lock] = {}
         self.feeds: dict[str, Feed] = {}
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
@@ -385,6 +386,16 @@ class App:
                 await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                 continue
             if res.status == "ok":
+                log.debug(
+                    "commit",
+                    extra={
+                        "room": room,
+                        "version": res.version,
+                        "kind": change.kind,
+                        "actor": change.actor,
+                        "actions": len(change.actions),
+                    },
+                )
                 self.metrics.commits[change.kind] += 1
                 self.metrics.inc("actions", len(change.actions))
                 await self.after_commit(room, change.state)
@@ -455,6 +466,7 @@ class App:
         while True:
             try:
                 due = await self.store.due_rooms(now_ms())
+                random.shuffle(due)  # processes polling together start on different rooms
                 for room in due:
                     await self.fire(room)
             except asyncio.CancelledError:
@@ -599,6 +611,13 @@ class App:
                 self.metrics.action_latency.observe(time.perf_counter() - started)
         return True
 
+    async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
+        """Wait (a little) until everything queued for the connection was written."""
+        end = time.monotonic() + timeout
+        while not conn.out.empty() and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the writer may still be inside ws.send
+
     async def _abuse(self, conn: Conn) -> bool:
         await conn.ws.close(CloseCode.POLICY, "too many bad messages")
         return False
@@ -615,7 +634,7 @@ class App:
                 msg.id,
                 {"supported": sorted(SUPPORTED_VERSIONS)},
             )
-            await asyncio.sleep(0.05)  # let the error go out before the close frame
+            await self.flush(conn)  # the error goes out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
@@ -624,7 +643,7 @@ class App:
             found = await self.store.player_by_token(msg.token)
             if found is None:
                 self.error(conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
-                await asyncio.sleep(0.05)
+                await self.flush(conn)
                 await conn.ws.close(CloseCode.BAD_TOKEN, "unknown token")
                 return False
             pid, old_name = found
@@ -670,11 +689,25 @@ class App:
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
         for room in room_ids:
-            if await self.attach(conn, room):
-                await self.mutate(room, lambda s: rooms.set_away(s, pid, False, now_ms()))
-            else:
+            if not await self.attach(conn, room):
                 await self.store.remove_player_room(pid, room)
+        await self.sync_presence(pid)
         return True
+
+    async def sync_presence(self, pid: str) -> None:
+        """Mark the player's seats away or back, from whether this process holds a live
+        connection of the player *now*. Serialized per player, so a resume racing with the
+        close of the previous connection always ends in the right state."""
+        lock = self.presence_locks.setdefault(pid, asyncio.Lock())
+        async with lock:
+            for room in await self.store.player_rooms(pid):
+                with contextlib.suppress(RoomError):
+                    await self.mutate(
+                        room,
+                        lambda s: rooms.set_away(s, pid, not self.by_player.get(pid), now_ms()),
+                    )
+        if not lock.locked() and not self.by_player.get(pid):
+            self.presence_locks.pop(pid, None)
 
     async def disconnect(self, conn: Conn) -> None:
         pid = conn.player
@@ -689,9 +722,7 @@ class App:
                 return
             del self.by_player[pid]
         try:
-            for room in await self.store.player_rooms(pid):
-                with contextlib.suppress(RoomError):
-                    await self.mutate(room, lambda s: rooms.set_away(s, pid, True, now_ms()))
+            await self.sync_presence(pid)
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
 
@@ -946,6 +977,7 @@ class App:
             self.timer_task.cancel()
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
+        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
@@ -992,6 +1024,8 @@ async def run_server(
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]
+        if not cfg.server_id:
+            app.server_id = f"{socket.gethostname()}:{port}:{os.getpid()}"
         log.info("listening", extra={"host": cfg.host, "port": port, "server": app.server_id})
         if ready is not None:
             ready(port)

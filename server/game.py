@@ -24,9 +24,6 @@ from typing import Any
 
 JSON = dict[str, Any]
 
-# The rule sets the project ships; used only when the table engine is not installed, so rooms
-# can still be created and filled while ``start_game`` answers ``unavailable``.
-EXPECTED_RULESETS = ("hk-tw16", "mcr", "tw16-tai", "zung-jung", "zung-jung-v3.3")
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
 
@@ -66,26 +63,40 @@ def available() -> bool:
 
 
 def rulesets() -> list[str]:
+    """Rule sets a room can be created with: game parameters and a scoring rule set."""
     try:
-        t = _table()
+        return list(_table().playable_rulesets())
     except GameUnavailable:
-        return list(EXPECTED_RULESETS)
-    try:
-        return list(t.playable_rulesets())
-    except Exception:  # scoring registry missing pieces: fall back to the parameter table
-        return list(t.param_names())
+        return []
 
 
 def _wrap(exc: Exception) -> GameError:
     return GameError(str(getattr(exc, "code", "illegal-action")), str(exc))
 
 
+# The last few (state JSON, parsed GameState) pairs: one action needs the same state parsed
+# for apply, legal actions of up to three seats, the bot and the deadlines. Entries are keyed
+# by the dict's identity and hold a reference to it, so an id is never reused while cached;
+# state JSON is never mutated in place (rooms.py always builds new dicts).
+_PARSED: list[tuple[JSON, Any]] = []
+
+
 def _state(state: JSON) -> Any:
+    for js, st in _PARSED:
+        if js is state:
+            return st
     t = _table()
     try:
-        return t.GameState.from_json(state)
+        st = t.GameState.from_json(state)
     except t.TableError as exc:
         raise _wrap(exc) from None
+    _remember(state, st)
+    return st
+
+
+def _remember(state: JSON, parsed: Any) -> None:
+    _PARSED.insert(0, (state, parsed))
+    del _PARSED[4:]
 
 
 def new_game(ruleset: str, options: JSON) -> JSON:
@@ -119,7 +130,9 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
         new, events = t.apply(_state(state), a)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    return dict(new.to_json()), [dict(e.to_json()) for e in events]
+    out = dict(new.to_json())
+    _remember(out, new)
+    return out, [dict(e.to_json()) for e in events]
 
 
 def complete_action(state: JSON, action: JSON, seat: int) -> JSON:

@@ -30,8 +30,8 @@ def free_port() -> int:
 
 
 class RedisProc:
-    def __init__(self, tmp: Path, appendonly: bool = False) -> None:
-        self.port = free_port()
+    def __init__(self, tmp: Path, appendonly: bool = False, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.dir = tmp
         args = [
             REDIS,

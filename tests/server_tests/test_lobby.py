@@ -149,3 +149,24 @@ async def test_names_and_chat_are_cleaned_of_control_characters(server):
     r = await a.request({"type": "chat", "room": ev_room, "text": "\x00\x1b"})
     assert r["code"] == ErrorCode.BAD_MESSAGE
     await a.close()
+
+
+async def test_resync_resends_missed_events_and_snapshot(server):
+    a, b, room, code = await two(server)
+    await b.request({"type": "join_room", "code": code})
+    for i in range(3):
+        await a.request({"type": "chat", "room": room, "text": f"line {i}"})
+    last = await b.wait_for(
+        lambda m: m["type"] == "events" and (m.get("chat") or {}).get("text") == "line 2"
+    )
+    b.drain()
+    # a client that noticed a gap after seq 2 asks for everything after it
+    r = await b.send({"type": "resync", "room": room, "since": 2})
+    del r
+    again = [await b.wait_for(lambda m: m["type"] == "events") for _ in range(last["seq"] - 2)]
+    assert [m["seq"] for m in again] == list(range(3, last["seq"] + 1))
+    assert again[-1]["chat"]["text"] == "line 2"
+    snap = await b.request({"type": "resync", "room": room, "since": 0})
+    assert snap["type"] == "snapshot" and snap["seq"] == last["seq"]
+    await a.close()
+    await b.close()

@@ -137,3 +137,38 @@ def test_flags_and_env_vars():
     assert cfg.redis_url == "redis://h:1/0"
     assert cfg.grace_seconds == 5.0 and cfg.chat_max_len == 50 and cfg.log_json is False
     assert load_config([], env={}).redis_url is None  # embedded Redis by default
+
+
+async def test_redis_restart_is_survived(tmp_path):
+    from server_tests.conftest import RedisProc, running_server
+
+    rp = RedisProc(tmp_path, appendonly=True)
+    try:
+        async with running_server(rp.url) as srv:
+            c = await Client.connect(srv.port)
+            await c.hello("r")
+            ack = await c.request({"type": "create_room", "ruleset": RS})
+            room = ack["room"]
+            rp.stop()
+            r = await c.request({"type": "sit", "room": room, "seat": 1})
+            assert r["type"] == "error" and r["code"] == "unavailable"
+            assert (await http_get(srv.port, "/readyz"))[0] == 503
+            # the same port and data dir: the AOF brings the room back
+            rp = RedisProc(tmp_path, appendonly=True, port=rp.port)
+            for _ in range(50):
+                r = await c.request({"type": "sit", "room": room, "seat": 1})
+                if r["type"] == "ack":
+                    break
+                await asyncio.sleep(0.1)
+            assert r["type"] == "ack", r
+            assert (await http_get(srv.port, "/readyz"))[0] == 200
+            _, _, body = await http_get(srv.port, "/metrics")
+            errors = next(
+                line for line in body.splitlines() if line.startswith("mahjong_redis_errors_total")
+            )
+            assert int(errors.split()[1]) >= 1
+            ev = await c.wait_for(lambda m: m["type"] == "events" and m["seq"] == r["seq"])
+            assert ev["lobby"]["seats"][1]["name"] == "r"
+            await c.close()
+    finally:
+        rp.stop()

@@ -162,3 +162,29 @@ async def test_two_processes_share_one_redis(redis_url):
     finally:
         a.stop()
         b.stop()
+
+
+async def test_lost_pubsub_messages_are_healed_from_the_stream(redis_url, redis_proc):
+    import redis as sync_redis
+
+    async with running_server(redis_url) as a, running_server(redis_url) as b:
+        ca = await Client.connect(a.port, "ca")
+        cb = await Client.connect(b.port, "cb")
+        await ca.hello("ca")
+        await cb.hello("cb")
+        ack = await ca.request({"type": "create_room", "ruleset": ruleset()})
+        code = next(m for m in ca.inbox if m["type"] == "snapshot")["lobby"]["code"]
+        await cb.request({"type": "join_room", "code": code})
+        r = sync_redis.Redis(port=redis_proc.port)
+        for i in range(5):
+            # cut every pub/sub connection (as a network blip would), then commit on the
+            # other process: the notification is lost for process a
+            r.client_kill_filter(_type="pubsub")
+            await cb.request({"type": "chat", "room": ack["room"], "text": f"m{i}"})
+        got = []
+        while len(got) < 5:
+            m = await ca.wait_for(lambda m: m["type"] == "events" and m.get("chat"), 10)
+            got.append(m["chat"]["text"])
+        assert got == [f"m{i}" for i in range(5)]
+        await ca.close()
+        await cb.close()
