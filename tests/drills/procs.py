@@ -127,7 +127,7 @@ class RedisNode:
 class RedisCluster:
     """``masters`` masters with one replica each, made by ``redis-cli --cluster create``."""
 
-    def __init__(self, dir: Path, masters: int = 3, node_timeout_ms: int = 1000) -> None:
+    def __init__(self, dir: Path, masters: int = 3, node_timeout_ms: int = 2000) -> None:
         self.nodes: list[RedisNode] = []
         try:
             for i in range(masters * 2):
