@@ -134,19 +134,18 @@ class ClusterStore(Store):
 
     async def ping(self) -> bool:
         node = await self.node_for(TIMERS)
-        return bool(await self._node_client(node.name, node.host, node.port).ping())
+        return bool(await self._node_client(node).ping())
 
     async def refresh_topology(self) -> None:
         with contextlib.suppress(redis.exceptions.RedisError, OSError):
             await self.cluster.nodes_manager.initialize()
 
-    def _node_client(self, name: str, host: str, port: int) -> aioredis.Redis:
-        c = self._nodes.get(name)
+    def _node_client(self, node: Any) -> aioredis.Redis:
+        """A plain client for one master, with the cluster client's credentials and TLS
+        settings (a pipeline on it keeps EVALSHA and WAIT on one connection)."""
+        c = self._nodes.get(node.name)
         if c is None:
-            pool = ConnectionPool(
-                host=host, port=port, max_connections=16, socket_timeout=5, socket_connect_timeout=2
-            )
-            c = self._nodes[name] = aioredis.Redis(connection_pool=pool)
+            c = self._nodes[node.name] = node_redis(node, max_connections=16)
         return c
 
     async def _drop_node(self, name: str) -> None:
@@ -213,7 +212,7 @@ class ClusterStore(Store):
     async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
         """One attempt; None when the slot map changed and the caller should retry."""
         node = await self.node_for(keys[0])
-        client = self._node_client(node.name, node.host, node.port)
+        client = self._node_client(node)
         sha = self._node_shas.get(node.name)
         if sha is None:
             sha = self._node_shas[node.name] = await client.script_load(COMMIT_CLUSTER_LUA)
@@ -273,13 +272,23 @@ class ClusterStore(Store):
         return pid, token
 
 
+def node_redis(node: Any, max_connections: int | None = None) -> aioredis.Redis:
+    """``redis.asyncio.Redis`` for one cluster node, connecting exactly as the cluster
+    client's own connections to it do (host, port, password, username, TLS, timeouts)."""
+    kwargs = dict(node.connection_kwargs)
+    pool = ConnectionPool(
+        connection_class=node.connection_class, max_connections=max_connections, **kwargs
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
 class _NodeSubscriber:
     """The sharded subscriptions this process holds on one master."""
 
-    def __init__(self, app: ClusterApp, name: str, host: str, port: int) -> None:
+    def __init__(self, app: ClusterApp, node: Any) -> None:
         self.app = app
-        self.name = name
-        self.client = aioredis.Redis(host=host, port=port, socket_connect_timeout=2)
+        self.name = node.name
+        self.client = node_redis(node)
         self.pubsub = self.client.pubsub()
         self.want: set[str] = set()
         self.have: set[str] = set()
@@ -394,15 +403,15 @@ class ClusterApp(App):
                 await self.subscribers.pop(name).close()
             await self.store.refresh_topology()
             await asyncio.sleep(0.2)  # do not spin against a node that is still down
-        desired: dict[str, tuple[str, int, set[str]]] = {}
+        desired: dict[str, tuple[Any, set[str]]] = {}
         for room in list(self.feeds):
             ch = k_channel(room)
             node = await self.store.node_for(ch)
-            desired.setdefault(node.name, (node.host, node.port, set()))[2].add(ch)
-        for name, (host, port, chans) in desired.items():
+            desired.setdefault(node.name, (node, set()))[1].add(ch)
+        for name, (node, chans) in desired.items():
             sub = self.subscribers.get(name)
             if sub is None:
-                sub = self.subscribers[name] = _NodeSubscriber(self, name, host, port)
+                sub = self.subscribers[name] = _NodeSubscriber(self, node)
                 for ch in chans:  # whatever was published meanwhile
                     self._kick_channel(ch)
             sub.want = chans

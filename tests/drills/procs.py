@@ -51,8 +51,11 @@ def wait_until(pred, timeout: float, what: str, interval: float = 0.05):  # type
 class RedisNode:
     """One redis-server process; can be killed, frozen and restarted on the same port/dir."""
 
-    def __init__(self, dir: Path, *extra: str, port: int | None = None) -> None:
+    def __init__(
+        self, dir: Path, *extra: str, port: int | None = None, password: str | None = None
+    ) -> None:
         self.dir = dir
+        self.password = password
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.extra = list(extra)
@@ -64,7 +67,7 @@ class RedisNode:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def client(self) -> redis.Redis:
-        return redis.Redis(port=self.port, socket_timeout=5)
+        return redis.Redis(port=self.port, socket_timeout=5, password=self.password)
 
     def start(self) -> None:
         args = [
@@ -85,6 +88,8 @@ class RedisNode:
             str(self.dir / "redis.log"),
             *self.extra,
         ]
+        if self.password:
+            args += ["--requirepass", self.password, "--masterauth", self.password]
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
 
         def up() -> bool:
@@ -125,9 +130,17 @@ class RedisNode:
 
 
 class RedisCluster:
-    """``masters`` masters with one replica each, made by ``redis-cli --cluster create``."""
+    """``masters`` masters with one replica each, made by ``redis-cli --cluster create``,
+    password-protected as a production cluster would be."""
 
-    def __init__(self, dir: Path, masters: int = 3, node_timeout_ms: int = 2000) -> None:
+    def __init__(
+        self,
+        dir: Path,
+        masters: int = 3,
+        node_timeout_ms: int = 2000,
+        password: str = "drill-secret",
+    ) -> None:
+        self.password = password
         self.nodes: list[RedisNode] = []
         try:
             for i in range(masters * 2):
@@ -146,12 +159,16 @@ class RedisCluster:
                         "yes",
                         "--appendfsync",
                         "everysec",
+                        password=password,
                     )
                 )
             addrs = [f"127.0.0.1:{n.port}" for n in self.nodes]
             out = subprocess.run(
                 [
                     REDIS_CLI,
+                    "--no-auth-warning",
+                    "-a",
+                    password,
                     "--cluster",
                     "create",
                     *addrs,
@@ -192,7 +209,7 @@ class RedisCluster:
     def url(self) -> str:
         """A seed URL naming a live node."""
         live = [n for n in self.nodes if n.proc is not None and n.proc.poll() is None]
-        return f"redis://127.0.0.1:{live[0].port}"
+        return f"redis://:{self.password}@127.0.0.1:{live[0].port}"
 
     def role_of(self, node: RedisNode) -> str:
         c = node.client()
