@@ -137,7 +137,10 @@ class ClusterStore(Store):
         return bool(await self._node_client(node).ping())
 
     async def refresh_topology(self) -> None:
-        with contextlib.suppress(redis.exceptions.RedisError, OSError):
+        """Re-read the slot map (after a failover); failures are left to the next attempt."""
+        with contextlib.suppress(
+            redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError
+        ):
             await self.cluster.nodes_manager.initialize()
 
     def _node_client(self, node: Any) -> aioredis.Redis:
