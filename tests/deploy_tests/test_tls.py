@@ -121,3 +121,38 @@ def test_server_refuses_incomplete_tls_flags(args: list[str]):
         timeout=30,
     )
     assert out.returncode == 2, out.stderr
+
+
+async def _cli_session_status(url: str, **tls: object) -> tuple[bool, list[str]]:
+    """Run the terminal client's session against ``url``; (welcomed?, status lines)."""
+    import asyncio
+
+    from clients.cli.model import ClientModel
+    from clients.cli.session import Session
+
+    status: list[str] = []
+    session = Session(
+        url, "tls-cli", ClientModel(), lambda _lines: None, None, status.append, **tls
+    )  # type: ignore[arg-type]
+    task = asyncio.get_running_loop().create_task(session.run())
+    welcomed = False
+    for _ in range(200):  # up to 10 s: welcomed, or a connection / TLS failure reported
+        if session.ready.is_set():
+            welcomed = True
+            break
+        if any(x.startswith(("cannot connect", "TLS settings")) for x in status):
+            break
+        await asyncio.sleep(0.05)
+    await session.close()
+    task.cancel()
+    return welcomed, status
+
+
+async def test_terminal_client_connects_over_wss(tls_server, certs):
+    url = f"wss://localhost:{tls_server.port}/"
+    ok, _ = await _cli_session_status(url, ca_file=str(certs.ca))
+    assert ok
+    ok, status = await _cli_session_status(url)  # the system trust store: refused
+    assert not ok and any("cannot connect" in s for s in status)
+    ok, status = await _cli_session_status(f"ws://localhost:{tls_server.port}/", insecure=True)
+    assert not ok and any("TLS settings" in s for s in status)
