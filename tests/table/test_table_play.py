@@ -29,8 +29,12 @@ from table.sim import play_game
 
 
 def test_rule_sets_are_playable() -> None:
-    # MCR is the first rule set of the scoring engine; the table must play it
-    assert "mcr" in PLAYABLE
+    # every scoring rule set the table has parameters for is played by these tests
+    import scoring
+    from table import PARAMS
+
+    assert PLAYABLE
+    assert set(PLAYABLE) == set(scoring.ruleset_names()) & set(PARAMS)
 
 
 def _full_checker(rng: random.Random, probe_rate: float):
