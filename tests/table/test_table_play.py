@@ -8,6 +8,7 @@ meets the minimum and is scored; replaying the action log gives an identical sta
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -129,3 +130,17 @@ def test_hypothesis_hands(ruleset: str, seed: bytes, timeouts: float, dealer: in
     final, _ = replay(rec.initial, rec.actions)
     assert final == rec.final
     assert stats["steps"] == len(rec.actions)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_resume_from_stored_state(ruleset: str) -> None:
+    """A server restarting from a stored state JSON continues exactly as without restart."""
+    rec = play_game(GameConfig(ruleset, max_hands=2), random.Random(f"resume-{ruleset}"))
+    rng = random.Random(1)
+    for _ in range(5):
+        cut = rng.randrange(len(rec.actions))
+        mid, _ = replay(rec.initial, rec.actions[:cut])
+        restored = StateModel.from_json(json.loads(json.dumps(mid.to_json())))
+        assert restored == mid
+        final, _ = replay(restored, rec.actions[cut:])
+        assert final.to_json() == rec.final.to_json()

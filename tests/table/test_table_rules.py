@@ -251,3 +251,37 @@ def test_ready_discards_equal_the_rule_sets_waits(ruleset: str, data: st.DataObj
                 want.add(Tile(d))
             c[d] += 1
     assert got == want
+
+
+def test_added_kong_nobody_robs() -> None:
+    """An added kong opens a robbing window for the three others; when all pass (or time
+    out) the kong is completed and its owner draws a replacement from the tail."""
+    sc = Script(new_game(GameConfig(RS, max_hands=1)))
+    sc.start(wall=build_wall(False, 13, 0, HANDS, tiles("1s 2s 3s 5s 6s"), REPL))
+    sc.act(0, A.DISCARD, "5s")
+    sc.pass_all(2)
+    sc.act(2, A.PUNG)  # seat 2 pungs 5s
+    sc.act(2, A.DISCARD, "9m")
+    sc.pass_all()
+    # seats 3, 0, 1 draw and discard what they drew; seat 2 then draws
+    for s in (3, 0, 1):
+        sc.act(s, A.DISCARD, sc.hand.seats[s].drawn)
+        sc.pass_all()
+    assert sc.hand.turn == 2
+    drawn = sc.hand.seats[2].drawn
+    assert drawn == tiles("5s")[0]  # the fourth
+    ev = sc.act(2, A.ADDED_KONG, "5s")
+    assert [e.type for e in ev] == ["kong_declared"]
+    assert sc.state.phase is Phase.ROB and sc.hand.pending == (3, 0, 1)
+    sc.expect_error("claim-not-allowed", 3, A.PUNG)
+    sc.act(3, A.PASS)
+    sc.act(0, A.TIMEOUT)
+    ev = sc.act(1, A.PASS)
+    types = [e.type for e in ev]
+    assert types[:3] == ["answered", "kong", "draw"]
+    s2 = sc.hand.seats[2]
+    assert [m.to_json() for m in s2.melds] == [
+        {"kind": "kong", "tiles": ["5s"] * 4, "added": True, "claimed": "5s", "from": "opposite"}
+    ]
+    assert sc.state.phase is Phase.TURN and sc.hand.turn == 2 and sc.hand.back == 1
+    assert sc.hand.seats[2].drawn == REPL[0]
