@@ -264,7 +264,9 @@ class _W:
 
     def freeze(self) -> GameState:
         hand = self.h
-        if hand is not None:
+        if hand is not None and any(
+            a is not b for a, b in zip(self.seats, hand.seats, strict=True)
+        ):
             hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
         return GameState(
             config=self.st.config,
@@ -492,21 +494,22 @@ def _instant(w: _W, event: dict[str, Any]) -> None:
 def _draw(w: _W, seat: int, replacement: bool) -> bool:
     """Draw for ``seat`` (flowers replaced automatically). False if the hand ended drawn."""
     h = w.hand
+    turn = {"turn": seat, "discard": None, "discarder": None, "pending": (), "claims": ()}
     if replacement:
         if h.remaining <= 0:
             _exhaustive(w)
             return False
-        tile = _take_back(w)
+        tile = h.wall[len(h.wall) - 1 - h.back]
+        w.set(back=h.back + 1, **turn)
     else:
         if h.remaining <= w.p.dead_wall:
             _exhaustive(w)
             return False
         tile = h.wall[h.front]
-        w.set(front=h.front + 1, chain=(), chain_kong_from=None)
+        w.set(front=h.front + 1, chain=(), chain_kong_from=None, **turn)
         s0 = w.seats[seat]
         w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
     w.phase = Phase.TURN
-    w.set(turn=seat, discard=None, discarder=None, pending=(), claims=())
     while True:
         s = w.seats[seat]
         w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
