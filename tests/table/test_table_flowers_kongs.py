@@ -1,0 +1,83 @@
+"""16-tile specifics: 八仙過海 / 兩台花 (all eight flowers) and the 包 of a self-draw on the
+replacement of a kong made from a discard (hk-tw16 槓上自摸 "當打出明槓者放槍")."""
+
+from __future__ import annotations
+
+import pytest
+from table_testlib import PLAYABLE, Script, tiles
+
+from table import ActionType, GameConfig, get_params, new_game
+from table.wall import Deal, build_wall
+
+A = ActionType
+FLOWER16 = [r for r in PLAYABLE if dict(get_params(r).flower_win_ids).get("eight-flowers")]
+
+
+def quiet_seed() -> bytes:
+    """A seed whose dice make no 圍骰 / 一二三 payment."""
+    for i in range(1000):
+        seed = f"quiet-dice-seed-{i:04d}".encode()
+        d = sorted(Deal(seed, True).dice)
+        if d[0] != d[2] and d not in ([1, 2, 3], [4, 5, 6]):
+            return seed
+    raise AssertionError("no quiet seed")
+
+
+@pytest.mark.parametrize("ruleset", FLOWER16)
+def test_eight_flowers(ruleset: str) -> None:
+    """The dealer is dealt seven flowers and draws the eighth a go-around later: it may win
+    at once with all eight, paid by all three."""
+    hands: list[list[object]] = [[], [], [], []]
+    hands[0] = tiles("f1 f2 f3 f4 f5 f6 f7 123m 456m 789m 1s")
+    hands[1] = tiles("123p 456p 789p 22s 55s 8s 9s 1s")
+    hands[2] = tiles("111m 222p 333s 444s we we ws ws")
+    hands[3] = tiles("777s 888p 999m dr dr dg dg dw wn wn")
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(
+        seed=quiet_seed(),
+        wall=build_wall(True, 16, 0, hands, tiles("3s dr dg f8"), tiles("5m 5m 5p 5p 6p 6p 7p 3p")),
+    )
+    sc.act(0, A.DISCARD, "6p")
+    for seat, tile in ((1, "3s"), (2, "dr"), (3, "dg")):
+        sc.pass_all()
+        sc.act(seat, A.DISCARD, tile)
+    sc.pass_all()
+    assert len(sc.hand.seats[0].flowers) == 8 and sc.hand.turn == 0
+    ev = sc.act(0, A.WIN)
+    (won,) = [e for e in ev if e.type == "hand_won"]
+    (w,) = won.data["winners"]
+    assert won.data["how"] == "flowers" and won.data["discarder"] is None
+    want = dict(get_params(ruleset).flower_win_ids)["eight-flowers"]
+    assert w["hand"]["context"]["flower_win"] == want
+    assert sorted(p["payer"] for p in w["payments"]) == [1, 2, 3]
+    if get_params(ruleset).instant:
+        reasons = [e.data["reason"] for e in sc.events if e.type == "payment"]
+        assert reasons.count("one-flower-set") == 3  # f1-f4 at the deal
+        assert "one-grass" not in reasons  # 先花，不能再收草
+
+
+@pytest.mark.parametrize("ruleset", [r for r in PLAYABLE if get_params(r).kong_discarder_pays])
+def test_kong_replacement_win_paid_by_the_kongs_discarder(ruleset: str) -> None:
+    hands = [
+        tiles("9m we ws ww wn dr dg dw 123m 567m 55p 8s"),
+        tiles("999m 123p 456p 789p 11s 23s"),
+        tiles("22m 33m 44m 66m 77m 88m 55s 66s"),
+        tiles("we ws ww wn dr dg dw 1p 9p 2s 3s 7s 8s 9s 4p 6p"),
+    ]
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(
+        seed=quiet_seed(),
+        wall=build_wall(True, 16, 0, hands, tiles("1m 2m"), tiles("4s 5m")),
+    )
+    sc.act(0, A.DISCARD, "9m")
+    sc.act(1, A.KONG)
+    sc.pass_all()
+    assert sc.hand.turn == 1 and sc.hand.seats[1].drawn == tiles("4s")[0]
+    ev = sc.act(1, A.WIN)
+    (won,) = [e for e in ev if e.type == "hand_won"]
+    (w,) = won.data["winners"]
+    ctx = w["hand"]["context"]
+    assert ctx["replacements"] == ["kong"] and ctx["kong_discarder"] == 0
+    assert w["hand"]["win"]["kong_replacement"] is True and w["hand"]["win"]["self_drawn"]
+    assert "kong-tsumo" in [i["id"] for i in w["score"]["items"]]
+    assert [p["payer"] for p in w["payments"]] == [0]  # 包: the kong's discarder pays alone
