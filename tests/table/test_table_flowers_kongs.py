@@ -81,3 +81,31 @@ def test_kong_replacement_win_paid_by_the_kongs_discarder(ruleset: str) -> None:
     assert w["hand"]["win"]["kong_replacement"] is True and w["hand"]["win"]["self_drawn"]
     assert "kong-tsumo" in [i["id"] for i in w["score"]["items"]]
     assert [p["payer"] for p in w["payments"]] == [0]  # 包: the kong's discarder pays alone
+
+
+@pytest.mark.parametrize("ruleset", [r for r in PLAYABLE if get_params(r).instant])
+def test_heaven_earth_slay(ruleset: str) -> None:
+    """Seat 1 declares 叮 at its first draw (地聽); seat 2, not in 天聽/地聽, then self-draws
+    a win: 天誅地滅, each other seat pays (an instant item next to the win's payments)."""
+    hands = [
+        tiles("we ws ww wn dr dg dw 1m 5m 9m 1p 5p 9p 1s 5s 9s 2m"),
+        tiles("123m 456m 789m 123p 44p 68p"),
+        tiles("234s 678s 345p 567p 22m 34m"),
+        tiles("ws ww wn dr dg dw 6m 7m 8m 2p 8p 3s 6s 7s 8s 1s"),
+    ]
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(seed=quiet_seed(), wall=build_wall(True, 16, 0, hands, tiles("dr 5m"), tiles("9m")))
+    sc.act(0, A.DISCARD, "we")
+    sc.pass_all()
+    ev = sc.act(1, A.TING, "dr")
+    assert [e.data["kind"] for e in ev if e.type == "ting"] == ["earth"]
+    sc.pass_all()
+    ev = sc.act(2, A.WIN)
+    slay = [e.data for e in ev if e.type == "instant"]
+    assert slay == [{"kind": "heaven-earth-slay", "winner": 2, "discarder": None}]
+    pays = sorted(
+        (e.data["payer"], e.data["amount"])
+        for e in ev
+        if e.type == "payment" and e.data["reason"] == "heaven-earth-slay"
+    )
+    assert pays == [(0, 15), (1, 15), (3, 15)]  # the seed table: 15 from each on a self-draw
