@@ -59,7 +59,7 @@ def test_seeded_random_hands_keep_every_invariant(ruleset: str) -> None:
     hands = 0
     rejected = 0
     outcomes: set[str] = set()
-    for g in range(6):
+    for g in range(5):
         check, stats = _full_checker(rng, probe_rate=0.15)
         rec = play_game(
             GameConfig(ruleset, max_hands=2),
@@ -108,7 +108,7 @@ def test_complete_games_end_properly(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)
 @settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
