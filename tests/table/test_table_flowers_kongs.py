@@ -1,5 +1,6 @@
-"""16-tile specifics: 八仙過海 / 兩台花 (all eight flowers) and the 包 of a self-draw on the
-replacement of a kong made from a discard (hk-tw16 槓上自摸 "當打出明槓者放槍")."""
+"""16-tile specifics: 八仙過海 / 兩台花 (all eight flowers), the 包 of a self-draw on the
+replacement of a kong made from a discard (hk-tw16 槓上自摸 "當打出明槓者放槍"), and the
+instant items that come with a win (天誅地滅, 三叮一笑)."""
 
 from __future__ import annotations
 
@@ -109,3 +110,34 @@ def test_heaven_earth_slay(ruleset: str) -> None:
         if e.type == "payment" and e.data["reason"] == "heaven-earth-slay"
     )
     assert pays == [(0, 15), (1, 15), (3, 15)]  # the seed table: 15 from each on a self-draw
+
+
+@pytest.mark.parametrize("ruleset", [r for r in PLAYABLE if get_params(r).instant])
+def test_three_ting_one_laugh(ruleset: str) -> None:
+    """Seats 1, 2 and 3 declare 叮 at their first draws; the dealer, without 叮, self-draws a
+    win: 三叮一笑 (each 叮 seat pays 15) and 天誅地滅 (they are all 地聽: 15 from each)."""
+    hands = [
+        tiles("234m 567m 234p 678p we we ws 3s 4s"),
+        tiles("123m 456m 789m 123p 44p 68p"),
+        tiles("234s 678s 345p 567p 22m 34m"),
+        tiles("111p 999p 555s 999s wn wn 7s 8s"),
+    ]
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(
+        seed=quiet_seed(), wall=build_wall(True, 16, 0, hands, tiles("dr dg dw 5s"), tiles("9m"))
+    )
+    sc.act(0, A.DISCARD, "ws")
+    for seat, tile in ((1, "dr"), (2, "dg"), (3, "dw")):
+        sc.pass_all()
+        sc.act(seat, A.TING, tile)
+    sc.pass_all()
+    assert all(sc.hand.seats[s].ting for s in (1, 2, 3)) and sc.hand.turn == 0
+    ev = sc.act(0, A.WIN)
+    kinds = [e.data["kind"] for e in ev if e.type == "instant"]
+    assert kinds == ["three-ting-one-laugh", "heaven-earth-slay"]
+    laugh = sorted(
+        (e.data["payer"], e.data["payee"], e.data["amount"])
+        for e in ev
+        if e.type == "payment" and e.data["reason"] == "three-ting-one-laugh"
+    )
+    assert laugh == [(1, 0, 15), (2, 0, 15), (3, 0, 15)]
