@@ -868,7 +868,7 @@ def _execute_claim(w: _W, c: Claim) -> None:
     w.seats[c.seat] = _sr(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
     w.emit(
         "claimed",
-        {"seat": c.seat, "type": c.type.value, "from": discarder, "meld": meld.to_json()},
+        {"seat": c.seat, "claim": c.type.value, "from": discarder, "meld": meld.to_json()},
     )
     w.phase = Phase.TURN
     w.set(

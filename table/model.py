@@ -151,6 +151,11 @@ class Event:
     owner: int | None = None
     secret: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        reserved = {"type", "_owner", "_secret"} & set(self.data)
+        if reserved:  # an engine bug, never client input: the JSON form would lose the type
+            raise ValueError(f"event data may not use the reserved keys {sorted(reserved)}")
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
         if self.owner is not None:

@@ -400,9 +400,7 @@ class ClientModel:
             s["ting"] = True
             s["ting_tile"] = e.get("tile")
             return [f"{name} declares 叮 (ting)"]
-        if t == "claimed" or (t in ("chow", "pung", "kong") and "meld" in e):
-            # the engine's "claimed" event carries the claim kind in a field also named
-            # "type", which wins on the wire: accept both spellings
+        if t == "claimed":
             assert s is not None
             meld = dict(e["meld"])
             tiles = list(meld.get("tiles") or [])
@@ -432,7 +430,7 @@ class ClientModel:
             h["discard"] = None
             h["discarder"] = None
             g["phase"] = "turn"
-            kind = meld.get("kind") if t == "claimed" else t
+            kind = e.get("claim") or meld.get("kind")
             return [f"{name} claims {kind} ({' '.join(tiles)})"]
         if t == "kong_declared":
             h["discard"] = e.get("tile")
