@@ -1,0 +1,1 @@
+"""The real bot: shanten, ukeire and a rule-set aware player (pure Python, stdlib only)."""

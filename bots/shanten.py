@@ -1,0 +1,304 @@
+"""Shanten numbers (向聽數) for 13- and 16-tile hands, exact by distance.
+
+Definition used throughout: the shanten number of a concealed hand ``h`` (with ``m`` declared
+melds) is ``min |T - h| - 1`` over every complete concealed target ``T`` (the multiset of
+tiles that would have to be held), where a tile kind may not be used more than the four
+copies that exist minus the copies already in the player's own melds. So ``-1`` is a complete
+hand (14/17 tiles), ``0`` is ready (聽牌), and a hand never counts as ready on a wait that
+only a fifth copy could complete (the classic blind spot of the "sets + partial sets"
+formula).
+
+Shapes:
+
+* **standard**: ``sets - m`` sets (chows, pungs) plus one pair in hand, ``sets`` being 4 for
+  13-tile rule sets and 5 for 16-tile ones. Computed per suit by a small dynamic programme
+  over the nine positions whose result (minimum missing tiles for every number of sets and
+  pairs) is memoised on the suit's counts, then combined across the four groups by a
+  min-plus product: after warm-up a hand costs four dictionary look-ups and a few dozen
+  additions.
+* **pairs-like** (:class:`PairsShape`): ``pairs`` pairs plus ``pungs`` pungs, no melds, with
+  or without "four alike count as two pairs" — seven pairs (7, 0) and 嚦咕嚦咕 (7, 1).
+* **orphans-like** (:class:`OrphansShape`): the 13 terminals and honours, one of them twice,
+  plus ``sets`` concealed sets (0 for 十三么 in 13-tile rules, 1 in the 16-tile table).
+
+Which special shapes a rule set has is not hard-coded: :func:`ShapeRules.from_ruleset`
+probes each :class:`scoring.SpecialShape` of the rule set with canonical example hands (see
+:mod:`bots.rules`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = [
+    "INF",
+    "ORPHANS",
+    "OrphansShape",
+    "PairsShape",
+    "ShapeRules",
+    "caps_of",
+    "orphans_distance",
+    "pairs_distance",
+    "shanten",
+    "standard_distance",
+]
+
+INF = 99
+#: indices of the 13 terminals and honours
+ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_MAX_SETS = 5  # 16-tile hands: five sets
+_W = 2 * (_MAX_SETS + 1)  # vector width: index s * 2 + p
+
+_FULL_CAP = (4,) * 34
+
+
+@dataclass(frozen=True, slots=True)
+class PairsShape:
+    """``pairs`` pairs + ``pungs`` pungs, fully concealed (no melds)."""
+
+    pairs: int
+    pungs: int = 0
+    four_as_two: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class OrphansShape:
+    """One of each terminal and honour, one of them twice, plus ``sets`` concealed sets."""
+
+    sets: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ShapeRules:
+    """What a complete hand may look like under one rule set (the shanten parameters)."""
+
+    hand_size: int = 13
+    sets: int = 4
+    pairs_shapes: tuple[PairsShape, ...] = ()
+    orphans_shapes: tuple[OrphansShape, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.hand_size not in (13, 16) or self.sets != (self.hand_size - 1) // 3:
+            raise ValueError(f"unsupported hand size {self.hand_size} / {self.sets} sets")
+
+
+def caps_of(meld_counts: Sequence[int] | None) -> tuple[int, ...]:
+    """How many copies of each kind the concealed hand may still use (4 minus own melds)."""
+    if meld_counts is None:
+        return _FULL_CAP
+    return tuple(max(0, 4 - n) for n in meld_counts[:34])
+
+
+# -- standard shape ------------------------------------------------------------------------
+
+
+def _suit_table_uncached(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
+    """Minimum missing tiles to build exactly ``s`` sets and ``p`` pairs in one numbered suit.
+
+    State at position ``i``: (chows started at i-1, chows started at i-2) — the tiles those
+    still need here. Returns a vector indexed ``s * 2 + p``.
+    """
+    cur: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [INF] * (_W - 1)}
+    for i in range(9):
+        hi = h[i]
+        ci = cap[i]
+        nxt: dict[tuple[int, int], list[int]] = {}
+        for (a, b), vec in cur.items():
+            base = a + b
+            if base > ci:
+                continue
+            max_c = ci - base if i <= 6 else 0
+            for c in range(max_c + 1):
+                for q in (0, 1):
+                    for r in (0, 1):
+                        t = base + c + 3 * q + 2 * r
+                        if t > ci:
+                            continue
+                        cost = t - hi if t > hi else 0
+                        ds = c + q
+                        key = (c, a)
+                        tgt = nxt.get(key)
+                        if tgt is None:
+                            tgt = [INF] * _W
+                            nxt[key] = tgt
+                        for s in range(_MAX_SETS + 1 - ds):
+                            for p in range(2 - r):
+                                v = vec[s * 2 + p]
+                                if v >= INF:
+                                    continue
+                                j = (s + ds) * 2 + p + r
+                                if v + cost < tgt[j]:
+                                    tgt[j] = v + cost
+        cur = nxt
+    out = cur.get((0, 0))
+    return tuple(out) if out is not None else (INF,) * _W
+
+
+@lru_cache(maxsize=1 << 17)
+def _suit_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
+    return _suit_table_uncached(h, cap)
+
+
+@lru_cache(maxsize=1 << 16)
+def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
+    """Same as :func:`_suit_table` for the seven honours (pungs and pairs only)."""
+    vec = [0] + [INF] * (_W - 1)
+    for hi, ci in zip(h, cap, strict=True):
+        new = list(vec)  # the kind unused
+        opts: list[tuple[int, int, int]] = []  # (sets, pairs, cost)
+        if ci >= 3:
+            opts.append((1, 0, max(0, 3 - hi)))
+        if ci >= 2:
+            opts.append((0, 1, max(0, 2 - hi)))
+        for ds, dp, cost in opts:
+            for s in range(_MAX_SETS + 1 - ds):
+                for p in range(2 - dp):
+                    v = vec[s * 2 + p]
+                    if v >= INF:
+                        continue
+                    j = (s + ds) * 2 + p + dp
+                    if v + cost < new[j]:
+                        new[j] = v + cost
+        vec = new
+    return tuple(vec)
+
+
+def _combine(x: Sequence[int], y: Sequence[int], k: int) -> list[int]:
+    out = [INF] * _W
+    for s1 in range(k + 1):
+        for p1 in (0, 1):
+            a = x[s1 * 2 + p1]
+            if a >= INF:
+                continue
+            for s2 in range(k + 1 - s1):
+                for p2 in range(2 - p1):
+                    b = y[s2 * 2 + p2]
+                    if b >= INF:
+                        continue
+                    j = (s1 + s2) * 2 + p1 + p2
+                    if a + b < out[j]:
+                        out[j] = a + b
+    return out
+
+
+def standard_distance(
+    counts: Sequence[int], sets_needed: int, caps: Sequence[int] = _FULL_CAP
+) -> int:
+    """Minimum tiles missing for ``sets_needed`` sets + one pair from concealed ``counts``."""
+    if sets_needed < 0:
+        return INF
+    c = tuple(counts[:34])
+    cp = tuple(caps[:34])
+    acc: Sequence[int] = _honor_table(c[27:34], cp[27:34])
+    for lo in (0, 9, 18):
+        acc = _combine(acc, _suit_table(c[lo : lo + 9], cp[lo : lo + 9]), sets_needed)
+    return acc[sets_needed * 2 + 1]
+
+
+# -- special shapes ------------------------------------------------------------------------
+
+
+def pairs_distance(
+    counts: Sequence[int], shape: PairsShape, caps: Sequence[int] = _FULL_CAP
+) -> int:
+    """Minimum tiles missing for ``shape.pairs`` pairs + ``shape.pungs`` pungs."""
+    P, Q = shape.pairs, shape.pungs
+    # dp[p][q]: min cost using p pairs and q pungs so far
+    dp = [[INF] * (Q + 1) for _ in range(P + 1)]
+    dp[0][0] = 0
+    for i in range(34):
+        hi, ci = counts[i], caps[i]
+        opts: list[tuple[int, int, int]] = []
+        if ci >= 2:
+            opts.append((1, 0, max(0, 2 - hi)))
+        if ci >= 3 and Q:
+            opts.append((0, 1, max(0, 3 - hi)))
+        if ci >= 4 and shape.four_as_two:
+            opts.append((2, 0, max(0, 4 - hi)))
+        if not opts:
+            continue
+        new = [row[:] for row in dp]
+        for p in range(P + 1):
+            for q in range(Q + 1):
+                v = dp[p][q]
+                if v >= INF:
+                    continue
+                for dpair, dq, cost in opts:
+                    np_, nq = p + dpair, q + dq
+                    if np_ <= P and nq <= Q and v + cost < new[np_][nq]:
+                        new[np_][nq] = v + cost
+        dp = new
+    return dp[P][Q]
+
+
+# all sets as (kind index, chow?) — used for the orphans shape's extra sets
+_SETS: tuple[tuple[int, ...], ...] = tuple(
+    [(i, i, i) for i in range(34)]
+    + [(b + n, b + n + 1, b + n + 2) for b in (0, 9, 18) for n in range(7)]
+)
+
+
+def orphans_distance(
+    counts: Sequence[int], shape: OrphansShape, caps: Sequence[int] = _FULL_CAP
+) -> int:
+    """Minimum tiles missing for the orphans shape (with ``shape.sets`` extra sets ≤ 1)."""
+    if shape.sets > 1:
+        raise ValueError("orphans shapes with more than one extra set are not supported")
+    is_orphan = [False] * 34
+    for i in ORPHANS:
+        is_orphan[i] = True
+    if any(caps[i] < 1 for i in ORPHANS):
+        return INF
+    base = sum(1 for i in ORPHANS if counts[i] < 1)
+
+    def need(t: dict[int, int]) -> int:
+        """Extra cost of the additional target tiles ``t`` (kind -> copies) over the base."""
+        extra = 0
+        for k, n in t.items():
+            have = counts[k]
+            held = 1 if is_orphan[k] else 0
+            total = held + n
+            if total > caps[k]:
+                return INF
+            extra += max(0, total - have) - max(0, held - have)
+        return extra
+
+    best = INF
+    for d in ORPHANS:
+        if shape.sets == 0:
+            best = min(best, base + need({d: 1}))
+            continue
+        for st in _SETS:
+            t: dict[int, int] = {d: 1}
+            for k in st:
+                t[k] = t.get(k, 0) + 1
+            best = min(best, base + need(t))
+    return best
+
+
+# -- the shanten number --------------------------------------------------------------------
+
+
+def shanten(
+    counts: Sequence[int],
+    n_melds: int,
+    rules: ShapeRules,
+    meld_counts: Sequence[int] | None = None,
+) -> int:
+    """The shanten number of concealed ``counts`` (34) with ``n_melds`` declared melds.
+
+    ``meld_counts`` (34, optional) are the tiles in the player's own melds, which lower how
+    many copies the concealed hand can still use. Works for 3k+1 tiles (before the draw) and
+    3k+2 tiles (after it): ``-1`` means complete.
+    """
+    caps = caps_of(meld_counts)
+    best = standard_distance(counts, rules.sets - n_melds, caps)
+    if n_melds == 0:
+        for ps in rules.pairs_shapes:
+            best = min(best, pairs_distance(counts, ps, caps))
+        for os_ in rules.orphans_shapes:
+            if sum(1 for i in ORPHANS if counts[i] < 1) < best:  # lower bound prunes
+                best = min(best, orphans_distance(counts, os_, caps))
+    return best - 1
