@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from bots.shanten import ORPHANS, OrphansShape, PairsShape, ShapeRules
@@ -77,7 +77,7 @@ def _safe(complete: Any, counts: list[int]) -> bool:
         return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def bot_rules(name: str, hand_size: int | None = None, min_score: int = 0) -> BotRules:
     """The bot's view of rule set ``name``.
 

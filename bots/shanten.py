@@ -203,34 +203,44 @@ def standard_distance(
 def pairs_distance(
     counts: Sequence[int], shape: PairsShape, caps: Sequence[int] = _FULL_CAP
 ) -> int:
-    """Minimum tiles missing for ``shape.pairs`` pairs + ``shape.pungs`` pungs."""
-    P, Q = shape.pairs, shape.pungs
-    # dp[p][q]: min cost using p pairs and q pungs so far
-    dp = [[INF] * (Q + 1) for _ in range(P + 1)]
-    dp[0][0] = 0
+    """Minimum tiles missing for ``shape.pairs`` pairs + ``shape.pungs`` (0 or 1) pungs.
+
+    Greedy and exact: every kind offers "pair slots" worth the tiles already held towards
+    them (a first slot worth ``min(h, 2)``, with four-as-two a second worth
+    ``min(h - 2, 2)``, never more than the first); the best ``pairs`` slots are taken. With a
+    pung, every kind is tried as the pung.
+    """
+    P = shape.pairs
+    if shape.pungs > 1:
+        raise ValueError("pairs shapes with more than one pung are not supported")
+    slots: list[tuple[int, int]] = []  # (value, kind)
     for i in range(34):
         hi, ci = counts[i], caps[i]
-        opts: list[tuple[int, int, int]] = []
         if ci >= 2:
-            opts.append((1, 0, max(0, 2 - hi)))
-        if ci >= 3 and Q:
-            opts.append((0, 1, max(0, 3 - hi)))
-        if ci >= 4 and shape.four_as_two:
-            opts.append((2, 0, max(0, 4 - hi)))
-        if not opts:
+            slots.append((min(hi, 2), i))
+            if ci >= 4 and shape.four_as_two:
+                slots.append((min(max(hi - 2, 0), 2), i))
+    slots.sort(reverse=True)
+    if shape.pungs == 0:
+        if len(slots) < P:
+            return INF
+        return 2 * P - sum(v for v, _ in slots[:P])
+    best = INF
+    for j in range(34):
+        if caps[j] < 3:
             continue
-        new = [row[:] for row in dp]
-        for p in range(P + 1):
-            for q in range(Q + 1):
-                v = dp[p][q]
-                if v >= INF:
-                    continue
-                for dpair, dq, cost in opts:
-                    np_, nq = p + dpair, q + dq
-                    if np_ <= P and nq <= Q and v + cost < new[np_][nq]:
-                        new[np_][nq] = v + cost
-        dp = new
-    return dp[P][Q]
+        got = 0
+        taken = 0
+        for v, k in slots:
+            if k == j:
+                continue
+            got += v
+            taken += 1
+            if taken == P:
+                break
+        if taken == P:
+            best = min(best, 2 * P + 3 - got - min(counts[j], 3))
+    return best
 
 
 # all sets as (kind index, chow?) — used for the orphans shape's extra sets

@@ -168,3 +168,37 @@ def test_hand_checked_cases() -> None:
         words = text.replace("wsws", "ws ws").replace("wnwn", "wn wn")
         h = counts(parse_tiles(words))
         assert shanten(h, melds, rules) == expected, text
+
+
+def dp_pairs(h: Sequence[int], P: int, Q: int, four_as_two: bool) -> int:
+    """Reference: a knapsack over the 34 kinds (pair / two pairs / pung per kind)."""
+    inf = 99
+    dp = [[inf] * (Q + 1) for _ in range(P + 1)]
+    dp[0][0] = 0
+    for i in range(34):
+        opts = [(1, 0, max(0, 2 - h[i])), (0, 1, max(0, 3 - h[i]))]
+        if four_as_two:
+            opts.append((2, 0, max(0, 4 - h[i])))
+        new = [row[:] for row in dp]
+        for p in range(P + 1):
+            for q in range(Q + 1):
+                for dp_, dq, cost in opts:
+                    if p + dp_ <= P and q + dq <= Q and dp[p][q] + cost < new[p + dp_][q + dq]:
+                        new[p + dp_][q + dq] = dp[p][q] + cost
+        dp = new
+    return dp[P][Q]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from([(13, 7, 0), (16, 7, 1)]),
+    st.booleans(),
+    st.data(),
+)
+def test_pairs_shapes_match_knapsack(
+    size: tuple[int, int, int], four: bool, data: st.DataObject
+) -> None:
+    n, P, Q = size
+    idx = data.draw(st.lists(st.integers(0, 135), min_size=n, max_size=n + 1, unique=True))
+    h = counts(i // 4 for i in idx)  # type: ignore[misc]
+    assert pairs_distance(h, PairsShape(P, Q, four)) == dp_pairs(h, P, Q, four)
