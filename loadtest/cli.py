@@ -1,0 +1,256 @@
+"""``mahjong-loadtest``: N rooms × 4 clients over real WebSockets, with the transport baseline.
+
+Examples::
+
+    # 20 rooms against one running server, flat out for 20 s, then the bare-websockets
+    # baseline (started by the harness on a free port) with the same frame size and fan-out:
+    mahjong-loadtest --url ws://127.0.0.1:8765 --rooms 20 --duration 20 --baseline \\
+        --json run.json --chart run.png
+
+    # capacity: 2,000 rooms at one action per room per second for 10 minutes, over two
+    # server processes:
+    mahjong-loadtest --url ws://127.0.0.1:8765 --url ws://127.0.0.1:8766 --rooms 2000 \\
+        --interval 1 --duration 600
+
+``--interval`` is the "thinking time" of each seat before it answers (±50 % jitter; 0 =
+flat out). Live progress goes to stderr once per second; the report (JSON with
+``--json``, a PNG with ``--chart``) contains connections, rooms, hands, actions/s, latency
+percentiles from sending an action to its broadcast (own connection and all four), errors by
+code and disconnects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from loadtest.rooms import BaselineRoom, GameRoom, Pacing
+from loadtest.stats import Recorder
+
+__all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
+
+DEFAULT_PAYLOAD = 400
+
+
+async def _drive(
+    rooms: Sequence[GameRoom | BaselineRoom],
+    rec: Recorder,
+    duration: float,
+    connect_rate: float,
+    progress: bool,
+) -> None:
+    """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration``, close them."""
+    stop_progress = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop_progress.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop_progress.wait(), 1.0)
+            if progress:
+                print(rec.progress_line(), file=sys.stderr, flush=True)
+
+    tick = asyncio.get_running_loop().create_task(ticker())
+
+    async def setup(r: GameRoom | BaselineRoom, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await r.setup()
+        except Exception as e:  # the report counts it; the run goes on
+            rec.error(f"setup:{type(e).__name__}:{getattr(e, 'code', '')}".rstrip(":"))
+
+    step = 1.0 / connect_rate if connect_rate > 0 else 0.0
+    await asyncio.gather(*(setup(r, i * step) for i, r in enumerate(rooms)))
+    rec.start = time.perf_counter()  # measure from the moment every room plays
+    rec.seconds.clear()
+    rec.actions = rec.deliveries = rec.hands = 0
+    rec.own.clear()
+    rec.all_four.clear()
+    await asyncio.sleep(duration)
+    rec.finish()
+    for r in rooms:
+        r.stop.set()
+    await asyncio.gather(*(r.close() for r in rooms), return_exceptions=True)
+    stop_progress.set()
+    await tick
+
+
+async def run_game(
+    urls: list[str],
+    rooms: int,
+    duration: float,
+    pacing: Pacing,
+    ruleset: str,
+    connect_rate: float = 200.0,
+    progress: bool = True,
+) -> Recorder:
+    rec = Recorder("game")
+    rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(rooms)]
+    await _drive(rs, rec, duration, connect_rate, progress)
+    return rec
+
+
+async def run_baseline(
+    urls: list[str],
+    rooms: int,
+    duration: float,
+    pacing: Pacing,
+    payload: int,
+    connect_rate: float = 200.0,
+    progress: bool = True,
+) -> Recorder:
+    rec = Recorder("baseline")
+    rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(rooms)]
+    await _drive(rs, rec, duration, connect_rate, progress)
+    return rec
+
+
+def start_baseline_server(
+    cpu: int | None = None, uvloop: bool = False
+) -> tuple[subprocess.Popen[str], str]:
+    """Start ``python -m loadtest.baseline`` on a free port; return (process, url)."""
+    cmd = [sys.executable, "-m", "loadtest.baseline", "--port", "0"]
+    if uvloop:
+        cmd.append("--uvloop")
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        cmd = ["taskset", "-c", str(cpu), *cmd]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    try:
+        port = int(json.loads(line)["listening"])
+    except (ValueError, KeyError, TypeError):
+        proc.kill()
+        raise RuntimeError(f"baseline server did not start: {line!r}") from None
+    return proc, f"ws://127.0.0.1:{port}"
+
+
+def report(game: Recorder | None, base: Recorder | None, args: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "command": " ".join(["mahjong-loadtest", *sys.argv[1:]]),
+        "rooms": args.rooms,
+        "duration_s": args.duration,
+        "interval_s": args.interval,
+        "ruleset": args.ruleset,
+        "urls": args.url,
+        "cpus": os.cpu_count(),
+    }
+    if game is not None:
+        out["game"] = game.to_json()
+    if base is not None:
+        out["baseline"] = base.to_json()
+    if game is not None and base is not None and base.actions:
+        g = out["game"]["actions_per_s"]
+        b = out["baseline"]["actions_per_s"]
+        out["ratio_game_over_baseline"] = round(g / b, 3) if b else None
+    return out
+
+
+def print_summary(rep: dict[str, Any]) -> None:
+    for key in ("game", "baseline"):
+        r = rep.get(key)
+        if r is None:
+            continue
+        lat = r["latency_action_to_all_four"]
+        print(
+            f"{key:>8}: rooms {r['rooms']}, peak connections {r['connections_peak']}, "
+            f"hands {r['hands']}, actions {r['actions']} ({r['actions_per_s']}/s), "
+            f"all-four latency p50 {lat['p50_ms']} p95 {lat['p95_ms']} p99 {lat['p99_ms']} "
+            f"p999 {lat['p999_ms']} max {lat['max_ms']} ms, errors {r['errors_total']} "
+            f"{r['errors'] or ''}, disconnects {r['disconnects']}, "
+            f"connect failures {r['connect_failures']}"
+        )
+    if rep.get("ratio_game_over_baseline") is not None:
+        print(f"   ratio: game / baseline actions/s = {rep['ratio_game_over_baseline']}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="mahjong-loadtest",
+        description="Load-test mahjong servers with N rooms × 4 WebSocket clients.",
+    )
+    ap.add_argument(
+        "--url", action="append", default=[], help="game server URL (repeat for several)"
+    )
+    ap.add_argument("--rooms", type=int, default=20)
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds of play (per part)")
+    ap.add_argument(
+        "--interval", type=float, default=0.0, help="seat thinking time in s (0: flat out)"
+    )
+    ap.add_argument("--ruleset", default="zung-jung")
+    ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
+    ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
+    ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
+    ap.add_argument("--baseline-cpu", type=int, help="pin the started baseline to this CPU")
+    ap.add_argument(
+        "--payload", type=int, help="baseline frame bytes (default: the game run's mean)"
+    )
+    ap.add_argument("--uvloop", action="store_true", help="use uvloop in the harness/baseline")
+    ap.add_argument("--json", help="write the report as JSON to this file ('-': stdout)")
+    ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
+    ap.add_argument("--quiet", action="store_true", help="no live progress")
+    args = ap.parse_args(argv)
+    if not args.url and not args.baseline:
+        ap.error("give --url (a game server) and/or --baseline")
+    if args.rooms < 1 or args.duration <= 0:
+        ap.error("--rooms and --duration must be positive")
+    if args.uvloop:
+        import importlib
+
+        importlib.import_module("uvloop").install()
+    pacing = Pacing(args.interval)
+    game = base = None
+    if args.url:
+        game = asyncio.run(
+            run_game(
+                args.url, args.rooms, args.duration, pacing, args.ruleset,
+                args.connect_rate, not args.quiet,
+            )
+        )  # fmt: skip
+    if args.baseline:
+        payload = args.payload
+        if payload is None:
+            mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
+            payload = int(mean) if mean else DEFAULT_PAYLOAD
+        proc = None
+        url = args.baseline_url
+        if url is None:
+            proc, url = start_baseline_server(args.baseline_cpu, args.uvloop)
+        try:
+            base = asyncio.run(
+                run_baseline(
+                    [url], args.rooms, args.duration, pacing, payload, args.connect_rate,
+                    not args.quiet,
+                )
+            )  # fmt: skip
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
+    rep = report(game, base, args)
+    if args.json == "-":
+        print(json.dumps(rep, indent=2))
+    else:
+        print_summary(rep)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(rep, f, indent=2)
+    if args.chart:
+        from loadtest.chart import write_chart
+
+        write_chart(rep, args.chart)
+    failed = any(
+        r is not None and (r.errors or r.disconnects or r.connect_failures) for r in (game, base)
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
