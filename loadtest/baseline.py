@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 __all__ = ["main", "run"]
@@ -89,10 +90,8 @@ async def run(
         stop = stop or asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # not main thread
                 loop.add_signal_handler(sig, stop.set)
-            except (NotImplementedError, RuntimeError):  # not the main thread
-                pass
         await stop.wait()
 
 

@@ -234,7 +234,10 @@ class GameRoom(_Room):
                 "action": body,
             }
             try:
-                await conn.request(msg)
+                ack = await conn.request(msg)
+                # broadcasts older than our commit may still be on their way and carry the
+                # question we just answered: only a newer one may ask again
+                self.asked[conn.index] = max(self.asked[conn.index], int(ack.get("seq", 0)) - 1)
             except RequestError as e:
                 self.rec.error(e.code)
                 with contextlib.suppress(ValueError):
