@@ -180,7 +180,12 @@ def _suit_splits(c: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
             c[i + 2] += 1
 
     rec(list(c), 0, -1, [])
-    return tuple(out)
+    # Different removal orders can reach the same split (11123: pair-then-chow and
+    # chow-then-pair); keep each split once.
+    unique: dict[_Split, None] = {}
+    for pair, sets in out:
+        unique.setdefault((pair, tuple(sorted(sets))), None)
+    return tuple(unique)
 
 
 @cache
