@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bots.strength import play_match  # noqa: E402
+from bots.strength import play_match
 
 MATCHUPS = ("bot-vs-random", "bot-vs-bot", "random-vs-random")
 
