@@ -40,12 +40,24 @@ __all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
 DEFAULT_PAYLOAD = 400
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
 async def _drive(
     rooms: Sequence[GameRoom | BaselineRoom],
     rec: Recorder,
     duration: float,
     connect_rate: float,
     progress: bool,
+    pids: Sequence[int] = (),
 ) -> None:
     """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration``, close them."""
     stop_progress = asyncio.Event()
@@ -73,8 +85,13 @@ async def _drive(
     rec.actions = rec.deliveries = rec.hands = 0
     rec.own.clear()
     rec.all_four.clear()
+    cpu0 = {pid: cpu_seconds(pid) for pid in pids}
     await asyncio.sleep(duration)
     rec.finish()
+    for pid, before in cpu0.items():
+        after = cpu_seconds(pid)
+        if before is not None and after is not None:
+            rec.cpu[str(pid)] = after - before
     for r in rooms:
         r.stop.set()
     await asyncio.gather(*(r.close() for r in rooms), return_exceptions=True)
@@ -90,10 +107,11 @@ async def run_game(
     ruleset: str,
     connect_rate: float = 200.0,
     progress: bool = True,
+    pids: Sequence[int] = (),
 ) -> Recorder:
     rec = Recorder("game")
     rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(rooms)]
-    await _drive(rs, rec, duration, connect_rate, progress)
+    await _drive(rs, rec, duration, connect_rate, progress, pids)
     return rec
 
 
@@ -105,10 +123,11 @@ async def run_baseline(
     payload: int,
     connect_rate: float = 200.0,
     progress: bool = True,
+    pids: Sequence[int] = (),
 ) -> Recorder:
     rec = Recorder("baseline")
     rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(rooms)]
-    await _drive(rs, rec, duration, connect_rate, progress)
+    await _drive(rs, rec, duration, connect_rate, progress, pids)
     return rec
 
 
@@ -159,6 +178,8 @@ def print_summary(rep: dict[str, Any]) -> None:
         if r is None:
             continue
         lat = r["latency_action_to_all_four"]
+        if r.get("cpu_us_per_action"):
+            print(f"{key:>8}: CPU µs per action by process: {r['cpu_us_per_action']}")
         print(
             f"{key:>8}: rooms {r['rooms']}, peak connections {r['connections_peak']}, "
             f"hands {r['hands']}, actions {r['actions']} ({r['actions_per_s']}/s), "
@@ -193,6 +214,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--payload", type=int, help="baseline frame bytes (default: the game run's mean)"
     )
     ap.add_argument("--uvloop", action="store_true", help="use uvloop in the harness/baseline")
+    ap.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="game server (or redis) process to measure CPU µs per action of (repeatable)",
+    )
     ap.add_argument("--json", help="write the report as JSON to this file ('-': stdout)")
     ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
     ap.add_argument("--quiet", action="store_true", help="no live progress")
@@ -211,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         game = asyncio.run(
             run_game(
                 args.url, args.rooms, args.duration, pacing, args.ruleset,
-                args.connect_rate, not args.quiet,
+                args.connect_rate, not args.quiet, args.server_pid,
             )
         )  # fmt: skip
     if args.baseline:
@@ -227,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             base = asyncio.run(
                 run_baseline(
                     [url], args.rooms, args.duration, pacing, payload, args.connect_rate,
-                    not args.quiet,
+                    not args.quiet, [proc.pid] if proc is not None else [],
                 )
             )  # fmt: skip
         finally:

@@ -70,6 +70,7 @@ class Recorder:
     setup: list[float] = field(default_factory=list)  # connect .. room playing
     seconds: dict[int, Second] = field(default_factory=dict)
     end: float | None = None
+    cpu: dict[str, float] = field(default_factory=dict)  # pid -> CPU seconds in the window
 
     def _sec(self, t: float | None = None) -> Second:
         k = int((t if t is not None else time.perf_counter()) - self.start)
@@ -170,5 +171,9 @@ class Recorder:
             "latency_action_to_all_four": summarize(self.all_four),
             "latency_action_to_own_broadcast": summarize(self.own),
             "setup": summarize(self.setup),
+            "cpu_seconds": {k: round(v, 3) for k, v in self.cpu.items()},
+            "cpu_us_per_action": {
+                k: round(1e6 * v / self.actions, 1) for k, v in self.cpu.items() if self.actions
+            },
             "series": series,
         }
