@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.rules import BotRules, bot_rules
-from bots.shanten import shanten
+from bots.shanten import caps_of, shanten
 from scoring.tiles import Tile
 
 __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
@@ -52,6 +52,11 @@ class Situation:
     flowers: list[str]
     discard: Tile | None  # the tile under claim
     ting: bool
+    caps: tuple[int, ...] = ()  # copies the concealed hand may still use (4 - own melds)
+
+    def __post_init__(self) -> None:
+        if not self.caps:
+            self.caps = caps_of(self.meld_counts)
 
     @property
     def n_melds(self) -> int:
@@ -120,7 +125,7 @@ def ukeire(
 ) -> tuple[int, list[int]]:
     """(unseen copies of the useful tiles, the useful tiles) of a hand before its draw."""
     rules = sit.rules.shapes
-    s = base if base is not None else shanten(counts, n_melds, rules, sit.meld_counts)
+    s = base if base is not None else shanten(counts, n_melds, rules, caps=sit.caps)
     total = 0
     useful: list[int] = []
     for t in range(34):
@@ -128,7 +133,7 @@ def ukeire(
         if left == 0 or counts[t] + sit.meld_counts[t] >= 4:
             continue
         counts[t] += 1
-        if shanten(counts, n_melds, rules, sit.meld_counts) < s:
+        if shanten(counts, n_melds, rules, caps=sit.caps) < s:
             useful.append(t)
             total += left
         counts[t] -= 1
@@ -197,7 +202,7 @@ class Bot:
         self, counts: list[int], n_melds: int, sit: Situation
     ) -> tuple[int, int, int]:
         """(effective shanten, outs, ready outs) of a hand before its draw."""
-        s = shanten(counts, n_melds, sit.rules.shapes, sit.meld_counts)
+        s = shanten(counts, n_melds, sit.rules.shapes, caps=sit.caps)
         outs, useful = ukeire(counts, n_melds, sit, s)
         if s == 0:
             good = self._wins_meeting_minimum(counts, useful, sit)
@@ -270,7 +275,8 @@ class Bot:
                 n = 4 if kind == "concealed_kong" else 1
                 c[t] -= n
                 melds = sit.n_melds + (1 if kind == "concealed_kong" else 0)
-                after = shanten(c, melds, sit.rules.shapes, sit.meld_counts)
+                caps = (*sit.caps[:t], 0, *sit.caps[t + 1 :])  # all four in the meld
+                after = shanten(c, melds, sit.rules.shapes, caps=caps)
                 c[t] += n
                 if after <= s:
                     return a
@@ -321,7 +327,7 @@ class Bot:
                 sit.round_wind, sit.flowers, None, False,
             )  # fmt: skip
             if a.get("type") == "kong":
-                s_after = shanten(c, sit.n_melds + 1, rules, mc)
+                s_after = shanten(c, sit.n_melds + 1, rules, caps=sub.caps)
                 ev = (s_after, 0)
             else:
                 allowed = [x for x in range(34) if c[x] > 0 and x != t]

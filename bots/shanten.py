@@ -94,51 +94,67 @@ def caps_of(meld_counts: Sequence[int] | None) -> tuple[int, ...]:
 # -- standard shape ------------------------------------------------------------------------
 
 
-def _suit_table_uncached(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
-    """Minimum missing tiles to build exactly ``s`` sets and ``p`` pairs in one numbered suit.
+_INF_VEC: tuple[int, ...] = (INF,) * _W
+_ZERO_VEC: tuple[int, ...] = (0,) + (INF,) * (_W - 1)
 
-    State at position ``i``: (chows started at i-1, chows started at i-2) — the tiles those
-    still need here. Returns a vector indexed ``s * 2 + p``.
+
+@lru_cache(maxsize=1 << 18)
+def _suffix(h: tuple[int, ...], cap: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
+    """Minimum missing tiles for the suffix ``h`` of a suit, by (sets, pairs).
+
+    ``a`` chows started one position before the suffix (they need its first two positions),
+    ``b`` two positions before (they need its first). Memoised on the suffix, so hands that
+    differ only in low positions share the work of the high ones. Vector index
+    ``s * 2 + p``.
     """
-    cur: dict[tuple[int, int], list[int]] = {(0, 0): [0] + [INF] * (_W - 1)}
-    for i in range(9):
-        hi = h[i]
-        ci = cap[i]
-        nxt: dict[tuple[int, int], list[int]] = {}
-        for (a, b), vec in cur.items():
-            base = a + b
-            if base > ci:
-                continue
-            max_c = ci - base if i <= 6 else 0
-            for c in range(max_c + 1):
-                for q in (0, 1):
-                    for r in (0, 1):
-                        t = base + c + 3 * q + 2 * r
-                        if t > ci:
-                            continue
-                        cost = t - hi if t > hi else 0
-                        ds = c + q
-                        key = (c, a)
-                        tgt = nxt.get(key)
-                        if tgt is None:
-                            tgt = [INF] * _W
-                            nxt[key] = tgt
-                        for s in range(_MAX_SETS + 1 - ds):
-                            for p in range(2 - r):
-                                v = vec[s * 2 + p]
-                                if v >= INF:
-                                    continue
-                                j = (s + ds) * 2 + p + r
-                                if v + cost < tgt[j]:
-                                    tgt[j] = v + cost
-        cur = nxt
-    out = cur.get((0, 0))
-    return tuple(out) if out is not None else (INF,) * _W
+    n = len(h)
+    if n == 0:
+        return _ZERO_VEC if a == 0 and b == 0 else _INF_VEC
+    if n == 1 and a:
+        return _INF_VEC
+    hi, ci = h[0], cap[0]
+    base = a + b
+    if base > ci:
+        return _INF_VEC
+    out = [INF] * _W
+    max_c = ci - base if n >= 3 else 0
+    h1, c1 = h[1:], cap[1:]
+    for c in range(max_c + 1):
+        rest = _suffix(h1, c1, c, a)
+        if rest is _INF_VEC:
+            continue
+        for q in (0, 1):
+            ds = c + q
+            if ds > _MAX_SETS:
+                break
+            for r in (0, 1):
+                t = base + c + 3 * q + 2 * r
+                if t > ci:
+                    break
+                cost = t - hi if t > hi else 0
+                for s in range(_MAX_SETS + 1 - ds):
+                    j0 = (s + ds) * 2
+                    if r:
+                        v = rest[s * 2]
+                        if v < INF and v + cost < out[j0 + 1]:
+                            out[j0 + 1] = v + cost
+                    else:
+                        v = rest[s * 2]
+                        if v < INF and v + cost < out[j0]:
+                            out[j0] = v + cost
+                        v = rest[s * 2 + 1]
+                        if v < INF and v + cost < out[j0 + 1]:
+                            out[j0 + 1] = v + cost
+    if all(v >= INF for v in out):
+        return _INF_VEC
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 17)
 def _suit_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
-    return _suit_table_uncached(h, cap)
+    """Minimum missing tiles to build exactly ``s`` sets and ``p`` pairs in one numbered
+    suit (vector index ``s * 2 + p``)."""
+    return _suffix(h, cap, 0, 0)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -165,7 +181,10 @@ def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(vec)
 
 
-def _combine(x: Sequence[int], y: Sequence[int], k: int) -> list[int]:
+@lru_cache(maxsize=1 << 16)
+def _combine(x: tuple[int, ...], y: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """Min-plus product of two group vectors, truncated at ``k`` sets (memoised: during an
+    ukeire scan two of the four groups do not change)."""
     out = [INF] * _W
     for s1 in range(k + 1):
         for p1 in (0, 1):
@@ -180,7 +199,7 @@ def _combine(x: Sequence[int], y: Sequence[int], k: int) -> list[int]:
                     j = (s1 + s2) * 2 + p1 + p2
                     if a + b < out[j]:
                         out[j] = a + b
-    return out
+    return tuple(out)
 
 
 def standard_distance(
@@ -190,11 +209,20 @@ def standard_distance(
     if sets_needed < 0:
         return INF
     c = tuple(counts[:34])
-    cp = tuple(caps[:34])
-    acc: Sequence[int] = _honor_table(c[27:34], cp[27:34])
-    for lo in (0, 9, 18):
-        acc = _combine(acc, _suit_table(c[lo : lo + 9], cp[lo : lo + 9]), sets_needed)
-    return acc[sets_needed * 2 + 1]
+    cp = caps if isinstance(caps, tuple) else tuple(caps)
+    k = sets_needed
+    mp = _combine(_suit_table(c[0:9], cp[0:9]), _suit_table(c[9:18], cp[9:18]), k)
+    sh = _combine(_suit_table(c[18:27], cp[18:27]), _honor_table(c[27:34], cp[27:34]), k)
+    best = INF
+    for s1 in range(k + 1):
+        j = (k - s1) * 2
+        a0, a1 = mp[s1 * 2], mp[s1 * 2 + 1]
+        b0, b1 = sh[j], sh[j + 1]
+        if a0 + b1 < best:
+            best = a0 + b1
+        if a1 + b0 < best:
+            best = a1 + b0
+    return best if best < INF else INF
 
 
 # -- special shapes ------------------------------------------------------------------------
@@ -296,14 +324,17 @@ def shanten(
     n_melds: int,
     rules: ShapeRules,
     meld_counts: Sequence[int] | None = None,
+    caps: tuple[int, ...] | None = None,
 ) -> int:
     """The shanten number of concealed ``counts`` (34) with ``n_melds`` declared melds.
 
     ``meld_counts`` (34, optional) are the tiles in the player's own melds, which lower how
-    many copies the concealed hand can still use. Works for 3k+1 tiles (before the draw) and
+    many copies the concealed hand can still use (or give them as ``caps``, see
+    :func:`caps_of`, to save recomputing them in a loop). Works for 3k+1 tiles (before the draw) and
     3k+2 tiles (after it): ``-1`` means complete.
     """
-    caps = caps_of(meld_counts)
+    if caps is None:
+        caps = caps_of(meld_counts)
     best = standard_distance(counts, rules.sets - n_melds, caps)
     if n_melds == 0:
         for ps in rules.pairs_shapes:
