@@ -337,8 +337,14 @@ def shanten(
         caps = caps_of(meld_counts)
     best = standard_distance(counts, rules.sets - n_melds, caps)
     if n_melds == 0:
+        if rules.pairs_shapes:
+            doubles = sum(n >> 1 for n in counts[:34])
+            singles = sum(1 for n in counts[:34] if n >= 2)
         for ps in rules.pairs_shapes:
-            best = min(best, pairs_distance(counts, ps, caps))
+            # lower bound: every pair not yet held costs at least one tile
+            held = doubles if ps.four_as_two else singles
+            if ps.pairs + ps.pungs - held < best:
+                best = min(best, pairs_distance(counts, ps, caps))
         for os_ in rules.orphans_shapes:
             if sum(1 for i in ORPHANS if counts[i] < 1) < best:  # lower bound prunes
                 best = min(best, orphans_distance(counts, os_, caps))
