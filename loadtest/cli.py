@@ -108,9 +108,12 @@ async def run_game(
     connect_rate: float = 200.0,
     progress: bool = True,
     pids: Sequence[int] = (),
+    worker: int = 0,
+    workers: int = 1,
 ) -> Recorder:
-    rec = Recorder("game")
-    rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(rooms)]
+    """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
+    rec = Recorder("game" if workers == 1 else f"game/w{worker}")
+    rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(worker, rooms, workers)]
     await _drive(rs, rec, duration, connect_rate, progress, pids)
     return rec
 
@@ -124,10 +127,40 @@ async def run_baseline(
     connect_rate: float = 200.0,
     progress: bool = True,
     pids: Sequence[int] = (),
+    worker: int = 0,
+    workers: int = 1,
 ) -> Recorder:
-    rec = Recorder("baseline")
-    rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(rooms)]
+    rec = Recorder("baseline" if workers == 1 else f"baseline/w{worker}")
+    rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(worker, rooms, workers)]
     await _drive(rs, rec, duration, connect_rate, progress, pids)
+    return rec
+
+
+def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
+    if uvloop:
+        import importlib
+
+        importlib.import_module("uvloop").install()
+    fn = run_game if kind == "game" else run_baseline
+    if worker:
+        kw = {**kw, "pids": ()}  # CPU is measured once, by the first worker
+    rec = asyncio.run(fn(**kw, worker=worker, workers=workers))
+    return rec
+
+
+def run_part(kind: str, kw: dict[str, Any], workers: int, uvloop: bool) -> Recorder:
+    """Run one part (``game`` or ``baseline``) in ``workers`` harness processes."""
+    if workers <= 1:
+        return _worker(kind, kw, 0, 1, False)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        futs = [pool.submit(_worker, kind, kw, w, workers, uvloop) for w in range(workers)]
+        parts = [f.result() for f in futs]
+    rec = Recorder.merged(parts)
+    rec.label = kind
     return rec
 
 
@@ -159,6 +192,7 @@ def report(game: Recorder | None, base: Recorder | None, args: Any) -> dict[str,
         "interval_s": args.interval,
         "ruleset": args.ruleset,
         "urls": args.url,
+        "harness_workers": args.workers,
         "cpus": os.cpu_count(),
     }
     if game is not None:
@@ -221,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=[],
         help="game server (or redis) process to measure CPU µs per action of (repeatable)",
     )
+    ap.add_argument(
+        "--workers", type=int, default=1, help="harness processes (rooms are split among them)"
+    )
     ap.add_argument("--json", help="write the report as JSON to this file ('-': stdout)")
     ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
     ap.add_argument("--quiet", action="store_true", help="no live progress")
@@ -229,19 +266,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("give --url (a game server) and/or --baseline")
     if args.rooms < 1 or args.duration <= 0:
         ap.error("--rooms and --duration must be positive")
-    if args.uvloop:
+    if args.uvloop and args.workers <= 1:
         import importlib
 
         importlib.import_module("uvloop").install()
     pacing = Pacing(args.interval)
     game = base = None
+    rate = args.connect_rate / max(1, args.workers)
     if args.url:
-        game = asyncio.run(
-            run_game(
-                args.url, args.rooms, args.duration, pacing, args.ruleset,
-                args.connect_rate, not args.quiet, args.server_pid,
-            )
-        )  # fmt: skip
+        kw = {
+            "urls": args.url, "rooms": args.rooms, "duration": args.duration,
+            "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
+            "progress": not args.quiet, "pids": args.server_pid,
+        }  # fmt: skip
+        game = run_part("game", kw, args.workers, args.uvloop)
     if args.baseline:
         payload = args.payload
         if payload is None:
@@ -252,12 +290,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if url is None:
             proc, url = start_baseline_server(args.baseline_cpu, args.uvloop)
         try:
-            base = asyncio.run(
-                run_baseline(
-                    [url], args.rooms, args.duration, pacing, payload, args.connect_rate,
-                    not args.quiet, [proc.pid] if proc is not None else [],
-                )
-            )  # fmt: skip
+            kw = {
+                "urls": [url], "rooms": args.rooms, "duration": args.duration,
+                "pacing": pacing, "payload": payload, "connect_rate": rate,
+                "progress": not args.quiet, "pids": [proc.pid] if proc is not None else [],
+            }  # fmt: skip
+            base = run_part("baseline", kw, args.workers, args.uvloop)
         finally:
             if proc is not None:
                 proc.terminate()

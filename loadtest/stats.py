@@ -116,6 +116,32 @@ class Recorder:
     def finish(self) -> None:
         self.end = time.perf_counter()
 
+    @classmethod
+    def merged(cls, parts: Sequence[Recorder]) -> Recorder:
+        """One recorder from those of several harness processes (same run, same window)."""
+        out = cls(parts[0].label)
+        out.start = 0.0
+        out.end = max(p.elapsed for p in parts)
+        for p in parts:
+            for name in (
+                "peak_connections", "connect_failures", "disconnects", "rooms", "hands",
+                "games", "actions", "deliveries", "frames_in", "bytes_in", "events_frames",
+                "events_bytes",
+            ):  # fmt: skip
+                setattr(out, name, getattr(out, name) + getattr(p, name))
+            out.errors.update(p.errors)
+            out.own.extend(p.own)
+            out.all_four.extend(p.all_four)
+            out.setup.extend(p.setup)
+            out.cpu.update(p.cpu)
+            for k, sec in p.seconds.items():
+                mine = out.seconds.setdefault(k, Second())
+                mine.actions += sec.actions
+                mine.deliveries += sec.deliveries
+                mine.latencies.extend(sec.latencies)
+                mine.errors += sec.errors
+        return out
+
     @property
     def elapsed(self) -> float:
         return (self.end or time.perf_counter()) - self.start
