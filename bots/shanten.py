@@ -303,17 +303,33 @@ def orphans_distance(
             extra += max(0, total - have) - max(0, held - have)
         return extra
 
+    if shape.sets == 0:
+        return base + min(need({d: 1}) for d in ORPHANS)
+    # one extra set: the duplicate and the set only interact when the set holds the
+    # duplicate's kind, so take the best set overall (skipping those) and try those few
+    by_set = sorted((need(_set_target(st)), st) for st in _SETS)
     best = INF
     for d in ORPHANS:
-        if shape.sets == 0:
-            best = min(best, base + need({d: 1}))
+        dup = need({d: 1})
+        if dup >= INF:
             continue
+        other = next((v for v, st in by_set if d not in st), INF)
+        if other < INF:
+            # the set's and the duplicate's extra tiles are in different kinds: they add up
+            best = min(best, base + dup + other)
         for st in _SETS:
-            t: dict[int, int] = {d: 1}
-            for k in st:
-                t[k] = t.get(k, 0) + 1
-            best = min(best, base + need(t))
+            if d in st:
+                t = _set_target(st)
+                t[d] = t.get(d, 0) + 1
+                best = min(best, base + need(t))
     return best
+
+
+def _set_target(st: tuple[int, ...]) -> dict[int, int]:
+    t: dict[int, int] = {}
+    for k in st:
+        t[k] = t.get(k, 0) + 1
+    return t
 
 
 # -- the shanten number --------------------------------------------------------------------
