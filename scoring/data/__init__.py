@@ -1,0 +1,1 @@
+"""Package data of the scoring engine: the rule tables as JSON (copied from ../shared/rules)."""

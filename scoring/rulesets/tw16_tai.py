@@ -1,0 +1,868 @@
+"""``tw16-tai``: the 16-tile 台 table of seed 002 (76 rows), with its settlement.
+
+Names and values come from the package data ``scoring/data/taiwan_16_tai.json`` (a copy of
+``shared/rules/taiwan_16_tai.json``); this module adds, per row, a stable slug id, an English
+gloss, one predicate over :class:`TaiFeatures` and the ids the row removes ("不计").
+Every reading of the table is explained in ``docs/rules/tw16-tai.md``.
+
+Context keys (top level of the hand JSON or inside ``context``):
+
+``dealer`` (bool)
+    the winner is the dealer (庄); gates 天胡 / 地胡 and shows 庄 / 拉庄 in the breakdown.
+``dealer_streak`` (int ≥ 0)
+    N of 拉庄: how many hands the dealer has already kept the deal (连庄 N).
+``heavenly`` (bool)
+    天胡: the dealer's 17 dealt tiles are a complete hand.
+``earthly`` (bool)
+    地胡: a non-dealer wins on the dealer's first discard.
+``tiles_seen`` (int ≥ 0)
+    速食类: tiles discarded to the table before the win, the winning tile not counted.
+``flower_win`` ("eight" | "seven-robs-one")
+    an instant flower win: 八仙过海 (drew the eighth flower) or 七抢一 (robbed it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+from scoring.decompose import Arrangement, Block, BlockKind, Wait, blocks_of_melds
+from scoring.engine import (
+    Features,
+    Item,
+    Pattern,
+    Payment,
+    RuleSet,
+    ScoreResult,
+    Seating,
+    SpecialShape,
+    register,
+)
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand
+from scoring.tiles import TERMINALS_AND_HONORS, Tile
+
+__all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
+
+NAME = "tw16-tai"
+
+# -- the seed's table as package data -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """One row of the seed table as shipped: category, Chinese name, 台 text, description."""
+
+    category: str
+    name: str
+    tai: str
+    description: str
+
+    @property
+    def points(self) -> int:
+        """The 台 per occurrence; ``2乘N`` (拉庄) is 2 per N."""
+        text = self.tai.strip()
+        if text.isdigit():
+            return int(text)
+        head = text.split("乘", 1)[0]
+        if head.isdigit():
+            return int(head)
+        raise ValueError(f"cannot read the 台 value {self.tai!r} of {self.name}")
+
+
+def load_table() -> dict[str, TableRow]:
+    """The 76 rows of the seed table, keyed by their Chinese name."""
+    raw = resources.files("scoring.data").joinpath("taiwan_16_tai.json").read_text("utf-8")
+    data = json.loads(raw)
+    rows = [
+        TableRow(p["category"], p["name"], p["tai"], p["description"]) for p in data["patterns"]
+    ]
+    return {r.name: r for r in rows}
+
+
+# -- special shapes ---------------------------------------------------------------------------
+
+LIKGU = "lik-gu"
+SIXTEEN = "sixteen-unrelated"
+ORPHANS16 = "thirteen-orphans-16"
+FLOWER_WIN = "flower-win"
+
+_ORPHANS = tuple(int(t) for t in TERMINALS_AND_HONORS)
+_KNITTED = ((0, 3, 6), (1, 4, 7), (2, 5, 8))  # 147 / 258 / 369 as offsets in a suit
+
+
+def _likgu_complete(c: Sequence[int], n_melds: int) -> bool:
+    """Seven pairs plus one triplet, all in hand (four alike = two pairs)."""
+    if n_melds:
+        return False
+    odd = [n for n in c if n & 1]
+    return odd == [3] and sum(c) == 17
+
+
+def _likgu_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+    blocks: list[Block] = []
+    for i, n in enumerate(c):
+        if n == 3:
+            exposed = hand.win_tile == i and not hand.win.self_drawn
+            blocks.append(Block(BlockKind.PUNG, Tile(i), not exposed))
+        else:
+            blocks.extend([Block(BlockKind.PAIR, Tile(i), True)] * (n // 2))
+    return [Arrangement(LIKGU, tuple(blocks), None, Wait.SPECIAL)]
+
+
+def _suit_unrelated(g: Sequence[int]) -> bool:
+    """Three different numbers of one suit, each two at least three apart (1 5 9, 1 4 7…)."""
+    nums = [i for i, n in enumerate(g) if n]
+    return len(nums) == 3 and nums[1] - nums[0] >= 3 and nums[2] - nums[1] >= 3
+
+
+def _sixteen_complete(c: Sequence[int], n_melds: int) -> bool:
+    if n_melds or any(c[i] == 0 for i in range(27, 34)) or sum(c) != 17:
+        return False
+    if any(n > 2 for n in c) or sum(1 for n in c if n == 2) != 1:
+        return False
+    return all(_suit_unrelated(c[b : b + 9]) for b in (0, 9, 18))
+
+
+def _sixteen_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+    blocks = tuple(
+        Block(BlockKind.PAIR if n == 2 else BlockKind.SINGLE, Tile(i), True)
+        for i, n in enumerate(c)
+        if n
+    )
+    return [Arrangement(SIXTEEN, blocks, None, Wait.SPECIAL)]
+
+
+def _orphan_sets(c: Sequence[int]) -> list[tuple[BlockKind, int]]:
+    """The sets (chow / pung in hand) whose removal leaves the 14-tile thirteen orphans."""
+    out: list[tuple[BlockKind, int]] = []
+    cand: list[tuple[BlockKind, int, tuple[int, ...]]] = []
+    for i in range(34):
+        if c[i] >= 3:
+            cand.append((BlockKind.PUNG, i, (i, i, i)))
+        if i < 27 and i % 9 <= 6 and c[i] and c[i + 1] and c[i + 2]:
+            cand.append((BlockKind.CHOW, i, (i, i + 1, i + 2)))
+    for kind, i, tiles in cand:
+        rest = list(c)
+        for t in tiles:
+            rest[t] -= 1
+        if sum(rest[o] for o in _ORPHANS) == 14 and all(rest[o] >= 1 for o in _ORPHANS):
+            out.append((kind, i))
+    return out
+
+
+def _orphans_complete(c: Sequence[int], n_melds: int) -> bool:
+    if n_melds or any(c[o] == 0 for o in _ORPHANS):  # the cheap test first
+        return False
+    return sum(c) == 17 and bool(_orphan_sets(c))
+
+
+def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+    out = []
+    for kind, i in _orphan_sets(c):
+        rest = list(c)
+        for t in Block(kind, Tile(i), True).tiles:
+            rest[t] -= 1
+        blocks = [Block(kind, Tile(i), True)]
+        blocks.extend(
+            Block(BlockKind.PAIR if rest[o] == 2 else BlockKind.SINGLE, Tile(o), True)
+            for o in _ORPHANS
+        )
+        out.append(Arrangement(ORPHANS16, tuple(blocks), None, Wait.SPECIAL))
+    return out
+
+
+SHAPES = (
+    SpecialShape(LIKGU, _likgu_complete, _likgu_arrange),
+    SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange),
+    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange),
+)
+
+
+def _flower_win_arrangement(hand: Hand) -> Arrangement:
+    """An instant flower win: the tiles in hand need not form anything."""
+    singles = tuple(
+        Block(BlockKind.SINGLE, t, True) for t in sorted((*hand.concealed, hand.win_tile))
+    )
+    return Arrangement(FLOWER_WIN, blocks_of_melds(hand.melds) + singles, None, Wait.SPECIAL)
+
+
+# -- the feature record -----------------------------------------------------------------------
+
+_FLOWER_WIN_KINDS = ("eight", "seven-robs-one")
+_TERMINAL_OR_HONOR = frozenset(_ORPHANS)
+
+
+class TaiFeatures(Features):
+    """Facts of one arrangement that the 台 table's predicates read."""
+
+    dragon_row: str = "right-honor"  # the 字 row a dragon pung scores (a rule-set parameter)
+
+    # -- context ------------------------------------------------------------------------
+
+    @cached_property
+    def dealer(self) -> bool:
+        return bool(self.ctx("dealer", False))
+
+    @cached_property
+    def dealer_streak(self) -> int:
+        return int(self.ctx("dealer_streak", 0))
+
+    @cached_property
+    def tiles_seen(self) -> int | None:
+        v = self.ctx("tiles_seen")
+        return None if v is None else int(v)
+
+    @cached_property
+    def flower_win(self) -> str | None:
+        v = self.ctx("flower_win")
+        return None if v is None else str(v)
+
+    # -- shape --------------------------------------------------------------------------
+
+    @cached_property
+    def shape(self) -> str:
+        return self.arr.shape
+
+    @cached_property
+    def special(self) -> bool:
+        """One of the three special shapes (嚦咕嚦咕, 十六不搭, 十三么)."""
+        return self.shape in (LIKGU, SIXTEEN, ORPHANS16)
+
+    @cached_property
+    def n_waits(self) -> int:
+        return len(self.waits)
+
+    @cached_property
+    def one_tile_shape(self) -> bool:
+        """一飞: the win tile completed an edge, closed or single-pair wait."""
+        return self.is_standard and self.wait in (Wait.EDGE, Wait.CLOSED, Wait.SINGLE)
+
+    @cached_property
+    def all_chows(self) -> bool:
+        return self.is_standard and len(self.chows) == 5
+
+    @cached_property
+    def all_pungs(self) -> bool:
+        return self.is_standard and len(self.pungs) == 5
+
+    @cached_property
+    def pinghu_violations(self) -> int:
+        """How many of 大平胡's four conditions an all-chow hand breaks: honours (in the
+        pair), flowers, a one-tile (一飞) wait, a self-draw."""
+        return (
+            int(self.has_honors)
+            + int(bool(self.hand.flowers))
+            + int(self.wait is not Wait.TWO_SIDED)
+            + int(self.self_drawn)
+        )
+
+    @cached_property
+    def all_claimed(self) -> bool:
+        """Five declared melds, none concealed: only the pair's two tiles are in hand."""
+        return len(self.hand.melds) == 5 and not any(m.concealed for m in self.hand.melds)
+
+    # -- tiles --------------------------------------------------------------------------
+
+    @cached_property
+    def n_suits(self) -> int:
+        return len(self.suits)
+
+    @cached_property
+    def has_winds(self) -> bool:
+        return any(self.counts[27:31])
+
+    @cached_property
+    def has_dragons(self) -> bool:
+        return any(self.counts[31:34])
+
+    @cached_property
+    def no_terminals_or_honors(self) -> bool:
+        return all(t.is_simple for t in self.kinds)
+
+    @cached_property
+    def only_terminals(self) -> bool:
+        return all(t.is_terminal for t in self.kinds)
+
+    @cached_property
+    def outside(self) -> bool:
+        """连么: every set and the pair of a standard hand hold a terminal or an honour."""
+        return self.is_standard and all(
+            any(t in _TERMINAL_OR_HONOR for t in b.tiles) for b in self.blocks
+        )
+
+    # -- flowers ------------------------------------------------------------------------
+
+    @cached_property
+    def right_flowers(self) -> int:
+        """正花: flowers whose number (1-4 in each set) is the seat's (East 1 … North 4)."""
+        n = self.hand.seat_wind.index + 1
+        return sum(1 for f in self.hand.flowers if (f.number - 1) % 4 + 1 == n)
+
+    @cached_property
+    def wrong_flowers(self) -> int:
+        return len(self.hand.flowers) - self.right_flowers
+
+    @cached_property
+    def flower_sets(self) -> int:
+        """一台花: complete sets of one kind (春夏秋冬 or 梅兰菊竹)."""
+        have = set(self.hand.flowers)
+        return sum(1 for lo in (34, 38) if all(Tile(lo + k) in have for k in range(4)))
+
+    @cached_property
+    def mixed_flower_sets(self) -> int:
+        """一台草: further sets of the numbers 1-4 taken from both kinds."""
+        per_number = [0, 0, 0, 0]
+        for f in self.hand.flowers:
+            per_number[(f.number - 1) % 4] += 1
+        return min(per_number) - self.flower_sets
+
+    # -- honours ------------------------------------------------------------------------
+
+    @cached_property
+    def honor_rows(self) -> dict[str, int]:
+        """Pungs / kongs of honours by 字 row: 双番字 (seat and round wind), 正字 (seat or
+        round wind; dragons by default), 不正字 (the other winds)."""
+        out = {"double-wind": 0, "right-honor": 0, "wrong-honor": 0}
+        for b in self.pungs:
+            t = b.tile
+            if t.is_dragon:
+                out[self.dragon_row] += 1
+            elif t.is_wind:
+                hits = int(t == self.seat_tile) + int(t == self.round_tile)
+                out[("wrong-honor", "right-honor", "double-wind")[hits]] += 1
+        return out
+
+    @cached_property
+    def wind_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile.is_wind)
+
+    @cached_property
+    def dragon_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile.is_dragon)
+
+    @cached_property
+    def pair_is_wind(self) -> bool:
+        return self.pair is not None and self.pair.tile.is_wind
+
+    @cached_property
+    def pair_is_dragon(self) -> bool:
+        return self.pair is not None and self.pair.tile.is_dragon
+
+    @cached_property
+    def pair_is_258(self) -> bool:
+        p = self.pair
+        return p is not None and p.tile.is_suited and p.tile.number in (2, 5, 8)
+
+    # -- sets ---------------------------------------------------------------------------
+
+    @cached_property
+    def concealed_pung_count(self) -> int:
+        """暗间: pungs formed in hand (not completed by a discard) and every kong."""
+        return sum(1 for b in self.pungs if b.concealed or b.kind is BlockKind.KONG)
+
+    @cached_property
+    def same_number_pungs(self) -> dict[int, int]:
+        """兄弟: for each number, in how many suits the hand has a pung / kong of it."""
+        suits: dict[int, set[int]] = {}
+        for b in self.pungs:
+            if b.tile.is_suited:
+                suits.setdefault(b.tile.number, set()).add(b.tile // 9)
+        return {n: len(s) for n, s in suits.items()}
+
+    @cached_property
+    def same_number_chows(self) -> dict[int, int]:
+        """相逢: for each first number, in how many suits the hand has that chow."""
+        suits: dict[int, set[int]] = {}
+        for b in self.chows:
+            suits.setdefault(b.tile.number, set()).add(b.tile // 9)
+        return {n: len(s) for n, s in suits.items()}
+
+    @cached_property
+    def identical_chows(self) -> dict[Tile, int]:
+        """般高: how many times each chow occurs."""
+        out: dict[Tile, int] = {}
+        for b in self.chows:
+            out[b.tile] = out.get(b.tile, 0) + 1
+        return out
+
+    def n_identical(self, k: int) -> int:
+        return sum(1 for n in self.identical_chows.values() if n == k)
+
+    def n_brothers(self, k: int) -> int:
+        return sum(1 for n in self.same_number_pungs.values() if n == k)
+
+    def n_meets(self, k: int) -> int:
+        return sum(1 for n in self.same_number_chows.values() if n == k)
+
+    @cached_property
+    def four_in(self) -> dict[str, int]:
+        """四归: a tile held four times, not as a kong, spread over sets of a standard hand:
+        pung + chow (二), pair + two chows (三), four chows (四)."""
+        out = {"two": 0, "three": 0, "four": 0}
+        if not self.is_standard:
+            return out
+        for i, n in enumerate(self.counts[:27]):
+            if n != 4:
+                continue
+            t = Tile(i)
+            pung = pair = chows = 0
+            for b in self.blocks:
+                if b.kind is BlockKind.KONG and b.tile == t:
+                    break
+                if b.kind is BlockKind.PUNG and b.tile == t:
+                    pung += 1
+                elif b.kind is BlockKind.PAIR and b.tile == t:
+                    pair += 1
+                elif b.kind is BlockKind.CHOW and t in b.tiles:
+                    chows += 1
+            else:
+                if pung and chows == 1:
+                    out["two"] += 1
+                elif pair and chows == 2:
+                    out["three"] += 1
+                elif chows == 4:
+                    out["four"] += 1
+        return out
+
+    @cached_property
+    def straights(self) -> tuple[bool, bool]:
+        """(明龙, 暗龙): 123 456 789 of one suit as chows; 暗龙 when all three are concealed."""
+        open_ = closed = False
+        for base in (0, 9, 18):
+            need = (Tile(base), Tile(base + 3), Tile(base + 6))
+            have = [[b.concealed for b in self.chows if b.tile == t] for t in need]
+            if all(have):
+                open_ = True
+                if all(any(h) for h in have):
+                    closed = True
+        return open_, closed
+
+    @cached_property
+    def mixed_straight(self) -> bool:
+        """花龙: 123, 456 and 789 as chows, each of a different suit."""
+        starts = {(b.tile // 9, b.tile.number) for b in self.chows}
+        for a in range(3):
+            for b in range(3):
+                for c in range(3):
+                    if len({a, b, c}) == 3 and {(a, 1), (b, 4), (c, 7)} <= starts:
+                        return True
+        return False
+
+    @cached_property
+    def knitted_suits(self) -> bool:
+        """三不搭: the three suits of a 十六不搭 hold 147, 258 and 369 (in some order)."""
+        if self.shape != SIXTEEN:
+            return False
+        got = []
+        for base in (0, 9, 18):
+            nums = tuple(i for i in range(9) if self.counts[base + i])
+            got.append(nums)
+        return sorted(got) == sorted(_KNITTED)
+
+
+# -- the pattern table ------------------------------------------------------------------------
+
+Pred = Callable[[TaiFeatures], "int | bool"]
+
+DEALER_ROWS = frozenset({"dealer", "dealer-streak"})
+FLOWER_WIN_ROWS = frozenset({"seven-robs-one", "eight-immortals"})
+CONCEALED_ROWS = frozenset({"concealed-hand", "concealed-self-drawn"})
+SPEED_ROWS = frozenset({"within-seven", "within-ten"})
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """This module's half of a row: the seed's Chinese name, a slug, a gloss, a predicate,
+    what it removes. Names and values are read from the package data."""
+
+    name: str
+    id: str
+    en: str
+    predicate: Pred
+    excludes: frozenset[str] = frozenset()
+    value: Callable[[TaiFeatures], int] | None = None
+
+
+def _x(*ids: str) -> frozenset[str]:
+    return frozenset(ids)
+
+
+_KONG_PAIRS = _x("two-melded-kongs", "yin-yang-kongs", "two-concealed-kongs")
+_KONG_ONES = _x("melded-kong", "concealed-kong")
+
+ROWS: tuple[Row, ...] = (
+    # 奇牌类
+    Row("天胡", "heavenly-win", "Heavenly win",
+        lambda f: bool(f.ctx("heavenly")) and f.dealer,
+        _x("concealed-self-drawn", "concealed-hand", "self-drawn") | SPEED_ROWS),
+    Row("地胡", "earthly-win", "Earthly win",
+        lambda f: bool(f.ctx("earthly")) and not f.dealer,
+        _x("concealed-hand") | SPEED_ROWS),
+    # 不正常胡牌类
+    Row("呖咕呖咕", "lik-gu", "Seven pairs and a concealed triplet",
+        lambda f: f.shape == LIKGU, CONCEALED_ROWS),
+    Row("十六不搭", "sixteen-unrelated", "Sixteen unrelated",
+        lambda f: f.shape == SIXTEEN, CONCEALED_ROWS),
+    Row("三不搭", "three-knitted", "Knitted 147/258/369 in sixteen unrelated",
+        lambda f: f.knitted_suits, CONCEALED_ROWS),
+    # 字类
+    Row("无字", "no-honors", "No honours", lambda f: not f.has_honors),
+    Row("不正字", "wrong-honor", "Non-seat, non-round wind pung (each)",
+        lambda f: f.honor_rows["wrong-honor"]),
+    Row("正字", "right-honor", "Seat or round wind / dragon pung (each)",
+        lambda f: f.honor_rows["right-honor"]),
+    Row("双番字", "double-wind", "Seat-and-round wind pung (each)",
+        lambda f: f.honor_rows["double-wind"]),
+    # 花类
+    Row("无花", "no-flowers", "No flowers", lambda f: not f.hand.flowers),
+    Row("不正花", "wrong-flower", "Flower not of the seat (each)", lambda f: f.wrong_flowers),
+    Row("正花", "right-flower", "Seat flower (each)", lambda f: f.right_flowers),
+    Row("无字花", "no-honors-no-flowers", "No honours and no flowers",
+        lambda f: not f.has_honors and not f.hand.flowers, _x("no-honors", "no-flowers")),
+    Row("一台草", "mixed-flower-set", "Flowers 1-4 from both kinds (each set)",
+        lambda f: f.mixed_flower_sets),
+    Row("一台花", "flower-set", "All four flowers of one kind (each set)",
+        lambda f: f.flower_sets),
+    Row("七抢一", "seven-robs-one", "Seven flowers rob the eighth",
+        lambda f: f.flower_win == "seven-robs-one"),
+    Row("八仙过海", "eight-immortals", "All eight flowers",
+        lambda f: f.flower_win == "eight"),
+    # 平胡类
+    Row("大平胡", "big-ping-hu", "Great all-chows",
+        lambda f: f.all_chows and f.pinghu_violations == 0,
+        _x("no-honors-no-flowers", "no-honors", "no-flowers")),
+    Row("小平胡", "small-ping-hu", "Small all-chows",
+        lambda f: f.all_chows and f.pinghu_violations == 1),
+    # 胡牌形式类
+    Row("独独", "single-wait", "Only one winning tile",
+        lambda f: f.is_standard and f.n_waits == 1),
+    Row("假独", "false-single-wait", "One-tile shape, several winning tiles",
+        lambda f: f.one_tile_shape and f.n_waits > 1),
+    Row("将眼", "eye-258", "2/5/8 pair", lambda f: f.is_standard and f.pair_is_258),
+    Row("对碰", "dual-pung-wait", "Won on a two-pair (对碰) wait",
+        lambda f: f.is_standard and f.wait is Wait.DUAL_PUNG),
+    Row("门清", "concealed-hand", "Concealed hand", lambda f: f.is_concealed),
+    Row("自摸", "self-drawn", "Self-drawn", lambda f: f.self_drawn),
+    Row("门清一摸五", "concealed-self-drawn", "Concealed and self-drawn",
+        lambda f: f.is_concealed and f.self_drawn, _x("concealed-hand", "self-drawn")),
+    Row("鸡胡", "chicken-hand", "Chicken hand (decided after the other rows)", lambda f: False),
+    Row("缺一门", "missing-one-suit", "Two suits only", lambda f: f.n_suits == 2),
+    Row("五门齐", "five-gates", "All five families",
+        lambda f: f.n_suits == 3 and f.has_winds and f.has_dragons),
+    # 槓类
+    Row("明槓", "melded-kong", "Melded kong", lambda f: f.melded_kongs >= 1),
+    Row("暗槓", "concealed-kong", "Concealed kong", lambda f: f.concealed_kongs >= 1),
+    Row("双明槓", "two-melded-kongs", "Two melded kongs",
+        lambda f: f.melded_kongs >= 2, _x("melded-kong")),
+    Row("阴阳槓", "yin-yang-kongs", "A melded and a concealed kong",
+        lambda f: f.melded_kongs >= 1 and f.concealed_kongs >= 1, _KONG_ONES),
+    Row("双暗槓", "two-concealed-kongs", "Two concealed kongs",
+        lambda f: f.concealed_kongs >= 2, _x("concealed-kong")),
+    Row("三槓", "three-kongs", "Three kongs",
+        lambda f: len(f.kongs) >= 3, _KONG_PAIRS | _KONG_ONES),
+    Row("四槓", "four-kongs", "Four kongs",
+        lambda f: len(f.kongs) >= 4, _x("three-kongs") | _KONG_PAIRS | _KONG_ONES),
+    Row("五槓", "five-kongs", "Five kongs",
+        lambda f: len(f.kongs) >= 5, _x("four-kongs", "three-kongs") | _KONG_PAIRS | _KONG_ONES),
+    Row("槓上开花", "kong-bloom", "Win on a kong replacement tile",
+        lambda f: f.hand.win.kong_replacement),
+    Row("枪槓", "robbing-kong", "Robbing a kong", lambda f: f.hand.win.robbing_kong),
+    # 庄类
+    Row("庄", "dealer", "Dealer", lambda f: f.dealer),
+    Row("拉庄", "dealer-streak", "Dealer's streak (2 × N)",
+        lambda f: f.dealer and f.dealer_streak > 0, value=lambda f: 2 * f.dealer_streak),
+    # 兄弟相逢类
+    Row("两兄弟（碰）", "two-brothers", "Same-number pungs in two suits",
+        lambda f: f.n_brothers(2)),
+    Row("三兄弟（碰）", "three-brothers", "Same-number pungs in three suits",
+        lambda f: f.n_brothers(3)),
+    Row("两相逢（上）", "two-meet", "Same chow in two suits", lambda f: f.n_meets(2)),
+    Row("三相逢（上）", "three-meet", "Same chow in three suits", lambda f: f.n_meets(3)),
+    # 三元四喜类
+    Row("小三元", "small-three-dragons", "Small three dragons",
+        lambda f: f.dragon_pungs == 2 and f.pair_is_dragon),
+    Row("大三元", "big-three-dragons", "Big three dragons",
+        lambda f: f.dragon_pungs == 3),
+    Row("小三风", "small-three-winds", "Small three winds",
+        lambda f: f.wind_pungs >= 2 and f.pair_is_wind),
+    Row("大三风", "big-three-winds", "Big three winds",
+        lambda f: f.wind_pungs >= 3),
+    Row("小四喜", "small-four-winds", "Small four winds",
+        lambda f: f.wind_pungs >= 3 and f.pair_is_wind,
+        _x("small-three-winds", "big-three-winds")),
+    Row("大四喜", "big-four-winds", "Big four winds",
+        lambda f: f.wind_pungs == 4, _x("big-three-winds")),
+    # 暗间类
+    Row("两暗间", "two-concealed-pungs", "Two concealed pungs",
+        lambda f: f.concealed_pung_count >= 2),
+    Row("三暗间", "three-concealed-pungs", "Three concealed pungs",
+        lambda f: f.concealed_pung_count >= 3, _x("two-concealed-pungs")),
+    Row("四暗间", "four-concealed-pungs", "Four concealed pungs",
+        lambda f: f.concealed_pung_count >= 4,
+        _x("three-concealed-pungs", "two-concealed-pungs")),
+    Row("五暗间", "five-concealed-pungs", "Five concealed pungs",
+        lambda f: f.concealed_pung_count >= 5,
+        _x("four-concealed-pungs", "three-concealed-pungs", "two-concealed-pungs")),
+    # 么类
+    Row("全么", "all-terminals", "All terminal pungs",
+        lambda f: f.all_pungs and f.only_terminals, _x("all-pungs", "outside-hand")),
+    Row("十三么", "thirteen-orphans", "Thirteen orphans (16-tile)",
+        lambda f: f.shape == ORPHANS16, CONCEALED_ROWS),
+    Row("花么", "terminals-and-honors", "Terminal and honour pungs",
+        lambda f: f.all_pungs and f.all_terminals_honors and f.has_honors,
+        _x("all-pungs", "outside-hand")),
+    Row("连么", "outside-hand", "A terminal or honour in every set and the pair",
+        lambda f: f.outside),
+    Row("断么", "all-simples", "All simples", lambda f: f.no_terminals_or_honors),
+    # 四归类
+    Row("四归二", "four-in-two", "Four alike as pung + chow", lambda f: f.four_in["two"]),
+    Row("四归三", "four-in-three", "Four alike as pair + two chows",
+        lambda f: f.four_in["three"]),
+    Row("四归四", "four-in-four", "Four alike in four chows", lambda f: f.four_in["four"]),
+    # 速食类
+    Row("七只内", "within-seven", "Won within seven tiles seen",
+        lambda f: f.tiles_seen is not None and f.tiles_seen <= 7, _x("within-ten")),
+    Row("十只内", "within-ten", "Won within ten tiles seen",
+        lambda f: f.tiles_seen is not None and f.tiles_seen <= 10),
+    # 大牌类
+    Row("对对胡", "all-pungs", "All pungs", lambda f: f.all_pungs),
+    Row("混一色", "half-flush", "One suit and honours",
+        lambda f: f.n_suits == 1 and f.has_honors),
+    Row("清一色", "full-flush", "One suit only", lambda f: f.n_suits == 1 and not f.has_honors),
+    # 般高类
+    Row("二般高", "two-identical-chows", "Two identical chows", lambda f: f.n_identical(2)),
+    Row("三般高", "three-identical-chows", "Three identical chows",
+        lambda f: f.n_identical(3)),
+    Row("四般高", "four-identical-chows", "Four identical chows",
+        lambda f: f.n_identical(4), _x("four-in-four")),
+    # 龙类
+    Row("明龙", "open-straight", "Pure straight", lambda f: f.straights[0]),
+    Row("暗龙", "concealed-straight", "Concealed pure straight",
+        lambda f: f.straights[1], _x("open-straight")),
+    Row("花龙", "mixed-straight", "Mixed straight", lambda f: f.mixed_straight),
+    # 求类
+    Row("全求", "all-claimed", "Everything claimed, the pair too",
+        lambda f: f.all_claimed and not f.self_drawn),
+    Row("半求", "half-claimed", "Everything claimed, the pair self-drawn",
+        lambda f: f.all_claimed and f.self_drawn),
+)  # fmt: skip
+
+
+def _patterns(table: Mapping[str, TableRow]) -> list[Pattern[TaiFeatures]]:
+    names = {r.name for r in ROWS}
+    missing = set(table) - names
+    if missing or len(ROWS) != len(table):
+        raise ValueError(f"{NAME}: rows and table differ: {sorted(missing | (names - set(table)))}")
+    all_ids = frozenset(r.id for r in ROWS)
+    out = []
+    for r in ROWS:
+        excludes = r.excludes
+        if r.id in FLOWER_WIN_ROWS:  # an instant flower win scores only itself (and 庄)
+            excludes = all_ids - DEALER_ROWS - FLOWER_WIN_ROWS
+        t = table[r.name]
+        out.append(
+            Pattern(
+                id=r.id,
+                name=r.name,
+                en=r.en,
+                points=t.points,
+                predicate=r.predicate,
+                excludes=excludes,
+                value=r.value,
+                category=t.category,
+                note=t.description,
+            )
+        )
+    return out
+
+
+# -- the rule set -----------------------------------------------------------------------------
+
+DEFAULT_PARAMS: dict[str, Any] = {
+    "base": 0,  # 底: paid by each payer on top of the 台
+    "unit": 1,  # value of one 台
+    "dealer_rows": True,  # add 庄 / 拉庄 to each payment the dealer takes part in
+    "chicken_max": 1,  # a hand whose other rows total at most this is a 鸡胡 (None: never)
+    "dragon_row": "right-honor",  # the 字 row of a dragon pung: right-honor (2) or wrong-honor (1)
+}
+
+_CONTEXT_BOOLS = ("dealer", "heavenly", "earthly")
+_CONTEXT_INTS = ("dealer_streak", "tiles_seen")
+
+
+def _flower_win_of(hand: Hand) -> str | None:
+    v = hand.get("flower_win")
+    if v is None or v is False:
+        return None
+    if v not in _FLOWER_WIN_KINDS:
+        raise InvalidHandError(f"flower_win must be one of {list(_FLOWER_WIN_KINDS)}, got {v!r}")
+    return str(v)
+
+
+class TaiRuleSet(RuleSet[TaiFeatures]):
+    """The 台 table: special shapes, instant flower wins, 鸡胡 and 台 settlement."""
+
+    def validate(self, hand: Hand) -> None:
+        for k in _CONTEXT_BOOLS:
+            v = hand.get(k, False)
+            if not isinstance(v, bool):
+                raise InvalidHandError(f"context {k!r} must be a boolean, got {v!r}")
+        for k in _CONTEXT_INTS:
+            v = hand.get(k)
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                raise InvalidHandError(f"context {k!r} must be an integer >= 0, got {v!r}")
+        dealer = hand.get("dealer", False)
+        if hand.get("heavenly", False) and not (dealer and hand.win.self_drawn):
+            raise InvalidHandError("天胡 (heavenly) is the dealer's self-drawn win")
+        if hand.get("earthly", False) and (dealer or hand.win.self_drawn):
+            raise InvalidHandError("地胡 (earthly) is a non-dealer's win on a discard")
+        fw = _flower_win_of(hand)
+        if fw is None:
+            super().validate(hand)
+            return
+        if hand.ruleset != self.name:
+            raise InvalidHandError(f"hand is for {hand.ruleset!r}, not {self.name!r}")
+        if len(hand.flowers) != 8:
+            raise InvalidHandError(f"a flower win ({fw}) needs all eight flowers in 'flowers'")
+        if (fw == "eight") != hand.win.self_drawn:
+            raise InvalidHandError(
+                "八仙过海 (eight) is self-drawn; 七抢一 (seven-robs-one) is won on another "
+                "player's flower, not self-drawn"
+            )
+        n = len(hand.concealed) + 1 + 3 * len(hand.melds)
+        if n not in (self.hand_size, self.hand_size + 1):
+            raise InvalidHandError(
+                f"wrong tile count for a flower win: {n} tiles (kongs count as 3); "
+                f"expected {self.hand_size} or {self.hand_size + 1}"
+            )
+
+    def evaluate(self, f: TaiFeatures) -> list[Item]:
+        """The generic loop, with the table's reading of "不计": a row removes what it names
+        only when it counts itself (a removed row removes nothing). Rows are visited so that
+        a row comes before every row it names."""
+        hits: dict[str, tuple[Pattern[TaiFeatures], int]] = {}
+        for p in self.patterns:
+            n = p.predicate(f)
+            if n:
+                hits[p.id] = (p, int(n))
+        removed: set[str] = set()
+        for pid in self._order:
+            if pid in hits and pid not in removed:
+                removed |= self.by_id[pid].excludes
+        return [
+            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
+            for pid, (p, n) in hits.items()
+            if pid not in removed
+        ]
+
+    def __init__(self, **kw: Any) -> None:
+        super().__init__(**kw)
+        self._order = self._exclusion_order()
+
+    def _exclusion_order(self) -> tuple[str, ...]:
+        """Pattern ids, every row before the rows it removes (the table has no cycle)."""
+        out: list[str] = []
+        state: dict[str, int] = {}
+
+        def visit(pid: str) -> None:
+            if state.get(pid) == 2:
+                return
+            if state.get(pid) == 1:
+                raise ValueError(f"{self.name}: exclusion cycle through {pid}")
+            state[pid] = 1
+            for q in self.by_id:
+                if pid in self.by_id[q].excludes:
+                    visit(q)
+            state[pid] = 2
+            out.append(pid)
+
+        for p in self.patterns:
+            visit(p.id)
+        return tuple(out)
+
+    def arrangements(self, hand: Hand) -> list[Arrangement]:
+        if _flower_win_of(hand) is not None:
+            return [_flower_win_arrangement(hand)]
+        return super().arrangements(hand)
+
+    def finalize(self, items: list[Item], f: TaiFeatures) -> tuple[list[Item], int]:
+        """鸡胡: a hand whose rows (dealer rows aside) total at most ``chicken_max`` scores
+        the 鸡胡 row instead of them."""
+        limit = self.params.get("chicken_max")
+        hand_items = [i for i in items if i.id not in DEALER_ROWS]
+        if (
+            limit is not None
+            and f.shape != FLOWER_WIN
+            and sum(i.total for i in hand_items) <= int(limit)
+        ):
+            p = self.by_id["chicken-hand"]
+            items = [Item(p.id, p.name, p.en, p.points)] + [i for i in items if i.id in DEALER_ROWS]
+        return items, sum(i.total for i in items)
+
+    def extras(self, items: Sequence[Item], f: TaiFeatures) -> dict[str, Any]:
+        hand_tai = sum(i.total for i in items if i.id not in DEALER_ROWS)
+        return {"hand_tai": hand_tai, "dealer_tai": 1 + 2 * f.dealer_streak}
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """base + 台 × unit from the discarder (discard win, 枪槓, 七抢一) or from each other
+        player (self-draw); 庄 1 + 拉庄 2×N are added to every payment the dealer makes or
+        receives. ``options`` override the parameters ``base``, ``unit``, ``dealer_rows``."""
+        if seating.discarder == seating.winner:
+            raise InvalidHandError("the winner cannot be the discarder")
+        opts = {**self.params, **(options or {})}
+        base, unit = int(opts["base"]), int(opts["unit"])
+        tai = sum(i.total for i in result.items if i.id not in DEALER_ROWS)
+        dealer_tai = 1 + 2 * seating.streak if opts["dealer_rows"] else 0
+        payers = (
+            [seating.discarder]
+            if seating.discarder is not None
+            else [s for s in range(seating.players) if s != seating.winner]
+        )
+        out = []
+        for p in payers:
+            with_dealer = seating.dealer in (p, seating.winner)
+            t = tai + (dealer_tai if with_dealer else 0)
+            reason = "discard" if seating.discarder is not None else "self-drawn"
+            if with_dealer and dealer_tai:
+                reason += f" +dealer {dealer_tai}"
+            out.append(Payment(p, seating.winner, base + unit * t, reason))
+        return out
+
+
+def _make_features(params: Mapping[str, Any]) -> Callable[..., TaiFeatures]:
+    dragon_row = str(params.get("dragon_row", "right-honor"))
+    if dragon_row not in ("right-honor", "wrong-honor"):
+        raise ValueError("dragon_row must be right-honor or wrong-honor")
+
+    class _F(TaiFeatures):
+        pass
+
+    _F.dragon_row = dragon_row
+    return _F
+
+
+def make_ruleset(name: str = NAME, **params: Any) -> TaiRuleSet:
+    """Build the rule set (a variant with other parameters: pass them as keywords)."""
+    p = {**DEFAULT_PARAMS, **params}
+    return TaiRuleSet(
+        name=name,
+        title="16-tile 台 table (seed 002)",
+        hand_size=16,
+        patterns=_patterns(load_table()),
+        features=_make_features(p),
+        shapes=SHAPES,
+        uses_flowers=True,
+        exclusion_closure=False,
+        params=p,
+    )
+
+
+RULESET = make_ruleset()
+register(RULESET)

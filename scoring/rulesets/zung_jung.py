@@ -1,0 +1,926 @@
+"""Zung Jung (中庸麻雀): the seed table ``zung-jung`` and the official preset ``zung-jung-v3.3``.
+
+Both rule sets are *parameters + a pattern table*:
+
+* the names and point values are read from the package data (``scoring/data/zung_jung.json``,
+  the 53 rows of seed 004, and ``scoring/data/zung_jung_v33.json``, the official v3.3 list);
+* each row below adds what the data cannot say: a stable id, an English name, its **family**
+  with a rank, and one predicate over :class:`ZJFeatures`;
+* the Zung Jung combination principles are generic code over that data
+  (:meth:`ZungJungRuleSet.finalize`): within a family only the highest-ranked pattern present
+  counts, different families add up, a hand with no pattern scores 1 (雞和), and the
+  :class:`Limit` parameter caps the sum / lets a limit hand score its own value.
+
+The winner's best single arrangement counts (freedom of count; no mixing), and a triplet
+completed by a discard counts as exposed (both come from :mod:`scoring.decompose` and the
+engine's arrangement loop). See ``docs/rules/zung-jung.md`` for every interpretation.
+
+Context keys read (top level or inside ``context``): ``blessing_of_heaven`` (天和),
+``blessing_of_earth`` (地和), ``blessing_of_man`` (人和, seed only), all booleans.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from typing import Any
+
+from scoring.engine import Features, Item, Pattern, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.errors import InvalidHandError, ScoringError
+from scoring.hand import Hand
+from scoring.shapes import seven_pairs, thirteen_orphans
+from scoring.tiles import Tile, Wind
+
+__all__ = [
+    "BLESSING_KEYS",
+    "SEED_ROWS",
+    "V33_ROWS",
+    "Limit",
+    "Row",
+    "ZJFeatures",
+    "ZungJungRuleSet",
+    "build",
+    "load_table",
+]
+
+BLESSING_KEYS = ("blessing_of_heaven", "blessing_of_earth", "blessing_of_man")
+
+
+# -- the feature record -------------------------------------------------------------------
+
+
+def _sn(t: Tile) -> tuple[int, int]:
+    """(suit index 0-2, number 1-9) of a suited tile."""
+    return t.value // 9, t.value % 9 + 1
+
+
+class ZJFeatures(Features):
+    """Facts of one arrangement that the Zung Jung predicates read."""
+
+    @cached_property
+    def chow_keys(self) -> tuple[tuple[int, int], ...]:
+        """(suit, first number) of every chow, sorted."""
+        return tuple(sorted(_sn(b.tile) for b in self.chows))
+
+    @cached_property
+    def chow_multiplicity(self) -> tuple[int, ...]:
+        """How many times each distinct chow occurs, highest first."""
+        return tuple(sorted(Counter(self.chow_keys).values(), reverse=True))
+
+    @cached_property
+    def suited_pung_keys(self) -> frozenset[tuple[int, int]]:
+        """(suit, number) of every suited pung / kong."""
+        return frozenset(_sn(b.tile) for b in self.pungs if b.tile.is_suited)
+
+    @cached_property
+    def wind_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile.is_wind)
+
+    @cached_property
+    def dragon_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile.is_dragon)
+
+    @cached_property
+    def pair_tile(self) -> Tile | None:
+        p = self.pair
+        return p.tile if p is not None else None
+
+    @cached_property
+    def has_terminal(self) -> bool:
+        return any(t.is_terminal for t in self.kinds)
+
+    @cached_property
+    def numbers(self) -> frozenset[int]:
+        """The numbers (1-9) of the suited tiles present."""
+        return frozenset(t.number for t in self.kinds if t.is_suited)
+
+    @cached_property
+    def every_block_terminal_or_honor(self) -> bool:
+        """Each set and the pair contains a terminal or an honour (standard shape only)."""
+        return self.is_standard and all(
+            any(t.is_terminal_or_honor for t in b.tiles) for b in self.blocks
+        )
+
+    @cached_property
+    def every_block_terminal(self) -> bool:
+        """Each set and the pair contains a terminal number tile (standard shape only)."""
+        return self.is_standard and all(any(t.is_terminal for t in b.tiles) for b in self.blocks)
+
+    @cached_property
+    def one_suit_before_win(self) -> tuple[int, ...] | None:
+        """The 9 counts of the 13 tiles held before the win when they are all one suit and
+        no meld was declared (for 九蓮寶燈); None otherwise."""
+        if self.hand.melds:
+            return None
+        tiles = self.hand.concealed
+        if not tiles or not all(t.is_suited for t in tiles):
+            return None
+        suit = tiles[0].value // 9
+        if any(t.value // 9 != suit for t in tiles):
+            return None
+        c = [0] * 9
+        for t in tiles:
+            c[t.value % 9] += 1
+        return tuple(c)
+
+    @cached_property
+    def seat_wind_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile == self.seat_tile)
+
+    @cached_property
+    def round_wind_pungs(self) -> int:
+        return sum(1 for b in self.pungs if b.tile == self.round_tile)
+
+    def flag(self, key: str) -> bool:
+        return bool(self.ctx(key, False))
+
+
+F = ZJFeatures
+Pred = Callable[[F], int | bool]
+
+# -- predicates ---------------------------------------------------------------------------
+
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _all_sequences(f: F) -> bool:
+    return f.is_standard and len(f.chows) == 4
+
+
+def _all_triplets(f: F) -> bool:
+    return f.is_standard and len(f.pungs) == 4
+
+
+def _nine_gates(f: F) -> bool:
+    c = f.one_suit_before_win
+    return c == _NINE_GATES and f.win_tile.is_suited and len(f.suits) == 1
+
+
+def _concealed_hand(f: F) -> bool:
+    return f.is_standard and f.is_concealed
+
+
+def _mixed_one_suit(f: F) -> bool:
+    return len(f.suits) == 1 and f.has_honors
+
+
+def _pure_one_suit(f: F) -> bool:
+    return len(f.suits) == 1 and not f.has_honors
+
+
+def _all_honors(f: F) -> bool:
+    return not f.suits
+
+
+def _no_terminals(f: F) -> bool:
+    return f.all_simples
+
+
+def _mixed_lesser_terminals(f: F) -> bool:
+    return f.every_block_terminal_or_honor and f.has_honors and f.has_terminal
+
+
+def _pure_lesser_terminals(f: F) -> bool:
+    return f.every_block_terminal and not f.has_honors
+
+
+def _mixed_greater_terminals(f: F) -> bool:
+    return f.all_terminals_honors and f.has_honors and f.has_terminal
+
+
+def _pure_greater_terminals(f: F) -> bool:
+    return f.all_terminals_honors and not f.has_honors
+
+
+def _range(lo: int, hi: int) -> Pred:
+    def pred(f: F) -> bool:
+        return not f.has_honors and all(lo <= n <= hi for n in f.numbers)
+
+    return pred
+
+
+def _wind_triplets(f: F) -> int:
+    return f.wind_pungs
+
+
+def _dragon_triplets(f: F) -> int:
+    return f.dragon_pungs
+
+
+def _small_three_dragons(f: F) -> bool:
+    p = f.pair_tile
+    return f.dragon_pungs == 2 and p is not None and p.is_dragon
+
+
+def _big_three_dragons(f: F) -> bool:
+    return f.dragon_pungs == 3
+
+
+def _small_three_winds(f: F) -> bool:
+    p = f.pair_tile
+    return f.wind_pungs == 2 and p is not None and p.is_wind
+
+
+def _big_three_winds(f: F) -> bool:
+    return f.wind_pungs >= 3
+
+
+def _small_four_winds(f: F) -> bool:
+    p = f.pair_tile
+    return f.wind_pungs == 3 and p is not None and p.is_wind
+
+
+def _big_four_winds(f: F) -> bool:
+    return f.wind_pungs == 4
+
+
+def _identical(f: F) -> bool:
+    m = f.chow_multiplicity
+    return bool(m) and m[0] >= 2
+
+
+def _identical_twice(f: F) -> bool:
+    return sum(n // 2 for n in f.chow_multiplicity) >= 2
+
+
+def _identical_n(k: int) -> Pred:
+    def pred(f: F) -> bool:
+        m = f.chow_multiplicity
+        return bool(m) and m[0] >= k
+
+    return pred
+
+
+def _nine_tile_straight(f: F) -> bool:
+    keys = set(f.chow_keys)
+    return any({(s, 1), (s, 4), (s, 7)} <= keys for s in range(3))
+
+
+def _pure_run(keys: set[tuple[int, int]] | frozenset[tuple[int, int]], k: int) -> bool:
+    """k keys of one suit with numbers n, n+1, …, n+k-1."""
+    return any(all((s, n + i) in keys for i in range(k)) for s, n in keys)
+
+
+def _shifted_sequences(k: int) -> Pred:
+    def pred(f: F) -> bool:
+        return _pure_run(set(f.chow_keys), k)
+
+    return pred
+
+
+def _consecutive_triplets(k: int) -> Pred:
+    def pred(f: F) -> bool:
+        return _pure_run(f.suited_pung_keys, k)
+
+    return pred
+
+
+def _similar(keys: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> bool:
+    """The same number in all three suits."""
+    return any(all((s, n) in keys for s in range(3)) for _, n in keys)
+
+
+def _mixed_steps(keys: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> bool:
+    """Numbers n, n+1, n+2 in three different suits (any suit order)."""
+    for _, n in keys:
+        for a in range(3):
+            for b in range(3):
+                c = 3 - a - b
+                if a == b or not 0 <= c <= 2 or c in (a, b):
+                    continue
+                if (a, n) in keys and (b, n + 1) in keys and (c, n + 2) in keys:
+                    return True
+    return False
+
+
+def _three_similar_sequences(f: F) -> bool:
+    return _similar(set(f.chow_keys))
+
+
+def _three_similar_triplets(f: F) -> bool:
+    return _similar(f.suited_pung_keys)
+
+
+def _mixed_shifted_sequences(f: F) -> bool:
+    return _mixed_steps(set(f.chow_keys))
+
+
+def _mixed_consecutive_triplets(f: F) -> bool:
+    return _mixed_steps(f.suited_pung_keys)
+
+
+def _small_three_similar_triplets(f: F) -> bool:
+    p = f.pair_tile
+    if p is None or not p.is_suited:
+        return False
+    ps, n = _sn(p)
+    return all((s, n) in f.suited_pung_keys for s in range(3) if s != ps)
+
+
+def _concealed_triplets(f: F) -> int:
+    return f.concealed_pungs
+
+
+def _at_least_concealed(k: int) -> Pred:
+    def pred(f: F) -> bool:
+        return f.concealed_pungs >= k
+
+    return pred
+
+
+def _kongs(f: F) -> int:
+    return len(f.kongs)
+
+
+def _at_least_kongs(k: int) -> Pred:
+    def pred(f: F) -> bool:
+        return len(f.kongs) >= k
+
+    return pred
+
+
+def _final_draw(f: F) -> bool:
+    return f.hand.win.last_tile and f.self_drawn
+
+
+def _final_discard(f: F) -> bool:
+    return f.hand.win.last_tile and not f.self_drawn
+
+
+def _win_on_kong(f: F) -> bool:
+    return f.hand.win.kong_replacement
+
+
+def _robbing_a_kong(f: F) -> bool:
+    return f.hand.win.robbing_kong
+
+
+def _blessing(key: str) -> Pred:
+    def pred(f: F) -> bool:
+        return f.flag(key)
+
+    return pred
+
+
+def _seven_pairs(f: F) -> bool:
+    return f.arr.shape == "seven-pairs"
+
+
+def _consecutive_seven_pairs(f: F) -> bool:
+    if f.arr.shape != "seven-pairs" or len(f.suits) != 1 or f.has_honors:
+        return False
+    nums = sorted(t.number for t in f.kinds)
+    return len(nums) == 7 and nums[-1] - nums[0] == 6
+
+
+def _thirteen_terminals(f: F) -> bool:
+    return f.arr.shape == "thirteen-orphans"
+
+
+def _value_honors(f: F) -> int:
+    """番牌 (v3.3): dragon sets, the seat wind's set and the prevailing wind's set; a wind that
+    is both counts twice."""
+    return f.dragon_pungs + f.seat_wind_pungs + f.round_wind_pungs
+
+
+# -- the rows: what the JSON cannot say ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """Id, English name, family (``""``: a family of its own) and rank, predicate, exclusions.
+
+    Within a family only the highest-ranked pattern present counts.
+    """
+
+    id: str
+    en: str
+    family: str
+    rank: int
+    predicate: Pred
+    excludes: frozenset[str] = frozenset()
+
+
+def _r(id: str, en: str, family: str, rank: int, pred: Pred, excludes: Sequence[str] = ()) -> Row:
+    return Row(id, en, family, rank, pred, frozenset(excludes))
+
+
+#: The seed table's rows, keyed by the seed's Chinese name (the JSON gives the points).
+SEED_ROWS: dict[str, Row] = {
+    "平和": _r("all-sequences", "All Sequences", "", 0, _all_sequences),
+    "對對和": _r("all-triplets", "All Triplets", "", 0, _all_triplets),
+    "九蓮寶燈": _r("nine-gates", "Nine Gates", "", 0, _nine_gates),
+    "門前清": _r("concealed-hand", "Concealed Hand", "", 0, _concealed_hand),
+    "混一色": _r("mixed-one-suit", "Mixed One-Suit", "one-suit", 1, _mixed_one_suit),
+    "清一色": _r("pure-one-suit", "Pure One-Suit", "one-suit", 2, _pure_one_suit),
+    "字一色": _r("all-honors", "All Honors", "one-suit", 3, _all_honors),
+    "斷么九": _r("no-terminals", "No Terminals", "", 0, _no_terminals),
+    "混全帶么": _r(
+        "mixed-lesser-terminals", "Mixed Lesser Terminals", "terminals", 1, _mixed_lesser_terminals
+    ),
+    "純全帶么": _r(
+        "pure-lesser-terminals", "Pure Lesser Terminals", "terminals", 2, _pure_lesser_terminals
+    ),
+    "混么九": _r(
+        "mixed-greater-terminals",
+        "Mixed Greater Terminals",
+        "terminals",
+        3,
+        _mixed_greater_terminals,
+    ),
+    "清么九": _r(
+        "pure-greater-terminals", "Pure Greater Terminals", "terminals", 4, _pure_greater_terminals
+    ),
+    "小於五": _r("below-five", "All Below Five (1-4)", "number-range", 1, _range(1, 4)),
+    "大於五": _r("above-five", "All Above Five (6-9)", "number-range", 1, _range(6, 9)),
+    "全小": _r("all-small", "All Small (1-3)", "number-range", 2, _range(1, 3)),
+    "全中": _r("all-middle", "All Middle (4-6)", "number-range", 2, _range(4, 6)),
+    "全大": _r("all-large", "All Large (7-9)", "number-range", 2, _range(7, 9)),
+    "風刻": _r("wind-triplet", "Wind Triplet (per set)", "", 0, _wind_triplets),
+    "箭刻": _r("dragon-triplet", "Dragon Triplet (per set)", "", 0, _dragon_triplets),
+    "小三元": _r("small-three-dragons", "Small Three Dragons", "dragons", 1, _small_three_dragons),
+    "大三元": _r("big-three-dragons", "Big Three Dragons", "dragons", 2, _big_three_dragons),
+    "大三風": _r("big-three-winds", "Big Three Winds", "winds", 1, _big_three_winds),
+    "小四喜": _r("small-four-winds", "Small Four Winds", "winds", 2, _small_four_winds),
+    "大四喜": _r("big-four-winds", "Big Four Winds", "winds", 3, _big_four_winds),
+    "一般高": _r("two-identical-sequences", "Two Identical Sequences", "identical", 1, _identical),
+    "兩般高": _r(
+        "two-identical-sequences-twice",
+        "Two Identical Sequences Twice",
+        "identical",
+        2,
+        _identical_twice,
+    ),
+    "一色三同順": _r(
+        "three-identical-sequences", "Three Identical Sequences", "identical", 3, _identical_n(3)
+    ),
+    "一色四同順": _r(
+        "four-identical-sequences", "Four Identical Sequences", "identical", 4, _identical_n(4)
+    ),
+    "一氣通貫": _r("nine-tile-straight", "Nine-Tile Straight", "", 0, _nine_tile_straight),
+    "一色三步": _r(
+        "three-shifted-sequences",
+        "Three Shifted Sequences",
+        "shifted-sequences",
+        1,
+        _shifted_sequences(3),
+    ),
+    "一色四步": _r(
+        "four-shifted-sequences",
+        "Four Shifted Sequences",
+        "shifted-sequences",
+        2,
+        _shifted_sequences(4),
+    ),
+    "三連刻": _r(
+        "three-consecutive-triplets",
+        "Three Consecutive Triplets",
+        "consecutive-triplets",
+        1,
+        _consecutive_triplets(3),
+    ),
+    "四連刻": _r(
+        "four-consecutive-triplets",
+        "Four Consecutive Triplets",
+        "consecutive-triplets",
+        2,
+        _consecutive_triplets(4),
+    ),
+    "三色同順": _r(
+        "three-similar-sequences", "Three Similar Sequences", "", 0, _three_similar_sequences
+    ),
+    "三色同刻": _r(
+        "three-similar-triplets", "Three Similar Triplets", "", 0, _three_similar_triplets
+    ),
+    "三色三步": _r(
+        "mixed-shifted-sequences", "Mixed Shifted Sequences", "", 0, _mixed_shifted_sequences
+    ),
+    "三色連刻": _r(
+        "mixed-consecutive-triplets",
+        "Mixed Consecutive Triplets",
+        "",
+        0,
+        _mixed_consecutive_triplets,
+    ),
+    "暗刻": _r(
+        "concealed-triplet",
+        "Concealed Triplet (per set)",
+        "concealed-triplets",
+        1,
+        _concealed_triplets,
+    ),
+    "三暗刻": _r(
+        "three-concealed-triplets",
+        "Three Concealed Triplets",
+        "concealed-triplets",
+        2,
+        _at_least_concealed(3),
+    ),
+    "四暗刻": _r(
+        "four-concealed-triplets",
+        "Four Concealed Triplets",
+        "concealed-triplets",
+        3,
+        _at_least_concealed(4),
+    ),
+    "槓": _r("kong", "Kong (per kong)", "kongs", 1, _kongs),
+    "三槓": _r("three-kongs", "Three Kongs", "kongs", 2, _at_least_kongs(3)),
+    "四槓": _r("four-kongs", "Four Kongs", "kongs", 3, _at_least_kongs(4)),
+    "妙手回春": _r("final-draw", "Final Draw", "final-tile", 1, _final_draw),
+    "海底撈月": _r("final-discard", "Final Discard", "final-tile", 1, _final_discard),
+    "槓上開花": _r("win-on-kong", "Win on Kong", "", 0, _win_on_kong),
+    "搶槓": _r("robbing-a-kong", "Robbing a Kong", "", 0, _robbing_a_kong),
+    "人和": _r("blessing-of-man", "Blessing of Man", "blessings", 1, _blessing("blessing_of_man")),
+    "地和": _r(
+        "blessing-of-earth", "Blessing of Earth", "blessings", 1, _blessing("blessing_of_earth")
+    ),
+    "天和": _r(
+        "blessing-of-heaven", "Blessing of Heaven", "blessings", 1, _blessing("blessing_of_heaven")
+    ),
+    "七對子": _r("seven-pairs", "Seven Pairs", "seven-pairs", 1, _seven_pairs),
+    "十三么九": _r(
+        "thirteen-terminals",
+        "Thirteen Terminals",
+        "",
+        0,
+        _thirteen_terminals,
+        excludes=("mixed-greater-terminals",),
+    ),
+    "連七對": _r(
+        "consecutive-seven-pairs",
+        "Consecutive Seven Pairs",
+        "seven-pairs",
+        2,
+        _consecutive_seven_pairs,
+    ),
+}
+
+#: The v3.3 rows, keyed by the official number; the family is the series (``a.b`` of
+#: ``a.b.c``), derived from the number by :func:`_v33_family`.
+V33_ROWS: dict[str, tuple[str, Pred, tuple[str, ...]]] = {
+    "1.1": ("all-sequences", _all_sequences, ()),
+    "1.2": ("concealed-hand", _concealed_hand, ()),
+    "1.3": ("no-terminals", _no_terminals, ()),
+    "2.1.1": ("mixed-one-suit", _mixed_one_suit, ()),
+    "2.1.2": ("pure-one-suit", _pure_one_suit, ()),
+    "2.2": ("nine-gates", _nine_gates, ()),
+    "3.1": ("value-honor", _value_honors, ()),
+    "3.2.1": ("small-three-dragons", _small_three_dragons, ()),
+    "3.2.2": ("big-three-dragons", _big_three_dragons, ()),
+    "3.3.1": ("small-three-winds", _small_three_winds, ()),
+    "3.3.2": ("big-three-winds", _big_three_winds, ()),
+    "3.3.3": ("small-four-winds", _small_four_winds, ()),
+    "3.3.4": ("big-four-winds", _big_four_winds, ()),
+    "3.4": ("all-honors", _all_honors, ()),
+    "4.1": ("all-triplets", _all_triplets, ()),
+    "4.2.1": ("two-concealed-triplets", _at_least_concealed(2), ()),
+    "4.2.2": ("three-concealed-triplets", _at_least_concealed(3), ()),
+    "4.2.3": ("four-concealed-triplets", _at_least_concealed(4), ()),
+    "4.3.1": ("one-kong", _at_least_kongs(1), ()),
+    "4.3.2": ("two-kongs", _at_least_kongs(2), ()),
+    "4.3.3": ("three-kongs", _at_least_kongs(3), ()),
+    "4.3.4": ("four-kongs", _at_least_kongs(4), ()),
+    "5.1.1": ("two-identical-sequences", _identical, ()),
+    "5.1.2": ("two-identical-sequences-twice", _identical_twice, ()),
+    "5.1.3": ("three-identical-sequences", _identical_n(3), ()),
+    "5.1.4": ("four-identical-sequences", _identical_n(4), ()),
+    "6.1": ("three-similar-sequences", _three_similar_sequences, ()),
+    "6.2.1": ("small-three-similar-triplets", _small_three_similar_triplets, ()),
+    "6.2.2": ("three-similar-triplets", _three_similar_triplets, ()),
+    "7.1": ("nine-tile-straight", _nine_tile_straight, ()),
+    "7.2.1": ("three-consecutive-triplets", _consecutive_triplets(3), ()),
+    "7.2.2": ("four-consecutive-triplets", _consecutive_triplets(4), ()),
+    "8.1.1": ("mixed-lesser-terminals", _mixed_lesser_terminals, ()),
+    "8.1.2": ("pure-lesser-terminals", _pure_lesser_terminals, ()),
+    "8.1.3": ("mixed-greater-terminals", _mixed_greater_terminals, ()),
+    "8.1.4": ("pure-greater-terminals", _pure_greater_terminals, ()),
+    "9.1.1": ("final-draw", _final_draw, ()),
+    "9.1.2": ("final-discard", _final_discard, ()),
+    "9.2": ("win-on-kong", _win_on_kong, ()),
+    "9.3": ("robbing-a-kong", _robbing_a_kong, ()),
+    "9.4.1": ("blessing-of-heaven", _blessing("blessing_of_heaven"), ()),
+    "9.4.2": ("blessing-of-earth", _blessing("blessing_of_earth"), ()),
+    "10.1": ("thirteen-terminals", _thirteen_terminals, ("mixed-greater-terminals",)),
+    "10.2": ("seven-pairs", _seven_pairs, ()),
+}
+
+CHICKEN_ID = "chicken-hand"
+
+
+def _v33_family(no: str) -> tuple[str, int]:
+    parts = no.split(".")
+    if len(parts) == 3:
+        return ".".join(parts[:2]), int(parts[2])
+    return "", 0
+
+
+def load_table(filename: str) -> dict[str, Any]:
+    """One of the JSON tables shipped in ``scoring/data``."""
+    text = resources.files("scoring.data").joinpath(filename).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+# -- parameters -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limit:
+    """The limit rule.
+
+    ``cap``: the summed total is capped at this value (None: no cap). ``limit_hands``: a
+    pattern whose own value is at least ``threshold`` (a limit hand) makes the hand score
+    that value when it is more than the capped sum (with several, the highest).
+    """
+
+    cap: int | None = 320
+    limit_hands: bool = True
+    threshold: int = 320
+
+    @classmethod
+    def parse(cls, value: str | int | None) -> Limit:
+        """``"official"`` (cap 320 + limit hands), ``"cap"`` (cap only), ``"none"`` (plain sum),
+        or an integer cap (with limit hands)."""
+        if value is None or value == "none":
+            return cls(None, False)
+        if value == "official":
+            return cls()
+        if value == "cap":
+            return cls(320, False)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return cls(value, True, value)
+        raise ValueError(f"limit must be 'official', 'cap', 'none' or a positive int: {value!r}")
+
+    def apply(self, items: Sequence[Item]) -> tuple[int, str | None]:
+        """(total, which rule decided it: None, ``"cap"`` or ``"limit-hand"``)."""
+        raw = sum(i.total for i in items)
+        total, why = raw, None
+        if self.cap is not None and raw > self.cap:
+            total, why = self.cap, "cap"
+        if self.limit_hands:
+            own = max((i.points for i in items if i.points >= self.threshold), default=0)
+            if own > total:
+                total, why = own, "limit-hand"
+        return total, why
+
+    def describe(self) -> str:
+        if self.cap is None:
+            return "none"
+        if self.cap == 320 and self.limit_hands and self.threshold == 320:
+            return "official"
+        if self.cap == 320 and not self.limit_hands:
+            return "cap"
+        return str(self.cap)
+
+
+DISCARD_SCHEMES = ("discarder", "discarder-for-all", "everyone")
+SELF_DRAW_SCHEMES = ("third", "full")
+
+
+# -- the rule set ---------------------------------------------------------------------------
+
+
+class ZungJungRuleSet(RuleSet[ZJFeatures]):
+    """A Zung Jung table: patterns with families, the limit rule and the payoff scheme."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        title: str,
+        patterns: Sequence[Pattern[ZJFeatures]],
+        families: Mapping[str, tuple[str, int]],
+        chicken: Item,
+        limit: Limit,
+        discard: str = "discarder",
+        self_draw: str = "third",
+        earth_requires_self_draw: bool = True,
+        table: str = "seed",
+    ) -> None:
+        if discard not in DISCARD_SCHEMES:
+            raise ValueError(f"discard scheme must be one of {DISCARD_SCHEMES}")
+        if self_draw not in SELF_DRAW_SCHEMES:
+            raise ValueError(f"self-draw scheme must be one of {SELF_DRAW_SCHEMES}")
+        super().__init__(
+            name=name,
+            title=title,
+            hand_size=13,
+            patterns=patterns,
+            features=ZJFeatures,
+            shapes=(seven_pairs(four_as_two=True), thirteen_orphans()),
+            uses_flowers=False,
+            params={
+                "table": table,
+                "limit": limit.describe(),
+                "discard": discard,
+                "self_draw": self_draw,
+                "earth_requires_self_draw": earth_requires_self_draw,
+            },
+        )
+        self.families: dict[str, tuple[str, int]] = dict(families)
+        self.chicken = chicken
+        self.limit = limit
+        self.discard = discard
+        self.self_draw = self_draw
+        self.earth_requires_self_draw = earth_requires_self_draw
+        self.known_blessings = frozenset(
+            k for k in BLESSING_KEYS if k.replace("_", "-") in self.by_id
+        )
+
+    # -- validation ---------------------------------------------------------------------
+
+    def validate(self, hand: Hand) -> None:
+        super().validate(hand)
+        flags: list[str] = []
+        for key in BLESSING_KEYS:
+            v = hand.get(key, False)
+            if not isinstance(v, bool):
+                raise InvalidHandError(f"{key} must be a boolean, got {v!r}")
+            if v:
+                if key not in self.known_blessings:
+                    raise InvalidHandError(f"{self.name} has no pattern for {key}")
+                flags.append(key)
+        if len(flags) > 1:
+            raise InvalidHandError(f"at most one blessing applies, got {flags}")
+        if not flags:
+            return
+        key = flags[0]
+        dealer = hand.seat_wind is Wind.EAST
+        if not hand.is_concealed:
+            raise InvalidHandError(f"{key}: a first-turn win has no exposed meld")
+        if key == "blessing_of_heaven" and not (dealer and hand.win.self_drawn):
+            raise InvalidHandError("blessing_of_heaven: the dealer (seat East) self-draws")
+        if key == "blessing_of_earth":
+            if dealer:
+                raise InvalidHandError("blessing_of_earth: the winner is not the dealer")
+            if self.earth_requires_self_draw and not hand.win.self_drawn:
+                raise InvalidHandError("blessing_of_earth: a self-drawn win on the first draw")
+        if key == "blessing_of_man" and (dealer or hand.win.self_drawn):
+            raise InvalidHandError(
+                "blessing_of_man: a non-dealer wins on the dealer's first discard"
+            )
+
+    # -- combination principles -----------------------------------------------------------
+
+    def family_highest(self, items: Sequence[Item]) -> list[Item]:
+        """Keep, in each family, only the highest-ranked pattern present (ties: the higher
+        total); patterns of their own family always stay."""
+        best: dict[str, Item] = {}
+        for it in items:
+            fam, rank = self.families[it.id]
+            if not fam:
+                continue
+            cur = best.get(fam)
+            if cur is None or (rank, it.total) > (self.families[cur.id][1], cur.total):
+                best[fam] = it
+        return [
+            it for it in items if not self.families[it.id][0] or best[self.families[it.id][0]] is it
+        ]
+
+    def finalize(self, items: list[Item], f: ZJFeatures) -> tuple[list[Item], int]:
+        kept = self.family_highest(items)
+        if not kept:
+            kept = [self.chicken]
+        total, _ = self.limit.apply(kept)
+        return kept, total
+
+    def choose_key(self, total: int, items: Sequence[Item], f: ZJFeatures) -> tuple[int, ...]:
+        """Freedom of count: the highest total; ties (e.g. under the cap) go to the higher
+        uncapped sum, then to the reading with the most valuable single pattern (then the
+        larger values in order, so the choice never depends on the enumeration order)."""
+        values = sorted((i.total for i in items), reverse=True)
+        return (total, sum(values), max((i.points for i in items), default=0), *values)
+
+    def extras(self, items: Sequence[Item], f: ZJFeatures) -> dict[str, Any]:
+        _, why = self.limit.apply(items)
+        return {"sum": sum(i.total for i in items), "limit": why}
+
+    # -- settlement -----------------------------------------------------------------------
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """Points paid to the winner.
+
+        ``discard`` (a win on a discard): ``"discarder"`` — the discarder pays the total;
+        ``"discarder-for-all"`` — the discarder pays three times the total; ``"everyone"`` —
+        each other player pays the total. ``self_draw``: ``"third"`` — each other player pays
+        a third of the total, rounded up; ``"full"`` — each pays the total. Defaults: the
+        rule set's parameters; ``options`` may override either.
+        """
+        opts = dict(options or {})
+        discard = opts.get("discard", self.discard)
+        self_draw = opts.get("self_draw", self.self_draw)
+        if discard not in DISCARD_SCHEMES or self_draw not in SELF_DRAW_SCHEMES:
+            raise ScoringError(
+                f"settlement options: discard in {DISCARD_SCHEMES}, "
+                f"self_draw in {SELF_DRAW_SCHEMES}"
+            )
+        total = result.total
+        others = [s for s in range(seating.players) if s != seating.winner]
+        if seating.discarder is not None:
+            if seating.discarder not in others:
+                raise ScoringError("the discarder must be another player")
+            if discard == "everyone":
+                return [Payment(s, seating.winner, total, "win on discard") for s in others]
+            amount = total * (len(others) if discard == "discarder-for-all" else 1)
+            return [Payment(seating.discarder, seating.winner, amount, "discarder")]
+        each = total if self_draw == "full" else -(-total // len(others))
+        return [Payment(s, seating.winner, each, "self-drawn") for s in others]
+
+
+# -- building the two tables ----------------------------------------------------------------
+
+_SEED_FILE = "zung_jung.json"
+_V33_FILE = "zung_jung_v33.json"
+
+
+def _chicken_item(v33: dict[str, Any]) -> Item:
+    row = next(p for p in v33["patterns"] if p["no"] == "—")
+    return Item(CHICKEN_ID, row["zh"], "Chicken Hand", int(row["points"]))
+
+
+def build(
+    table: str = "seed",
+    *,
+    name: str | None = None,
+    limit: str | int | None = "official",
+    discard: str = "discarder",
+    self_draw: str = "third",
+) -> ZungJungRuleSet:
+    """Build a Zung Jung rule set from the shipped tables.
+
+    ``table``: ``"seed"`` (the 53 rows of seed 004) or ``"v3.3"`` (the official list).
+    ``limit``: see :meth:`Limit.parse`. ``discard`` / ``self_draw``: the payoff scheme (see
+    :meth:`ZungJungRuleSet.settle`).
+    """
+    v33 = load_table(_V33_FILE)
+    patterns: list[Pattern[ZJFeatures]] = []
+    families: dict[str, tuple[str, int]] = {}
+    if table == "seed":
+        data = load_table(_SEED_FILE)
+        names = [p["name"] for p in data["patterns"]]
+        if sorted(names) != sorted(SEED_ROWS):
+            raise ValueError("the seed table and SEED_ROWS disagree")
+        for p in data["patterns"]:
+            row = SEED_ROWS[p["name"]]
+            patterns.append(
+                Pattern(
+                    id=row.id,
+                    name=p["name"],
+                    en=row.en,
+                    points=int(p["points"]),
+                    predicate=row.predicate,
+                    excludes=row.excludes,
+                    category=p["category"],
+                    note=p.get("series") or "",
+                )
+            )
+            families[row.id] = (row.family, row.rank)
+        default_name, title = "zung-jung", "Zung Jung 中庸麻雀 (seed table, 13 tiles)"
+        earth_self_draw = True
+    elif table == "v3.3":
+        rows = [p for p in v33["patterns"] if p["no"] != "—"]
+        if sorted(p["no"] for p in rows) != sorted(V33_ROWS):
+            raise ValueError("the v3.3 table and V33_ROWS disagree")
+        for p in rows:
+            pid, pred, excl = V33_ROWS[p["no"]]
+            fam, rank = _v33_family(p["no"])
+            patterns.append(
+                Pattern(
+                    id=pid,
+                    name=p["zh"],
+                    en=p["en"],
+                    points=int(p["points"]),
+                    predicate=pred,
+                    excludes=frozenset(excl),
+                    category=p["no"],
+                )
+            )
+            families[pid] = (fam, rank)
+        default_name, title = "zung-jung-v3.3", "Zung Jung v3.3 中庸麻雀 (official, 13 tiles)"
+        earth_self_draw = False
+    else:
+        raise ValueError(f"table must be 'seed' or 'v3.3', got {table!r}")
+    chicken = _chicken_item(v33)
+    families[CHICKEN_ID] = ("", 0)
+    return ZungJungRuleSet(
+        name=name or default_name,
+        title=title,
+        patterns=patterns,
+        families=families,
+        chicken=chicken,
+        limit=Limit.parse(limit),
+        discard=discard,
+        self_draw=self_draw,
+        earth_requires_self_draw=earth_self_draw,
+        table=table,
+    )
+
+
+SEED = register(build("seed"))
+V33 = register(build("v3.3"))
