@@ -33,6 +33,8 @@ from scoring.tiles import Tile
 __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
 
 TING_MIN_OUTS = 3
+#: with a minimum score (MCR), claim only to become ready on a wait that meets it
+MIN_SCORE_CLAIMS_READY = True
 
 _MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
 
@@ -341,6 +343,10 @@ class Bot:
             for x in need:
                 c[x] += 1
             helps = ev[0] < now[0] or (valued and ev[0] <= now[0])
+            if MIN_SCORE_CLAIMS_READY and sit.rules.min_score > 0 and ev[0] > 0:
+                # with a minimum to reach, an exposed meld costs the concealed-hand points:
+                # claim only when it makes the hand ready on a wait that scores the minimum
+                helps = False
             if helps and (best is None or (ev[0], -ev[1]) < best[0]):
                 best = ((ev[0], -ev[1]), a)
         return best[1] if best is not None else fallback
