@@ -21,12 +21,14 @@ def write_chart(rep: dict[str, Any], path: str) -> None:
     parts = [(k, rep[k]) for k in ("game", "baseline") if k in rep]
     fig, axes = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     ax_t, ax_l = axes
+    colors = {"game": "tab:blue", "baseline": "tab:orange"}
     for name, r in parts:
         series = r["series"]
         t = [s["t"] for s in series]
-        ax_t.plot(t, [s["actions"] for s in series], label=f"{name} actions/s")
-        ax_l.plot(t, [s["p50_ms"] for s in series], label=f"{name} p50")
-        ax_l.plot(t, [s["p99_ms"] for s in series], label=f"{name} p99", linestyle="--")
+        c = colors[name]
+        ax_t.plot(t, [s["actions"] for s in series], label=f"{name} actions/s", color=c)
+        ax_l.plot(t, [s["p50_ms"] for s in series], label=f"{name} p50", color=c)
+        ax_l.plot(t, [s["p99_ms"] for s in series], label=f"{name} p99", color=c, linestyle="--")
     ax_t.set_ylabel("actions / s")
     ax_t.legend(loc="lower right")
     ax_t.grid(alpha=0.3)
