@@ -33,6 +33,8 @@ from scoring.tiles import Tile
 __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
 
 TING_MIN_OUTS = 3
+#: shanten number (after the discard) from which the bot plays safe against a declared ting
+FOLD_AT_SHANTEN = 2
 #: with a minimum score (MCR), claim only to become ready on a wait that meets it
 MIN_SCORE_CLAIMS_READY = True
 
@@ -55,6 +57,9 @@ class Situation:
     discard: Tile | None  # the tile under claim
     ting: bool
     caps: tuple[int, ...] = ()  # copies the concealed hand may still use (4 - own melds)
+    #: tiles known safe against every opponent who declared ting (叮): their own discards
+    #: (they cannot win on them after passing them); None when nobody has declared
+    safe_vs_ting: frozenset[int] | None = None
 
     def __post_init__(self) -> None:
         if not self.caps:
@@ -119,7 +124,19 @@ def situation(view: Mapping[str, Any]) -> Situation:
         flowers=list(me.get("flowers", [])),
         discard=Tile(discard) if discard is not None else None,
         ting=bool(me.get("ting")),
+        safe_vs_ting=_safe_vs_ting(hand["seats"], seat),
     )
+
+
+def _safe_vs_ting(seats: Sequence[Mapping[str, Any]], me: int) -> frozenset[int] | None:
+    """Tiles in the river of every opponent who declared ting (None: nobody did)."""
+    safe: set[int] | None = None
+    for s in seats:
+        if s.get("seat") == me or not s.get("ting"):
+            continue
+        river = {t for t in (_tile(c) for c in s.get("discards", [])) if t is not None}
+        safe = river if safe is None else safe & river
+    return frozenset(safe) if safe is not None else None
 
 
 def ukeire(
@@ -224,7 +241,13 @@ class Bot:
             counts[t] -= 1
             ev = self.evaluate_discard(counts, n_melds, sit)
             keep_value = 1 if _valued(t, sit) and counts[t] >= 1 else 0
-            key = (ev[0], -ev[2], -ev[1], keep_value, -_safety(t, sit), self.rng.random())
+            # against a declared ting, a hand still far from ready (2+) folds: safe first
+            fold = 0
+            if sit.safe_vs_ting is not None and ev[0] >= FOLD_AT_SHANTEN:
+                fold = 0 if t in sit.safe_vs_ting else 1
+            key = (
+                fold, ev[0], -ev[2], -ev[1], keep_value, -_safety(t, sit), self.rng.random(),
+            )  # fmt: skip
             counts[t] += 1
             if best is None or key < best[0]:
                 best = (key, t, ev)

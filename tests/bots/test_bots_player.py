@@ -108,6 +108,22 @@ def test_valued_pung_is_claimed_when_it_does_not_hurt() -> None:
     assert choose(v)["type"] == "pung"
 
 
+def test_folds_against_a_declared_ting_when_far_from_ready() -> None:
+    hand = "1m 4m 7m 2p 5p 9p 3s 6s 9s we ws dr dg wn"
+    calm = make_view(hand, river="5p 2s")
+    assert choose(calm)["tile"] != "5p"  # 5p is not the most useless tile
+    v = make_view(hand, river="5p 2s")
+    v["hand"]["seats"][3]["ting"] = True  # seat 3 declared ting and passed 5p: safe
+    assert choose(v)["tile"] == "5p"
+
+
+def test_pushes_against_ting_when_close() -> None:
+    # one tile from ready: keep going even if the discard is not known safe
+    v = make_view("123m 456m 789m 12p 55s wn", river="9s")
+    v["hand"]["seats"][3]["ting"] = True
+    assert choose(v)["tile"] == "wn"
+
+
 def test_ukeire_counts_unseen_copies() -> None:
     v = make_view("123m 456m 789m 23p 55s", river="1p 1p 4p")
     sit = situation(v)
