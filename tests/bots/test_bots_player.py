@@ -141,15 +141,16 @@ def test_sees_only_its_view() -> None:
 
 @st.composite
 def random_views(draw: st.DrawFn) -> dict[str, Any]:
-    idx = draw(st.lists(st.integers(0, 135), min_size=14, max_size=14, unique=True))
+    size = draw(st.sampled_from([13, 16]))  # 13- and 16-tile hands
+    idx = draw(st.lists(st.integers(0, 135), min_size=size + 1, max_size=size + 1, unique=True))
     tiles = sorted(Tile(i // 4) for i in idx)
     text = " ".join(str(t) for t in tiles)
     if draw(st.booleans()):
         return make_view(text)
-    hand13 = " ".join(str(t) for t in tiles[:13])
+    hand13 = " ".join(str(t) for t in tiles[:size])
     d = str(Tile(draw(st.integers(0, 33))))
     legal = [act("pass")]
-    held = [str(t) for t in tiles[:13]]
+    held = [str(t) for t in tiles[:size]]
     if held.count(d) >= 2:
         legal.append(act("pung"))
     if held.count(d) >= 3:
