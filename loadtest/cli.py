@@ -51,6 +51,18 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / tick
 
 
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of process ``pid`` in KiB (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
 async def _drive(
     rooms: Sequence[GameRoom | BaselineRoom],
     rec: Recorder,
@@ -78,6 +90,7 @@ async def _drive(
         except Exception as e:  # the report counts it; the run goes on
             rec.error(f"setup:{type(e).__name__}:{getattr(e, 'code', '')}".rstrip(":"))
 
+    rss0 = {pid: rss_kib(pid) for pid in pids}
     step = 1.0 / connect_rate if connect_rate > 0 else 0.0
     await asyncio.gather(*(setup(r, i * step) for i, r in enumerate(rooms)))
     rec.start = time.perf_counter()  # measure from the moment every room plays
@@ -92,6 +105,10 @@ async def _drive(
         after = cpu_seconds(pid)
         if before is not None and after is not None:
             rec.cpu[str(pid)] = after - before
+    for pid, r0 in rss0.items():
+        r1 = rss_kib(pid)
+        if r0 is not None and r1 is not None:
+            rec.rss[str(pid)] = (r0, r1)
     for r in rooms:
         r.stop.set()
     await asyncio.gather(*(r.close() for r in rooms), return_exceptions=True)

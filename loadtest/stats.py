@@ -71,6 +71,7 @@ class Recorder:
     seconds: dict[int, Second] = field(default_factory=dict)
     end: float | None = None
     cpu: dict[str, float] = field(default_factory=dict)  # pid -> CPU seconds in the window
+    rss: dict[str, tuple[int, int]] = field(default_factory=dict)  # pid -> KiB before/after
 
     def _sec(self, t: float | None = None) -> Second:
         k = int((t if t is not None else time.perf_counter()) - self.start)
@@ -134,6 +135,7 @@ class Recorder:
             out.all_four.extend(p.all_four)
             out.setup.extend(p.setup)
             out.cpu.update(p.cpu)
+            out.rss.update(p.rss)
             for k, sec in p.seconds.items():
                 mine = out.seconds.setdefault(k, Second())
                 mine.actions += sec.actions
@@ -198,6 +200,14 @@ class Recorder:
             "latency_action_to_own_broadcast": summarize(self.own),
             "setup": summarize(self.setup),
             "cpu_seconds": {k: round(v, 3) for k, v in self.cpu.items()},
+            "rss_kib_before_after": {k: list(v) for k, v in self.rss.items()},
+            # growth of each measured process per connection of this run (server memory
+            # per connection, room state included, when the process is the game server)
+            "rss_kib_per_connection": {
+                k: round((v[1] - v[0]) / self.peak_connections, 2)
+                for k, v in self.rss.items()
+                if self.peak_connections
+            },
             "cpu_us_per_action": {
                 k: round(1e6 * v / self.actions, 1) for k, v in self.cpu.items() if self.actions
             },
