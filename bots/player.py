@@ -21,9 +21,11 @@ Policy (documented in docs/bots.md):
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from bots.rules import BotRules, bot_rules
@@ -159,6 +161,37 @@ def ukeire(
     return total, useful
 
 
+@lru_cache(maxsize=1 << 14)
+def _meets_minimum(
+    ruleset: str,
+    counts: tuple[int, ...],
+    melds: str,
+    flowers: tuple[str, ...],
+    seat_wind: Tile,
+    round_wind: Tile,
+    win: int,
+) -> bool:
+    """Whether winning on ``win`` by a discard scores the rule set's minimum (scoring engine)."""
+    from scoring import get_ruleset, score
+
+    try:
+        uses_flowers = bool(get_ruleset(ruleset).uses_flowers)
+    except Exception:
+        uses_flowers = False
+    hand = {
+        "ruleset": ruleset,
+        "concealed": [str(Tile(i)) for i in range(34) for _ in range(counts[i])],
+        "melds": json.loads(melds),
+        "flowers": list(flowers) if uses_flowers else [],
+        "win_tile": str(Tile(win)),
+        "win": {"self_drawn": False},
+        "seat_wind": str(seat_wind),
+        "round_wind": str(round_wind),
+    }
+    res = score(hand)
+    return res.get("error") is None and bool(res.get("minimum_met"))
+
+
 def _valued(t: int, sit: Situation) -> bool:
     return t >= 31 or t in (int(sit.seat_wind), int(sit.round_wind))
 
@@ -186,36 +219,12 @@ class Bot:
         """Unseen copies of the waits whose win (by discard) meets the rule set's minimum."""
         if sit.rules.min_score <= 0:
             return sum(sit.unseen(t) for t in waits)
-        from scoring import score
+        melds = json.dumps([m for m in sit.melds if m.get("tiles")], sort_keys=True)
+        flowers = tuple(sit.flowers)
+        key = (sit.rules.name, tuple(counts), melds, flowers, sit.seat_wind, sit.round_wind)
+        return sum(sit.unseen(w) for w in waits if _meets_minimum(*key, w))
 
-        concealed = [str(Tile(i)) for i in range(34) for _ in range(counts[i])]
-        total = 0
-        for w in waits:
-            hand = {
-                "ruleset": sit.rules.name,
-                "concealed": concealed,
-                "melds": [m for m in sit.melds if m.get("tiles")],
-                "flowers": sit.flowers if self._uses_flowers(sit) else [],
-                "win_tile": str(Tile(w)),
-                "win": {"self_drawn": False},
-                "seat_wind": str(sit.seat_wind),
-                "round_wind": str(sit.round_wind),
-            }
-            res = score(hand)
-            if res.get("error") is None and res.get("minimum_met"):
-                total += sit.unseen(w)
-        return total
-
-    @staticmethod
-    def _uses_flowers(sit: Situation) -> bool:
-        try:
-            from scoring import get_ruleset
-
-            return bool(get_ruleset(sit.rules.name).uses_flowers)
-        except Exception:
-            return False
-
-    # -- evaluation -------------------------------------------------------------------------
+    # -- evaluation    # -- evaluation -------------------------------------------------------------------------
 
     def evaluate_discard(
         self, counts: list[int], n_melds: int, sit: Situation
