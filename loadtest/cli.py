@@ -70,8 +70,10 @@ async def _drive(
     connect_rate: float,
     progress: bool,
     pids: Sequence[int] = (),
+    until_hands: int | None = None,
 ) -> None:
-    """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration``, close them."""
+    """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration`` (or until
+    ``until_hands`` hands are finished, if sooner), close them."""
     stop_progress = asyncio.Event()
 
     async def ticker() -> None:
@@ -99,7 +101,11 @@ async def _drive(
     rec.own.clear()
     rec.all_four.clear()
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}
-    await asyncio.sleep(duration)
+    end = time.perf_counter() + duration
+    while (now := time.perf_counter()) < end:
+        if until_hands is not None and rec.hands >= until_hands:
+            break
+        await asyncio.sleep(min(0.1, end - now))
     rec.finish()
     for pid, before in cpu0.items():
         after = cpu_seconds(pid)
@@ -127,11 +133,12 @@ async def run_game(
     pids: Sequence[int] = (),
     worker: int = 0,
     workers: int = 1,
+    until_hands: int | None = None,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
     rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(worker, rooms, workers)]
-    await _drive(rs, rec, duration, connect_rate, progress, pids)
+    await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands)
     return rec
 
 
@@ -257,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--interval", type=float, default=0.0, help="seat thinking time in s (0: flat out)"
     )
     ap.add_argument("--ruleset", default="zung-jung")
+    ap.add_argument(
+        "--until-hands",
+        type=int,
+        help="end the game part early once this many hands are finished (per harness process)",
+    )
     ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
     ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
     ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
@@ -295,6 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "urls": args.url, "rooms": args.rooms, "duration": args.duration,
             "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
             "progress": not args.quiet, "pids": args.server_pid,
+            "until_hands": args.until_hands,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     if args.baseline:
