@@ -134,10 +134,14 @@ async def run_game(
     worker: int = 0,
     workers: int = 1,
     until_hands: int | None = None,
+    reconnect: bool = False,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
-    rs = [GameRoom(urls, i, rec, pacing, ruleset) for i in range(worker, rooms, workers)]
+    rs = [
+        GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect)
+        for i in range(worker, rooms, workers)
+    ]
     await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands)
     return rec
 
@@ -246,6 +250,13 @@ def print_summary(rep: dict[str, Any]) -> None:
             f"{r['errors'] or ''}, disconnects {r['disconnects']}, "
             f"connect failures {r['connect_failures']}"
         )
+        rc = r["reconnects"]
+        if rc["count"] or r["reconnect_failures"]:
+            print(
+                f"{key:>8}: reconnects {rc['count']} (loss → snapshot p50 {rc['p50_ms']} "
+                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms), failures "
+                f"{r['reconnect_failures']}, resumed behind {r['resumed_behind']}"
+            )
     if rep.get("ratio_game_over_baseline") is not None:
         print(f"   ratio: game / baseline actions/s = {rep['ratio_game_over_baseline']}")
 
@@ -268,6 +279,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--until-hands",
         type=int,
         help="end the game part early once this many hands are finished (per harness process)",
+    )
+    ap.add_argument(
+        "--reconnect",
+        action="store_true",
+        help="reconnect lost connections with their token (restart tests); reports the "
+        "time from the loss to the room's snapshot",
     )
     ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
     ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
@@ -307,7 +324,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "urls": args.url, "rooms": args.rooms, "duration": args.duration,
             "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
             "progress": not args.quiet, "pids": args.server_pid,
-            "until_hands": args.until_hands,
+            "until_hands": args.until_hands, "reconnect": args.reconnect,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     if args.baseline:
@@ -343,7 +360,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         write_chart(rep, args.chart)
     failed = any(
-        r is not None and (r.errors or r.disconnects or r.connect_failures) for r in (game, base)
+        r is not None
+        and (
+            r.errors
+            or (r.disconnects and not args.reconnect)
+            or r.connect_failures
+            or r.reconnect_failures
+            or r.resumed_behind
+        )
+        for r in (game, base)
     )
     return 1 if failed else 0
 

@@ -39,11 +39,14 @@ class Conn:
         self.ws: ClientConnection | None = None
         self.waiting: dict[int, asyncio.Future[JSON]] = {}
         self.on_message: Callable[[Conn, JSON, float], None] | None = None
+        #: called once when the connection is lost without our asking (not on close())
+        self.on_lost: Callable[[Conn], None] | None = None
+        self.token: str | None = None  # the player's resume token (from welcome)
         self.reader: asyncio.Task[None] | None = None
         self.closing = False
         self.closed = asyncio.Event()
 
-    async def open(self, timeout: float = 30.0) -> None:
+    async def open(self, timeout: float = 30.0, count_failure: bool = True) -> None:
         try:
             self.ws = await asyncio.wait_for(
                 connect(
@@ -56,7 +59,8 @@ class Conn:
                 timeout,
             )
         except Exception:
-            self.rec.connect_failures += 1
+            if count_failure:
+                self.rec.connect_failures += 1
             raise
         self.rec.opened()
         self.reader = asyncio.get_running_loop().create_task(self._read())
@@ -97,18 +101,32 @@ class Conn:
                     fut.set_exception(ConnectionError("connection closed"))
             self.waiting.clear()
             self.closed.set()
+            if unexpected and self.on_lost is not None:
+                self.on_lost(self)
 
     async def send(self, msg: JSON) -> None:
+        """Send one frame; ConnectionError when the connection is gone."""
         assert self.ws is not None
-        await self.ws.send(msgpack.packb(msg, use_bin_type=True))
+        try:
+            await self.ws.send(msgpack.packb(msg, use_bin_type=True))
+        except ConnectionClosed as e:
+            raise ConnectionError(f"connection closed: {e}") from None
 
     async def request(self, msg: JSON, timeout: float = 30.0) -> JSON:
         """Send with a fresh request id; return the reply (raise RequestError on error)."""
         rid = next(_ids)
         fut: asyncio.Future[JSON] = asyncio.get_running_loop().create_future()
         self.waiting[rid] = fut
-        await self.send({**msg, "id": rid})
-        reply = await asyncio.wait_for(fut, timeout)
+        try:
+            await self.send({**msg, "id": rid})
+        except BaseException:
+            self.waiting.pop(rid, None)
+            fut.cancel()
+            raise
+        try:
+            reply = await asyncio.wait_for(fut, timeout)
+        finally:
+            self.waiting.pop(rid, None)
         if reply.get("type") == "error":
             raise RequestError(reply)
         return reply

@@ -80,7 +80,12 @@ class _Room:
     def _spawn(self, coro: Any) -> None:
         t = asyncio.get_running_loop().create_task(coro)
         self.tasks.add(t)
-        t.add_done_callback(self.tasks.discard)
+        t.add_done_callback(self._done)
+
+    def _done(self, t: asyncio.Task[Any]) -> None:
+        self.tasks.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            self.rec.error(f"client-{type(t.exception()).__name__}")
 
     def track(self, conn: Conn, version: int, now: float) -> None:
         """A broadcast of room ``version`` reached seat ``conn.index`` at ``now``."""
@@ -127,9 +132,12 @@ class GameRoom(_Room):
         pacing: Pacing,
         ruleset: str,
         hands_per_game: int = 64,
+        reconnect: bool = False,
     ) -> None:
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
+        self.reconnect = reconnect
+        self.resuming: dict[int, tuple[float, int, asyncio.Future[float]]] = {}
         self.hands_per_game = hands_per_game
         self.room = ""
         self.asked = [-1, -1, -1, -1]  # the version each seat last acted on
@@ -142,7 +150,10 @@ class GameRoom(_Room):
         t0 = asyncio.get_running_loop().time()
         await self.open_all()
         for i, c in enumerate(self.conns):
-            await c.request({"type": "hello", "v": 1, "name": f"lt{self.index}-{i}"})
+            w = await c.request({"type": "hello", "v": 1, "name": f"lt{self.index}-{i}"})
+            c.token = str(w.get("token") or "") or None
+            if self.reconnect:
+                c.on_lost = self._lost
         host = self.conns[0]
         opts = {
             "length": "hands",
@@ -171,8 +182,59 @@ class GameRoom(_Room):
             await asyncio.sleep(0.01)
         raise RequestError({"code": "no-snapshot", "message": "no snapshot after create_room"})
 
+    # -- reconnection (server restarts) ---------------------------------------------------
+
+    def _lost(self, conn: Conn) -> None:
+        if not self.stop.is_set() and conn.token:
+            self._spawn(self._resume(conn.index, conn.token))
+
+    async def _resume(self, i: int, token: str) -> None:
+        """Reconnect seat ``i`` with its token (jittered exponential backoff, up to 60 s) and
+        time it from the loss to the resume snapshot of the room."""
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        last_seen = self.versions[i]
+        delay = 0.05 + 0.2 * self.rng.random()
+        while not self.stop.is_set() and loop.time() - t0 < 60:
+            await asyncio.sleep(delay)
+            delay = min(2.0, delay * 2) * (0.5 + self.rng.random())
+            c = Conn(self.url, self.rec, i)
+            try:
+                await c.open(timeout=10, count_failure=False)  # the server is restarting
+            except Exception:
+                continue
+            c.on_message = self.on_message
+            c.token = token
+            c.on_lost = self._lost
+            fut: asyncio.Future[float] = loop.create_future()
+            self.resuming[i] = (t0, last_seen, fut)
+            self.conns[i] = c
+            self.busy[i] = False
+            self.asked[i] = -1
+            try:
+                await c.request({"type": "hello", "v": 1, "token": token}, timeout=10)
+                await asyncio.wait_for(fut, 10)
+                return
+            except Exception:
+                self.resuming.pop(i, None)
+                await c.close()
+                continue
+        self.rec.reconnect_failures += 1
+
     def on_message(self, conn: Conn, msg: JSON, now: float) -> None:
         t = msg.get("type")
+        if t == "snapshot" and conn.index in self.resuming and msg.get("room") == self.room:
+            t0, last_seen, fut = self.resuming.pop(conn.index)
+            self.rec.reconnects.append(now - t0)
+            if int(msg.get("seq", 0)) < last_seen:
+                self.rec.resumed_behind += 1
+            # the snapshot stands in for the broadcasts this seat missed while away
+            for f in list(self.inflight):
+                f.seen.add(conn.index)
+                if len(f.seen) == 4:
+                    self.inflight.remove(f)
+            if not fut.done():
+                fut.set_result(now)
         if t == "snapshot":
             lobby = msg.get("lobby") or {}
             if conn.index == 0 and lobby.get("code"):
@@ -243,7 +305,10 @@ class GameRoom(_Room):
                 with contextlib.suppress(ValueError):
                     self.inflight.remove(f)
             except (ConnectionError, TimeoutError, OSError):
-                self.rec.error("action-failed")
+                if self.reconnect:
+                    self.rec.lost_in_flight += 1  # the connection dropped: resumed later
+                else:
+                    self.rec.error("action-failed")
                 with contextlib.suppress(ValueError):
                     self.inflight.remove(f)
         finally:

@@ -72,6 +72,10 @@ class Recorder:
     end: float | None = None
     cpu: dict[str, float] = field(default_factory=dict)  # pid -> CPU seconds in the window
     rss: dict[str, tuple[int, int]] = field(default_factory=dict)  # pid -> KiB before/after
+    reconnects: list[float] = field(default_factory=list)  # connection lost -> snapshot
+    reconnect_failures: int = 0
+    lost_in_flight: int = 0  # actions whose connection was lost before their ack
+    resumed_behind: int = 0  # a resume snapshot older than what the seat had already seen
 
     def _sec(self, t: float | None = None) -> Second:
         k = int((t if t is not None else time.perf_counter()) - self.start)
@@ -136,6 +140,10 @@ class Recorder:
             out.setup.extend(p.setup)
             out.cpu.update(p.cpu)
             out.rss.update(p.rss)
+            out.reconnects.extend(p.reconnects)
+            out.reconnect_failures += p.reconnect_failures
+            out.lost_in_flight += p.lost_in_flight
+            out.resumed_behind += p.resumed_behind
             for k, sec in p.seconds.items():
                 mine = out.seconds.setdefault(k, Second())
                 mine.actions += sec.actions
@@ -199,6 +207,10 @@ class Recorder:
             "latency_action_to_all_four": summarize(self.all_four),
             "latency_action_to_own_broadcast": summarize(self.own),
             "setup": summarize(self.setup),
+            "reconnects": summarize(self.reconnects),
+            "reconnect_failures": self.reconnect_failures,
+            "lost_in_flight": self.lost_in_flight,
+            "resumed_behind": self.resumed_behind,
             "cpu_seconds": {k: round(v, 3) for k, v in self.cpu.items()},
             "rss_kib_before_after": {k: list(v) for k, v in self.rss.items()},
             # growth of each measured process per connection of this run (server memory
