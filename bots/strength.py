@@ -13,7 +13,6 @@ the full state. Used by ``scripts/bot_strength.py`` and the tests (small runs).
 
 from __future__ import annotations
 
-import importlib
 import random
 import time
 from collections.abc import Sequence
@@ -68,10 +67,9 @@ def play_match(
     hands_per_game: int | None = 4,
 ) -> MatchResult:
     """Play ``games`` games of ``matchup`` (bot-vs-random, bot-vs-bot, random-vs-random)."""
-    # imported when used: the bots package itself does not depend on the table engine
-    t: Any = importlib.import_module("table")
-    Action, ActionType, Phase, apply, view = t.Action, t.ActionType, t.Phase, t.apply, t.view
-    RandomPlayer = importlib.import_module("table.player").RandomPlayer
+    # imported here: the bots package itself (bots.choose) does not need the table engine
+    from table import Action, ActionType, GameConfig, Phase, apply, new_game, view
+    from table.player import RandomPlayer
 
     rng = random.Random(seed)
     res = MatchResult(ruleset, matchup)
@@ -82,7 +80,7 @@ def play_match(
         roles = [(s - first_bot) % 4 for s in range(4)]  # role 0 = the (first) bot's seat
         bots = {s: Bot(random.Random(rng.random())) for s in range(4) if roles[s] < n_bots}
         randoms = RandomPlayer(random.Random(rng.random()))
-        state = t.new_game(t.GameConfig(ruleset, max_hands=hands_per_game))
+        state = new_game(GameConfig(ruleset, max_hands=hands_per_game))
         for _ in range(100_000):
             if state.phase is Phase.GAME_OVER:
                 break

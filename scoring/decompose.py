@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from scoring.hand import Hand, Meld, MeldKind
-from scoring.tiles import Tile
+from scoring.tiles import KINDS, Tile
 
 __all__ = [
     "STANDARD",
@@ -32,6 +32,7 @@ __all__ = [
     "concealed_splits",
     "is_standard_complete",
     "standard_arrangements",
+    "standard_waits",
     "waits",
 ]
 
@@ -58,6 +59,10 @@ class Wait(enum.Enum):
     SPECIAL = "special"  # a special shape
 
 
+#: (kind, tile index) -> (kind code, tile codes): the JSON of a block, built once.
+_BLOCK_CODES: dict[tuple[BlockKind, int], tuple[str, tuple[str, ...]]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Block:
     """One part of an arrangement.
@@ -77,7 +82,7 @@ class Block:
         k = self.kind
         t = self.tile
         if k is BlockKind.CHOW:
-            return (t, Tile(t + 1), Tile(t + 2))
+            return (t, KINDS[t + 1], KINDS[t + 2])
         if k is BlockKind.PUNG:
             return (t, t, t)
         if k is BlockKind.KONG:
@@ -85,7 +90,7 @@ class Block:
         if k is BlockKind.PAIR:
             return (t, t)
         if k is BlockKind.KNITTED:
-            return (t, Tile(t + 3), Tile(t + 6))
+            return (t, KINDS[t + 3], KINDS[t + 6])
         return (t,)
 
     @property
@@ -98,9 +103,13 @@ class Block:
         return self.kind is BlockKind.PUNG or self.kind is BlockKind.KONG
 
     def to_json(self) -> dict[str, object]:
+        key = (self.kind, self.tile._value_)
+        codes = _BLOCK_CODES.get(key)
+        if codes is None:
+            codes = _BLOCK_CODES[key] = (self.kind.value, tuple(str(t) for t in self.tiles))
         out: dict[str, object] = {
-            "kind": self.kind.value,
-            "tiles": [str(t) for t in self.tiles],
+            "kind": codes[0],
+            "tiles": list(codes[1]),
             "concealed": self.concealed,
         }
         if self.meld is not None:
@@ -251,7 +260,7 @@ def concealed_splits(c: Sequence[int]) -> list[tuple[int, tuple[tuple[BlockKind,
             if p >= 0 and pair >= 0:
                 continue
             new = tuple(
-                (BlockKind.CHOW if k == 0 else BlockKind.PUNG, Tile(base + i)) for k, i in ss
+                (BlockKind.CHOW if k == 0 else BlockKind.PUNG, KINDS[base + i]) for k, i in ss
             )
             rec(gi + 1, base + p if p >= 0 else pair, sets + new)
 
@@ -297,7 +306,7 @@ def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> li
     out: list[Arrangement] = []
     for pair, sets in concealed_splits(c):
         concealed = [Block(k, t, True) for k, t in sets]
-        pair_block = Block(BlockKind.PAIR, Tile(pair), True)
+        pair_block = Block(BlockKind.PAIR, KINDS[pair], True)
         seen: set[tuple[BlockKind, Tile]] = set()
         candidates = [*concealed, pair_block]
         for j, b in enumerate(candidates):
@@ -322,6 +331,64 @@ def arrangements(hand: Hand, shapes: Sequence[ShapeMatcher] = ()) -> list[Arrang
     return out
 
 
+@cache
+def _group_adds(g: tuple[int, ...], honors: bool) -> tuple[tuple[int, bool, bool], ...]:
+    """For one group's counts: the indices where one more tile still splits, with
+    (splits with no pair, splits with one pair) after adding it."""
+    out = []
+    n = len(g)
+    lst = list(g)
+    for i in range(n):
+        if not g[i] and (honors or not any(g[max(0, i - 2) : min(n, i + 3)])):
+            continue  # a lone new tile can neither form a set nor a pair
+        lst[i] += 1
+        ok0, ok1 = _suit_ok(tuple(lst), honors)
+        lst[i] -= 1
+        if ok0 or ok1:
+            out.append((i, ok0, ok1))
+    return tuple(out)
+
+
+def standard_waits(counts: Sequence[int]) -> list[Tile]:
+    """Tiles completing concealed counts (34, before the win) into sets + one pair.
+
+    Same answer as trying every tile with :func:`is_standard_complete`, but from memoised
+    per-group tables: a group's own counts decide which added tile keeps it splittable.
+    A tile the hand already holds four of is included (callers filter live tiles).
+    """
+    status = []
+    for lo, hi, honors in _GROUPS:
+        g = tuple(counts[lo:hi])
+        r = sum(g) % 3
+        if r == 1:
+            status.append((g, honors, lo, False, False, r))
+            continue
+        ok0, ok1 = _suit_ok(g, honors)
+        valid = ok0 if r == 0 else ok1
+        status.append((g, honors, lo, valid, r == 2, r))
+    out: list[Tile] = []
+    for k, (g, honors, lo, _valid, _pair, r) in enumerate(status):
+        pairs_other = 0
+        ok = True
+        for j, (_g, _h, _lo, valid_j, pair_j, _r) in enumerate(status):
+            if j == k:
+                continue
+            if not valid_j:
+                ok = False
+                break
+            pairs_other += pair_j
+        if not ok:
+            continue
+        r2 = (r + 1) % 3
+        if r2 == 1 or pairs_other + (r2 == 2) != 1:
+            continue
+        for i, ok0, ok1 in _group_adds(g, honors):
+            if ok1 if r2 == 2 else ok0:
+                out.append(KINDS[lo + i])
+    out.sort()
+    return out
+
+
 def waits(
     counts: Sequence[int],
     complete: Callable[[Sequence[int]], bool] = is_standard_complete,
@@ -342,6 +409,6 @@ def waits(
             continue
         c[t] += 1
         if complete(c):
-            out.append(Tile(t))
+            out.append(KINDS[t])
         c[t] -= 1
     return out

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from scoring.decompose import (
     STANDARD,
@@ -39,6 +38,7 @@ __all__ = [
     "Seating",
     "SpecialShape",
     "get_ruleset",
+    "lazy",
     "net",
     "register",
     "ruleset_names",
@@ -46,11 +46,44 @@ __all__ = [
 ]
 
 
+_T = TypeVar("_T")
+
+
+class lazy(Generic[_T]):
+    """A computed-once attribute of a feature record (like ``functools.cached_property``).
+
+    The value is stored in the instance ``__dict__`` on first access, which then shadows this
+    (non-data) descriptor. Unlike ``cached_property`` on Python 3.11 it takes no lock: a
+    feature record lives in one thread, and scoring reads some forty of these per hand.
+    """
+
+    def __init__(self, func: Callable[[Any], _T]) -> None:
+        self.func = func
+        self.name = func.__name__
+        self.__doc__ = func.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> lazy[_T]: ...
+
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> _T: ...
+
+    def __get__(self, obj: object | None, owner: type | None = None) -> _T | lazy[_T]:
+        if obj is None:
+            return self
+        value = self.func(obj)
+        obj.__dict__[self.name] = value
+        return value
+
+
 class Features:
     """The feature record of one arrangement of one hand.
 
     Generic facts every rule set needs; a rule set subclasses it to add its own (each a
-    ``cached_property``), and its predicates read attributes only.
+    :class:`lazy` attribute), and its predicates read attributes only.
     """
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
@@ -62,100 +95,100 @@ class Features:
 
     # -- blocks ---------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def blocks(self) -> tuple[Block, ...]:
         return self.arr.blocks
 
-    @cached_property
+    @lazy
     def sets(self) -> tuple[Block, ...]:
         """Chows, pungs and kongs (melds included)."""
         return tuple(b for b in self.arr.blocks if b.is_set)
 
-    @cached_property
+    @lazy
     def chows(self) -> tuple[Block, ...]:
         return tuple(b for b in self.arr.blocks if b.kind is BlockKind.CHOW)
 
-    @cached_property
+    @lazy
     def pungs(self) -> tuple[Block, ...]:
         """Pungs and kongs."""
         return tuple(b for b in self.arr.blocks if b.is_pung_like)
 
-    @cached_property
+    @lazy
     def kongs(self) -> tuple[Block, ...]:
         return tuple(b for b in self.arr.blocks if b.kind is BlockKind.KONG)
 
-    @cached_property
+    @lazy
     def concealed_kongs(self) -> int:
         return sum(1 for b in self.kongs if b.concealed)
 
-    @cached_property
+    @lazy
     def melded_kongs(self) -> int:
         return sum(1 for b in self.kongs if not b.concealed)
 
-    @cached_property
+    @lazy
     def concealed_pungs(self) -> int:
         """Pungs and kongs that are concealed (暗刻): formed in hand and not completed by a
         claimed tile, or concealed kongs."""
         return sum(1 for b in self.pungs if b.concealed)
 
-    @cached_property
+    @lazy
     def pairs(self) -> tuple[Block, ...]:
         return tuple(b for b in self.arr.blocks if b.kind is BlockKind.PAIR)
 
-    @cached_property
+    @lazy
     def pair(self) -> Block | None:
         """The pair of a standard arrangement (None for shapes with several pairs)."""
         p = self.pairs
         return p[0] if len(p) == 1 else None
 
-    @cached_property
+    @lazy
     def is_standard(self) -> bool:
         return self.arr.shape == STANDARD
 
     # -- tiles ----------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def counts(self) -> tuple[int, ...]:
         """Counts (34) of every tile of the hand, melds included (a kong counts 4)."""
         return tuple(self.hand.tile_counts())
 
-    @cached_property
+    @lazy
     def kinds(self) -> frozenset[Tile]:
         return frozenset(Tile(i) for i, n in enumerate(self.counts) if n)
 
-    @cached_property
+    @lazy
     def suits(self) -> frozenset[Suit]:
         """The numbered suits present."""
         return frozenset(t.suit for t in self.kinds if t.is_suited)
 
-    @cached_property
+    @lazy
     def has_honors(self) -> bool:
         return any(self.counts[27:34])
 
-    @cached_property
+    @lazy
     def all_simples(self) -> bool:
         return all(t.is_simple for t in self.kinds)
 
-    @cached_property
+    @lazy
     def all_terminals_honors(self) -> bool:
         return all(t.is_terminal_or_honor for t in self.kinds)
 
     # -- situation ------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def is_concealed(self) -> bool:
         """No exposed meld (concealed kongs allowed)."""
         return self.hand.is_concealed
 
-    @cached_property
+    @lazy
     def wait(self) -> Wait:
         return self.arr.wait
 
-    @cached_property
+    @lazy
     def seat_tile(self) -> Tile:
         return self.hand.seat_wind.tile
 
-    @cached_property
+    @lazy
     def round_tile(self) -> Tile:
         return self.hand.round_wind.tile
 
@@ -174,6 +207,9 @@ class Pattern(Generic[F]):
     ``predicate`` returns how many times the pattern occurs (0 / False: absent).
     ``points`` is the value of one occurrence; ``value`` overrides it when the value
     depends on the hand (明/暗 values, formulas). ``excludes`` lists the ids it removes.
+    ``excludes_when`` holds conditional exclusions: ``(condition, ids)`` pairs whose ids are
+    removed (with their own closure) when the pattern is present and the condition holds
+    ("如是…則不再計…").
     """
 
     id: str
@@ -185,6 +221,7 @@ class Pattern(Generic[F]):
     value: Callable[[F], int] | None = None
     category: str = ""
     note: str = ""
+    excludes_when: tuple[tuple[Callable[[F], bool], frozenset[str]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,6 +351,7 @@ class RuleSet(Generic[F]):
         minimum: int = 0,
         minimum_excludes: frozenset[str] = frozenset(),
         exclusion_closure: bool = True,
+        sequential_exclusion: bool = False,
         params: Mapping[str, Any] | None = None,
     ) -> None:
         if hand_size not in (13, 16):
@@ -323,7 +361,7 @@ class RuleSet(Generic[F]):
             raise ValueError(f"{name}: duplicate pattern ids")
         known = set(ids)
         for p in patterns:
-            unknown = p.excludes - known
+            unknown = p.excludes.union(*(ids for _, ids in p.excludes_when)) - known
             if unknown:
                 raise ValueError(f"{name}: {p.id} excludes unknown patterns {sorted(unknown)}")
         self.name = name
@@ -339,6 +377,7 @@ class RuleSet(Generic[F]):
         self.minimum_excludes = minimum_excludes
         self.params: Mapping[str, Any] = dict(params or {})
         self._excluded_by = self._closure(exclusion_closure)
+        self.sequential_exclusion = sequential_exclusion
 
     def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
         out: dict[str, frozenset[str]] = {}
@@ -401,19 +440,48 @@ class RuleSet(Generic[F]):
         return out
 
     def evaluate(self, f: F) -> list[Item]:
-        """The generic loop: every predicate, then the exclusions."""
+        """The generic loop: every predicate, then the exclusions.
+
+        By default every pattern found removes what it excludes. With
+        ``sequential_exclusion`` the patterns are taken in table order and a pattern that an
+        earlier counted pattern removed removes nothing itself (MCR's non-repeat principle:
+        a fan that is not counted implies nothing).
+        """
         hits: list[tuple[Pattern[F], int]] = []
         for p in self.patterns:
             n = p.predicate(f)
             if n:
                 hits.append((p, int(n)))
+        return self.resolve(hits, f)
+
+    def _removes(self, p: Pattern[F], f: F) -> set[str]:
+        """What a counted pattern removes: its static exclusions (after the closure) and
+        those of its conditional exclusions whose condition holds for this hand."""
+        out = set(self._excluded_by[p.id])
+        for cond, ids in p.excludes_when:
+            if cond(f):
+                out |= ids
+                for i in ids:
+                    out |= self._excluded_by[i]
+        return out
+
+    def resolve(self, hits: Sequence[tuple[Pattern[F], int]], f: F) -> list[Item]:
+        """The exclusions ("不計") over the patterns found, then the items."""
         excluded: set[str] = set()
-        for p, _ in hits:
-            excluded |= self._excluded_by[p.id]
+        if self.sequential_exclusion:
+            kept: list[tuple[Pattern[F], int]] = []
+            for p, n in hits:
+                if p.id not in excluded:
+                    kept.append((p, n))
+                    excluded |= self._removes(p, f)
+            hits = kept
+        else:
+            for p, _ in hits:
+                excluded |= self._removes(p, f)
+            hits = [(p, n) for p, n in hits if p.id not in excluded]
         return [
             Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
             for p, n in hits
-            if p.id not in excluded
         ]
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:

@@ -253,6 +253,8 @@ class Hand:
     seat_wind: Wind = Wind.EAST
     round_wind: Wind = Wind.EAST
     context: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    _concealed_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _tile_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if any(t.is_flower for t in self.concealed) or self.win_tile.is_flower:
@@ -261,7 +263,16 @@ class Hand:
             raise InvalidHandError("'flowers' may only hold f1..f8")
         if len(set(self.flowers)) != len(self.flowers):
             raise InvalidHandError("each flower exists once")
-        c = self.tile_counts()
+        c = [0] * 34
+        for t in self.concealed:
+            c[t] += 1
+        c[self.win_tile] += 1
+        # the counts are computed once here and copied on request (scoring asks often)
+        object.__setattr__(self, "_concealed_counts", tuple(c))
+        for m in self.melds:
+            for t in m.tiles:
+                c[t] += 1
+        object.__setattr__(self, "_tile_counts", tuple(c))
         for i, n in enumerate(c):
             if n > 4:
                 raise InvalidHandError(f"{n} copies of {Tile(i)}: there are only four")
@@ -270,22 +281,11 @@ class Hand:
 
     def tile_counts(self) -> list[int]:
         """Counts (34) of every tile the winner holds: concealed, win tile and melds."""
-        c = [0] * 34
-        for t in self.concealed:
-            c[t] += 1
-        c[self.win_tile] += 1
-        for m in self.melds:
-            for t in m.tiles:
-                c[t] += 1
-        return c
+        return list(self._tile_counts)
 
     def concealed_counts(self) -> list[int]:
         """Counts (34) of the concealed tiles including the win tile."""
-        c = [0] * 34
-        for t in self.concealed:
-            c[t] += 1
-        c[self.win_tile] += 1
-        return c
+        return list(self._concealed_counts)
 
     @property
     def is_concealed(self) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from scoring.decompose import Arrangement, Block, BlockKind, Wait
 from scoring.engine import SpecialShape
 from scoring.hand import Hand
-from scoring.tiles import TERMINALS_AND_HONORS, Tile
+from scoring.tiles import KINDS, TERMINALS_AND_HONORS
 
 __all__ = ["seven_pairs", "thirteen_orphans"]
 
@@ -31,7 +31,7 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
         blocks: list[Block] = []
         for i, n in enumerate(c):
-            blocks.extend([Block(BlockKind.PAIR, Tile(i), True)] * (n // 2))
+            blocks.extend([Block(BlockKind.PAIR, KINDS[i], True)] * (n // 2))
         win = next(j for j, b in enumerate(blocks) if b.tile == hand.win_tile)
         return [Arrangement("seven-pairs", tuple(blocks), win, Wait.SINGLE)]
 
@@ -48,7 +48,7 @@ def thirteen_orphans() -> SpecialShape:
 
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
         blocks = [
-            Block(BlockKind.PAIR if c[i] == 2 else BlockKind.SINGLE, Tile(i), True)
+            Block(BlockKind.PAIR if c[i] == 2 else BlockKind.SINGLE, KINDS[i], True)
             for i in _ORPHANS
         ]
         return [Arrangement("thirteen-orphans", tuple(blocks), None, Wait.SPECIAL)]

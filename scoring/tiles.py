@@ -123,19 +123,19 @@ class Tile(enum.IntEnum):
 
     @property
     def code(self) -> str:
-        return _CODES[self.value]
+        return _CODES[self._value_]
 
     def __str__(self) -> str:
-        return _CODES[self.value]
+        return _CODES[self._value_]
 
     def __format__(self, spec: str) -> str:
-        return format(_CODES[self.value], spec)
+        return format(_CODES[self._value_], spec)
 
     # -- classification -------------------------------------------------------------------
 
     @property
     def suit(self) -> Suit:
-        v = self.value
+        v = self._value_
         if v < 27:
             return (Suit.MAN, Suit.PIN, Suit.SOU)[v // 9]
         if v < 31:
@@ -147,7 +147,7 @@ class Tile(enum.IntEnum):
     @property
     def number(self) -> int:
         """1-9 for suited tiles, 1-4 for winds (E S W N), 1-3 for dragons, 1-8 for flowers."""
-        v = self.value
+        v = self._value_
         if v < 27:
             return v % 9 + 1
         if v < 31:
@@ -158,27 +158,27 @@ class Tile(enum.IntEnum):
 
     @property
     def is_suited(self) -> bool:
-        return self.value < 27
+        return self._value_ < 27
 
     @property
     def is_honor(self) -> bool:
-        return 27 <= self.value < 34
+        return 27 <= self._value_ < 34
 
     @property
     def is_wind(self) -> bool:
-        return 27 <= self.value < 31
+        return 27 <= self._value_ < 31
 
     @property
     def is_dragon(self) -> bool:
-        return 31 <= self.value < 34
+        return 31 <= self._value_ < 34
 
     @property
     def is_flower(self) -> bool:
-        return self.value >= 34
+        return self._value_ >= 34
 
     @property
     def is_terminal(self) -> bool:
-        return self.value < 27 and self.value % 9 in (0, 8)
+        return self._value_ < 27 and self._value_ % 9 in (0, 8)
 
     @property
     def is_terminal_or_honor(self) -> bool:
@@ -186,7 +186,7 @@ class Tile(enum.IntEnum):
 
     @property
     def is_simple(self) -> bool:
-        return self.value < 27 and self.value % 9 not in (0, 8)
+        return self._value_ < 27 and self._value_ % 9 not in (0, 8)
 
     @classmethod
     def suited(cls, suit: Suit, number: int) -> Tile:
@@ -199,10 +199,10 @@ class Tile(enum.IntEnum):
         """The tile ``delta`` steps along the same suit, or None past 1 or 9 / for honours."""
         if not self.is_suited:
             return None
-        n = self.value % 9 + delta
+        n = self._value_ % 9 + delta
         if not 0 <= n <= 8:
             return None
-        return Tile(self.value - self.value % 9 + n)
+        return Tile(self._value_ - self._value_ % 9 + n)
 
 
 def _build_codes() -> tuple[str, ...]:

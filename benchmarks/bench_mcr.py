@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""MCR scoring throughput: our engine vs pymahjonggb (C++) on the same hands, one run.
+
+    python benchmarks/bench_mcr.py [--hands 10000] [--seed 7] [--repeat 3]
+
+The hands come from the differential generator (tests/scoring/mcr_gen.py). Both sides get
+their input prepared beforehand (our engine: the public hand JSON, parsed and scored by
+``scoring.score`` exactly as the server and the CLI call it; the oracle: its argument tuples),
+so the timings cover parsing + scoring. The best of ``--repeat`` runs is reported for each.
+Results differ from run to run on a shared machine; the ratio is what matters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "scoring"))
+
+from mcr_gen import generate, oracle_args  # noqa: E402
+
+from scoring import Hand, get_ruleset, score  # noqa: E402
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hands", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--profile", action="store_true", help="cProfile our engine instead")
+    args = ap.parse_args()
+
+    from MahjongGB import MahjongFanCalculator
+
+    rng = random.Random(args.seed)
+    hands = [generate(rng) for _ in range(args.hands)]
+    oracle_in = [oracle_args(h) for h in hands]
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        cProfile.runctx(
+            "for h in hands: score(h)",
+            globals(),
+            {"hands": hands, "score": score},
+            "/tmp/bench_mcr.prof",
+        )
+        pstats.Stats("/tmp/bench_mcr.prof").sort_stats("cumulative").print_stats(25)
+        return 0
+
+    def run_ours() -> float:
+        t = time.perf_counter()
+        for h in hands:
+            score(h)
+        return time.perf_counter() - t
+
+    parsed = [Hand.from_json(h) for h in hands]
+    mcr = get_ruleset("mcr")
+
+    def run_core() -> float:
+        t = time.perf_counter()
+        for h in parsed:
+            mcr.score(h)
+        return time.perf_counter() - t
+
+    def run_oracle() -> float:
+        t = time.perf_counter()
+        for a in oracle_in:
+            MahjongFanCalculator(*a, verbose=True)
+        return time.perf_counter() - t
+
+    ours = min(run_ours() for _ in range(args.repeat))  # the first run warms the caches too
+    core = min(run_core() for _ in range(args.repeat))
+    oracle = min(run_oracle() for _ in range(args.repeat))
+    n = args.hands
+
+    def line(name: str, secs: float) -> None:
+        print(f"{name:40s} {n / secs:9.0f} hands/s {1e6 * secs / n:8.1f} us/hand")
+
+    print(f"hands: {n} (seed {args.seed}), best of {args.repeat}")
+    line("ours: scoring.score (JSON dict in/out)", ours)
+    line("ours: RuleSet.score (parsed Hand in)", core)
+    line("pymahjonggb MahjongFanCalculator (C++)", oracle)
+    print(
+        f"ratio ours/oracle: JSON path {oracle / ours:.3f}, parsed path {oracle / core:.3f}"
+        "  (goal >= 0.100)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

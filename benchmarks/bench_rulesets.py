@@ -1,0 +1,110 @@
+"""Benchmark: hands scored per second, rule set by rule set, side by side in one run.
+
+    python benchmarks/bench_rulesets.py [--hands N] [--seed S] [--rulesets hk-tw16,mcr]
+
+For every rule set (default: all registered) N seeded random complete hands of its size
+(13-tile rule sets: four sets and a pair; 16-tile: five sets and a pair; some sets declared,
+random flowers where the rule set uses them, random winds and self-draws) are scored with
+``RuleSet.score`` (Hand objects built beforehand) and with ``scoring.score`` (JSON in/out).
+Where a golden file ``tests/scoring/golden/<name>.jsonl`` exists its hands are timed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from scoring import Hand, get_ruleset, ruleset_names, score
+from scoring.tiles import KINDS, Tile
+
+ROOT = Path(__file__).resolve().parents[1]
+WINDS = ["we", "ws", "ww", "wn"]
+
+
+def random_hand(rng: random.Random, name: str, sets: int, flowers: bool) -> dict[str, Any]:
+    used = [0] * 34
+    blocks: list[list[Tile]] = []
+    kinds: list[str] = []
+    while len(blocks) < sets:
+        t = rng.choice(KINDS)
+        kind = "chow" if t.is_suited and t.number <= 7 and rng.random() < 0.6 else "pung"
+        if kind == "pung" and rng.random() < 0.1:
+            kind = "kong"
+        tiles = (
+            [t, Tile(t + 1), Tile(t + 2)] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
+        )
+        if any(used[x] + tiles.count(x) > 4 for x in tiles):
+            continue
+        for x in tiles:
+            used[x] += 1
+        blocks.append(tiles)
+        kinds.append(kind)
+    pair = rng.choice([t for t in KINDS if used[t] <= 2])
+    concealed = [str(pair)] * 2
+    melds: list[dict[str, Any]] = []
+    for kind, tiles in zip(kinds, blocks, strict=True):
+        codes = [str(x) for x in tiles]
+        if kind == "kong":
+            melds.append({"kind": "kong", "tiles": codes, "concealed": rng.random() < 0.5})
+        elif rng.random() < 0.3:
+            melds.append({"kind": kind, "tiles": codes, "from": "left"})
+        else:
+            concealed.extend(codes)
+    win = concealed.pop(rng.randrange(len(concealed)))
+    out: dict[str, Any] = {
+        "ruleset": name,
+        "concealed": concealed,
+        "melds": melds,
+        "win_tile": win,
+        "win": {"self_drawn": rng.random() < 0.4},
+        "seat_wind": rng.choice(WINDS),
+        "round_wind": rng.choice(WINDS),
+    }
+    if flowers:
+        out["flowers"] = rng.sample([f"f{i}" for i in range(1, 9)], rng.randint(0, 3))
+    return out
+
+
+def bench(label: str, name: str, hands_json: list[dict[str, Any]]) -> None:
+    rs = get_ruleset(name)
+    hands = [Hand.from_json(h) for h in hands_json]
+    t0 = time.perf_counter()
+    for h in hands:
+        rs.score(h)
+    t1 = time.perf_counter()
+    for hj in hands_json:
+        score(hj)
+    t2 = time.perf_counter()
+    n = len(hands)
+    for what, dt in (("RuleSet.score", t1 - t0), ("scoring.score", t2 - t1)):
+        print(
+            f"{name:<15} {rs.hand_size:>2}-tile {label:<7} {what:<14} "
+            f"{n / dt:>8.0f} hands/s {dt / n * 1e6:>9.1f} µs/hand"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rulesets", default=",".join(ruleset_names()))
+    args = ap.parse_args()
+    for name in args.rulesets.split(","):
+        rs = get_ruleset(name)
+        rng = random.Random(args.seed)
+        hands = [random_hand(rng, name, rs.sets, rs.uses_flowers) for _ in range(args.hands)]
+        bench("random", name, hands)
+        golden = ROOT / "tests" / "scoring" / "golden" / f"{name.replace('-', '_')}.jsonl"
+        if golden.exists():
+            g = [json.loads(x)["hand"] for x in golden.read_text("utf-8").splitlines() if x]
+            g = [h for h in g if h.get("ruleset") == name]
+            if g:
+                bench("golden", name, (g * (args.hands // len(g) + 1))[: args.hands])
+
+
+if __name__ == "__main__":
+    main()

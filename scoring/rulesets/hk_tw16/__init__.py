@@ -1,0 +1,255 @@
+"""港式台牌官方換牌番數 V1 (``hk-tw16``): 16-tile hands, eight flowers, 189 patterns.
+
+* :data:`RULESET` — the registered rule set (pattern table in :mod:`.table`, shapes in
+  :mod:`.shapes`, feature record in :mod:`.features`).
+* :func:`instant_payments` / :data:`EVENT_RULES` — the 即收 and 即罰 items, settled as events.
+* Settlement: :meth:`HKTW16.settle` (base 底, value per fan, dealer rows, 包).
+
+Every interpretation is written down in ``docs/rules/hk-tw16.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scoring.decompose import Arrangement, Wait
+from scoring.engine import Item, Pattern, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand
+from scoring.rulesets.hk_tw16.data import EN, table
+from scoring.rulesets.hk_tw16.events import (
+    EVENT_RULES,
+    EventRule,
+    chase_events,
+    dice_event,
+    flower_set_events,
+    instant_payments,
+    self_chase_events,
+)
+from scoring.rulesets.hk_tw16.features import HKFeatures
+from scoring.rulesets.hk_tw16.patterns import FLOWER_WIN_ROWS, FLOWER_WINS, META, PATTERNS
+from scoring.rulesets.hk_tw16.shapes import SHAPES
+
+__all__ = [
+    "EN",
+    "EVENT_RULES",
+    "HKTW16",
+    "RULESET",
+    "EventRule",
+    "HKFeatures",
+    "chase_events",
+    "dice_event",
+    "flower_set_events",
+    "instant_payments",
+    "self_chase_events",
+    "table",
+]
+
+FLOWER_WIN = "flower-win"
+
+#: Settlement options (per room) and their defaults.
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "base": 0,  # 底: fan added to every payment of a win (not to the flower wins: 已包底)
+    "per_fan": 1,  # money per fan
+    "kong_liability": True,  # 包: a 槓上自摸 on a discarded kong is paid by its discarder
+}
+
+
+_BOOL_KEYS = ("dealer", "ting", "ting_instant")
+_INT_KEYS = {"streak": 0, "tiles_left": 0, "juejue": 1, "winners": 1, "fanxue": 0}
+_SEAT_KEYS = ("kong_discarder", "flower_loser")
+_CHOICES = {
+    "ting_timing": ("normal", "heaven", "earth"),
+    "first_turn": ("heaven", "earth", "human"),
+}
+
+
+def validate_context(hand: Hand) -> None:
+    """Check the types of the hk-tw16 context keys (see docs/rules/hk-tw16.md)."""
+    ctx = hand.context
+    for k in _BOOL_KEYS:
+        if k in ctx and not isinstance(ctx[k], bool):
+            raise InvalidHandError(f"context {k!r} must be true or false, got {ctx[k]!r}")
+    for k, low in _INT_KEYS.items():
+        v = ctx.get(k)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < low):
+            raise InvalidHandError(f"context {k!r} must be an integer ≥ {low}, got {v!r}")
+    if ctx.get("winners") is not None and ctx["winners"] > 3:
+        raise InvalidHandError("context 'winners' is 1, 2 or 3")
+    for k in _SEAT_KEYS:
+        v = ctx.get(k)
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 3):
+            raise InvalidHandError(f"context {k!r} must be a seat 0-3, got {v!r}")
+    for k, allowed in _CHOICES.items():
+        v = ctx.get(k)
+        if v is not None and v not in allowed:
+            raise InvalidHandError(f"context {k!r} must be one of {', '.join(allowed)}")
+    r = ctx.get("replacements")
+    if r is not None and (not isinstance(r, list) or any(x not in ("flower", "kong") for x in r)):
+        raise InvalidHandError("context 'replacements' must be a list of 'flower' / 'kong'")
+    fp = ctx.get("fanxue_payers")
+    if fp is not None and (
+        not isinstance(fp, list)
+        or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 3 for x in fp)
+    ):
+        raise InvalidHandError("context 'fanxue_payers' must be a list of seats 0-3")
+
+
+def flower_win_of(hand: Hand) -> str | None:
+    """The flower win a hand claims: the ``flower_win`` key, or eight flowers held."""
+    fw = hand.get("flower_win")
+    if fw is None and len(hand.flowers) == 8:
+        return "eight-flowers"
+    return fw if fw is None or isinstance(fw, str) else str(fw)
+
+
+class HKTW16(RuleSet[HKFeatures]):
+    """The rule set: the generic loop plus 大雞胡/大鴨胡 (a second pass that looks at the
+    fans found), the flower wins (hands that need not be complete) and the settlement."""
+
+    def validate(self, hand: Hand) -> None:
+        validate_context(hand)
+        fw = flower_win_of(hand)
+        if fw is not None:
+            if fw not in FLOWER_WINS:
+                raise InvalidHandError(f"flower_win must be one of {', '.join(FLOWER_WINS)}")
+            if hand.ruleset != self.name:
+                raise InvalidHandError(f"hand is for {hand.ruleset!r}, not {self.name!r}")
+            return
+        super().validate(hand)
+
+    def arrangements(self, hand: Hand) -> list[Arrangement]:
+        complete = len(hand.concealed) + 1 + 3 * len(hand.melds) == self.hand_size + 1
+        out = super().arrangements(hand) if complete else []
+        if not out and flower_win_of(hand) is not None:
+            out = [Arrangement(FLOWER_WIN, (), None, Wait.SPECIAL)]
+        return out
+
+    def evaluate(self, f: HKFeatures) -> list[Item]:
+        hits: list[tuple[Pattern[HKFeatures], int]] = []
+        meta: list[Pattern[HKFeatures]] = []
+        no_hand = f.shape == FLOWER_WIN
+        for p in self.patterns:
+            if no_hand and p.id not in FLOWER_WIN_ROWS:
+                continue  # a flower win on an incomplete hand: only the flower-win rows
+            if p.id in META:
+                meta.append(p)
+                continue
+            n = p.predicate(f)
+            if n:
+                hits.append((p, int(n)))
+        base = self.resolve(hits, f)
+        f.base_ids = frozenset(i.id for i in base)
+        for p in meta:
+            n = p.predicate(f)
+            if n:
+                hits.append((p, int(n)))
+        return self.resolve(hits, f)
+
+    def resolve(self, hits: Sequence[tuple[Pattern[HKFeatures], int]], f: HKFeatures) -> list[Item]:
+        """The exclusions, chained through the patterns the hand qualifies for.
+
+        A present pattern removes what its sentence names; a removed pattern that the hand
+        also qualifies for removes what *its* sentence names, and so on (五寶 removes 四寶,
+        which removes 三寶). A named pattern the hand does not qualify for passes nothing on
+        (天聽 names 門叮摸, but 自摸 stays).
+        """
+        present = {p.id: p for p, _ in hits}
+        excluded: set[str] = set()
+        stack: list[str] = []
+        for p, _ in hits:
+            stack.extend(p.excludes)
+            for cond, ids in p.excludes_when:
+                if cond(f):
+                    stack.extend(ids)
+        while stack:
+            e = stack.pop()
+            if e in excluded:
+                continue
+            excluded.add(e)
+            q = present.get(e)
+            if q is not None:
+                stack.extend(q.excludes)
+                for cond, ids in q.excludes_when:
+                    if cond(f):
+                        stack.extend(ids)
+        return [
+            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
+            for p, n in hits
+            if p.id not in excluded
+        ]
+
+    def extras(self, items: Sequence[Item], f: HKFeatures) -> dict[str, Any]:
+        out: dict[str, Any] = {"shape": f.shape}
+        if f.flower_win is not None:
+            out["flower_win"] = f.flower_win
+        for key in ("flower_loser", "kong_discarder", "fanxue_payers"):
+            v = f.ctx(key)
+            if v is not None:
+                out[key] = v
+        return out
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """Payments of one winner.
+
+        The fan of a payment is 底 (``base``) + the hand's fan without the dealer rows +
+        莊 1 and 連n拉n 2n when the dealer is the winner or the payer (``seating.streak``
+        is n). A discard win is paid by the discarder; a self-draw by the three others;
+        一搶七 / 七搶一 by the player robbed (``flower_loser``); a 槓上自摸 on a kong made
+        from a discard by that kong's discarder alone (``kong_discarder``, 包, option
+        ``kong_liability``). 反雪 is added only to the payments of ``fanxue_payers`` when
+        given. Amounts are fan × ``per_fan``.
+        """
+        opt = {**DEFAULT_OPTIONS, **(options or {})}
+        per_fan = int(opt["per_fan"])
+        ex = result.extras
+        flower_win = ex.get("flower_win")
+        base = 0 if flower_win else int(opt["base"])
+        dealer_fan = sum(i.total for i in result.items if i.id in ("dealer", "dealer-streak"))
+        fanxue = sum(i.total for i in result.items if i.id == "fanxue")
+        fan = result.total - dealer_fan - fanxue
+        w = seating.winner
+        reason = "win"
+        if seating.discarder is not None:
+            payers = [seating.discarder]
+        elif flower_win in ("one-robs-seven", "seven-robs-one") and isinstance(
+            ex.get("flower_loser"), int
+        ):
+            payers = [int(ex["flower_loser"])]
+        elif (
+            opt["kong_liability"]
+            and isinstance(ex.get("kong_discarder"), int)
+            and any(i.id in ("kong-tsumo", "chain-flower-kong-tsumo") for i in result.items)
+        ):
+            payers = [int(ex["kong_discarder"])]
+            reason = "kong-liability"
+        else:
+            payers = [s for s in range(seating.players) if s != w]
+            reason = "self-drawn"
+        fx_payers = ex.get("fanxue_payers")
+        out = []
+        for p in payers:
+            amount = base + fan
+            if seating.dealer in (p, w):
+                amount += 1 + 2 * seating.streak
+            if fanxue and (not isinstance(fx_payers, list) or p in fx_payers):
+                amount += fanxue
+            out.append(Payment(p, w, amount * per_fan, reason))
+        return out
+
+
+RULESET = HKTW16(
+    name="hk-tw16",
+    title="港式台牌官方換牌番數 V1 (Hong Kong–Taiwanese 16-tile)",
+    hand_size=16,
+    patterns=PATTERNS,
+    features=HKFeatures,
+    shapes=SHAPES,
+    uses_flowers=True,
+    params={"options": DEFAULT_OPTIONS},
+    exclusion_closure=False,
+)
+register(RULESET)

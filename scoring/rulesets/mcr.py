@@ -1,0 +1,1165 @@
+"""Chinese Official Mahjong (MCR, 國標麻將): the 81 fans, the principles, flowers, settlement.
+
+Everything about a fan is a row of :data:`ROWS`: its id (names and points come from the
+package data ``scoring/data/mcr.json``, a copy of ``shared/rules/mcr.json``), one predicate
+over :class:`MCRFeatures` returning how many times it counts, and the fans it *implies*
+(不計, "not counted"). The generic engine loop evaluates the rows in table order; the rule set
+uses the engine's *sequential* exclusion so that the four MCR principles hold:
+
+* **non-repeat (不重復)**: a fan implied by a counted fan is not counted (the ``excludes`` data);
+  a fan that is itself not counted implies nothing (e.g. Four Concealed Pungs removes Fully
+  Concealed Hand, and Self-Drawn, which only Fully Concealed Hand would remove, stays).
+* **non-split (不拆移)** and **non-identical (不得相同)**: the sets of one arrangement are
+  combined as they stand, and a set that already formed a fan with another set does not form
+  the same fan again — :func:`chow_combination_fans` / :func:`pung_combination_fans`.
+* **account-once (套算一次)**: an unused set may be combined once with an already combined
+  set — also in those two helpers.
+
+The highest-scoring arrangement is chosen (Seven Pairs competes with the standard
+arrangements of the same tiles). ``docs/rules/mcr.md`` lists every fan, what it implies and
+every interpretation taken; where the reference calculator (pymahjonggb) takes a
+conventional reading the same reading is used here and documented there.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
+from importlib import resources
+from itertools import permutations
+from typing import Any
+
+from scoring.decompose import (
+    Arrangement,
+    Block,
+    BlockKind,
+    Wait,
+    blocks_of_melds,
+    concealed_splits,
+    is_standard_complete,
+    standard_waits,
+)
+from scoring.engine import (
+    Features,
+    Item,
+    Pattern,
+    Payment,
+    RuleSet,
+    ScoreResult,
+    Seating,
+    SpecialShape,
+    lazy,
+    register,
+)
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand, MeldKind
+from scoring.shapes import seven_pairs, thirteen_orphans
+from scoring.tiles import KINDS, Tile
+
+__all__ = [
+    "MCR",
+    "ROWS",
+    "MCRFeatures",
+    "MCRRuleSet",
+    "chow_combination_fans",
+    "pung_combination_fans",
+]
+
+# -- package data -------------------------------------------------------------------------
+
+
+def _load_data() -> dict[str, Any]:
+    text = resources.files("scoring").joinpath("data/mcr.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+DATA = _load_data()
+FANS: dict[str, dict[str, Any]] = {f["id"]: f for f in DATA["fans"]}
+MINIMUM = 8
+FLOWERS = "flower-tiles"
+CHICKEN = "chicken-hand"
+
+# -- tile classes (indices of scoring.tiles.Tile) -----------------------------------------
+
+_WINDS = frozenset(range(27, 31))
+_DRAGONS = frozenset(range(31, 34))
+_HONORS = _WINDS | _DRAGONS
+_TERMINALS = frozenset(i for i in range(27) if i % 9 in (0, 8))
+_GREEN = frozenset({19, 20, 21, 23, 25, int(Tile.GREEN)})  # 2 3 4 6 8 bamboo, green dragon
+#: Tiles with no up and down (推不倒): dots 1234589, bamboo 245689, white dragon.
+_REVERSIBLE = frozenset(
+    [9 + n - 1 for n in (1, 2, 3, 4, 5, 8, 9)]
+    + [18 + n - 1 for n in (2, 4, 5, 6, 8, 9)]
+    + [int(Tile.WHITE)]
+)
+
+
+_ORDER_SUIT = (1, 3, 2)  # characters, dots, bamboo -> the reference calculator's suit order
+_EVEN = frozenset(t for t in range(27) if t % 9 in (1, 3, 5, 7))
+_FIVES = frozenset({4, 13, 22})
+_CHOWS_WITH_5 = frozenset(t for t in range(27) if t % 9 in (2, 3, 4))
+_OUTSIDE_CHOWS = frozenset(t for t in range(27) if t % 9 in (0, 6))
+_LOW = frozenset({1, 2, 3, 4})
+_HIGH = frozenset({6, 7, 8, 9})
+_MIDDLE = frozenset({4, 5, 6})
+_EMPTY: Mapping[str, int] = {}
+_ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+
+
+def _suit(t: int) -> int:
+    """0 characters, 1 dots, 2 bamboo, 3 honours."""
+    return t // 9 if t < 27 else 3
+
+
+def _rank(t: int) -> int:
+    return t % 9 + 1
+
+
+#: The six knitted sequences: 147 / 258 / 369 of three different suits (9 tile indices each).
+KNITTED_SEQUENCES: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sorted(
+            s * 9 + start + step
+            for s, start in zip(suits, (0, 1, 2), strict=True)
+            for step in (0, 3, 6)
+        )
+    )
+    for suits in permutations(range(3))
+)
+
+# -- special shapes -------------------------------------------------------------------------
+
+SEVEN_PAIRS = "seven-pairs"
+THIRTEEN_ORPHANS = "thirteen-orphans"
+HONORS_KNITTED = "honors-and-knitted"
+KNITTED_STRAIGHT = "knitted-straight"
+
+
+def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
+    if 27 - list(c[:27]).count(0) < 9:  # fewer than 9 different suited tiles: quick no
+        return None
+    for seq in KNITTED_SEQUENCES:
+        if all(c[t] for t in seq):
+            return seq
+    return None
+
+
+def _honors_knitted() -> SpecialShape:
+    """全不靠 / 七星不靠: 14 different tiles, the suited ones all from one knitted sequence."""
+
+    def complete(c: Sequence[int], n_melds: int) -> bool:
+        if n_melds or max(c) > 1 or sum(c) != 14:
+            return False
+        suited = [t for t in range(27) if c[t]]
+        return any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES)
+
+    def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+        blocks = tuple(Block(BlockKind.SINGLE, KINDS[t], True) for t in range(34) if c[t])
+        return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
+
+    return SpecialShape(HONORS_KNITTED, complete, arrange)
+
+
+def _knitted_straight() -> SpecialShape:
+    """組合龍 + a set + a pair (at most one declared meld: the set)."""
+
+    def rest(c: Sequence[int], n_melds: int) -> tuple[tuple[int, ...], list[int]] | None:
+        if n_melds > 1 or sum(c) != 14 - 3 * n_melds:
+            return None
+        seq = _knitted_of(c)
+        if seq is None:
+            return None
+        r = list(c)
+        for t in seq:
+            r[t] -= 1
+        return seq, r
+
+    def complete(c: Sequence[int], n_melds: int) -> bool:
+        got = rest(c, n_melds)
+        return got is not None and is_standard_complete(got[1])
+
+    def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+        got = rest(c, len(hand.melds))
+        if got is None:
+            return []
+        seq, r = got
+        knitted = tuple(Block(BlockKind.KNITTED, KINDS[seq[i]], True) for i in (0, 3, 6))
+        knitted = tuple(sorted(knitted, key=lambda b: b.tile))
+        melds = blocks_of_melds(hand.melds)
+        out = []
+        for pair, sets in concealed_splits(r):
+            blocks = (
+                *melds,
+                *knitted,
+                *(Block(k, t, True) for k, t in sets),
+                Block(BlockKind.PAIR, KINDS[pair], True),
+            )
+            win = next(i for i, b in enumerate(blocks) if hand.win_tile in b.tiles)
+            out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
+        return out
+
+    return SpecialShape(KNITTED_STRAIGHT, complete, arrange)
+
+
+SHAPES: tuple[SpecialShape, ...] = (
+    seven_pairs(four_as_two=True),
+    thirteen_orphans(),
+    _honors_knitted(),
+    _knitted_straight(),
+)
+
+# -- the combination principles --------------------------------------------------------------
+
+# A set is described by (suit, rank) of its lowest tile; suits 0-2 numbered, 3 honours, whose
+# "rank" is the tile index (winds 27-30, dragons 31-33).
+_Set = tuple[int, int]
+
+_PAIR_CHOW_PRIORITY = (
+    "pure-double-chow",
+    "mixed-double-chow",
+    "short-straight",
+    "two-terminal-chows",
+)
+
+
+def _two_chows(a: _Set, b: _Set) -> str | None:
+    """The fan two chows make together (at most one)."""
+    (sa, ra), (sb, rb) = a, b
+    if sa != sb:
+        return "mixed-double-chow" if ra == rb else None
+    if abs(ra - rb) == 3:
+        return "short-straight"
+    if {ra, rb} == {1, 7}:
+        return "two-terminal-chows"
+    if ra == rb:
+        return "pure-double-chow"
+    return None
+
+
+def _shifted(ranks: Sequence[int], step: int) -> bool:
+    return all(ranks[i] + step == ranks[i + 1] for i in range(len(ranks) - 1))
+
+
+def _three_chows(a: _Set, b: _Set, c: _Set) -> str | None:
+    """The fan three chows make together (sets sorted)."""
+    suits = {a[0], b[0], c[0]}
+    ranks = sorted((a[1], b[1], c[1]))
+    if len(suits) == 3:
+        if _shifted(ranks, 1):
+            return "mixed-shifted-chows"
+        if ranks[0] == ranks[2]:
+            return "mixed-triple-chow"
+        if ranks == [1, 4, 7]:
+            return "mixed-straight"
+        return None
+    if len(suits) == 1:
+        if ranks == [1, 4, 7]:
+            return "pure-straight"
+        if _shifted(ranks, 2) or _shifted(ranks, 1):
+            return "pure-shifted-chows"
+        if ranks[0] == ranks[2]:
+            return "pure-triple-chow"
+    return None
+
+
+def _four_chows(s: Sequence[_Set]) -> str | None:
+    if len({x[0] for x in s}) != 1:
+        return None
+    ranks = [x[1] for x in s]
+    if _shifted(ranks, 2) or _shifted(ranks, 1):
+        return "four-pure-shifted-chows"
+    if ranks[0] == ranks[3]:
+        return "quadruple-chow"
+    return None
+
+
+def _limit_pairs(found: Sequence[str | None], limit: int) -> dict[str, int]:
+    """Two-chow fans among chows no three of which make a fan, at most ``limit`` of them.
+
+    ``limit`` comes from account-once (n chows give at most n-1 combinations, fewer when a
+    chow combines with nothing). When more are found, duplicates go first (non-identical),
+    starting from the cheapest-to-drop end of the priority list (Two Terminal Chows back to
+    Pure Double Chow), first down to one of a kind, then to none.
+    """
+    table = {k: 0 for k in _PAIR_CHOW_PRIORITY}
+    for fan in found:
+        if fan is not None:
+            table[fan] += 1
+    count = sum(table.values())
+    keep = 1
+    while count > limit and keep >= 0:
+        for fan in reversed(_PAIR_CHOW_PRIORITY):
+            while table[fan] > keep and count > limit:
+                table[fan] -= 1
+                count -= 1
+        keep -= 1
+    return {k: v for k, v in table.items() if v}
+
+
+@cache
+def chow_combination_fans(chows: tuple[_Set, ...]) -> Mapping[str, int]:
+    """The fans the chows of one arrangement make together, by the MCR principles.
+
+    ``chows`` are (suit, lowest rank), sorted. The rules applied, in order:
+
+    1. four chows making a four-chow fan (Quadruple Chow, Four Pure Shifted Chows) count that
+       fan only;
+    2. three chows making a three-chow fan (straights, shifted/triple chows) count it once;
+       the remaining chow may then combine *once* (account-once) with one of the three, the
+       most valuable two-chow fan first (Pure Double Chow, Mixed Double Chow, Short Straight,
+       Two Terminal Chows);
+    3. otherwise the two-chow fans of every pair count, but n chows can give at most n-1 of
+       them (each combination must bring in a chow not yet used — account-once; a chow that
+       combines with nothing reduces the allowance), trimming repeated fans first
+       (non-identical) — see :func:`_limit_pairs`.
+
+    The subsets are tried in the order of the sorted chows (first three, …), which decides the
+    rare hands where two different triples would each make a fan.
+    """
+    n = len(chows)
+    if n == 4:
+        four = _four_chows(chows)
+        if four:
+            return {four: 1}
+        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+            three = _three_chows(*(chows[i] for i in trio))
+            if three:
+                out = {three: 1}
+                pair_fans = {_two_chows(chows[i], chows[extra]) for i in trio}
+                for fan in _PAIR_CHOW_PRIORITY:
+                    if fan in pair_fans:
+                        out[fan] = out.get(fan, 0) + 1
+                        break
+                return out
+        pairs = [(i, j) for i in range(4) for j in range(i + 1, 4)]
+        found = [_two_chows(chows[i], chows[j]) for i, j in pairs]
+        limit = 3
+        for k in range(4):
+            if all(found[p] is None for p, (i, j) in enumerate(pairs) if k in (i, j)):
+                limit -= 1
+        return _limit_pairs(found, limit) if limit > 0 else {}
+    if n == 3:
+        three = _three_chows(*chows)
+        if three:
+            return {three: 1}
+        found = [
+            _two_chows(chows[0], chows[1]),
+            _two_chows(chows[0], chows[2]),
+            _two_chows(chows[1], chows[2]),
+        ]
+        return _limit_pairs(found, 2)
+    if n == 2:
+        pair_fan = _two_chows(*chows)
+        return {pair_fan: 1} if pair_fan else {}
+    return {}
+
+
+def _two_pungs(a: _Set, b: _Set) -> str | None:
+    if a[0] < 3 and b[0] < 3:
+        return "double-pung" if a[1] == b[1] else None
+    if a[0] == 3 and b[0] == 3 and a[1] in _DRAGONS and b[1] in _DRAGONS:
+        return "two-dragons-pungs"
+    return None
+
+
+def _three_pungs(a: _Set, b: _Set, c: _Set) -> str | None:
+    suits = [a[0], b[0], c[0]]
+    ranks = sorted((a[1], b[1], c[1]))
+    if all(s < 3 for s in suits):
+        if len(set(suits)) == 3:
+            if _shifted(ranks, 1):
+                return "mixed-shifted-pungs"
+            if ranks[0] == ranks[2]:
+                return "triple-pung"
+        elif len(set(suits)) == 1 and _shifted(ranks, 1):
+            return "pure-shifted-pungs"
+        return None
+    if all(s == 3 for s in suits):
+        if all(r in _WINDS for r in ranks):
+            return "big-three-winds"
+        if all(r in _DRAGONS for r in ranks):
+            return "big-three-dragons"
+    return None
+
+
+@cache
+def pung_combination_fans(pungs: tuple[_Set, ...]) -> Mapping[str, int]:
+    """The fans the pungs (and kongs) of one arrangement make together.
+
+    Same principles as :func:`chow_combination_fans`: a four-pung fan (Four Pure Shifted
+    Pungs, Big Four Winds) counts alone; a three-pung fan counts once and the fourth pung may
+    combine once more (Double Pung / Two Dragons Pungs); otherwise every pair counts.
+    """
+    n = len(pungs)
+    if n == 4:
+        suits = {p[0] for p in pungs}
+        ranks = [p[1] for p in pungs]
+        if len(suits) == 1 and pungs[0][0] < 3 and _shifted(ranks, 1):
+            return {"four-pure-shifted-pungs": 1}
+        if all(r in _WINDS for r in ranks) and pungs[0][0] == 3:
+            return {"big-four-winds": 1}
+        for trio, extra in (((0, 1, 2), 3), ((0, 1, 3), 2), ((0, 2, 3), 1), ((1, 2, 3), 0)):
+            three = _three_pungs(*(pungs[i] for i in trio))
+            if three:
+                out = {three: 1}
+                for i in sorted(trio):
+                    fan = _two_pungs(pungs[i], pungs[extra])
+                    if fan:
+                        out[fan] = out.get(fan, 0) + 1
+                        break
+                return out
+    elif n == 3:
+        three = _three_pungs(*pungs)
+        if three:
+            return {three: 1}
+    out2: dict[str, int] = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            fan = _two_pungs(pungs[i], pungs[j])
+            if fan:
+                out2[fan] = out2.get(fan, 0) + 1
+    return out2
+
+
+# -- unique waits -------------------------------------------------------------------------------
+
+
+def _seven_pairs_wait(c: Sequence[int]) -> int | None:
+    """The tile completing 13 concealed tiles into seven pairs (four alike = two pairs)."""
+    odd = [t for t in range(34) if c[t] % 2]
+    return odd[0] if len(odd) == 1 else None
+
+
+@lru_cache(maxsize=4096)  # shared by RuleSet.waits and the wait fans of the same hand
+def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
+    """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
+    seven pairs — what decides a unique wait. A tile the player already holds four of still
+    counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    out = {int(t) for t in standard_waits(c)}
+    if with_seven_pairs and sum(c) == 13:
+        t = _seven_pairs_wait(c)
+        if t is not None:
+            out.add(t)
+    return frozenset(out)
+
+
+def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+    """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
+    declared melds into any MCR winning shape (live or not)."""
+    out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
+    if n_melds == 0 and sum(c) == 13:
+        if not any(c[t] for t in range(34) if t not in _ORPHANS):
+            missing = [t for t in _ORPHANS if not c[t]]
+            if not missing:
+                out.update(_ORPHANS)
+            elif len(missing) == 1:
+                out.add(missing[0])
+        if max(c) <= 1:
+            suited = {t for t in range(27) if c[t]}
+            for seq in KNITTED_SEQUENCES:
+                if suited <= set(seq):
+                    out.update(t for t in (*seq, *range(27, 34)) if not c[t])
+    if n_melds <= 1:
+        ks = SHAPES[3]
+        lst = list(c)
+        for seq in KNITTED_SEQUENCES:
+            if sum(1 for t in seq if c[t]) < 8:
+                continue
+            for t in range(34):
+                lst[t] += 1
+                if ks.complete(lst, n_melds):
+                    out.add(t)
+                lst[t] -= 1
+    return out
+
+
+# -- the feature record -----------------------------------------------------------------------
+
+_CHOW, _PUNG, _KONG, _PAIR, _KNIT = (
+    BlockKind.CHOW,
+    BlockKind.PUNG,
+    BlockKind.KONG,
+    BlockKind.PAIR,
+    BlockKind.KNITTED,
+)
+
+
+def _set_of(t: int) -> _Set:
+    return (t // 9, t % 9 + 1) if t < 27 else (3, t)
+
+
+class MCRFeatures(Features):
+    """MCR facts about one arrangement.
+
+    The arrangement's blocks are read once, in ``__init__``, into plain integers (tile
+    indices); everything else is a :func:`~scoring.engine.lazy` attribute computed on first use.
+    """
+
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        super().__init__(hand, arrangement, waits)
+        self.shape = arrangement.shape
+        self.is_standard_shape = self.shape == "standard"
+        chows: list[int] = []
+        pungs: list[int] = []
+        kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
+        pair: int | None = None
+        npairs = 0
+        # the concealed (not declared) blocks: (kind, lowest tile)
+        hidden: list[tuple[BlockKind, int]] = []
+        for b in arrangement.blocks:
+            k = b.kind
+            t = b.tile._value_
+            if k is _CHOW:
+                chows.append(t)
+            elif k is _PUNG or k is _KONG:
+                pungs.append(t)
+                if b.concealed:
+                    concealed_pungs += 1
+                if k is _KONG:
+                    kongs += 1
+                    if b.concealed:
+                        concealed_kongs += 1
+                    else:
+                        melded_kongs += 1
+            elif k is _PAIR:
+                pair = t
+                npairs += 1
+            if b.meld is None:
+                hidden.append((k, t))
+        self.chow_tiles = chows
+        self.pung_tiles = pungs
+        self.n_kongs = kongs
+        self.n_melded_kongs = melded_kongs
+        self.n_concealed_kongs = concealed_kongs
+        #: concealed pungs including concealed kongs (暗刻)
+        self.concealed_pung_total = concealed_pungs
+        self.pair_tile = pair if npairs == 1 else None
+        self.hidden = hidden
+        self.win_i = hand.win_tile._value_
+        self.exposed = sum(1 for m in hand.melds if not m.concealed)
+
+    # -- tiles ------------------------------------------------------------------------------
+
+    @lazy
+    def counts_i(self) -> list[int]:
+        """Counts (34) of every tile of the hand, melds included."""
+        return self.hand.tile_counts()
+
+    @lazy
+    def kinds_i(self) -> frozenset[int]:
+        return frozenset(i for i, n in enumerate(self.counts_i) if n)
+
+    @lazy
+    def voided(self) -> int:
+        """Numbered suits absent."""
+        return 3 - len({t // 9 for t in self.kinds_i if t < 27})
+
+    @lazy
+    def honors(self) -> bool:
+        return any(t >= 27 for t in self.kinds_i)
+
+    @lazy
+    def ranks(self) -> frozenset[int] | None:
+        """Ranks present when every tile is numbered, else None."""
+        if self.honors:
+            return None
+        return frozenset(t % 9 + 1 for t in self.kinds_i)
+
+    def only(self, tiles: frozenset[int]) -> bool:
+        return self.kinds_i <= tiles
+
+    @lazy
+    def all_types(self) -> bool:
+        k = self.kinds_i
+        return self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
+
+    @lazy
+    def range_fan(self) -> str | None:
+        """全大/大於五/全中/全小/小於五 (numbered tiles only)."""
+        r = self.ranks
+        if r is None:
+            return None
+        if r <= _LOW:
+            return "lower-four" if 4 in r else "lower-tiles"
+        if r <= _HIGH:
+            return "upper-four" if 6 in r else "upper-tiles"
+        if r <= _MIDDLE:
+            return "middle-tiles"
+        return None
+
+    @lazy
+    def tile_hogs(self) -> int:
+        return sum(1 for n in self.counts_i if n == 4) - self.n_kongs
+
+    # -- sets ------------------------------------------------------------------------------
+
+    @lazy
+    def chow_sets(self) -> tuple[_Set, ...]:
+        return tuple(sorted(_set_of(t) for t in self.chow_tiles))
+
+    @lazy
+    def pung_sets(self) -> tuple[_Set, ...]:
+        return tuple(sorted(_set_of(t) for t in self.pung_tiles))
+
+    @lazy
+    def chow_fans(self) -> Mapping[str, int]:
+        if not self.is_standard_shape or len(self.chow_tiles) < 2:
+            return _EMPTY
+        return chow_combination_fans(self.chow_sets)
+
+    @lazy
+    def pung_fans(self) -> Mapping[str, int]:
+        if not self.is_standard_shape or len(self.pung_tiles) < 2:
+            return _EMPTY
+        return pung_combination_fans(self.pung_sets)
+
+    def chow(self, fan: str) -> int:
+        return self.chow_fans.get(fan, 0)
+
+    def pung(self, fan: str) -> int:
+        return self.pung_fans.get(fan, 0)
+
+    @lazy
+    def four_chows(self) -> bool:
+        return self.is_standard_shape and len(self.chow_tiles) == 4
+
+    @lazy
+    def four_pungs(self) -> bool:
+        return self.is_standard_shape and len(self.pung_tiles) == 4
+
+    @lazy
+    def dragon_pungs(self) -> int:
+        return sum(1 for t in self.pung_tiles if t >= 31)
+
+    @lazy
+    def wind_pungs(self) -> frozenset[int]:
+        return frozenset(t for t in self.pung_tiles if 27 <= t < 31)
+
+    @lazy
+    def pungs_of_terminals_or_honors(self) -> int:
+        """幺九刻: terminal and wind pungs not already accounted for by another fan — a wind
+        pung counted as Seat Wind / Prevalent Wind or inside Big Three Winds, and the pung of
+        terminals that is part of Nine Gates."""
+        if not self.pung_tiles:
+            return 0
+        n = sum(1 for t in self.pung_tiles if t in _TERMINALS)
+        if self.wind_pungs and not self.pung("big-three-winds"):
+            n += len(self.wind_pungs - {self.seat_i, self.round_i})
+        if n and self.nine_gates:
+            n -= 1
+        return n
+
+    @lazy
+    def seat_i(self) -> int:
+        return 27 + self.hand.seat_wind.index
+
+    @lazy
+    def round_i(self) -> int:
+        return 27 + self.hand.round_wind.index
+
+    def every_pack(self, chow_ok: frozenset[int], other_ok: frozenset[int]) -> bool:
+        """Every set and the pair has its lowest tile in the given set (chows / others)."""
+        if not self.is_standard_shape or self.pair_tile not in other_ok:
+            return False
+        return all(t in chow_ok for t in self.chow_tiles) and all(
+            t in other_ok for t in self.pung_tiles
+        )
+
+    @lazy
+    def division_order(self) -> tuple[int, ...]:
+        """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
+        key: list[int] = []
+        for k, t in self.hidden:
+            if k is _CHOW or k is _PUNG or k is _KONG:
+                o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
+                step = 1 if k is _CHOW else 0
+                key.append(o << 16 | (o + step) << 8 | o + 2 * step)
+        return tuple(sorted(key))
+
+    @lazy
+    def seven_pairs_possible(self) -> bool:
+        return not self.hand.melds and all(n % 2 == 0 for n in self.hand.concealed_counts())
+
+    # -- special hands ------------------------------------------------------------------------
+
+    @lazy
+    def nine_gates(self) -> bool:
+        """九蓮寶燈: 1112345678999 of one suit plus any tile of it, all concealed, no melds."""
+        if self.hand.melds or not self.is_standard_shape or self.win_i >= 27:
+            return False
+        c = self.hand.concealed_counts()
+        c[self.win_i] -= 1
+        base = self.win_i - self.win_i % 9
+        return c[base : base + 9] == _NINE_GATES
+
+    @lazy
+    def seven_shifted_pairs(self) -> bool:
+        if self.shape != SEVEN_PAIRS:
+            return False
+        c = self.counts_i
+        for base in (0, 9, 18):
+            for start in range(3):
+                if all(c[base + start + i] == 2 for i in range(7)):
+                    return True
+        return False
+
+    @lazy
+    def suited_singles(self) -> int:
+        return sum(1 for t in self.kinds_i if t < 27)
+
+    @lazy
+    def terminal_chows(self) -> str | None:
+        """一色雙龍會 / 三色雙龍會: four chows 123 and 789 with a pair of fives."""
+        p = self.pair_tile
+        if not self.four_chows or p is None or p >= 27 or p % 9 != 4:
+            return None
+        suit = p // 9
+        if list(self.chow_sets) == [(suit, 1), (suit, 1), (suit, 7), (suit, 7)]:
+            return "pure-terminal-chows"
+        others = sorted({0, 1, 2} - {suit})
+        if list(self.chow_sets) == sorted((s, r) for s in others for r in (1, 7)):
+            return "three-suited-terminal-chows"
+        return None
+
+    # -- winning situation --------------------------------------------------------------------
+
+    @lazy
+    def last_tile(self) -> bool:
+        """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
+        and the winner holds no other copy concealed, or the winner's own melds already
+        show three copies."""
+        w = self.win_tile
+        if self.hand.melds and sum(m.tiles.count(w) for m in self.hand.melds) == 3:
+            return True
+        return self.hand.win.fourth_tile and w not in self.hand.concealed
+
+    @lazy
+    def wait_fan(self) -> str | None:
+        """邊張 / 坎張 / 單釣將 when the hand waited on one tile only.
+
+        The wait is unique when exactly one tile completes the concealed tiles (sets + a pair,
+        or seven pairs). Which fan: the concealed blocks of this arrangement that contain the
+        win tile — at an end of a chow: edge; in the middle: closed; the pair: single; when
+        several readings exist the first of edge, closed, single counts (rule text: 1233 winning
+        on 3 is an edge wait). In a knitted-straight hand the wait is judged on the set and
+        the pair (the tiles outside the knitted straight), when the win tile is one of them.
+        """
+        w = self.win_i
+        shape = self.shape
+        if shape == "standard":
+            before = self.hand.concealed_counts()
+            before[w] -= 1
+            waits = _unique_wait_tiles(tuple(before), not self.hand.melds)
+        elif shape == KNITTED_STRAIGHT:
+            before = [0] * 34
+            for k, t in self.hidden:
+                if k is _CHOW:
+                    before[t] += 1
+                    before[t + 1] += 1
+                    before[t + 2] += 1
+                elif k is _PUNG:
+                    before[t] += 3
+                elif k is _PAIR:
+                    before[t] += 2
+            if not before[w]:
+                return None  # the win tile completed the knitted straight itself
+            before[w] -= 1
+            waits = _unique_wait_tiles(tuple(before), False)
+        else:
+            return None
+        if len(waits) != 1:
+            return None
+        edge = closed = single = False
+        for k, t in self.hidden:
+            if k is _CHOW and t <= w <= t + 2:
+                if w == t + 1:
+                    closed = True
+                else:
+                    edge = True
+            elif k is _PAIR and t == w:
+                single = True
+        if edge:
+            return "edge-wait"
+        if closed:
+            return "closed-wait"
+        return "single-wait" if single else None
+
+
+# -- the table ------------------------------------------------------------------------------
+
+F = MCRFeatures
+_Pred = Callable[[MCRFeatures], int | bool]
+
+
+#: (id, predicate, implied fans). Order = the official table order (by value).
+ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
+    (
+        "big-four-winds",
+        lambda f: f.pung("big-four-winds"),
+        (
+            "big-three-winds",
+            "little-four-winds",
+            "all-pungs",
+            "seat-wind",
+            "prevalent-wind",
+            "pung-of-terminals-or-honors",
+        ),
+    ),
+    (
+        "big-three-dragons",
+        lambda f: f.pung("big-three-dragons"),
+        ("two-dragons-pungs", "dragon-pung"),
+    ),
+    ("all-green", lambda f: f.only(_GREEN), ("half-flush", "one-voided-suit")),
+    (
+        "nine-gates",
+        lambda f: f.nine_gates,
+        ("full-flush", "concealed-hand", "fully-concealed-hand", "no-honors"),
+    ),
+    (
+        "four-kongs",
+        lambda f: f.n_kongs == 4,
+        (
+            "three-kongs",
+            "two-melded-kongs",
+            "two-concealed-kongs",
+            "melded-kong",
+            "concealed-kong",
+            "all-pungs",
+            "single-wait",
+        ),
+    ),
+    (
+        "seven-shifted-pairs",
+        lambda f: f.seven_shifted_pairs,
+        (
+            "seven-pairs",
+            "full-flush",
+            "concealed-hand",
+            "fully-concealed-hand",
+            "single-wait",
+            "no-honors",
+        ),
+    ),
+    (
+        "thirteen-orphans",
+        lambda f: f.shape == THIRTEEN_ORPHANS,
+        (
+            "all-types",
+            "all-terminals-and-honors",
+            "concealed-hand",
+            "fully-concealed-hand",
+            "single-wait",
+        ),
+    ),
+    (
+        "all-terminals",
+        lambda f: f.only(_TERMINALS),
+        (
+            "all-terminals-and-honors",
+            "all-pungs",
+            "outside-hand",
+            "pung-of-terminals-or-honors",
+            "no-honors",
+            "double-pung",
+        ),
+    ),
+    (
+        "little-four-winds",
+        lambda f: bool(f.pung("big-three-winds")) and f.pair_tile in _WINDS,
+        ("big-three-winds", "pung-of-terminals-or-honors"),
+    ),
+    (
+        "little-three-dragons",
+        lambda f: bool(f.pung("two-dragons-pungs")) and f.pair_tile in _DRAGONS,
+        ("two-dragons-pungs", "dragon-pung"),
+    ),
+    (
+        "all-honors",
+        lambda f: f.only(_HONORS),
+        (
+            "all-terminals-and-honors",
+            "all-pungs",
+            "outside-hand",
+            "pung-of-terminals-or-honors",
+            "one-voided-suit",
+        ),
+    ),
+    (
+        "four-concealed-pungs",
+        lambda f: f.concealed_pung_total == 4,
+        ("all-pungs", "concealed-hand", "fully-concealed-hand"),
+    ),
+    (
+        "pure-terminal-chows",
+        lambda f: f.terminal_chows == "pure-terminal-chows",
+        (
+            "seven-pairs",
+            "full-flush",
+            "all-chows",
+            "no-honors",
+            "pure-double-chow",
+            "two-terminal-chows",
+        ),
+    ),
+    (
+        "quadruple-chow",
+        lambda f: f.chow("quadruple-chow"),
+        ("pure-triple-chow", "pure-double-chow", "tile-hog"),
+    ),
+    (
+        "four-pure-shifted-pungs",
+        lambda f: f.pung("four-pure-shifted-pungs"),
+        ("pure-shifted-pungs", "all-pungs"),
+    ),
+    (
+        "four-pure-shifted-chows",
+        lambda f: f.chow("four-pure-shifted-chows"),
+        ("pure-shifted-chows", "short-straight", "two-terminal-chows"),
+    ),
+    (
+        "three-kongs",
+        lambda f: f.n_kongs == 3,
+        ("two-melded-kongs", "two-concealed-kongs", "melded-kong", "concealed-kong"),
+    ),
+    (
+        "all-terminals-and-honors",
+        lambda f: f.only(_TERMINALS | _HONORS),
+        ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
+    ),
+    (
+        "seven-pairs",
+        lambda f: f.shape == SEVEN_PAIRS,
+        ("concealed-hand", "fully-concealed-hand", "single-wait"),
+    ),
+    (
+        "greater-honors-and-knitted-tiles",
+        lambda f: f.shape == HONORS_KNITTED and f.suited_singles == 7,
+        ("lesser-honors-and-knitted-tiles", "all-types", "concealed-hand", "fully-concealed-hand"),
+    ),
+    (
+        "all-even-pungs",
+        lambda f: f.four_pungs and f.every_pack(frozenset(), _EVEN),
+        ("all-pungs", "all-simples", "no-honors"),
+    ),
+    ("full-flush", lambda f: f.voided == 2 and not f.honors, ("no-honors",)),
+    ("pure-triple-chow", lambda f: f.chow("pure-triple-chow"), ("pure-double-chow",)),
+    ("pure-shifted-pungs", lambda f: f.pung("pure-shifted-pungs"), ()),
+    ("upper-tiles", lambda f: f.range_fan == "upper-tiles", ("upper-four", "no-honors")),
+    ("middle-tiles", lambda f: f.range_fan == "middle-tiles", ("all-simples", "no-honors")),
+    ("lower-tiles", lambda f: f.range_fan == "lower-tiles", ("lower-four", "no-honors")),
+    ("pure-straight", lambda f: f.chow("pure-straight"), ("short-straight", "two-terminal-chows")),
+    (
+        "three-suited-terminal-chows",
+        lambda f: f.terminal_chows == "three-suited-terminal-chows",
+        ("all-chows", "no-honors", "mixed-double-chow", "two-terminal-chows"),
+    ),
+    ("pure-shifted-chows", lambda f: f.chow("pure-shifted-chows"), ()),
+    (
+        "all-five",
+        lambda f: f.every_pack(_CHOWS_WITH_5, _FIVES),
+        ("all-simples", "no-honors"),
+    ),
+    ("triple-pung", lambda f: f.pung("triple-pung"), ()),
+    ("three-concealed-pungs", lambda f: f.concealed_pung_total == 3, ()),
+    (
+        "lesser-honors-and-knitted-tiles",
+        lambda f: f.shape == HONORS_KNITTED and f.suited_singles > 7,
+        ("all-types", "concealed-hand", "fully-concealed-hand"),
+    ),
+    (
+        "knitted-straight",
+        lambda f: (
+            f.shape == KNITTED_STRAIGHT or (f.shape == HONORS_KNITTED and f.suited_singles == 9)
+        ),
+        (),
+    ),
+    ("upper-four", lambda f: f.range_fan == "upper-four", ("no-honors",)),
+    ("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
+    ("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
+    ("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
+    ("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
+    ("mixed-triple-chow", lambda f: f.chow("mixed-triple-chow"), ()),
+    ("mixed-shifted-pungs", lambda f: f.pung("mixed-shifted-pungs"), ()),
+    # counted by MCRRuleSet.finalize when nothing else (flowers aside) counts
+    (CHICKEN, lambda f: False, ()),
+    ("last-tile-draw", lambda f: f.self_drawn and f.hand.win.last_tile, ("self-drawn",)),
+    ("last-tile-claim", lambda f: not f.self_drawn and f.hand.win.last_tile, ()),
+    (
+        "out-with-replacement-tile",
+        lambda f: f.self_drawn and f.hand.win.kong_replacement,
+        ("self-drawn",),
+    ),
+    ("robbing-the-kong", lambda f: f.hand.win.robbing_kong, ("last-tile",)),
+    ("all-pungs", lambda f: f.four_pungs, ()),
+    ("half-flush", lambda f: f.voided == 2 and f.honors, ()),
+    ("mixed-shifted-chows", lambda f: f.chow("mixed-shifted-chows"), ()),
+    ("all-types", lambda f: f.all_types, ()),
+    ("melded-hand", lambda f: f.exposed == 4 and not f.self_drawn, ("single-wait",)),
+    (
+        "two-concealed-kongs",
+        lambda f: f.n_concealed_kongs >= 2,
+        ("concealed-kong", "two-concealed-pungs"),
+    ),
+    ("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
+    (
+        "outside-hand",
+        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS | _HONORS),
+        (),
+    ),
+    (
+        "fully-concealed-hand",
+        lambda f: f.exposed == 0 and f.self_drawn,
+        ("self-drawn", "concealed-hand"),
+    ),
+    ("two-melded-kongs", lambda f: f.n_melded_kongs >= 2, ("melded-kong",)),
+    ("last-tile", lambda f: f.last_tile, ()),
+    ("dragon-pung", lambda f: f.dragon_pungs, ()),
+    ("prevalent-wind", lambda f: f.round_i in f.wind_pungs, ()),
+    ("seat-wind", lambda f: f.seat_i in f.wind_pungs, ()),
+    ("concealed-hand", lambda f: f.exposed == 0 and not f.self_drawn, ()),
+    (
+        "all-chows",
+        lambda f: (
+            f.pair_tile is not None
+            and f.pair_tile < 27
+            and (f.four_chows or (f.shape == KNITTED_STRAIGHT and len(f.chow_tiles) == 1))
+        ),
+        ("no-honors",),
+    ),
+    ("tile-hog", lambda f: f.tile_hogs, ()),
+    ("double-pung", lambda f: f.pung("double-pung"), ()),
+    ("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
+    ("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
+    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS | _HONORS)), ("no-honors",)),
+    ("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
+    ("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
+    ("short-straight", lambda f: f.chow("short-straight"), ()),
+    ("two-terminal-chows", lambda f: f.chow("two-terminal-chows"), ()),
+    ("pung-of-terminals-or-honors", lambda f: f.pungs_of_terminals_or_honors, ()),
+    ("melded-kong", lambda f: f.n_melded_kongs >= 1, ()),
+    ("one-voided-suit", lambda f: f.voided == 1, ()),
+    ("no-honors", lambda f: not f.honors, ()),
+    ("edge-wait", lambda f: f.wait_fan == "edge-wait", ()),
+    ("closed-wait", lambda f: f.wait_fan == "closed-wait", ()),
+    ("single-wait", lambda f: f.wait_fan == "single-wait", ()),
+    ("self-drawn", lambda f: f.self_drawn, ()),
+    (FLOWERS, lambda f: len(f.hand.flowers), ()),
+)
+
+
+def _patterns() -> list[Pattern[MCRFeatures]]:
+    ids = [r[0] for r in ROWS]
+    if sorted(ids) != sorted(FANS) or len(ids) != len(FANS):
+        raise ValueError("mcr: the pattern table and scoring/data/mcr.json disagree")
+    order = {fid: i for i, fid in enumerate(ids)}
+    out = []
+    for fid, pred, excl in ROWS:
+        for e in excl:
+            if order[e] <= order[fid]:
+                raise ValueError(f"mcr: {fid} implies {e}, which precedes it in the table")
+        fan = FANS[fid]
+        out.append(
+            Pattern[MCRFeatures](
+                id=fid,
+                name=fan["zh"],
+                en=fan["en"],
+                points=int(fan["points"]),
+                predicate=pred,
+                excludes=frozenset(excl),
+                category="flower" if fid == FLOWERS else "",
+            )
+        )
+    return out
+
+
+# -- the rule set ---------------------------------------------------------------------------
+
+
+class MCRRuleSet(RuleSet[MCRFeatures]):
+    """MCR: 81 fans, 8-point minimum (flowers not counted), 8 + total settlement."""
+
+    def validate(self, hand: Hand) -> None:
+        super().validate(hand)
+        win = hand.win
+        if win.kong_replacement and not any(m.kind is MeldKind.KONG for m in hand.melds):
+            raise InvalidHandError("a win on a kong replacement tile needs a declared kong")
+        if win.robbing_kong and (
+            hand.win_tile in hand.concealed or any(hand.win_tile in m.tiles for m in hand.melds)
+        ):
+            raise InvalidHandError(
+                f"robbing a kong of {hand.win_tile}: the winner cannot hold another {hand.win_tile}"
+            )
+
+    def waits(
+        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+    ) -> list[Tile]:
+        """Same answer as the generic completion test over every tile, computed from the
+        memoised per-suit tables and cheap tests for the special shapes."""
+        mine = held if held is not None else counts
+        return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
+
+    def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
+        if all(i.id == FLOWERS for i in items):
+            p = self.by_id[CHICKEN]
+            items = [Item(p.id, p.name, p.en, p.points, 1), *items]
+        return items, sum(i.total for i in items)
+
+    def choose_key(self, total: int, items: Sequence[Item], f: MCRFeatures) -> tuple[int, ...]:
+        """Highest total first. Equal totals are a matter of convention (the fans differ, the
+        points do not); the reference calculator's is used so both agree on the fans:
+
+        * a reading with Pure Triple Chow or Triple Pung is preferred, the last such one in
+          the order below;
+        * the standard reading is preferred over seven pairs (and then the last standard one);
+        * otherwise the first reading in the order of the sorted concealed sets, comparing
+          set by set with the tiles ordered characters, bamboo, dots, honours and a pung
+          before the chow starting on the same tile.
+        """
+        ids = {i.id for i in items}
+        preferred = "pure-triple-chow" in ids or "triple-pung" in ids
+        order = f.division_order
+        later_wins = preferred or f.seven_pairs_possible
+        rank = order if later_wins else tuple(-x for x in order)
+        return (total, int(preferred), 0 if f.shape == SEVEN_PAIRS else 1, *rank)
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """Self-drawn: each of the three others pays 8 + total. Discard: the discarder pays
+        8 + total, the two others 8 each. A hand under the 8-point minimum is no win."""
+        if not result.minimum_met:
+            raise InvalidHandError(
+                f"{result.total} points ({MINIMUM} needed, flowers not counted): not a win"
+            )
+        base = 8
+        out = []
+        for s in range(seating.players):
+            if s == seating.winner:
+                continue
+            if seating.discarder is None:
+                out.append(Payment(s, seating.winner, base + result.total, "self-drawn"))
+            elif s == seating.discarder:
+                out.append(Payment(s, seating.winner, base + result.total, "discard"))
+            else:
+                out.append(Payment(s, seating.winner, base, "base"))
+        return out
+
+
+MCR = MCRRuleSet(
+    name="mcr",
+    title=DATA["title"],
+    hand_size=13,
+    patterns=_patterns(),
+    features=MCRFeatures,
+    shapes=SHAPES,
+    uses_flowers=True,
+    minimum=MINIMUM,
+    minimum_excludes=frozenset({FLOWERS}),
+    exclusion_closure=False,
+    sequential_exclusion=True,
+)
+register(MCR)

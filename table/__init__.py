@@ -1,0 +1,103 @@
+"""The table: a pure, replayable mahjong game engine (stdlib only).
+
+* :func:`new_game` / :func:`apply` — the state machine (``apply(state, action) ->
+  (state, events)``), raising typed :class:`TableError` s and changing nothing on illegal
+  actions;
+* :func:`view` / :func:`view_event` — the one place that decides what a seat may see;
+  :func:`legal_actions` for clients and bots;
+* :func:`replay` — rebuild any state from its initial state and action log;
+* :mod:`table.params` — the game parameters of every rule set;
+* :mod:`table.wall` — the seeded shuffle and the wall commitment;
+* :class:`RandomPlayer` and ``mahjong-sim`` (:mod:`table.sim`).
+
+See docs/table.md.
+"""
+
+from table.engine import apply, drawable, new_game, tile_total, win_check
+from table.errors import (
+    BadActionError,
+    BadConfigError,
+    ClaimNotAllowedError,
+    GameOverError,
+    IllegalActionError,
+    NotAWinningHandError,
+    NotWaitingForSeatError,
+    NotYourTurnError,
+    StaleSequenceError,
+    TableError,
+    TileNotInHandError,
+    UnknownRulesetError,
+    WrongPhaseError,
+)
+from table.model import (
+    HOUSE_RULES,
+    Action,
+    ActionType,
+    Claim,
+    Event,
+    GameConfig,
+    GameState,
+    HandState,
+    Payment,
+    Phase,
+    SeatState,
+)
+from table.params import PARAMS, GameParams, InstantRules, get_params, param_names
+from table.player import RandomPlayer
+from table.replay import replay
+from table.views import legal_actions, view, view_event
+from table.wall import build_wall, commitment, verify_commitment
+
+__all__ = [
+    "HOUSE_RULES",
+    "PARAMS",
+    "Action",
+    "ActionType",
+    "BadActionError",
+    "BadConfigError",
+    "Claim",
+    "ClaimNotAllowedError",
+    "Event",
+    "GameConfig",
+    "GameOverError",
+    "GameParams",
+    "GameState",
+    "HandState",
+    "IllegalActionError",
+    "InstantRules",
+    "NotAWinningHandError",
+    "NotWaitingForSeatError",
+    "NotYourTurnError",
+    "Payment",
+    "Phase",
+    "RandomPlayer",
+    "SeatState",
+    "StaleSequenceError",
+    "TableError",
+    "TileNotInHandError",
+    "UnknownRulesetError",
+    "WrongPhaseError",
+    "apply",
+    "build_wall",
+    "commitment",
+    "drawable",
+    "get_params",
+    "legal_actions",
+    "new_game",
+    "param_names",
+    "playable_rulesets",
+    "replay",
+    "tile_total",
+    "verify_commitment",
+    "view",
+    "view_event",
+    "win_check",
+]
+
+
+def playable_rulesets() -> list[str]:
+    """Rule sets with both game parameters here and a registered scoring rule set."""
+    import scoring
+
+    have = set(scoring.ruleset_names())
+    return [n for n in param_names() if n in have]

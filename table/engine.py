@@ -1,0 +1,1334 @@
+"""The state machine: ``apply(state, action) -> (new_state, events)``.
+
+Pure: no clocks, no randomness (the wall seed and timeouts are inputs carried by actions), no
+I/O. States are immutable; :func:`apply` works on a private mutable copy and returns a new
+state, so an action that raises a :class:`~table.errors.TableError` changes nothing.
+
+Sequence numbers: ``state.seq`` names the current decision point. Every action carries the
+``seq`` it was made against; any other value is rejected as stale. ``seq`` advances after
+every accepted action except the answers inside a claim / robbing window that leave the window
+open, so the three seats prompted after a discard all answer against the same ``seq``.
+
+Winning hands are judged and valued only by the shared scoring engine (``scoring``): the
+table builds the full :class:`scoring.Hand` with its context and asks the rule set.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Sequence
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+import scoring
+from scoring.decompose import Arrangement, Wait, is_standard_complete
+from scoring.engine import Item, RuleSet, ScoreResult, Seating
+from scoring.errors import ScoringError
+from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
+from scoring.tiles import Tile
+from table.errors import (
+    BadActionError,
+    ClaimNotAllowedError,
+    GameOverError,
+    IllegalActionError,
+    NotAWinningHandError,
+    NotWaitingForSeatError,
+    NotYourTurnError,
+    StaleSequenceError,
+    TileNotInHandError,
+    UnknownRulesetError,
+    WrongPhaseError,
+)
+from table.model import (
+    Action,
+    ActionType,
+    Claim,
+    Event,
+    GameConfig,
+    GameState,
+    HandState,
+    Payment,
+    Phase,
+    SeatState,
+)
+from table.params import GameParams, InstantRules
+from table.wall import Deal
+
+__all__ = [
+    "apply",
+    "drawable",
+    "get_scoring_ruleset",
+    "new_game",
+    "ready_discards",
+    "tile_total",
+    "win_check",
+]
+
+MIN_SEED_BYTES = 16
+
+
+# -- scoring bridge ------------------------------------------------------------------------
+
+
+@functools.cache
+def get_scoring_ruleset(name: str) -> RuleSet[Any]:
+    try:
+        return scoring.get_ruleset(name)
+    except ScoringError as e:
+        raise UnknownRulesetError(str(e)) from None
+
+
+@functools.lru_cache(maxsize=65536)
+def _waits(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
+    return tuple(get_scoring_ruleset(name).waits(counts, n_melds))
+
+
+def _related(c: Sequence[int]) -> list[int]:
+    """Tile kinds that could complete a standard shape with counts ``c``: the held kinds
+    and their suit neighbours within two."""
+    out: set[int] = set()
+    for i in range(34):
+        if c[i]:
+            if i < 27:
+                base = i - i % 9
+                for d in (-2, -1, 0, 1, 2):
+                    j = i + d
+                    if base <= j < base + 9:
+                        out.add(j)
+            else:
+                out.add(i)
+    return sorted(out)
+
+
+def _isolated(c: Sequence[int]) -> int:
+    """Tiles with no other copy and no suit neighbour within two."""
+    n = 0
+    for i in range(34):
+        if c[i] != 1:
+            continue
+        if i < 27:
+            pos = i % 9
+            if any(0 <= pos + d <= 8 and c[i + d] for d in (-2, -1, 1, 2)):
+                continue
+        n += 1
+    return n
+
+
+@functools.lru_cache(maxsize=65536)
+def ready_discards(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
+    """The discards that leave a ready hand (for 叮 and its legal actions).
+
+    Same answer as asking the rule set's ``waits`` after each discard, computed faster:
+    standard shapes can only be completed by a held kind or a suit neighbour, so only those
+    are tried with the standard test; the rule set's special shapes are tried on all 34.
+    """
+    rs = get_scoring_ruleset(name)
+    if sum(counts) + 3 * n_melds != rs.hand_size + 1:
+        return ()
+    c = list(counts)
+    out: list[Tile] = []
+    # In a ready standard hand every tile but a single-wait tile has a copy or a suit
+    # neighbour within two; so with more than two isolated tiles no discard can work.
+    candidates = _related(c) if _isolated(c) <= 2 else []
+    for d in range(34):
+        if not c[d]:
+            continue
+        c[d] -= 1
+        found = False
+        for t in candidates:
+            if c[t] >= 4:
+                continue
+            c[t] += 1
+            found = is_standard_complete(c)
+            c[t] -= 1
+            if found:
+                break
+        if not found and rs.shapes:
+            for t in range(34):
+                if c[t] >= 4:
+                    continue
+                c[t] += 1
+                found = any(sh.complete(c, n_melds) for sh in rs.shapes)
+                c[t] -= 1
+                if found:
+                    break
+        c[d] += 1
+        if found:
+            out.append(Tile(d))
+    return tuple(out)
+
+
+def _counts(tiles: Sequence[Tile]) -> list[int]:
+    c = [0] * 34
+    for t in tiles:
+        c[t] += 1
+    return c
+
+
+def _remove(tiles: tuple[Tile, ...], tile: Tile, n: int = 1) -> tuple[Tile, ...]:
+    out = list(tiles)
+    for _ in range(n):
+        out.remove(tile)
+    return tuple(out)
+
+
+def _insert(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    return tuple(sorted((*tiles, tile)))
+
+
+def drawable(hand: HandState, params: GameParams) -> int:
+    """Tiles that can still be drawn normally (the exhaustive-draw point is 0)."""
+    return max(0, hand.remaining - params.dead_wall)
+
+
+def tile_total(hand: HandState) -> int:
+    """Every tile accounted for: hands, melds, flowers, rivers and the wall (conservation)."""
+    n = hand.remaining
+    for s in hand.seats:
+        n += len(s.concealed) + len(s.flowers) + len(s.discards)
+        n += sum(len(m.tiles) for m in s.melds)
+    return n
+
+
+# -- the working copy ------------------------------------------------------------------------
+
+_T = TypeVar("_T", HandState, SeatState)
+
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(cls.__dataclass_fields__) for cls in (HandState, SeatState)
+}
+
+
+def _sr(obj: _T, **kw: Any) -> _T:
+    return _fast_replace(obj, kw)
+
+
+def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
+    """``dataclasses.replace`` for our frozen value types, without re-running ``__init__``
+    (the engine only sets fields to values of the right types)."""
+    new = object.__new__(type(obj))
+    for f in _FIELDS[type(obj)]:
+        object.__setattr__(new, f, kw[f] if f in kw else getattr(obj, f))
+    return new
+
+
+class _W:
+    """Mutable working copy of a GameState used inside one apply()."""
+
+    def __init__(self, st: GameState) -> None:
+        self.st = st
+        self.p = st.params
+        self.rs = get_scoring_ruleset(st.config.ruleset)
+        self.seq = st.seq
+        self.phase = st.phase
+        self.dealer = st.dealer
+        self.round_index = st.round_index
+        self.hands_played = st.hands_played
+        self.streak = st.streak
+        self.scores = list(st.scores)
+        self.ledger = st.ledger
+        self.last_result = st.last_result
+        self.h: HandState | None = st.hand
+        self.seats: list[SeatState] = list(st.hand.seats) if st.hand else []
+        self.events: list[Event] = []
+        self.bump = True
+
+    # hand helpers
+    @property
+    def hand(self) -> HandState:
+        if self.h is None:
+            raise WrongPhaseError("no hand in play")
+        return self.h
+
+    def set(self, **kw: Any) -> None:
+        self.h = _fast_replace(self.hand, kw)
+
+    def emit(
+        self,
+        type_: str,
+        data: dict[str, Any],
+        owner: int | None = None,
+        secret: tuple[str, ...] = (),
+    ) -> None:
+        self.events.append(Event(type_, data, owner, secret))
+
+    def pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
+        if amount == 0 or payer == payee:
+            return
+        p = Payment(self.hands_played, payer, payee, amount, reason)
+        self.ledger = (*self.ledger, p)
+        self.scores[payer] -= amount
+        self.scores[payee] += amount
+        self.emit("payment", p.to_json())
+
+    def freeze(self) -> GameState:
+        hand = self.h
+        if hand is not None:
+            hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
+        return GameState(
+            config=self.st.config,
+            params=self.p,
+            seq=self.seq + (1 if self.bump else 0),
+            phase=self.phase,
+            dealer=self.dealer,
+            round_index=self.round_index,
+            hands_played=self.hands_played,
+            streak=self.streak,
+            scores=(self.scores[0], self.scores[1], self.scores[2], self.scores[3]),
+            ledger=self.ledger,
+            hand=hand,
+            last_result=self.last_result,
+        )
+
+
+# -- new game ------------------------------------------------------------------------------------
+
+
+def new_game(config: GameConfig | str) -> GameState:
+    """A new game waiting for its first ``start_hand``."""
+    cfg = GameConfig(config) if isinstance(config, str) else config
+    params = cfg.params()
+    rs = get_scoring_ruleset(cfg.ruleset)
+    if rs.hand_size != params.hand_size:
+        raise UnknownRulesetError(
+            f"rule set {cfg.ruleset!r}: scoring hand size {rs.hand_size} != table "
+            f"parameters {params.hand_size}"
+        )
+    return GameState(
+        config=cfg,
+        params=params,
+        seq=0,
+        phase=Phase.BETWEEN_HANDS,
+        dealer=cfg.first_dealer,
+        round_index=0,
+        hands_played=0,
+        streak=0,
+        scores=(0, 0, 0, 0),
+        ledger=(),
+        hand=None,
+    )
+
+
+# -- apply -----------------------------------------------------------------------------------
+
+
+def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
+    """Apply one action; return the new state and the events it caused.
+
+    Raises a :class:`~table.errors.TableError` (and changes nothing) when the action is
+    illegal.
+    """
+    if not isinstance(action, Action):
+        raise BadActionError("not an Action")
+    if state.phase is Phase.GAME_OVER:
+        raise GameOverError("the game is over")
+    if action.seq != state.seq:
+        raise StaleSequenceError(
+            f"action made against seq {action.seq}; the table is at seq {state.seq}"
+        )
+    if action.seat is not None and (
+        isinstance(action.seat, bool) or action.seat not in (0, 1, 2, 3)
+    ):
+        raise BadActionError(f"seat must be 0-3, got {action.seat!r}")
+    w = _W(state)
+    phase = state.phase
+    t = action.type
+    if phase is Phase.BETWEEN_HANDS:
+        if t is not ActionType.START_HAND:
+            raise WrongPhaseError(f"{t.value}: no hand in play (waiting for start_hand)")
+        _start_hand(w, action)
+    elif t is ActionType.START_HAND:
+        raise WrongPhaseError("start_hand: a hand is in play")
+    elif phase is Phase.TURN:
+        _turn_action(w, action)
+    else:
+        _answer(w, action)
+    return w.freeze(), w.events
+
+
+# -- start of a hand -----------------------------------------------------------------------------
+
+
+def _start_hand(w: _W, a: Action) -> None:
+    if a.seat is not None:
+        raise NotYourTurnError("start_hand is a system action (seat must be null)")
+    if a.seed is None or len(a.seed) < MIN_SEED_BYTES:
+        raise BadActionError(f"start_hand needs a seed of at least {MIN_SEED_BYTES} bytes")
+    p = w.p
+    try:
+        deal = Deal(a.seed, p.flowers, a.wall)
+    except ValueError as e:
+        raise BadActionError(str(e)) from None
+    wall = deal.wall
+    front = 0
+    order = [(w.dealer + i) % 4 for i in range(4)]
+    seats = [SeatState() for _ in range(4)]
+    w.h = HandState(
+        number=w.hands_played,
+        wall=wall,
+        front=0,
+        back=0,
+        salt=deal.salt,
+        commitment=deal.commitment,
+        dice=deal.dice,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        turn=w.dealer,
+    )
+    w.emit(
+        "hand_started",
+        {
+            "hand": w.hands_played,
+            "round_wind": str(w.st.round_wind),
+            "dealer": w.dealer,
+            "streak": w.streak,
+            "seat_winds": [str(w.st.seat_wind(s)) for s in range(4)],
+            "commitment": deal.commitment,
+            "dice": list(deal.dice),
+            "tiles": len(wall),
+        },
+    )
+    for s in order:
+        n = p.hand_size + (1 if s == w.dealer else 0)
+        tiles = wall[front : front + n]
+        front += n
+        seats[s] = SeatState(concealed=tuple(sorted(tiles)), drawn=tiles[-1])
+        w.emit(
+            "dealt",
+            {"seat": s, "count": n, "tiles": [str(t) for t in tiles]},
+            owner=s,
+            secret=("tiles",),
+        )
+    w.seats = seats
+    w.set(front=front)
+    if p.flowers:
+        for s in order:
+            flowers = [t for t in w.seats[s].concealed if t.is_flower]
+            while flowers:
+                for f in flowers:
+                    w.seats[s] = _sr(
+                        w.seats[s],
+                        concealed=_remove(w.seats[s].concealed, f),
+                        flowers=(*w.seats[s].flowers, f),
+                    )
+                    w.emit("flower", {"seat": s, "tile": str(f)})
+                new: list[Tile] = []
+                for _ in flowers:
+                    t = _take_back(w)
+                    new.append(t)
+                    w.seats[s] = _sr(w.seats[s], concealed=_insert(w.seats[s].concealed, t))
+                    w.emit(
+                        "draw",
+                        {"seat": s, "replacement": True, "tile": str(t)},
+                        owner=s,
+                        secret=("tile",),
+                    )
+                if s == w.dealer:
+                    w.seats[s] = _sr(w.seats[s], drawn=new[-1])
+                flowers = [t for t in new if t.is_flower]
+        for s in order:
+            _flower_sets(w, s)
+    if p.instant is not None:
+        d = sorted(deal.dice)
+        if d[0] == d[2]:
+            _instant(w, {"kind": "wei-dice", "seat": w.dealer})
+        elif d in ([1, 2, 3], [4, 5, 6]):
+            _instant(w, {"kind": "one-two-three", "seat": w.dealer})
+    for s in range(4):
+        if s != w.dealer:
+            w.seats[s] = _sr(w.seats[s], drawn=None)
+    w.phase = Phase.TURN
+    w.set(turn=w.dealer)
+
+
+def _others(seat: int) -> list[int]:
+    return [(seat + i) % 4 for i in (1, 2, 3)]
+
+
+def _take_back(w: _W) -> Tile:
+    h = w.hand
+    t = h.wall[len(h.wall) - 1 - h.back]
+    w.set(back=h.back + 1)
+    return t
+
+
+def _flower_sets(w: _W, seat: int) -> None:
+    """Instant payments for a complete set of seasons (一台花) or plants (一台草), each once;
+    after 一台花 no 一台草 is collected (先花，不能再收草 — both at the deal: only 一台花)."""
+    if w.p.instant is None:
+        return
+    s = w.seats[seat]
+    fl = set(s.flowers)
+    for kind, group in (("one-flower-set", range(34, 38)), ("one-grass", range(38, 42))):
+        if kind in s.sets_paid or not all(Tile(i) in fl for i in group):
+            continue
+        if kind == "one-grass" and "one-flower-set" in s.sets_paid:
+            continue
+        w.seats[seat] = s = _sr(s, sets_paid=(*s.sets_paid, kind))
+        _instant(w, {"kind": kind, "seat": seat})
+
+
+def _instant_settler(rs: RuleSet[Any]) -> Any:
+    """The scoring rule set's ``instant_payments(event)`` (hk-tw16), if it has one."""
+    mod = sys.modules.get(type(rs).__module__)
+    return getattr(mod, "instant_payments", None)
+
+
+def _instant(w: _W, event: dict[str, Any]) -> None:
+    """Settle an instant payment / automatic penalty event (即收 / 即罰).
+
+    The scoring rule set's ``instant_payments`` values it when it has one; otherwise the
+    amounts of the table's ``InstantRules`` record apply (same readings, see docs/table.md).
+    """
+    settler = _instant_settler(w.rs)
+    if settler is not None:
+        pays = [(p.payer, p.payee, p.amount) for p in settler(event)]
+    else:
+        pays = _default_instant(w.p.instant, event)
+    kind = str(event["kind"])
+    w.emit("instant", {k: (str(v) if isinstance(v, Tile) else v) for k, v in event.items()})
+    for payer, payee, amount in pays:
+        w.pay(payer, payee, amount, kind)
+
+
+def _default_instant(inst: InstantRules | None, e: dict[str, Any]) -> list[tuple[int, int, int]]:
+    if inst is None:
+        return []
+    kind = e["kind"]
+    if kind in ("chase", "self-chase"):
+        simple = Tile.parse(str(e["tile"])).is_simple
+        if kind == "chase":
+            amount = inst.chase_simple if simple else inst.chase_honor_terminal
+        else:
+            amount = inst.self_chase_simple if simple else inst.self_chase_honor_terminal
+        return [(e["seat"], o, amount) for o in _others(e["seat"])]
+    if kind == "three-ting-one-laugh":
+        return [(t, e["winner"], inst.three_ting_one_laugh) for t in e["ting_seats"]]
+    if kind == "heaven-earth-slay":
+        if e.get("discarder") is None:
+            return [(o, e["winner"], inst.slay_self_drawn) for o in _others(e["winner"])]
+        return [(e["discarder"], e["winner"], inst.slay_discard)]
+    amount = {
+        "one-flower-set": inst.flower_set,
+        "one-grass": inst.grass_set,
+        "wei-dice": inst.dice_triple,
+        "one-two-three": inst.dice_straight,
+        "hidden-kong-pay": inst.heaven_kong if e.get("heaven") else inst.concealed_kong,
+    }[kind]
+    return [(o, e["seat"], amount) for o in _others(e["seat"])]
+
+
+# -- drawing -------------------------------------------------------------------------------------
+
+
+def _draw(w: _W, seat: int, replacement: bool) -> bool:
+    """Draw for ``seat`` (flowers replaced automatically). False if the hand ended drawn."""
+    h = w.hand
+    if replacement:
+        if h.remaining <= 0:
+            _exhaustive(w)
+            return False
+        tile = _take_back(w)
+    else:
+        if h.remaining <= w.p.dead_wall:
+            _exhaustive(w)
+            return False
+        tile = h.wall[h.front]
+        w.set(front=h.front + 1, chain=(), chain_kong_from=None)
+        s0 = w.seats[seat]
+        w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
+    w.phase = Phase.TURN
+    w.set(turn=seat, discard=None, discarder=None, pending=(), claims=())
+    while True:
+        s = w.seats[seat]
+        w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
+        w.emit(
+            "draw",
+            {
+                "seat": seat,
+                "replacement": replacement,
+                "wall_left": drawable(w.hand, w.p),
+                "tile": str(tile),
+            },
+            owner=seat,
+            secret=("tile",),
+        )
+        if not tile.is_flower:
+            return True
+        s = w.seats[seat]
+        w.seats[seat] = _sr(
+            s, concealed=_remove(s.concealed, tile), flowers=(*s.flowers, tile), drawn=None
+        )
+        w.emit("flower", {"seat": seat, "tile": str(tile)})
+        w.set(chain=(*w.hand.chain, "flower"))
+        _flower_sets(w, seat)
+        if w.hand.remaining <= 0:
+            _exhaustive(w)
+            return False
+        tile = _take_back(w)
+        replacement = True
+
+
+def _after_draw(w: _W, seat: int) -> None:
+    """After 叮 the hand is fixed: a drawn tile that cannot win is discarded at once."""
+    s = w.seats[seat]
+    if w.phase is Phase.TURN and s.ting and s.drawn is not None and self_win_kind(w, seat) is None:
+        _discard(w, seat, s.drawn, ting=False, auto=True)
+
+
+def _exhaustive(w: _W) -> None:
+    w.emit("hand_drawn", {"hand": w.hands_played, "reason": "wall"})
+    _end_hand(w, winners=[])
+
+
+# -- turn actions ------------------------------------------------------------------------------
+
+
+def _turn_action(w: _W, a: Action) -> None:
+    h = w.hand
+    t = a.type
+    if a.seat != h.turn:
+        if t in (ActionType.PASS, ActionType.PUNG, ActionType.CHOW, ActionType.KONG):
+            raise WrongPhaseError(f"{t.value}: there is no discard to claim")
+        raise NotYourTurnError(f"it is seat {h.turn}'s turn")
+    seat = h.turn
+    s = w.seats[seat]
+    if t is ActionType.TIMEOUT:
+        tile = s.drawn if s.drawn is not None else s.concealed[-1]
+        w.emit("timeout", {"seat": seat, "default": "discard"})
+        _discard(w, seat, tile, ting=False, auto=True)
+    elif t in (ActionType.DISCARD, ActionType.TING):
+        if a.tile is None:
+            raise BadActionError(f"{t.value} needs a tile")
+        _discard(w, seat, a.tile, ting=t is ActionType.TING, auto=False)
+    elif t is ActionType.CONCEALED_KONG:
+        _concealed_kong(w, seat, a.tile)
+    elif t is ActionType.ADDED_KONG:
+        _added_kong(w, seat, a.tile)
+    elif t is ActionType.WIN:
+        kind = self_win_kind(w, seat)
+        if kind is None:
+            raise NotAWinningHandError(_why_not_self_win(w, seat))
+        _finish_self_win(w, seat, kind)
+    else:
+        raise WrongPhaseError(f"{t.value}: there is no discard to claim")
+
+
+def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
+    s = w.seats[seat]
+    if tile.is_flower or tile not in s.concealed:
+        raise TileNotInHandError(f"seat {seat} holds no {tile}")
+    if s.ting and tile != s.drawn:
+        raise IllegalActionError("after 叮 the hand is fixed: only the drawn tile may go")
+    concealed = _remove(s.concealed, tile)
+    p = w.p
+    h = w.hand
+    ting_fields: dict[str, Any] = {}
+    if ting:
+        if not p.ting:
+            raise IllegalActionError(f"{p.ruleset} has no 叮")
+        if s.ting:
+            raise IllegalActionError("叮 already declared")
+        if not _waits(p.ruleset, tuple(_counts(concealed)), len(s.melds)):
+            raise IllegalActionError(f"discarding {tile} does not leave a ready hand")
+        if seat == w.dealer and s.draws == 0 and not h.interrupted:
+            kind = "heaven"
+        elif seat != w.dealer and s.draws == 1 and not h.interrupted and not s.melds:
+            kind = "earth"
+        else:
+            kind = "normal"
+        ting_fields = {
+            "ting": True,
+            "ting_tile": tile,
+            "ting_kind": kind,
+            "ting_at": s.draws,
+            "ting_concealed": all(m.concealed or m.is_kong for m in s.melds),
+        }
+    tsumogiri = s.tsumogiri
+    if s.drawn is not None and tile == s.drawn:
+        tsumogiri = (*tsumogiri, tile)
+    w.seats[seat] = _sr(
+        s,
+        concealed=concealed,
+        discards=(*s.discards, tile),
+        drawn=None,
+        tsumogiri=tsumogiri,
+        **ting_fields,
+    )
+    w.emit("discard", {"seat": seat, "tile": str(tile), "auto": auto})
+    if ting:
+        w.emit("ting", {"seat": seat, "tile": str(tile), "kind": ting_fields["ting_kind"]})
+    # 追 / 自追 (hk-tw16 automatic penalties)
+    inst = p.instant
+    ct, cfirst, cn = h.chase
+    if cn > 0 and ct == tile and seat == (cfirst + cn) % 4:
+        chase = (int(tile), cfirst, cn + 1)
+    else:
+        chase = (int(tile), seat, 1)
+    if inst is not None:
+        if chase[2] == 4:
+            _instant(w, {"kind": "chase", "seat": chase[1], "tile": str(tile)})
+            chase = (-1, -1, 0)
+        if tsumogiri.count(tile) == 4 and tsumogiri[-1] == tile and tile == s.drawn:
+            _instant(w, {"kind": "self-chase", "seat": seat, "tile": str(tile)})
+    w.set(
+        chase=chase,
+        discards_made=h.discards_made + 1,
+        discarder=seat,
+        discard=tile,
+        pending=tuple(_others(seat)),
+        claims=(),
+    )
+    w.phase = Phase.CLAIM
+
+
+def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
+    s = w.seats[seat]
+    if tile is None:
+        raise BadActionError("concealed_kong needs a tile")
+    if s.ting:
+        raise IllegalActionError("no kong after 叮")
+    if s.concealed.count(tile) < 4:
+        raise TileNotInHandError(f"seat {seat} does not hold four {tile}")
+    if w.hand.remaining <= 0:
+        raise IllegalActionError("no tile left for the replacement draw")
+    exposed = any(not m.concealed for m in s.melds)
+    heaven = s.draws == 0 and not w.hand.interrupted
+    w.seats[seat] = _sr(
+        s,
+        concealed=_remove(s.concealed, tile, 4),
+        melds=(*s.melds, Meld.kong(tile, concealed=True)),
+        drawn=None,
+    )
+    w.emit(
+        "kong", {"seat": seat, "concealed": True, "tile": str(tile)}, owner=seat, secret=("tile",)
+    )
+    inst = w.p.instant
+    if inst is not None and not exposed:
+        _instant(w, {"kind": "hidden-kong-pay", "seat": seat, "heaven": heaven})
+    w.set(interrupted=True, chain=(*w.hand.chain, "kong"))
+    if _draw(w, seat, replacement=True):
+        _after_draw(w, seat)
+
+
+def _added_kong(w: _W, seat: int, tile: Tile | None) -> None:
+    s = w.seats[seat]
+    if tile is None:
+        raise BadActionError("added_kong needs a tile")
+    if s.ting:
+        raise IllegalActionError("no kong after 叮")
+    if tile not in s.concealed:
+        raise TileNotInHandError(f"seat {seat} holds no {tile}")
+    if not any(m.kind is MeldKind.PUNG and m.first == tile and not m.concealed for m in s.melds):
+        raise IllegalActionError(f"seat {seat} has no exposed pung of {tile}")
+    if w.hand.remaining <= 0:
+        raise IllegalActionError("no tile left for the replacement draw")
+    if w.p.robbing_kong:
+        w.emit("kong_declared", {"seat": seat, "tile": str(tile), "added": True})
+        w.set(discarder=seat, discard=tile, pending=tuple(_others(seat)), claims=())
+        w.phase = Phase.ROB
+        return
+    _complete_added_kong(w, seat, tile)
+
+
+def _complete_added_kong(w: _W, seat: int, tile: Tile) -> None:
+    s = w.seats[seat]
+    melds = list(s.melds)
+    for i, m in enumerate(melds):
+        if m.kind is MeldKind.PUNG and m.first == tile and not m.concealed:
+            melds[i] = Meld.kong(tile, added=True, claimed=m.claimed, source=m.source)
+            break
+    w.seats[seat] = _sr(s, concealed=_remove(s.concealed, tile), melds=tuple(melds), drawn=None)
+    w.emit("kong", {"seat": seat, "tile": str(tile), "added": True})
+    w.set(
+        interrupted=True,
+        chain=(*w.hand.chain, "kong"),
+        discard=None,
+        discarder=None,
+        pending=(),
+        claims=(),
+    )
+    if _draw(w, seat, replacement=True):
+        _after_draw(w, seat)
+
+
+# -- claim / robbing windows -------------------------------------------------------------------
+
+
+def _answer(w: _W, a: Action) -> None:
+    h = w.hand
+    seat = a.seat
+    if seat is None or seat not in h.pending:
+        if seat is not None and seat == h.discarder:
+            raise NotYourTurnError("the claim window is for the other seats")
+        raise NotWaitingForSeatError(f"no answer pending from seat {seat}")
+    t = a.type
+    robbing = w.phase is Phase.ROB
+    claim: Claim | None = None
+    if t is ActionType.TIMEOUT or t is ActionType.PASS:
+        if w.p.missed_win and _discard_win_error(w, seat) is None:
+            w.seats[seat] = _sr(w.seats[seat], missed_win=True)
+        if t is ActionType.TIMEOUT:
+            w.emit("timeout", {"seat": seat, "default": "pass"})
+    elif t is ActionType.WIN:
+        err = _discard_win_error(w, seat)
+        if err is not None:
+            raise NotAWinningHandError(err)
+        claim = Claim(seat, t)
+    elif robbing:
+        raise ClaimNotAllowedError(f"{t.value}: only win or pass while a kong may be robbed")
+    elif t in (ActionType.PUNG, ActionType.KONG, ActionType.CHOW):
+        _check_claim(w, seat, t, a.tile)
+        claim = Claim(seat, t, a.tile if t is ActionType.CHOW else None)
+    else:
+        raise WrongPhaseError(f"{t.value}: answer the claim window with a claim, win or pass")
+    w.set(
+        pending=tuple(x for x in h.pending if x != seat),
+        claims=h.claims + ((claim,) if claim else ()),
+    )
+    w.emit(
+        "answered",
+        {"seat": seat, "answer": claim.type.value if claim else "pass"},
+        owner=seat,
+        secret=("answer",),
+    )
+    if w.hand.pending:
+        w.bump = False
+        return
+    if robbing:
+        _resolve_rob(w)
+    else:
+        _resolve_claims(w)
+
+
+def _check_claim(w: _W, seat: int, t: ActionType, first: Tile | None) -> None:
+    h = w.hand
+    s = w.seats[seat]
+    tile = h.discard
+    assert tile is not None and h.discarder is not None  # a claim window has a discard
+    if s.ting:
+        raise ClaimNotAllowedError("after 叮 only a win may be claimed")
+    if t is ActionType.PUNG:
+        if s.concealed.count(tile) < 2:
+            raise TileNotInHandError(f"pung needs two {tile} in hand")
+    elif t is ActionType.KONG:
+        if s.concealed.count(tile) < 3:
+            raise TileNotInHandError(f"kong needs three {tile} in hand")
+        if h.remaining <= 0:
+            raise ClaimNotAllowedError("no tile left for the replacement draw")
+    else:
+        if not w.p.chow:
+            raise ClaimNotAllowedError(f"{w.p.ruleset} has no chow")
+        if seat != (h.discarder + 1) % 4:
+            raise ClaimNotAllowedError("a chow may only be claimed from the previous player")
+        if first is None:
+            raise BadActionError("chow needs the lowest tile of the chow")
+        tiles = _chow_tiles(first)
+        if tiles is None or tile not in tiles:
+            raise ClaimNotAllowedError(f"no chow from {first} uses {tile}")
+        need = list(tiles)
+        need.remove(tile)
+        for x in need:
+            if x not in s.concealed:
+                raise TileNotInHandError(f"chow needs {x} in hand")
+
+
+def _chow_tiles(first: Tile) -> tuple[Tile, Tile, Tile] | None:
+    b, c = first.shifted(1), first.shifted(2)
+    if b is None or c is None:
+        return None
+    return (first, b, c)
+
+
+def _turn_order_from(seat: int) -> list[int]:
+    return _others(seat)
+
+
+def _resolve_claims(w: _W) -> None:
+    h = w.hand
+    assert h.discarder is not None and h.discard is not None
+    order = _turn_order_from(h.discarder)
+    by_seat = {c.seat: c for c in h.claims}
+    wins = [s for s in order if s in by_seat and by_seat[s].type is ActionType.WIN]
+    if wins:
+        _finish_discard_win(w, wins[: w.p.max_winners], robbing=False)
+        return
+    chosen: Claim | None = None
+    for s in order:
+        c = by_seat.get(s)
+        if c is not None and c.type in (ActionType.PUNG, ActionType.KONG):
+            chosen = c
+            break
+    if chosen is None:
+        for s in order:
+            c = by_seat.get(s)
+            if c is not None and c.type is ActionType.CHOW:
+                chosen = c
+                break
+    if chosen is None:
+        nxt = (h.discarder + 1) % 4
+        if _draw(w, nxt, replacement=False):
+            _after_draw(w, nxt)
+        return
+    _execute_claim(w, chosen)
+
+
+def _execute_claim(w: _W, c: Claim) -> None:
+    h = w.hand
+    tile, discarder = h.discard, h.discarder
+    assert tile is not None and discarder is not None
+    ds = w.seats[discarder]
+    w.seats[discarder] = _sr(ds, discards=ds.discards[:-1])
+    s = w.seats[c.seat]
+    src = Relative.between(c.seat, discarder)
+    if c.type is ActionType.CHOW:
+        assert c.tile is not None
+        tiles = _chow_tiles(c.tile)
+        assert tiles is not None
+        concealed = s.concealed
+        for x in tiles:
+            if x != tile:
+                concealed = _remove(concealed, x)
+        meld = Meld.chow(c.tile, claimed=tile, source=src)
+    elif c.type is ActionType.PUNG:
+        concealed = _remove(s.concealed, tile, 2)
+        meld = Meld.pung(tile, claimed=tile, source=src)
+    else:
+        concealed = _remove(s.concealed, tile, 3)
+        meld = Meld.kong(tile, claimed=tile, source=src)
+    w.seats[c.seat] = _sr(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
+    w.emit(
+        "claimed",
+        {"seat": c.seat, "type": c.type.value, "from": discarder, "meld": meld.to_json()},
+    )
+    w.phase = Phase.TURN
+    w.set(
+        turn=c.seat,
+        discard=None,
+        discarder=None,
+        pending=(),
+        claims=(),
+        interrupted=True,
+        chase=(-1, -1, 0),
+        chain=(),
+        chain_kong_from=None,
+    )
+    if c.type is ActionType.KONG:
+        w.set(chain=("kong",), chain_kong_from=discarder)
+        if _draw(w, c.seat, replacement=True):
+            _after_draw(w, c.seat)
+
+
+def _resolve_rob(w: _W) -> None:
+    h = w.hand
+    assert h.discarder is not None and h.discard is not None
+    wins = [s for s in _turn_order_from(h.discarder) if any(c.seat == s for c in h.claims)]
+    if wins:
+        _finish_discard_win(w, wins[: w.p.max_winners], robbing=True)
+        return
+    _complete_added_kong(w, h.discarder, h.discard)
+
+
+# -- wins ------------------------------------------------------------------------------------
+
+
+def _visible(w: _W, tile: Tile) -> int:
+    n = 0
+    for s in w.seats:
+        n += s.discards.count(tile)
+        for m in s.melds:
+            if not m.concealed:
+                n += m.tiles.count(tile)
+    return n
+
+
+def _build_hand(
+    w: _W,
+    seat: int,
+    win_tile: Tile,
+    *,
+    self_drawn: bool,
+    discarder: int | None,
+    robbing: bool = False,
+    winners: int = 1,
+    flower_win: str | None = None,
+    flower_loser: int | None = None,
+) -> Hand:
+    h = w.hand
+    s = w.seats[seat]
+    concealed = _remove(s.concealed, win_tile) if self_drawn else s.concealed
+    left = drawable(h, w.p)
+    if self_drawn:
+        last = left == 0
+        visible = _visible(w, win_tile)
+    else:
+        last = left == 0 and not robbing
+        visible = _visible(w, win_tile) - (0 if robbing else 1)
+    dealer = w.dealer
+    first_turn: str | None = None
+    if not h.interrupted:
+        if self_drawn and seat == dealer and s.draws == 0:
+            first_turn = "heaven"  # 天胡: the dealer wins with its dealt hand
+        elif self_drawn and seat != dealer and s.draws == 1:
+            first_turn = "human"  # 人胡: a non-dealer self-draws on its first draw
+        elif not self_drawn and not robbing and discarder == dealer and h.discards_made == 1:
+            first_turn = "earth"  # 地胡: a non-dealer wins on the dealer's first discard
+    instant = s.ting and (s.draws - s.ting_at) <= (1 if self_drawn else 0)
+    kong_discarder = (
+        h.chain_kong_from
+        if self_drawn and w.p.kong_discarder_pays and h.chain_kong_from is not None
+        else None
+    )
+    fw_value = dict(w.p.flower_win_ids).get(flower_win) if flower_win else None
+    ctx: dict[str, Any] = {
+        "seat": seat,
+        "dealer": seat == dealer,
+        "dealer_seat": dealer,
+        "streak": w.streak,
+        "discarder": discarder,
+        "discarder_is_dealer": discarder == dealer if discarder is not None else False,
+        "ting": s.ting,
+        "ting_timing": s.ting_kind if s.ting else None,
+        "ting_concealed": s.ting_concealed,
+        "ting_instant": instant,
+        "tiles_left": left,
+        "tiles_seen": h.discards_made - (0 if self_drawn or robbing else 1),
+        "replacements": list(h.chain) if self_drawn else [],
+        "kong_discarder": kong_discarder,
+        "first_turn": first_turn,
+        "heaven": first_turn == "heaven",
+        "human": first_turn == "human",
+        "earth": first_turn == "earth",
+        "dealer_streak": w.streak,
+        "winners": winners,
+        "robbing_kong": robbing,
+        "flower_win": fw_value,
+        "flower_loser": flower_loser,
+        "flowers_others": [len(w.seats[o].flowers) for o in _others(seat)],
+        "ting_others": sum(1 for o in _others(seat) if w.seats[o].ting),
+        "heaven_earth_ting_others": sum(
+            1 for o in _others(seat) if w.seats[o].ting_kind in ("heaven", "earth")
+        ),
+        "hand_number": h.number,
+    }
+    for fact, key in w.p.first_turn_keys:
+        ctx[key] = bool(ctx.get(key)) or ctx[fact]
+    return Hand(
+        ruleset=w.p.ruleset,
+        concealed=concealed,
+        melds=s.melds,
+        win_tile=win_tile,
+        flowers=tuple(sorted(s.flowers)),
+        win=WinInfo(
+            self_drawn=self_drawn,
+            last_tile=last,
+            kong_replacement=self_drawn and "kong" in h.chain,
+            robbing_kong=robbing,
+            fourth_tile=visible >= 3,
+        ),
+        seat_wind=w.st.seat_wind(seat),
+        round_wind=w.st.round_wind,
+        context=MappingProxyType(ctx),
+    )
+
+
+def _score(w: _W, hand: Hand) -> ScoreResult | None:
+    try:
+        return w.rs.score(hand)
+    except ScoringError:
+        return None
+
+
+def _flower_score(w: _W, hand: Hand, kind: str) -> ScoreResult | None:
+    """Score a flower win. The scoring rule set is asked (with the ``flower_win`` context
+    key); if it cannot value the tiles (a flower win needs no complete hand), the result is
+    the rule set's own row for the flower win — its value from the scoring pattern table,
+    nothing else counted (不再計牌型番數)."""
+    res = _score(w, hand)
+    if res is not None:
+        return res
+    pat = w.rs.by_id.get(str(hand.get("flower_win"))) or w.rs.by_id.get(kind)
+    if pat is None:
+        return None
+    item = Item(pat.id, pat.name, pat.en, pat.points, 1)
+    return ScoreResult(
+        ruleset=w.rs.name,
+        total=item.total,
+        minimum_met=True,
+        items=(item,),
+        arrangement=Arrangement("flowers", (), None, Wait.SPECIAL),
+        waits=(),
+        extras={"flower_win": kind},
+    )
+
+
+def _flower_win(w: _W, seat: int) -> tuple[str, int | None] | None:
+    """The flower win open to ``seat`` now, and who pays as the loser (None: all)."""
+    kinds = dict(w.p.flower_win_ids)
+    fw = _flower_win_any(w, seat)
+    if fw is None or fw[0] not in kinds:
+        return None
+    return fw
+
+
+def _flower_win_any(w: _W, seat: int) -> tuple[str, int | None] | None:
+    if not w.p.flower_wins:
+        return None
+    h = w.hand
+    s = w.seats[seat]
+    if "flower" not in h.chain:
+        return None
+    n = len(s.flowers)
+    holders = {o: len(w.seats[o].flowers) for o in _others(seat)}
+    if n == 8:
+        return ("eight-flowers", None)
+    if n == 7:
+        for o, k in holders.items():
+            if k == 1:
+                return ("seven-robs-one", o)
+        return ("seven-flowers", None)
+    if n == 1:
+        for o, k in holders.items():
+            if k == 7:
+                return ("one-robs-seven", o)
+    return None
+
+
+def self_win_kind(w: _W, seat: int) -> str | None:
+    """'self' (a complete hand on the drawn tile), a flower-win id, or None."""
+    h = w.hand
+    if w.phase is not Phase.TURN or h.turn != seat:
+        return None
+    if _self_win_error(w, seat) is None:
+        return "self"
+    fw = _flower_win(w, seat)
+    if fw is not None and _flower_result(w, seat, fw[0]) is not None:
+        return fw[0]
+    return None
+
+
+def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | None:
+    s = w.seats[seat]
+    fw = _flower_win(w, seat)
+    win_tile = s.drawn if s.drawn is not None else s.concealed[-1]
+    hand = _build_hand(
+        w,
+        seat,
+        win_tile,
+        self_drawn=True,
+        discarder=None,
+        flower_win=kind,
+        flower_loser=fw[1] if fw else None,
+    )
+    res = _flower_score(w, hand, kind)
+    return None if res is None else (hand, res)
+
+
+def _self_win_error(w: _W, seat: int) -> str | None:
+    s = w.seats[seat]
+    tile = s.drawn
+    if tile is None:
+        return "no drawn tile to win on (after a claim, discard)"
+    if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
+        return f"no win on {tile}, the tile discarded with 叮"
+    if not w.rs.is_complete(_counts(s.concealed), len(s.melds)):
+        return "the hand is not complete"
+    res = _score(w, _build_hand(w, seat, tile, self_drawn=True, discarder=None))
+    if res is None:
+        return "the hand is not complete"
+    if not res.minimum_met:
+        return f"the hand scores {res.total}, under the minimum of {w.rs.minimum}"
+    return None
+
+
+def _why_not_self_win(w: _W, seat: int) -> str:
+    return _self_win_error(w, seat) or "not a win"
+
+
+def _discard_win_error(w: _W, seat: int) -> str | None:
+    """Why ``seat`` may not win on the discard / kong tile under claim (None: it may)."""
+    h = w.hand
+    tile = h.discard
+    if tile is None or h.discarder is None or seat == h.discarder:
+        return "nothing to win on"
+    s = w.seats[seat]
+    c = _counts(s.concealed)
+    c[tile] += 1
+    if not w.rs.is_complete(c, len(s.melds)):
+        return "the hand is not complete"
+    if w.p.missed_win and s.missed_win:
+        return "過水: you passed a win since your last draw"
+    if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
+        return f"no win on {tile}, the tile discarded with 叮"
+    robbing = w.phase is Phase.ROB
+    res = _score(
+        w, _build_hand(w, seat, tile, self_drawn=False, discarder=h.discarder, robbing=robbing)
+    )
+    if res is None:
+        return "the hand is not complete"
+    if not res.minimum_met:
+        return f"the hand scores {res.total}, under the minimum of {w.rs.minimum}"
+    return None
+
+
+def win_check(state: GameState, seat: int) -> bool:
+    """Whether ``seat`` may declare a win now (self-draw, discard, robbing or flower win)."""
+    if state.hand is None or state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+        return False
+    w = _W(state)
+    if state.phase is Phase.TURN:
+        return self_win_kind(w, seat) is not None
+    return seat in state.hand.pending and _discard_win_error(w, seat) is None
+
+
+def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payment]:
+    """The rule set's settlement of one winner (its default options); ``payer`` is the
+    discarder / the robbed kong's owner / the flower win's loser, None on a self-draw."""
+    pays = w.rs.settle(res, Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak))
+    out = []
+    for p in pays:
+        w.pay(p.payer, p.payee, p.amount, p.reason or "win")
+        out.append(Payment(w.hands_played, p.payer, p.payee, p.amount, p.reason or "win"))
+    return out
+
+
+def _win_instants(w: _W, seat: int, discarder: int | None) -> None:
+    """三叮一笑 and 天誅地滅 (hk-tw16): instant items that come with a win."""
+    if w.p.instant is None:
+        return
+    me = w.seats[seat]
+    others = _others(seat)
+    ting = [o for o in others if w.seats[o].ting]
+    if len(ting) == 3 and not me.ting:
+        _instant(w, {"kind": "three-ting-one-laugh", "winner": seat, "ting_seats": ting})
+    special = ("heaven", "earth")
+    if not (me.ting and me.ting_kind in special) and any(
+        w.seats[o].ting and w.seats[o].ting_kind in special for o in others
+    ):
+        _instant(w, {"kind": "heaven-earth-slay", "winner": seat, "discarder": discarder})
+
+
+def _finish_self_win(w: _W, seat: int, kind: str) -> None:
+    s = w.seats[seat]
+    payer: int | None = None
+    if kind == "self":
+        assert s.drawn is not None
+        hand = _build_hand(w, seat, s.drawn, self_drawn=True, discarder=None)
+        res = _score(w, hand)
+    else:
+        fw = _flower_win(w, seat)
+        assert fw is not None
+        payer = fw[1]
+        fr = _flower_result(w, seat, kind)
+        assert fr is not None  # checked by self_win_kind
+        hand, res = fr
+    assert res is not None  # checked by self_win_kind
+    pays = _settle(w, seat, res, payer)
+    _win_instants(w, seat, None)
+    w.emit(
+        "hand_won",
+        {
+            "hand": w.hands_played,
+            "how": "self_drawn" if kind == "self" else "flowers",
+            "tile": str(hand.win_tile),
+            "discarder": payer,
+            "winners": [
+                {
+                    "seat": seat,
+                    "hand": hand.to_json(),
+                    "score": res.to_json(),
+                    "payments": [p.to_json() for p in pays],
+                }
+            ],
+        },
+    )
+    _end_hand(w, [seat])
+
+
+def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
+    h = w.hand
+    tile, discarder = h.discard, h.discarder
+    assert tile is not None and discarder is not None
+    out = []
+    for seat in winners:
+        hand = _build_hand(
+            w,
+            seat,
+            tile,
+            self_drawn=False,
+            discarder=discarder,
+            robbing=robbing,
+            winners=len(winners),
+        )
+        res = _score(w, hand)
+        assert res is not None  # checked when the claim was made
+        pays = _settle(w, seat, res, discarder)
+        _win_instants(w, seat, discarder)
+        out.append(
+            {
+                "seat": seat,
+                "hand": hand.to_json(),
+                "score": res.to_json(),
+                "payments": [p.to_json() for p in pays],
+            }
+        )
+    w.emit(
+        "hand_won",
+        {
+            "hand": w.hands_played,
+            "how": "robbing_kong" if robbing else "discard",
+            "tile": str(tile),
+            "discarder": discarder,
+            "winners": out,
+        },
+    )
+    _end_hand(w, winners)
+
+
+# -- end of a hand, game progression ---------------------------------------------------------------
+
+
+def _end_hand(w: _W, winners: list[int]) -> None:
+    h = w.hand
+    p = w.p
+    w.emit(
+        "hand_ended",
+        {
+            "hand": w.hands_played,
+            "result": "win" if winners else "draw",
+            "winners": winners,
+            "commitment": h.commitment,
+            "salt": h.salt.hex(),
+            "wall": [str(t) for t in h.wall],
+            "hands": [[str(t) for t in s.concealed] for s in w.seats],
+            "scores": list(w.scores),
+        },
+    )
+    keep = (winners and w.dealer in winners and p.dealer_keeps_on_win) or (
+        not winners and p.dealer_keeps_on_draw
+    )
+    w.hands_played += 1
+    if keep:
+        w.streak += 1
+    else:
+        w.streak = 0
+        w.dealer = (w.dealer + 1) % 4
+        if w.dealer == w.st.config.first_dealer:
+            w.round_index += 1
+    w.last_result = {"hand": h.number, "winners": winners}
+    w.set(pending=(), claims=())
+    over = w.hands_played >= p.max_hands if p.max_hands is not None else w.round_index >= p.rounds
+    if over:
+        w.phase = Phase.GAME_OVER
+        w.emit("game_over", {"hands": w.hands_played, "scores": list(w.scores)})
+    else:
+        w.phase = Phase.BETWEEN_HANDS
+        w.emit(
+            "next_hand",
+            {
+                "hand": w.hands_played,
+                "dealer": w.dealer,
+                "streak": w.streak,
+                "round_wind": ("we", "ws", "ww", "wn")[w.round_index % 4],
+            },
+        )

@@ -1,0 +1,476 @@
+"""Value types of the table: actions, events, payments, seat and game states.
+
+Everything here is an immutable value with a ``to_json()`` / ``from_json()`` pair producing
+plain dicts of str/int/bool/list/None (msgpack-ready). Tiles are :class:`scoring.Tile`,
+melds :class:`scoring.Meld` (``from`` is relative to the meld's owner).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.errors import ScoringError
+from scoring.hand import Meld
+from scoring.tiles import Tile, Wind
+from table.errors import BadActionError, BadConfigError
+from table.params import GameParams, get_params
+
+__all__ = [
+    "HOUSE_RULES",
+    "Action",
+    "ActionType",
+    "Claim",
+    "Event",
+    "GameConfig",
+    "GameState",
+    "HandState",
+    "Payment",
+    "Phase",
+    "SeatState",
+]
+
+
+def _tile_json(t: Tile | None) -> str | None:
+    return None if t is None else str(t)
+
+
+def _parse_tile(v: Any, what: str) -> Tile:
+    if not isinstance(v, str):
+        raise BadActionError(f"{what}: expected a tile code, got {v!r}")
+    try:
+        return Tile.parse(v)
+    except ScoringError as e:
+        raise BadActionError(f"{what}: {e}") from None
+
+
+def _opt_tile(v: Any, what: str) -> Tile | None:
+    return None if v is None else _parse_tile(v, what)
+
+
+def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
+    if not isinstance(v, list | tuple):
+        raise BadActionError(f"{what}: expected a list of tile codes")
+    return tuple(_parse_tile(x, what) for x in v)
+
+
+# -- actions -----------------------------------------------------------------------------
+
+
+class ActionType(enum.Enum):
+    START_HAND = "start_hand"  # system action (seat None): carries the wall seed
+    DISCARD = "discard"
+    TING = "ting"  # discard + declare 叮
+    CHOW = "chow"  # tile = the lowest tile of the chow
+    PUNG = "pung"
+    KONG = "kong"  # exposed kong on a discard
+    CONCEALED_KONG = "concealed_kong"
+    ADDED_KONG = "added_kong"
+    WIN = "win"  # self-draw, on a discard, robbing a kong or a flower win (by phase)
+    PASS = "pass"
+    TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action: who (``seat``; None for the system's start_hand), against which state
+    (``seq``), and the tile / seed it needs."""
+
+    type: ActionType
+    seat: int | None
+    seq: int
+    tile: Tile | None = None
+    seed: bytes | None = None
+    #: start_hand only: a preset wall (tests, replaying a recorded physical deal); the seed
+    #: still provides the salt and the dice. The server never sends one.
+    wall: tuple[Tile, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type.value, "seat": self.seat, "seq": self.seq}
+        if self.tile is not None:
+            out["tile"] = str(self.tile)
+        if self.seed is not None:
+            out["seed"] = self.seed.hex()
+        if self.wall is not None:
+            out["wall"] = [str(t) for t in self.wall]
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Action:
+        if not isinstance(obj, Mapping):
+            raise BadActionError("an action must be an object")
+        try:
+            typ = ActionType(obj.get("type"))
+        except ValueError:
+            raise BadActionError(f"unknown action type {obj.get('type')!r}") from None
+        seat = obj.get("seat")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise BadActionError(f"seat must be 0-3 or null, got {seat!r}")
+        seq = obj.get("seq")
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise BadActionError(f"seq must be an integer, got {seq!r}")
+        seed_hex = obj.get("seed")
+        seed: bytes | None = None
+        if seed_hex is not None:
+            if not isinstance(seed_hex, str):
+                raise BadActionError("seed must be a hex string")
+            try:
+                seed = bytes.fromhex(seed_hex)
+            except ValueError:
+                raise BadActionError("seed must be a hex string") from None
+        wall_raw = obj.get("wall")
+        wall = _tiles(wall_raw, "wall") if wall_raw is not None else None
+        return cls(typ, seat, seq, _opt_tile(obj.get("tile"), "tile"), seed, wall)
+
+    def __str__(self) -> str:
+        bits = [self.type.value, f"seat={self.seat}", f"seq={self.seq}"]
+        if self.tile is not None:
+            bits.append(str(self.tile))
+        return " ".join(bits)
+
+
+# -- events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened. ``data`` is JSON; the keys in ``secret`` are seen only by
+    ``owner`` (e.g. the tile of a draw) — :func:`table.view_event` removes them for
+    everyone else."""
+
+    type: str
+    data: Mapping[str, Any]
+    owner: int | None = None
+    secret: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, **self.data}
+        if self.owner is not None:
+            out["_owner"] = self.owner
+        if self.secret:
+            out["_secret"] = list(self.secret)
+        return out
+
+    @classmethod
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
+        data = {k: v for k, v in obj.items() if k not in ("type", "_owner", "_secret")}
+        return cls(str(obj["type"]), data, obj.get("_owner"), tuple(obj.get("_secret", ())))
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """One ledger line: ``payer`` pays ``payee`` ``amount`` for ``reason`` in hand ``hand``."""
+
+    hand: int
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> Payment:
+        return cls(
+            int(o["hand"]), int(o["payer"]), int(o["payee"]), int(o["amount"]), str(o["reason"])
+        )
+
+
+# -- state -------------------------------------------------------------------------------
+
+
+class Phase(enum.Enum):
+    BETWEEN_HANDS = "between_hands"  # waiting for start_hand
+    TURN = "turn"  # the turn seat holds hand_size+1 tiles and must act
+    CLAIM = "claim"  # after a discard: waiting for the three other seats
+    ROB = "rob"  # after an added kong: waiting for the three other seats
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    seat: int
+    type: ActionType  # WIN, PUNG, KONG or CHOW
+    tile: Tile | None = None  # chow: lowest tile
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "type": self.type.value, "tile": _tile_json(self.tile)}
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> Claim:
+        return cls(int(o["seat"]), ActionType(o["type"]), _opt_tile(o.get("tile"), "tile"))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat during a hand. ``concealed`` is sorted and includes ``drawn``."""
+
+    concealed: tuple[Tile, ...] = ()
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[Tile, ...] = ()
+    discards: tuple[Tile, ...] = ()  # the river (claimed tiles leave it)
+    drawn: Tile | None = None  # the tile drawn this turn (None after a claim)
+    draws: int = 0  # normal draws this hand (0 = first turn not yet drawn)
+    ting: bool = False
+    ting_tile: Tile | None = None
+    ting_kind: str | None = None  # "heaven" / "earth" / "normal"
+    ting_at: int = -1  # table discard count when 叮 was declared
+    ting_concealed: bool = False
+    missed_win: bool = False  # 過水 in force until the next draw
+    tsumogiri: tuple[Tile, ...] = ()  # tiles discarded right after drawing them (自追)
+    sets_paid: tuple[str, ...] = ()  # instant flower-set payments already collected
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "concealed": [str(t) for t in self.concealed],
+            "melds": [m.to_json() for m in self.melds],
+            "flowers": [str(t) for t in self.flowers],
+            "discards": [str(t) for t in self.discards],
+            "drawn": _tile_json(self.drawn),
+            "draws": self.draws,
+            "ting": self.ting,
+            "ting_tile": _tile_json(self.ting_tile),
+            "ting_kind": self.ting_kind,
+            "ting_at": self.ting_at,
+            "ting_concealed": self.ting_concealed,
+            "missed_win": self.missed_win,
+            "tsumogiri": [str(t) for t in self.tsumogiri],
+            "sets_paid": list(self.sets_paid),
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> SeatState:
+        return cls(
+            concealed=_tiles(o["concealed"], "concealed"),
+            melds=tuple(Meld.from_json(m) for m in o["melds"]),
+            flowers=_tiles(o["flowers"], "flowers"),
+            discards=_tiles(o["discards"], "discards"),
+            drawn=_opt_tile(o.get("drawn"), "drawn"),
+            draws=int(o["draws"]),
+            ting=bool(o["ting"]),
+            ting_tile=_opt_tile(o.get("ting_tile"), "ting_tile"),
+            ting_kind=o.get("ting_kind"),
+            ting_at=int(o["ting_at"]),
+            ting_concealed=bool(o["ting_concealed"]),
+            missed_win=bool(o["missed_win"]),
+            tsumogiri=_tiles(o["tsumogiri"], "tsumogiri"),
+            sets_paid=tuple(o["sets_paid"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class HandState:
+    """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
+    from its head, ``back`` replacement tiles from its tail."""
+
+    number: int
+    wall: tuple[Tile, ...]
+    front: int
+    back: int
+    salt: bytes
+    commitment: str
+    dice: tuple[int, int, int]
+    seats: tuple[SeatState, SeatState, SeatState, SeatState]
+    turn: int
+    discarder: int | None = None
+    discard: Tile | None = None  # the discard under claim / the kong tile under robbing
+    pending: tuple[int, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    chain: tuple[str, ...] = ()  # replacement draws of this turn: "flower" / "kong"
+    chain_kong_from: int | None = None  # discarder of the tile of an exposed kong in chain
+    interrupted: bool = False  # a claim or kong happened (ends the first go-around)
+    discards_made: int = 0
+    chase: tuple[int, int, int] = (-1, -1, 0)  # (tile, first seat, run length) for 追
+
+    @property
+    def remaining(self) -> int:
+        return len(self.wall) - self.front - self.back
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "wall": [str(t) for t in self.wall],
+            "front": self.front,
+            "back": self.back,
+            "salt": self.salt.hex(),
+            "commitment": self.commitment,
+            "dice": list(self.dice),
+            "seats": [s.to_json() for s in self.seats],
+            "turn": self.turn,
+            "discarder": self.discarder,
+            "discard": _tile_json(self.discard),
+            "pending": list(self.pending),
+            "claims": [c.to_json() for c in self.claims],
+            "chain": list(self.chain),
+            "chain_kong_from": self.chain_kong_from,
+            "interrupted": self.interrupted,
+            "discards_made": self.discards_made,
+            "chase": list(self.chase),
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> HandState:
+        seats = tuple(SeatState.from_json(s) for s in o["seats"])
+        if len(seats) != 4:
+            raise BadActionError("a hand has four seats")
+        d = o["dice"]
+        c = o["chase"]
+        return cls(
+            number=int(o["number"]),
+            wall=_tiles(o["wall"], "wall"),
+            front=int(o["front"]),
+            back=int(o["back"]),
+            salt=bytes.fromhex(o["salt"]),
+            commitment=str(o["commitment"]),
+            dice=(int(d[0]), int(d[1]), int(d[2])),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            turn=int(o["turn"]),
+            discarder=o.get("discarder"),
+            discard=_opt_tile(o.get("discard"), "discard"),
+            pending=tuple(int(x) for x in o["pending"]),
+            claims=tuple(Claim.from_json(x) for x in o["claims"]),
+            chain=tuple(str(x) for x in o["chain"]),
+            chain_kong_from=o.get("chain_kong_from"),
+            interrupted=bool(o["interrupted"]),
+            discards_made=int(o["discards_made"]),
+            chase=(int(c[0]), int(c[1]), int(c[2])),
+        )
+
+
+#: House rules a room may change, with their allowed values.
+HOUSE_RULES: dict[str, tuple[Any, ...]] = {
+    "max_winners": (1, 2, 3),
+    "robbing_kong": (True, False),
+    "missed_win": (True, False),
+    "ting": (True, False),
+    "ting_tile_barred": (True, False),
+    "dealer_keeps_on_win": (True, False),
+    "dealer_keeps_on_draw": (True, False),
+    "chow": (True, False),
+    "kong_discarder_pays": (True, False),
+    "dead_wall": tuple(range(0, 33)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    """What a room chooses: the rule set, the game length and house rules.
+
+    ``house_rules`` are ``(name, value)`` pairs overriding the rule set's game parameters
+    (see :data:`HOUSE_RULES` for what may change)."""
+
+    ruleset: str
+    rounds: int | None = None  # 1, 2 or 4 round winds (default: the rule set's)
+    max_hands: int | None = None  # play exactly N hands instead
+    first_dealer: int = 0
+    house_rules: tuple[tuple[str, Any], ...] = ()
+
+    def params(self) -> GameParams:
+        p = get_params(self.ruleset)
+        if self.rounds is not None:
+            p = p.with_overrides(rounds=self.rounds, max_hands=None)
+        if self.max_hands is not None:
+            p = p.with_overrides(max_hands=self.max_hands)
+        for k, v in self.house_rules:
+            allowed = HOUSE_RULES.get(k)
+            if allowed is None:
+                raise BadConfigError(f"unknown house rule {k!r}")
+            if v not in allowed or isinstance(v, bool) != isinstance(allowed[0], bool):
+                raise BadConfigError(f"house rule {k}: {v!r} not allowed")
+            p = p.with_overrides(**{k: v})
+        return p
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "rounds": self.rounds,
+            "max_hands": self.max_hands,
+            "first_dealer": self.first_dealer,
+            "house_rules": {k: v for k, v in self.house_rules},
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> GameConfig:
+        r = o.get("rounds")
+        m = o.get("max_hands")
+        if r is not None and r not in (1, 2, 3, 4):
+            raise BadConfigError("rounds must be 1-4")
+        if m is not None and (not isinstance(m, int) or m < 1):
+            raise BadConfigError("max_hands must be a positive integer")
+        fd = o.get("first_dealer", 0)
+        if fd not in (0, 1, 2, 3):
+            raise BadConfigError("first_dealer must be 0-3")
+        hr = o.get("house_rules") or {}
+        if not isinstance(hr, Mapping):
+            raise BadConfigError("house_rules must be an object")
+        cfg = cls(str(o["ruleset"]), r, m, int(fd), tuple(sorted(hr.items())))
+        cfg.params()  # validate
+        return cfg
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole table: game progress, the ledger and the hand in play."""
+
+    config: GameConfig
+    params: GameParams = field(compare=False)
+    seq: int
+    phase: Phase
+    dealer: int
+    round_index: int  # 0 = East round …
+    hands_played: int
+    streak: int  # 連莊 count of the current dealer
+    scores: tuple[int, int, int, int]
+    ledger: tuple[Payment, ...]
+    hand: HandState | None
+    last_result: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def round_wind(self) -> Wind:
+        return Wind.from_index(self.round_index)
+
+    def seat_wind(self, seat: int) -> Wind:
+        return Wind.from_index((seat - self.dealer) % 4)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "config": self.config.to_json(),
+            "seq": self.seq,
+            "phase": self.phase.value,
+            "dealer": self.dealer,
+            "round_index": self.round_index,
+            "hands_played": self.hands_played,
+            "streak": self.streak,
+            "scores": list(self.scores),
+            "ledger": [p.to_json() for p in self.ledger],
+            "hand": self.hand.to_json() if self.hand else None,
+            "last_result": dict(self.last_result) if self.last_result is not None else None,
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> GameState:
+        cfg = GameConfig.from_json(o["config"])
+        s = o["scores"]
+        return cls(
+            config=cfg,
+            params=cfg.params(),
+            seq=int(o["seq"]),
+            phase=Phase(o["phase"]),
+            dealer=int(o["dealer"]),
+            round_index=int(o["round_index"]),
+            hands_played=int(o["hands_played"]),
+            streak=int(o["streak"]),
+            scores=(int(s[0]), int(s[1]), int(s[2]), int(s[3])),
+            ledger=tuple(Payment.from_json(p) for p in o["ledger"]),
+            hand=HandState.from_json(o["hand"]) if o.get("hand") else None,
+            last_result=o.get("last_result"),
+        )

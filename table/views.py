@@ -1,0 +1,165 @@
+"""What each seat may see, and what it may do.
+
+:func:`view` and :func:`view_event` are the only functions that turn table state and events
+into something sent to a client. A seat sees its own concealed tiles and drawn tile,
+everyone's exposed melds, flowers, rivers and tile counts, the wall's size and its
+commitment — never another seat's concealed tiles (concealed kongs of others included), the
+wall, or another seat's answer in a claim window. A spectator (``seat=None``) sees only the
+public part. When the hand is over, the wall, salt and all hands are revealed (that is what
+the commitment is for).
+
+:func:`legal_actions` lists every action a seat may send now (except ``timeout``, which
+only the server sends).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring.hand import MeldKind
+from scoring.tiles import Tile
+from table.engine import (
+    _W,
+    _counts,
+    _discard_win_error,
+    drawable,
+    ready_discards,
+    self_win_kind,
+)
+from table.model import Action, ActionType, Event, GameState, Phase
+
+__all__ = ["legal_actions", "view", "view_event"]
+
+
+def view_event(event: Event, seat: int | None) -> dict[str, Any]:
+    """The event as ``seat`` (None: a spectator) may see it."""
+    if event.owner is None or event.owner == seat:
+        out = {"type": event.type, **event.data}
+    else:
+        out = {"type": event.type}
+        out.update({k: v for k, v in event.data.items() if k not in event.secret})
+    return out
+
+
+def view(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The table as ``seat`` (None: a spectator) may see it, with its legal actions."""
+    out: dict[str, Any] = {
+        "seq": state.seq,
+        "ruleset": state.config.ruleset,
+        "phase": state.phase.value,
+        "you": seat,
+        "dealer": state.dealer,
+        "round_wind": str(state.round_wind),
+        "hands_played": state.hands_played,
+        "streak": state.streak,
+        "scores": list(state.scores),
+        "hand": None,
+        "legal_actions": [],
+    }
+    h = state.hand
+    if h is None:
+        return out
+    over = state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER)
+    seats = []
+    for i, s in enumerate(h.seats):
+        mine = seat == i
+        melds = []
+        for m in s.melds:
+            if m.concealed and not (mine or over):
+                melds.append({"kind": "kong", "concealed": True, "tiles": None})
+            else:
+                melds.append(m.to_json())
+        entry: dict[str, Any] = {
+            "seat": i,
+            "wind": str(state.seat_wind(i)),
+            "melds": melds,
+            "flowers": [str(t) for t in s.flowers],
+            "discards": [str(t) for t in s.discards],
+            "concealed_count": len(s.concealed),
+            "ting": s.ting,
+            "ting_tile": str(s.ting_tile) if s.ting_tile is not None else None,
+            "concealed": [str(t) for t in s.concealed] if (mine or over) else None,
+        }
+        if mine:
+            entry["drawn"] = str(s.drawn) if s.drawn is not None else None
+            entry["missed_win"] = s.missed_win
+        seats.append(entry)
+    hand: dict[str, Any] = {
+        "number": h.number,
+        "commitment": h.commitment,
+        "dice": list(h.dice),
+        "wall_left": drawable(h, state.params),
+        "turn": h.turn,
+        "discarder": h.discarder,
+        "discard": str(h.discard) if h.discard is not None else None,
+        "pending": list(h.pending),
+        "seats": seats,
+    }
+    if over:
+        hand["wall"] = [str(t) for t in h.wall]
+        hand["salt"] = h.salt.hex()
+    out["hand"] = hand
+    if seat is not None:
+        out["legal_actions"] = [a.to_json() for a in legal_actions(state, seat)]
+    return out
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may send now (``timeout`` excluded: only the server sends it)."""
+    h = state.hand
+    if h is None or state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+        return []
+    p = state.params
+    seq = state.seq
+    s = h.seats[seat]
+    out: list[Action] = []
+    if state.phase is Phase.TURN:
+        if seat != h.turn:
+            return []
+        w = _W(state)
+        if self_win_kind(w, seat) is not None:
+            out.append(Action(ActionType.WIN, seat, seq))
+        if s.ting:
+            if s.drawn is not None:
+                out.append(Action(ActionType.DISCARD, seat, seq, s.drawn))
+            return out
+        kinds = sorted(set(s.concealed))
+        out.extend(Action(ActionType.DISCARD, seat, seq, t) for t in kinds)
+        if p.ting:
+            ready = ready_discards(p.ruleset, tuple(_counts(s.concealed)), len(s.melds))
+            out.extend(Action(ActionType.TING, seat, seq, t) for t in ready)
+        if h.remaining > 0:
+            for t in kinds:
+                if s.concealed.count(t) == 4:
+                    out.append(Action(ActionType.CONCEALED_KONG, seat, seq, t))
+            for m in s.melds:
+                if m.kind is MeldKind.PUNG and not m.concealed and m.first in s.concealed:
+                    out.append(Action(ActionType.ADDED_KONG, seat, seq, m.first))
+        return out
+    if seat not in h.pending:
+        return []
+    out.append(Action(ActionType.PASS, seat, seq))
+    w = _W(state)
+    if _discard_win_error(w, seat) is None:
+        out.append(Action(ActionType.WIN, seat, seq))
+    if state.phase is Phase.ROB or s.ting:
+        return out
+    tile = h.discard
+    assert tile is not None and h.discarder is not None
+    n = s.concealed.count(tile)
+    if n >= 2:
+        out.append(Action(ActionType.PUNG, seat, seq))
+    if n >= 3 and h.remaining > 0:
+        out.append(Action(ActionType.KONG, seat, seq))
+    if p.chow and seat == (h.discarder + 1) % 4 and tile.is_suited:
+        for d in (-2, -1, 0):
+            first = tile.shifted(d)
+            if first is None:
+                continue
+            b, c2 = first.shifted(1), first.shifted(2)
+            if b is None or c2 is None:
+                continue
+            need = [x for x in (first, b, c2) if x != tile]
+            if all(x in s.concealed for x in need):
+                out.append(Action(ActionType.CHOW, seat, seq, Tile(first)))
+    return out
