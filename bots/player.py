@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import Any
 
 from bots.rules import BotRules, bot_rules
-from bots.shanten import caps_of, shanten
+from bots.shanten import caps_of, shanten, useful_tiles
 from scoring.tiles import Tile
 
 __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
@@ -145,20 +145,9 @@ def ukeire(
     counts: list[int], n_melds: int, sit: Situation, base: int | None = None
 ) -> tuple[int, list[int]]:
     """(unseen copies of the useful tiles, the useful tiles) of a hand before its draw."""
-    rules = sit.rules.shapes
-    s = base if base is not None else shanten(counts, n_melds, rules, caps=sit.caps)
-    total = 0
-    useful: list[int] = []
-    for t in range(34):
-        left = sit.unseen(t)
-        if left == 0 or counts[t] + sit.meld_counts[t] >= 4:
-            continue
-        counts[t] += 1
-        if shanten(counts, n_melds, rules, caps=sit.caps) < s:
-            useful.append(t)
-            total += left
-        counts[t] -= 1
-    return total, useful
+    tiles = useful_tiles(counts, n_melds, sit.rules.shapes, sit.caps, base)
+    useful = [t for t in tiles if sit.unseen(t) > 0]
+    return sum(sit.unseen(t) for t in useful), useful
 
 
 @lru_cache(maxsize=1 << 14)

@@ -43,11 +43,14 @@ __all__ = [
     "pairs_distance",
     "shanten",
     "standard_distance",
+    "standard_draw_distances",
+    "useful_tiles",
 ]
 
 INF = 99
 #: indices of the 13 terminals and honours
 ORPHANS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_IS_ORPHAN = tuple(i in ORPHANS for i in range(34))
 _MAX_SETS = 5  # 16-tile hands: five sets
 _W = 2 * (_MAX_SETS + 1)  # vector width: index s * 2 + p
 
@@ -223,6 +226,106 @@ def standard_distance(
         if a1 + b0 < best:
             best = a1 + b0
     return best if best < INF else INF
+
+
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _group_table(c: tuple[int, ...], cp: tuple[int, ...], g: int) -> tuple[int, ...]:
+    lo, hi = _GROUPS[g]
+    if g == 3:
+        return _honor_table(c[lo:hi], cp[lo:hi])
+    return _suit_table(c[lo:hi], cp[lo:hi])
+
+
+def _final(x: Sequence[int], rest: Sequence[int], k: int) -> int:
+    """Distance of ``k`` sets + the pair from a group vector and the other groups' product."""
+    best = INF
+    for s1 in range(k + 1):
+        j = (k - s1) * 2
+        v = x[s1 * 2] + rest[j + 1]
+        if v < best:
+            best = v
+        v = x[s1 * 2 + 1] + rest[j]
+        if v < best:
+            best = v
+    return best
+
+
+def standard_draw_distances(
+    counts: Sequence[int], sets_needed: int, caps: Sequence[int] = _FULL_CAP
+) -> list[int]:
+    """``standard_distance(counts + t)`` for every kind ``t`` (INF where the cap forbids it).
+
+    The product of the three groups ``t`` does not touch is computed once per group, so the
+    34 answers cost 34 table look-ups and small sums instead of 34 full evaluations.
+    """
+    out = [INF] * 34
+    if sets_needed < 0:
+        return out
+    c = tuple(counts[:34])
+    cp = caps if isinstance(caps, tuple) else tuple(caps)
+    k = sets_needed
+    tables = [_group_table(c, cp, g) for g in range(4)]
+    for g, (lo, hi) in enumerate(_GROUPS):
+        others = [tables[x] for x in range(4) if x != g]
+        rest = _combine(_combine(others[0], others[1], k), others[2], k)
+        for t in range(lo, hi):
+            if c[t] >= cp[t]:
+                continue
+            c2 = (*c[:t], c[t] + 1, *c[t + 1 :])
+            out[t] = _final(_group_table(c2, cp, g), rest, k)
+    return out
+
+
+def useful_tiles(
+    counts: Sequence[int],
+    n_melds: int,
+    rules: ShapeRules,
+    caps: tuple[int, ...] | None = None,
+    base: int | None = None,
+) -> list[int]:
+    """The kinds whose draw lowers the shanten number of a hand before its draw (ukeire),
+    by the same definition as :func:`shanten` (a kind at its cap is never useful)."""
+    cp = caps if caps is not None else _FULL_CAP
+    s = base if base is not None else shanten(counts, n_melds, rules, caps=cp)
+    dist = s + 1  # the hand's distance
+    std = standard_draw_distances(counts, rules.sets - n_melds, cp)
+    best = list(std)
+    if n_melds == 0:
+        # a special shape can only make a draw useful when it is already at the distance
+        c = list(counts[:34])
+        for ps in rules.pairs_shapes:
+            if pairs_distance(counts, ps, cp) != dist:
+                continue
+            # the shape ignores which kind is which: kinds with the same count and cap
+            # gain the same from a draw, so each class is evaluated once
+            seen: dict[tuple[int, int], int] = {}
+            for t in range(34):
+                if c[t] >= cp[t] or best[t] < dist:
+                    continue
+                key = (c[t], cp[t])
+                if key not in seen:
+                    c[t] += 1
+                    seen[key] = pairs_distance(c, ps, cp)
+                    c[t] -= 1
+                best[t] = min(best[t], seen[key])
+        for os_ in rules.orphans_shapes:
+            if orphans_distance(counts, os_, cp) != dist:
+                continue
+            seen = {}
+            for t in range(34):
+                if c[t] >= cp[t] or best[t] < dist:
+                    continue
+                if os_.sets == 0 and not _IS_ORPHAN[t]:
+                    continue  # the plain shape has no place for it
+                okey = (c[t], cp[t]) if os_.sets == 0 else (t, 0)
+                if okey not in seen:
+                    c[t] += 1
+                    seen[okey] = orphans_distance(c, os_, cp)
+                    c[t] -= 1
+                best[t] = min(best[t], seen[okey])
+    return [t for t in range(34) if best[t] < dist]
 
 
 # -- special shapes ------------------------------------------------------------------------

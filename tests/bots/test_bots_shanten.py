@@ -16,6 +16,7 @@ from bots.shanten import (
     orphans_distance,
     pairs_distance,
     shanten,
+    useful_tiles,
 )
 from scoring import is_standard_complete, waits
 from scoring.tiles import counts, parse_tiles
@@ -229,3 +230,36 @@ def test_orphans_with_a_set_matches_brute_force(data: st.DataObject) -> None:
     h = counts(tiles)  # type: ignore[arg-type]
     assume(max(h) <= 4)
     assert orphans_distance(h, OrphansShape(1)) == brute_orphans16(h)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([13, 16]), st.integers(0, 1), st.data())
+def test_useful_tiles_match_shanten_per_draw(
+    size: int, random_hand: int, data: st.DataObject
+) -> None:
+    """The fast ukeire (per-group products) agrees with one shanten call per draw."""
+    rules = (
+        ShapeRules(13, 4, (PairsShape(7),), (OrphansShape(0),))
+        if size == 13
+        else ShapeRules(16, 5, (PairsShape(7, 1),), (OrphansShape(1),))
+    )
+    if random_hand:  # else: a hand rich in terminals and honours (orphans shapes matter)
+        pool = [t for t in range(34) for _ in range(4)]
+        idx = data.draw(st.lists(st.integers(0, 135), min_size=size, max_size=size, unique=True))
+        h = counts(pool[i] for i in idx)  # type: ignore[misc]
+    else:
+        tiles = [t for t in ORPHANS] + data.draw(
+            st.lists(st.sampled_from(ORPHANS), min_size=size - 13, max_size=size - 13)
+        )
+        h = counts(tiles)  # type: ignore[arg-type]
+        assume(max(h) <= 4)
+    s = shanten(h, 0, rules)
+    expected = []
+    for t in range(34):
+        if h[t] >= 4:
+            continue
+        h[t] += 1
+        if shanten(h, 0, rules) < s:
+            expected.append(t)
+        h[t] -= 1
+    assert useful_tiles(h, 0, rules) == expected
