@@ -36,6 +36,7 @@ class MatchResult:
     points: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     bot_decisions: int = 0
     bot_seconds: float = 0.0
+    bot_times: list[float] = field(default_factory=list)
     seconds: float = 0.0
     illegal: int = 0
 
@@ -54,6 +55,8 @@ class MatchResult:
             "deal_ins_by_role": self.deal_ins,
             "net_points_by_role": self.points,
             "bot_ms_per_decision": round(1000 * self.bot_seconds / max(1, self.bot_decisions), 2),
+            "bot_ms_p99": round(1000 * _pct(self.bot_times, 99), 2),
+            "bot_ms_max": round(1000 * max(self.bot_times, default=0.0), 2),
             "seconds": round(self.seconds, 1),
             "illegal_actions": self.illegal,
         }
@@ -94,7 +97,9 @@ def play_match(
                     v = view(state, seat)
                     t1 = time.perf_counter()
                     choice = bots[seat].choose(v, v["legal_actions"])
-                    res.bot_seconds += time.perf_counter() - t1
+                    dt = time.perf_counter() - t1
+                    res.bot_seconds += dt
+                    res.bot_times.append(dt)
                     res.bot_decisions += 1
                     if choice not in v["legal_actions"]:
                         res.illegal += 1
@@ -111,6 +116,13 @@ def play_match(
         res.games += 1
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s)) - 1))]
 
 
 def _count(typ: str, data: Any, roles: Sequence[int], res: MatchResult) -> None:

@@ -52,7 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(
         "| rule set | match-up | hands | draws | role-0 wins (share of won hands) | "
-        "wins by role | deal-ins by role | net points by role | bot ms/decision |"
+        "wins by role | deal-ins by role | net points by role | bot ms/decision "
+        "(mean / p99 / max) |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for r in results:
@@ -61,7 +62,11 @@ def main(argv: list[str] | None = None) -> int:
             f"| {r['ruleset']} | {r['matchup']} | {r['hands']} | {r['draws']} | "
             f"{r['wins_by_role'][0]} / {won} ({100 * r['win_share_role0']:.0f} %) | "
             f"{r['wins_by_role']} | {r['deal_ins_by_role']} | {r['net_points_by_role']} | "
-            f"{r['bot_ms_per_decision'] if r['matchup'] != 'random-vs-random' else '-'} |"
+            + (
+                f"{r['bot_ms_per_decision']} / {r['bot_ms_p99']} / {r['bot_ms_max']} |"
+                if r["matchup"] != "random-vs-random"
+                else "- |"
+            )
         )
     bad = sum(r["illegal_actions"] for r in results)
     if bad:
