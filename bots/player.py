@@ -30,6 +30,7 @@ from typing import Any
 
 from bots.rules import BotRules, bot_rules
 from bots.shanten import caps_of, shanten, useful_tiles
+from scoring.hand import Relative
 from scoring.tiles import Tile
 
 __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
@@ -62,6 +63,7 @@ class Situation:
     #: tiles known safe against every opponent who declared ting (叮): their own discards
     #: (they cannot win on them after passing them); None when nobody has declared
     safe_vs_ting: frozenset[int] | None = None
+    discarder: int | None = None  # who discarded the tile under claim
 
     def __post_init__(self) -> None:
         if not self.caps:
@@ -127,6 +129,7 @@ def situation(view: Mapping[str, Any]) -> Situation:
         discard=Tile(discard) if discard is not None else None,
         ting=bool(me.get("ting")),
         safe_vs_ting=_safe_vs_ting(hand["seats"], seat),
+        discarder=hand.get("discarder") if discard is not None else None,
     )
 
 
@@ -346,8 +349,8 @@ class Bot:
             for x in (*need, t):
                 mc[x] += 1
             sub = Situation(
-                sit.rules, sit.seat, c, sit.melds, mc, sit.visible, sit.seat_wind,
-                sit.round_wind, sit.flowers, None, False,
+                sit.rules, sit.seat, c, [*sit.melds, _meld_json(a, need, t, sit)], mc,
+                sit.visible, sit.seat_wind, sit.round_wind, sit.flowers, None, False,
             )  # fmt: skip
             if a.get("type") == "kong":
                 s_after = shanten(c, sit.n_melds + 1, rules, caps=sub.caps)
@@ -371,6 +374,19 @@ class Bot:
             if helps and (best is None or (ev[0], -ev[1]) < best[0]):
                 best = ((ev[0], -ev[1]), a)
         return best[1] if best is not None else fallback
+
+
+def _meld_json(a: Mapping[str, Any], need: list[int], t: int, sit: Situation) -> dict[str, Any]:
+    """The meld a claim would expose (the scoring engine's JSON form)."""
+    kind = str(a.get("type"))
+    out: dict[str, Any] = {
+        "kind": kind,
+        "tiles": [str(Tile(x)) for x in sorted([*need, t])],
+        "claimed": str(Tile(t)),
+    }
+    if sit.discarder is not None and sit.discarder != sit.seat:
+        out["from"] = str(Relative.between(sit.seat, int(sit.discarder)))
+    return out
 
 
 def choose(

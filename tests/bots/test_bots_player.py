@@ -171,3 +171,30 @@ def random_views(draw: st.DrawFn) -> dict[str, Any]:
 def test_always_returns_a_legal_action(v: dict[str, Any], seed: int) -> None:
     a = Bot(random.Random(seed)).choose(v, v["legal_actions"])
     assert a in v["legal_actions"]
+
+
+def test_mcr_claims_when_the_ready_hand_scores_the_minimum() -> None:
+    """MCR (8-point minimum): a pung that makes the hand ready with big three dragons is
+    claimed; the value check scores the hand with the new meld (scoring engine)."""
+    v = make_view(
+        "dg dg dg dw dw dw dr dr 1m 1m 5p 6p wn",
+        "claim",
+        [act("pass"), act("pung")],
+        discard="dr",
+        discarder=2,
+        ruleset="mcr",
+    )
+    assert choose(v)["type"] == "pung"
+
+
+def test_mcr_passes_when_the_claim_cannot_reach_the_minimum() -> None:
+    """A chow to a ready hand worth only a few points (no honours, mixed suits, melded)."""
+    v = make_view(
+        "23m 567m 234p 67s 99s wn",
+        "claim",
+        [act("pass"), act("chow", "1m")],
+        discard="1m",
+        discarder=3,
+        ruleset="mcr",
+    )
+    assert choose(v)["type"] == "pass"
