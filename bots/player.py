@@ -38,8 +38,9 @@ __all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
 TING_MIN_OUTS = 3
 #: shanten number (after the discard) from which the bot plays safe against a declared ting
 FOLD_AT_SHANTEN = 2
-#: with a minimum score (MCR), claim only to become ready on a wait that meets it
-MIN_SCORE_CLAIMS_READY = True
+#: with a minimum score (MCR), claim only to become ready on a wait that meets it (off:
+#: measured weaker, see docs/bots.md)
+MIN_SCORE_CLAIMS_READY = False
 
 _MELD_SIZE = {"chow": 3, "pung": 3, "kong": 4}
 
