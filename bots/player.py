@@ -33,9 +33,21 @@ from bots.shanten import caps_of, shanten, useful_tiles
 from scoring.hand import Relative
 from scoring.tiles import Tile
 
-__all__ = ["TING_MIN_OUTS", "Bot", "Situation", "choose", "situation", "ukeire"]
+__all__ = [
+    "TING_MIN_GAIN",
+    "TING_MIN_OUTS",
+    "Bot",
+    "Situation",
+    "choose",
+    "situation",
+    "ting_gain",
+    "ukeire",
+]
 
 TING_MIN_OUTS = 3
+#: …and when the scoring engine says 叮 adds at least this much to the win (hk-tw16: 門清叮
+#: 15 on a concealed hand, 叮牌 5 otherwise); a fixed hand loses flexibility
+TING_MIN_GAIN = 10
 #: shanten number (after the discard) from which the bot plays safe against a declared ting
 FOLD_AT_SHANTEN = 2
 #: with a minimum score (MCR), claim only to become ready on a wait that meets it (off:
@@ -155,7 +167,7 @@ def ukeire(
 
 
 @lru_cache(maxsize=1 << 14)
-def _meets_minimum(
+def _score(
     ruleset: str,
     counts: tuple[int, ...],
     melds: str,
@@ -163,15 +175,17 @@ def _meets_minimum(
     seat_wind: Tile,
     round_wind: Tile,
     win: int,
-) -> bool:
-    """Whether winning on ``win`` by a discard scores the rule set's minimum (scoring engine)."""
+    ting: bool = False,
+) -> tuple[int, bool] | None:
+    """(total, minimum met) of winning on ``win`` by a discard (scoring engine), with the
+    hand declared ting (叮) or not; None when the engine does not accept the hand."""
     from scoring import get_ruleset, score
 
     try:
         uses_flowers = bool(get_ruleset(ruleset).uses_flowers)
     except Exception:
         uses_flowers = False
-    hand = {
+    hand: dict[str, Any] = {
         "ruleset": ruleset,
         "concealed": [str(Tile(i)) for i in range(34) for _ in range(counts[i])],
         "melds": json.loads(melds),
@@ -181,8 +195,41 @@ def _meets_minimum(
         "seat_wind": str(seat_wind),
         "round_wind": str(round_wind),
     }
+    if ting:
+        hand["context"] = {"ting": True}
     res = score(hand)
-    return res.get("error") is None and bool(res.get("minimum_met"))
+    if res.get("error") is not None:
+        return None
+    return int(res.get("total", 0)), bool(res.get("minimum_met"))
+
+
+def _meets_minimum(*key: Any) -> bool:
+    r = _score(*key)
+    return r is not None and r[1]
+
+
+def _hand_key(
+    counts: list[int], sit: Situation
+) -> tuple[str, tuple[int, ...], str, tuple[str, ...], Tile, Tile]:
+    melds = json.dumps([m for m in sit.melds if m.get("tiles")], sort_keys=True)
+    return (sit.rules.name, tuple(counts), melds, tuple(sit.flowers), sit.seat_wind,
+            sit.round_wind)  # fmt: skip
+
+
+def ting_gain(counts: list[int], waits: Sequence[int], sit: Situation) -> float:
+    """How much declaring ting adds to the win, averaged over the unseen winning tiles
+    (scoring engine: the hand scored with and without the ``ting`` context)."""
+    key = _hand_key(counts, sit)
+    total = 0.0
+    n = 0
+    for w in waits:
+        left = sit.unseen(w)
+        with_ting = _score(*key, w, True)
+        without = _score(*key, w, False)
+        if left and with_ting is not None and without is not None:
+            total += left * (with_ting[0] - without[0])
+            n += left
+    return total / n if n else 0.0
 
 
 def _valued(t: int, sit: Situation) -> bool:
@@ -212,9 +259,7 @@ class Bot:
         """Unseen copies of the waits whose win (by discard) meets the rule set's minimum."""
         if sit.rules.min_score <= 0:
             return sum(sit.unseen(t) for t in waits)
-        melds = json.dumps([m for m in sit.melds if m.get("tiles")], sort_keys=True)
-        flowers = tuple(sit.flowers)
-        key = (sit.rules.name, tuple(counts), melds, flowers, sit.seat_wind, sit.round_wind)
+        key = _hand_key(counts, sit)
         return sum(sit.unseen(w) for w in waits if _meets_minimum(*key, w))
 
     # -- evaluation    # -- evaluation -------------------------------------------------------------------------
@@ -308,7 +353,12 @@ class Bot:
                 if after <= s:
                     return a
         if tile in tings and s == 0 and good >= TING_MIN_OUTS:
-            return tings[tile]
+            c[tile] -= 1
+            waits = useful_tiles(c, sit.n_melds, sit.rules.shapes, sit.caps, 0)
+            gain = ting_gain(c, waits, sit)
+            c[tile] += 1
+            if gain >= TING_MIN_GAIN:
+                return tings[tile]
         for a in discards:
             if _tile(a.get("tile")) == tile:
                 return a

@@ -198,3 +198,14 @@ def test_mcr_passes_when_the_claim_cannot_reach_the_minimum() -> None:
         ruleset="mcr",
     )
     assert choose(v)["type"] == "pass"
+
+
+def test_ting_where_it_pays() -> None:
+    """hk-tw16: 叮 on a concealed ready hand is worth 門清叮 (15): declared; with an exposed
+    chow it is only 叮牌 (5), less than the flexibility it costs: a plain discard."""
+    legal = [act("discard", t) for t in ("1m", "9s", "wn")] + [act("ting", "wn")]
+    concealed = make_view("123m 456m 789m 123p 78s 99s wn", legal=legal, ruleset="hk-tw16")
+    assert choose(concealed) == act("ting", "wn")
+    chow = {"kind": "chow", "tiles": ["1p", "2p", "3p"], "claimed": "1p", "from": "left"}
+    exposed = make_view("123m 456m 789m 78s 99s wn", legal=legal, ruleset="hk-tw16", melds=[chow])
+    assert choose(exposed) == act("discard", "wn")
