@@ -101,7 +101,7 @@ _INF_VEC: tuple[int, ...] = (INF,) * _W
 _ZERO_VEC: tuple[int, ...] = (0,) + (INF,) * (_W - 1)
 
 
-@lru_cache(maxsize=1 << 18)
+@lru_cache(maxsize=1 << 16)
 def _suffix(h: tuple[int, ...], cap: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
     """Minimum missing tiles for the suffix ``h`` of a suit, by (sets, pairs).
 
@@ -153,14 +153,14 @@ def _suffix(h: tuple[int, ...], cap: tuple[int, ...], a: int, b: int) -> tuple[i
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=1 << 15)
 def _suit_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     """Minimum missing tiles to build exactly ``s`` sets and ``p`` pairs in one numbered
     suit (vector index ``s * 2 + p``)."""
     return _suffix(h, cap, 0, 0)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)
 def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     """Same as :func:`_suit_table` for the seven honours (pungs and pairs only)."""
     vec = [0] + [INF] * (_W - 1)
@@ -184,7 +184,7 @@ def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(vec)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 15)
 def _combine(x: tuple[int, ...], y: tuple[int, ...], k: int) -> tuple[int, ...]:
     """Min-plus product of two group vectors, truncated at ``k`` sets (memoised: during an
     ukeire scan two of the four groups do not change)."""
