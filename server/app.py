@@ -610,6 +610,13 @@ class App:
                 self.metrics.action_latency.observe(time.perf_counter() - started)
         return True
 
+    async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
+        """Wait (a little) until everything queued for the connection was written."""
+        end = time.monotonic() + timeout
+        while not conn.out.empty() and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the writer may still be inside ws.send
+
     async def _abuse(self, conn: Conn) -> bool:
         await conn.ws.close(CloseCode.POLICY, "too many bad messages")
         return False
@@ -626,7 +633,7 @@ class App:
                 msg.id,
                 {"supported": sorted(SUPPORTED_VERSIONS)},
             )
-            await asyncio.sleep(0.05)  # let the error go out before the close frame
+            await self.flush(conn)  # the error goes out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
@@ -635,7 +642,7 @@ class App:
             found = await self.store.player_by_token(msg.token)
             if found is None:
                 self.error(conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
-                await asyncio.sleep(0.05)
+                await self.flush(conn)
                 await conn.ws.close(CloseCode.BAD_TOKEN, "unknown token")
                 return False
             pid, old_name = found
@@ -969,6 +976,7 @@ class App:
             self.timer_task.cancel()
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
+        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):

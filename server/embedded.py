@@ -68,6 +68,11 @@ class EmbeddedRedis:
         return pid
 
     def start(self, timeout: float = 10.0) -> None:
+        if len(str(self.socket)) > 100:  # sockaddr_un holds ~107 bytes
+            raise EmbeddedRedisError(
+                f"data directory path too long for a unix socket ({self.socket}); "
+                "use a shorter --data-dir"
+            )
         self.data_dir.mkdir(parents=True, exist_ok=True)
         old = self._stale_pid()
         if old is not None:

@@ -24,9 +24,6 @@ from typing import Any
 
 JSON = dict[str, Any]
 
-# The rule sets the project ships; used only when the table engine is not installed, so rooms
-# can still be created and filled while ``start_game`` answers ``unavailable``.
-EXPECTED_RULESETS = ("hk-tw16", "mcr", "tw16-tai", "zung-jung", "zung-jung-v3.3")
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
 
@@ -66,14 +63,11 @@ def available() -> bool:
 
 
 def rulesets() -> list[str]:
+    """Rule sets a room can be created with: game parameters and a scoring rule set."""
     try:
-        t = _table()
+        return list(_table().playable_rulesets())
     except GameUnavailable:
-        return list(EXPECTED_RULESETS)
-    try:
-        return list(t.playable_rulesets())
-    except Exception:  # scoring registry missing pieces: fall back to the parameter table
-        return list(t.param_names())
+        return []
 
 
 def _wrap(exc: Exception) -> GameError:
