@@ -301,7 +301,10 @@ class GameRoom(_Room):
                 # question we just answered: only a newer one may ask again
                 self.asked[conn.index] = max(self.asked[conn.index], int(ack.get("seq", 0)) - 1)
             except RequestError as e:
-                self.rec.error(e.code)
+                if self.reconnect and e.code == "shutting_down":
+                    self.rec.lost_in_flight += 1  # refused by a server going down: resumed
+                else:
+                    self.rec.error(e.code)
                 with contextlib.suppress(ValueError):
                     self.inflight.remove(f)
             except (ConnectionError, TimeoutError, OSError):
