@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 __all__ = ["main", "run"]

@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import msgpack  # type: ignore[import-untyped]
+import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
