@@ -282,9 +282,20 @@ class Bot:
     ) -> tuple[int, tuple[int, int, int]]:
         """The tile to discard among ``allowed`` and its evaluation."""
         best: tuple[tuple[float, ...], int, tuple[int, int, int]] | None = None
-        for t in sorted(set(allowed)):
-            if counts[t] <= 0:
-                continue
+        cands = [t for t in sorted(set(allowed)) if counts[t] > 0]
+        if sit.safe_vs_ting is None and len(cands) > 1:
+            # ukeire only breaks ties: evaluate fully only the discards that keep the lowest
+            # shanten number (and, with a minimum score, the next one: a ready hand on
+            # waits that score too little counts as 1-shanten)
+            raw: dict[int, int] = {}
+            for t in cands:
+                counts[t] -= 1
+                raw[t] = shanten(counts, n_melds, sit.rules.shapes, caps=sit.caps)
+                counts[t] += 1
+            low = min(raw.values())
+            slack = 1 if low == 0 and sit.rules.min_score > 0 else 0
+            cands = [t for t in cands if raw[t] <= low + slack]
+        for t in cands:
             counts[t] -= 1
             ev = self.evaluate_discard(counts, n_melds, sit)
             keep_value = 1 if _valued(t, sit) and counts[t] >= 1 else 0
