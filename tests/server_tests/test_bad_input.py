@@ -243,8 +243,8 @@ async def _ruleset() -> str:
 
 async def _check_consistent(redis_url: str, room: str) -> None:
     import redis.asyncio as aioredis
-    import table
 
+    import table
     from server.store import Store
 
     store = Store(aioredis.Redis.from_url(redis_url))
