@@ -269,12 +269,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--url", action="append", default=[], help="game server URL (repeat for several)"
     )
-    ap.add_argument("--rooms", type=int, default=20)
+    ap.add_argument("--rooms", type=int, default=20, help="rooms (each: four connections)")
     ap.add_argument("--duration", type=float, default=20.0, help="seconds of play (per part)")
     ap.add_argument(
         "--interval", type=float, default=0.0, help="seat thinking time in s (0: flat out)"
     )
-    ap.add_argument("--ruleset", default="zung-jung")
+    ap.add_argument("--ruleset", default="zung-jung", help="rule set of the rooms")
     ap.add_argument(
         "--until-hands",
         type=int,
