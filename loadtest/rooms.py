@@ -318,6 +318,21 @@ class GameRoom(_Room):
             self.busy[conn.index] = False
         self._act_if_asked(conn)  # a newer question that arrived while we were answering
 
+    async def close(self) -> None:
+        """Leave the room (every seat), so the server closes it instead of letting bots
+        play the abandoned seats on, then close the connections."""
+        self.stop.set()
+        for t in list(self.tasks):
+            t.cancel()
+        if self.room:
+
+            async def leave(c: Conn) -> None:
+                with contextlib.suppress(Exception):
+                    await c.request({"type": "leave_room", "room": self.room}, timeout=5)
+
+            await asyncio.gather(*(leave(c) for c in self.conns if not c.closed.is_set()))
+        await super().close()
+
     async def _rematch(self) -> None:
         if self.stop.is_set():
             return
