@@ -10,6 +10,7 @@ import random
 import secrets
 import signal
 import socket
+import ssl
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -997,9 +998,12 @@ async def run_server(
     store: Store,
     ready: Callable[[int], None] | None = None,
     stop: asyncio.Event | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    app_class: type[App] | None = None,
 ) -> None:
-    """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given)."""
-    app = App(cfg, store)
+    """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given). With
+    ``ssl_context`` the server speaks wss:// (TLS) on the same port."""
+    app = (app_class or App)(cfg, store)
     await app.start()
     loop = asyncio.get_running_loop()
     if stop is None:
@@ -1016,6 +1020,7 @@ async def run_server(
         max_queue=64,
         compression=None,
         close_timeout=2,
+        ssl=ssl_context,
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]

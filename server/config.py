@@ -32,6 +32,11 @@ class Config:
     shutdown_grace: float = 5.0
     log_level: str = "INFO"
     log_json: bool = True
+    tls_cert: str | None = None  # PEM certificate chain: serve wss:// (with tls_key)
+    tls_key: str | None = None  # PEM private key of tls_cert
+    redis_cluster: bool = False  # redis_url names a seed node of a Redis Cluster
+    redis_wait_replicas: int = 1  # cluster: a commit is acked once this many replicas have it
+    redis_wait_ms: int = 1000  # cluster: how long a commit waits for them
 
     @property
     def data_path(self) -> Path:

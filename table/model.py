@@ -50,10 +50,16 @@ def _opt_tile(v: Any, what: str) -> Tile | None:
     return None if v is None else _parse_tile(v, what)
 
 
+_BY_CODE: dict[str, Tile] = {str(t): t for t in Tile}
+
+
 def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
     if not isinstance(v, list | tuple):
         raise BadActionError(f"{what}: expected a list of tile codes")
-    return tuple(_parse_tile(x, what) for x in v)
+    try:
+        return tuple([_BY_CODE[x] for x in v])
+    except (KeyError, TypeError):
+        return tuple(_parse_tile(x, what) for x in v)  # raises with the exact complaint
 
 
 # -- actions -----------------------------------------------------------------------------

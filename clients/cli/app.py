@@ -529,9 +529,13 @@ class MahjongApp(App[None]):
         token: str | None = None,
         token_file: Path | None = None,
         autoconnect: bool = False,
+        ca_file: str | None = None,
+        insecure: bool = False,
     ) -> None:
         super().__init__()
         self.url = url
+        self.ca_file = ca_file
+        self.insecure = insecure
         self.player_name = name
         self.tile_style = TileStyle(plain=plain, colour_on=colour)
         self.bot = bot
@@ -567,7 +571,16 @@ class MahjongApp(App[None]):
         if self.session is not None:
             return
         token = self.token or self._saved_token(url)
-        self.session = Session(url, name, self.model, self._server_update, token, self.set_status)
+        self.session = Session(
+            url,
+            name,
+            self.model,
+            self._server_update,
+            token,
+            self.set_status,
+            ca_file=self.ca_file,
+            insecure=self.insecure,
+        )
         self.set_status(f"connecting to {url}…")
         self.run_worker(self.session.run(), name="session", exclusive=True)
 

@@ -43,6 +43,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-colour", "--no-color", dest="colour", action="store_false", help="no colours"
     )
     p.add_argument(
+        "--ca-file",
+        default=os.environ.get("MAHJONG_CA_FILE"),
+        help="wss:// only: verify the server with this CA bundle (e.g. a self-signed certificate)",
+    )
+    p.add_argument(
+        "--insecure",
+        action="store_true",
+        help="wss:// only: do not verify the server's certificate (testing only)",
+    )
+    p.add_argument(
         "--new-player", action="store_true", help="do not resume the saved session for this server"
     )
     p.add_argument(
@@ -75,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         join=args.join,
         token_file=None if args.new_player else (args.token_file or _token_file()),
         autoconnect=bool(args.name),
+        ca_file=args.ca_file,
+        insecure=args.insecure,
     )
     app.run()
     return 0

@@ -26,6 +26,7 @@ from protocol import messages as m
 from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
 from protocol.codes import CloseCode
 from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
+from protocol.tls import TLSConfigError, client_ssl_for_url
 
 log = logging.getLogger("mahjong.cli")
 
@@ -57,8 +58,13 @@ class Session:
         on_update: Callable[[list[str]], None],
         token: str | None = None,
         on_status: Callable[[str], None] | None = None,
+        *,
+        ca_file: str | None = None,
+        insecure: bool = False,
     ) -> None:
         self.url = url
+        self.ca_file = ca_file  # wss://: a CA bundle to verify the server (self-signed setups)
+        self.insecure = insecure  # wss://: do not verify the certificate at all
         self.name = name
         self.model = model
         self.on_update = on_update
@@ -134,10 +140,17 @@ class Session:
     async def run(self) -> None:
         """Connect, and reconnect after every drop, until :meth:`close`."""
         attempt = 0
+        try:
+            ssl_ctx = client_ssl_for_url(self.url, self.ca_file, self.insecure)
+        except (TLSConfigError, OSError) as exc:
+            self.fatal = f"TLS settings: {exc}"
+            self.on_status(self.fatal)
+            return
         while not self.stopped:
             try:
                 async with connect(
                     self.url,
+                    ssl=ssl_ctx,
                     max_size=1 << 20,
                     open_timeout=5,
                     ping_interval=10,
