@@ -12,7 +12,7 @@ import signal
 import socket
 import ssl
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any, ClassVar
@@ -36,6 +36,10 @@ from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
 MAX_ATTEMPTS = 25
+#: committed entries a room's feed keeps in memory (see Feed.remember)
+RECENT_ENTRIES = 16
+#: rooms whose latest committed state this process keeps in memory (LRU)
+STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
 
 
@@ -104,10 +108,27 @@ class Feed:
         self.conns: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.wake = asyncio.Event()
+        # entries this process committed, by version (the last few): delivered from memory
+        # instead of being read back from the stream
+        self.recent: dict[int, JSON] = {}
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def kick(self) -> None:
         self.wake.set()
+
+    def remember(self, version: int, entry: JSON) -> None:
+        self.recent[version] = entry
+        if len(self.recent) > RECENT_ENTRIES:
+            for v in sorted(self.recent)[: len(self.recent) - RECENT_ENTRIES]:
+                del self.recent[v]
+
+    def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
+        out = []
+        v = start
+        while v in self.recent:
+            out.append((v, self.recent[v]))
+            v += 1
+        return out
 
     async def _run(self) -> None:
         while True:
@@ -128,6 +149,13 @@ class Feed:
         async with self.lock:
             while self.conns:
                 start = min(c.rooms.get(self.room, 0) for c in self.conns) + 1
+                entries = self._from_memory(start)
+                if entries:
+                    for v, entry in entries:
+                        for c in list(self.conns):
+                            if c.rooms.get(self.room, 0) == v - 1:
+                                self.app.deliver(c, self.room, v, entry)
+                    continue  # then ask the stream whether other processes committed more
                 entries = await self.app.store.read_log(self.room, start, count=256)
                 if not entries:
                     return
@@ -154,6 +182,9 @@ class App:
         self.by_player: dict[str, set[Conn]] = {}
         self.presence_locks: dict[str, asyncio.Lock] = {}
         self.feeds: dict[str, Feed] = {}
+        self.room_locks: dict[str, asyncio.Lock] = {}
+        # room -> (version, state) as last committed by this process (see mutate)
+        self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
         self.timer_wake = asyncio.Event()
@@ -165,7 +196,7 @@ class App:
     # ------------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
-        await self.store.ping()
+        await self.wait_for_redis()
         await self.reconcile_timers()
         loop = asyncio.get_running_loop()
         self.timer_task = loop.create_task(self.timer_loop())
@@ -174,6 +205,28 @@ class App:
             self.timer_task,
             loop.create_task(self.heal_loop()),
         ]
+
+    async def wait_for_redis(self) -> None:
+        """Wait (bounded by ``redis_load_wait``) while Redis is still loading its data set:
+        after a restart the embedded Redis answers LOADING until its AOF is read (PING works
+        during loading, the first real command would fail with ``BusyLoadingError``)."""
+        give_up = time.monotonic() + self.cfg.redis_load_wait
+        delay = 0.05
+        while True:
+            try:
+                await self.store.ping()
+                if not await self.store.loading():
+                    return
+            except redis.exceptions.BusyLoadingError:
+                pass
+            if time.monotonic() > give_up:
+                raise redis.exceptions.BusyLoadingError(
+                    f"redis still loading its data set after {self.cfg.redis_load_wait} s"
+                )
+            self.metrics.inc("redis_loading_waits")
+            log.info("redis is loading its data set; waiting")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
 
     async def reconcile_timers(self) -> None:
         """After a restart: make sure every open room with a deadline has a timer."""
@@ -345,19 +398,58 @@ class App:
         fn: Callable[[JSON], Change | None],
         player: str | None = None,
         client_seq: int | None = None,
+        offload: bool = False,
     ) -> tuple[CommitResult | None, JSON | None]:
         """Apply ``fn`` to the room's latest state and commit it atomically, retrying on
-        version conflicts. Returns (result or None when nothing changed, state)."""
+        version conflicts. Returns (result or None when nothing changed, state).
+
+        Changes to one room are serialised within this process (a lock per room), so
+        concurrent requests for a room (three seats answering a discard) queue up instead of
+        conflicting on the version check; other processes still race through it."""
+        lock = self.room_locks.get(room)
+        if lock is None:
+            lock = self.room_locks[room] = asyncio.Lock()
+            if len(self.room_locks) > 4 * STATE_CACHE_ROOMS:  # bounded: drop idle locks
+                for r, lk in list(self.room_locks.items()):
+                    if not lk.locked() and r != room:
+                        del self.room_locks[r]
+        async with lock:
+            return await self._mutate(room, fn, player, client_seq, offload)
+
+    async def _mutate(
+        self,
+        room: str,
+        fn: Callable[[JSON], Change | None],
+        player: str | None,
+        client_seq: int | None,
+        offload: bool,
+    ) -> tuple[CommitResult | None, JSON | None]:
         for attempt in range(MAX_ATTEMPTS):
-            loaded = await self.store.load(room)
-            if loaded is None:
-                raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
-            version, state = loaded
-            if client_seq is not None and player is not None:
-                last, at = await self.store.last_seq(room, player)
-                if client_seq <= last:
-                    return CommitResult("dup", at, last), state
-            change = fn(state)
+            # The state this process committed last for the room, if any: used optimistically
+            # (no load from Redis); the commit's version check catches a stale copy (another
+            # process committed since), and then the loop reloads from Redis.
+            cached = self.states.get(room) if attempt == 0 else None
+            if cached is not None:
+                version, state = cached
+            else:
+                loaded = await self.store.load(room)
+                if loaded is None:
+                    raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
+                version, state = loaded
+                if client_seq is not None and player is not None:
+                    last, at = await self.store.last_seq(room, player)
+                    if client_seq <= last:
+                        return CommitResult("dup", at, last), state
+            try:
+                change = await asyncio.to_thread(fn, state) if offload else fn(state)
+            except (RoomError, game.GameError):
+                if cached is None:
+                    raise
+                self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
+                continue
+            if change is None and cached is not None:
+                self._forget_state(room)
+                continue
             if change is None:
                 return None, state
             if (
@@ -382,6 +474,7 @@ class App:
                 deadline=self.deadline_of(change.state),
             )
             if res.status == "conflict":
+                self._forget_state(room)
                 self.metrics.inc("commit_conflicts")
                 await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                 continue
@@ -398,9 +491,25 @@ class App:
                 )
                 self.metrics.commits[change.kind] += 1
                 self.metrics.inc("actions", len(change.actions))
+                self._remember_state(room, res.version, change.state)
+                f = self.feeds.get(room)
+                if f is not None:
+                    f.remember(res.version, entry)
                 await self.after_commit(room, change.state)
             return res, change.state
         raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
+
+    def _remember_state(self, room: str, version: int, state: JSON) -> None:
+        if state["status"] == "closed":
+            self.states.pop(room, None)
+            return  # (its lock, if idle, goes with the next sweep of idle locks)
+        self.states[room] = (version, state)
+        self.states.move_to_end(room)
+        while len(self.states) > STATE_CACHE_ROOMS:
+            self.states.popitem(last=False)
+
+    def _forget_state(self, room: str) -> None:
+        self.states.pop(room, None)
 
     async def after_commit(self, room: str, state: JSON) -> None:
         if state["status"] == "closed":
@@ -481,15 +590,23 @@ class App:
             self.timer_wake.clear()
 
     async def fire(self, room: str) -> None:
+        if self.shutting_down:
+            return  # take no new work; the next process (or start) fires it
         self.metrics.inc("timer_fires")
         rng = random.Random(secrets.randbits(64))
         t = now_ms()
 
+        budget = self.cfg.bot_budget_ms / 1000
+
         def step(state: JSON) -> Change | None:
-            return rooms.tick(state, t, self.grace_ms, self.cfg.bot_delay_ms, rng)
+            return rooms.tick(
+                state, t, self.grace_ms, self.cfg.bot_delay_ms, rng, bot_budget_s=budget
+            )
 
         try:
-            res, _ = await self.mutate(room, step)
+            # the tick (engine steps and real-bot decisions) runs in a worker thread so a slow
+            # decision never stalls the event loop
+            res, _ = await self.mutate(room, step, offload=True)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await self.store.r.zrem("mj:timers", room)
@@ -800,7 +917,7 @@ class App:
             len(await self.store.player_rooms(pid)) >= self.cfg.max_rooms_per_player
         ):
             raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
-        res, _state = await self.mutate(room, lambda s: rooms.join(s, pid, conn.name))
+        res, _state = await self.mutate(room, lambda s: rooms.join(s, pid, conn.name, now_ms()))
         await self.store.add_player_room(pid, room)
         if room not in conn.rooms:
             await self.attach(conn, room)  # the snapshot goes out before the ack
@@ -960,6 +1077,7 @@ class App:
                 n: int | None = await asyncio.wait_for(self.store.count_rooms(), 2.0)
             except Exception:
                 n = None
+            self.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
             body = self.metrics.render(n, len(self.feeds))
             return _text(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         return None
@@ -972,9 +1090,12 @@ class App:
             return
         self.shutting_down = True
         log.info("shutting down", extra={"connections": len(self.conns)})
-        # take no new work: the other processes (or the next start) fire the timers
+        # take no new work: the other processes (or the next start) fire the timers; a tick
+        # running in a worker thread is not waited for (its commit is dropped or lands)
         if self.timer_task is not None:
             self.timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self.timer_task, 1.0)
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
         await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
@@ -1008,9 +1129,19 @@ async def run_server(
     loop = asyncio.get_running_loop()
     if stop is None:
         stop = asyncio.Event()
+        got_stop = stop
+
+        def on_signal() -> None:
+            if got_stop.is_set():
+                # a second SIGTERM/SIGINT: the operator wants it gone now (a leftover embedded
+                # redis-server is stopped cleanly by the next start)
+                log.warning("second stop signal: exiting at once")
+                os._exit(1)
+            got_stop.set()
+
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
-                loop.add_signal_handler(sig, stop.set)
+                loop.add_signal_handler(sig, on_signal)
     async with serve(
         app.handler,
         cfg.host,
@@ -1030,7 +1161,13 @@ async def run_server(
         if ready is not None:
             ready(port)
         await stop.wait()
-        await app.shutdown()
+        try:
+            # bounded: a stop must never hang (a stuck client, a slow Redis)
+            await asyncio.wait_for(app.shutdown(), cfg.shutdown_grace + 5.0)
+        except TimeoutError:
+            log.warning("graceful shutdown timed out; closing anyway")
+            await app.stop_tasks()
     await app.stop_tasks()  # feeds that handlers opened while closing
+    game.stop_bots()
     await store.close()
     log.info("stopped")

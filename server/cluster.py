@@ -159,6 +159,10 @@ class ClusterStore(Store):
             with contextlib.suppress(Exception):
                 await c.aclose()
 
+    async def loading(self) -> bool:
+        # a loading node answers LOADING, which the cluster client retries (see _RETRY_PREFIXES)
+        return False
+
     async def commit(
         self,
         room: str,
@@ -204,7 +208,8 @@ class ClusterStore(Store):
         if status == "dup":
             return CommitResult("dup", int(res[1]), int(res[2]))
         if status == "ok" and deadline is not None:
-            # as Store.commit: the index lives in another slot, so it is written afterwards
+            # the index lives in another slot (single Redis: in the script), so it is written
+            # afterwards
             try:
                 await self.cluster.zadd(TIMERS, {room: deadline})
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError):

@@ -10,6 +10,10 @@
 -- ARGV[6] pub/sub channel for the notification
 -- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
 --         global timers index is updated by the caller, see server/store.py)
+-- KEYS[4] (optional, single Redis only) mj:timers: the global deadline index, updated here
+--         too (ZADD ARGV[8] at ARGV[7]) so a commit is one round trip; with Redis Cluster
+--         it lives in another slot and the caller updates it after the commit
+-- ARGV[8] the room id (with KEYS[4])
 -- Returns {"ok", new_version} | {"conflict", current_version} | {"dup", version_of_that_seq}
 local cur = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 local player = ARGV[4]
@@ -31,4 +35,7 @@ if player ~= '' then
   redis.call('HSET', KEYS[3], player, ARGV[5], player .. ':v', nv)
 end
 redis.call('PUBLISH', ARGV[6], nv)
+if KEYS[4] and ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[4], ARGV[7], ARGV[8])
+end
 return {'ok', nv}

@@ -16,9 +16,12 @@ class Config:
     data_dir: str = "./data"
     redis_server: str | None = None  # path of the redis-server binary for the embedded mode
     redis_pool_size: int = 32
+    event_loop: str = "auto"  # auto: uvloop when installed (the 'fast' extra), else asyncio
+    redis_load_wait: float = 120.0  # at start, wait this long for a Redis still loading its AOF
     server_id: str | None = None  # defaults to host:port:pid
     grace_seconds: float = 60.0  # a disconnected seat is held this long, then a bot plays it
     bot_delay_ms: int = 600  # how long a bot "thinks"
+    bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays
     hard_frame_bytes: int = 256 * 1024  # hard limit: websockets closes with 1009

@@ -18,8 +18,11 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 
 from __future__ import annotations
 
+import concurrent.futures
 import importlib
 import random
+import threading
+from collections import OrderedDict
 from typing import Any
 
 JSON = dict[str, Any]
@@ -74,17 +77,24 @@ def _wrap(exc: Exception) -> GameError:
     return GameError(str(getattr(exc, "code", "illegal-action")), str(exc))
 
 
-# The last few (state JSON, parsed GameState) pairs: one action needs the same state parsed
-# for apply, legal actions of up to three seats, the bot and the deadlines. Entries are keyed
-# by the dict's identity and hold a reference to it, so an id is never reused while cached;
-# state JSON is never mutated in place (rooms.py always builds new dicts).
-_PARSED: list[tuple[JSON, Any]] = []
+# Recent (state JSON, parsed GameState) pairs: one action needs the same state parsed for
+# apply, legal actions of up to three seats, the bot and the deadlines, and the server keeps
+# each room's latest state in memory between actions (server/app.py), so the next action
+# finds it here too. Entries are keyed by the dict's identity and hold a reference to it, so
+# an id is never reused while cached; state JSON is never mutated in place (rooms.py always
+# builds new dicts). Bounded (LRU) and locked: timer ticks run in worker threads.
+_PARSED: OrderedDict[int, tuple[JSON, Any]] = OrderedDict()
+_PARSED_MAX = 512
+_PARSED_LOCK = threading.Lock()
 
 
 def _state(state: JSON) -> Any:
-    for js, st in _PARSED:
-        if js is state:
-            return st
+    key = id(state)
+    with _PARSED_LOCK:
+        hit = _PARSED.get(key)
+        if hit is not None and hit[0] is state:
+            _PARSED.move_to_end(key)
+            return hit[1]
     t = _table()
     try:
         st = t.GameState.from_json(state)
@@ -95,8 +105,11 @@ def _state(state: JSON) -> Any:
 
 
 def _remember(state: JSON, parsed: Any) -> None:
-    _PARSED.insert(0, (state, parsed))
-    del _PARSED[4:]
+    with _PARSED_LOCK:
+        _PARSED[id(state)] = (state, parsed)
+        _PARSED.move_to_end(id(state))
+        while len(_PARSED) > _PARSED_MAX:
+            _PARSED.popitem(last=False)
 
 
 def new_game(ruleset: str, options: JSON) -> JSON:
@@ -178,12 +191,65 @@ def timeout_action(state: JSON, seat: int) -> JSON:
     return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
 
 
-def bot_action(state: JSON, seat: int, rng: random.Random) -> JSON:
-    t = _table()
-    a = t.RandomPlayer(rng).choose(_state(state), seat)
-    if a is None:
+#: the pool the real bot decides in when a time budget is given (see :func:`bot_action`)
+_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+_BOT_POOL_LOCK = threading.Lock()
+
+
+def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+    global _BOT_POOL
+    with _BOT_POOL_LOCK:
+        if _BOT_POOL is None:
+            _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+        return _BOT_POOL
+
+
+def stop_bots() -> None:
+    """Drop queued bot decisions (at shutdown); a running one finishes on its own."""
+    global _BOT_POOL
+    with _BOT_POOL_LOCK:
+        if _BOT_POOL is not None:
+            _BOT_POOL.shutdown(wait=False, cancel_futures=True)
+            _BOT_POOL = None
+
+
+def fast_action(legal_actions: list[JSON]) -> JSON:
+    """A legal action chosen in constant time (the fallback when the bot is too slow): a
+    win when offered, else pass a claim, else discard the tile just drawn (or the last
+    discard offered)."""
+    by_type: dict[str, JSON] = {}
+    for a in legal_actions:
+        by_type.setdefault(str(a.get("type")), a)
+    for kind in ("win", "pass"):
+        if kind in by_type:
+            return by_type[kind]
+    discards = [a for a in legal_actions if a.get("type") == "discard"]
+    if discards:
+        return discards[-1]
+    return legal_actions[0]
+
+
+def bot_action(state: JSON, seat: int, rng: random.Random, budget_s: float | None = None) -> JSON:
+    """The real bot's action (``bots.choose``) for ``seat``, decided from that seat's view
+    and legal actions only. With ``budget_s``, a decision that takes longer falls back to
+    :func:`fast_action` (the slow decision finishes in the background and is dropped)."""
+    legal_actions = legal(state, seat)
+    if not legal_actions:
         return timeout_action(state, seat)
-    return dict(a.to_json())
+    seen = view(state, seat)
+    bots = importlib.import_module("bots")
+    if budget_s is None:
+        return dict(bots.choose(seen, legal_actions, rng))
+    fut = _bot_pool().submit(bots.choose, seen, legal_actions, rng)
+    try:
+        return dict(fut.result(timeout=budget_s))
+    except concurrent.futures.TimeoutError:
+        BOT_STATS["fallbacks"] += 1
+        return fast_action(legal_actions)
+
+
+#: counters read by the server's metrics
+BOT_STATS = {"fallbacks": 0}
 
 
 def finished(state: JSON) -> bool:

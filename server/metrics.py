@@ -62,6 +62,8 @@ class Metrics:
             ("commit_conflicts", "Optimistic-concurrency conflicts (retried)."),
             ("timer_fires", "Room timers fired by this process."),
             ("gap_heals", "Event gaps healed from the stream."),
+            ("bot_fallbacks", "Bot decisions over the time budget (a fast legal action)."),
+            ("redis_loading_waits", "Start-up waits for Redis loading its data set."),
         ):
             metric(f"mahjong_{name}_total", "counter", help_)
             out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")

@@ -8,7 +8,6 @@ Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
 
 from __future__ import annotations
 
-import copy
 import random
 import secrets
 import unicodedata
@@ -199,7 +198,18 @@ def seat_of(state: JSON, player: str) -> int | None:
 
 
 def _copy(state: JSON) -> JSON:
-    return copy.deepcopy(state)
+    """A copy of the room state that the room operations may change.
+
+    Structural sharing instead of a deep copy: the operations here only ever change the
+    top-level keys, ``members`` and the seat dicts in place, so only those are copied; the
+    rest (the game JSON, options, history, pending maps) is shared with the old state and is
+    only ever *replaced*, never changed in place (``game.apply`` returns new dicts). Neither
+    state may be mutated in place by anyone else (see tests/server_tests/test_rooms_copy.py).
+    """
+    s = dict(state)
+    s["members"] = dict(state["members"])
+    s["seats"] = [None if seat is None else dict(seat) for seat in state["seats"]]
+    return s
 
 
 def _member(state: JSON, player: str) -> None:
@@ -228,7 +238,7 @@ def _seat_index(seat: int) -> int:
 # ------------------------------------------------------------------------------- lobby ops
 
 
-def join(state: JSON, player: str, name: str) -> Change:
+def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
     if state["status"] == "closed":
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
     s = _copy(state)
@@ -242,6 +252,8 @@ def join(state: JSON, player: str, name: str) -> Change:
         if seat and seat.get("player") == player:
             seat["auto"] = False
             seat["away"] = None
+    if now is not None and paused(state) and not paused(s):
+        _resume_clocks(s, now)
     return Change(
         s,
         "join",
@@ -332,6 +344,8 @@ def leave(state: JSON, player: str, now: int) -> Change:
     _member(state, player)
     s = _copy(state)
     name = s["members"].pop(player)
+    if player in (s.get("spectators_away") or {}):
+        s["spectators_away"] = {p: t for p, t in s["spectators_away"].items() if p != player}
     cur = seat_of(s, player)
     if cur is not None:
         if s["status"] == "playing":
@@ -356,8 +370,10 @@ def leave(state: JSON, player: str, now: int) -> Change:
 def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     """A seated player's last connection closed (away=True) or came back (away=False)."""
     cur = seat_of(state, player)
-    if cur is None or player not in state["members"]:
+    if player not in state["members"]:
         return None
+    if cur is None:
+        return _spectator_away(state, player, away, now)
     seat = state["seats"][cur]
     if away == (seat.get("away") is not None) and (away or not seat.get("auto")):
         return None
@@ -370,7 +386,27 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
         seat["away"] = None
         seat["auto"] = False
         notice = {"type": "seat_back", "seat": cur}
+        if paused(state) and not paused(s):
+            _resume_clocks(s, now)
     return Change(s, "away" if away else "back", player, lobby_changed=True, notice=notice)
+
+
+def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
+    """A spectator's presence during a game: it keeps a game of bots going (see paused)."""
+    gone = state.get("spectators_away") or {}
+    if state["status"] != "playing" or away == (player in gone):
+        return None
+    s = _copy(state)
+    new = dict(gone)
+    if away:
+        new[player] = now
+    else:
+        new.pop(player, None)
+    s["spectators_away"] = new
+    if paused(state) and not paused(s):
+        _resume_clocks(s, now)
+    # lobby_changed: the change must be committed (a spectator's presence is in the state)
+    return Change(s, "away" if away else "back", player, lobby_changed=True)
 
 
 def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
@@ -531,10 +567,37 @@ def _bot_delay(state: JSON, default_ms: int) -> int:
     return default_ms if v is None else int(v)
 
 
+def paused(state: JSON) -> bool:
+    """A game no human is connected to any more: it has human seats, every one of them is
+    played by a bot because its player is away (disconnected past the grace period, or
+    left), and no spectator is connected either.
+
+    Such a room does nothing by itself (no bot moves, timeouts or deals), so abandoned rooms
+    cost no CPU; it resumes, with fresh clocks, when one of its players comes back (or a
+    spectator connects). A game of bots only is not paused (it is finite, and someone chose
+    to start it).
+    """
+    if state["status"] != "playing":
+        return False
+    humans = [seat for seat in state["seats"] if seat and not seat["bot"]]
+    if not humans or not all(seat.get("auto") and seat.get("away") is not None for seat in humans):
+        return False
+    seated = {seat.get("player") for seat in humans}
+    gone = state.get("spectators_away") or {}
+    return all(p in seated or p in gone for p in state["members"])
+
+
+def _resume_clocks(s: JSON, now: int) -> None:
+    """A paused game resumes: every open decision (and the next deal) starts again now."""
+    s["pending_since"] = {k: now for k in s.get("pending_since") or {}}
+    if s.get("next_hand_at") is not None:
+        s["next_hand_at"] = now + int(s["options"]["hand_pause_ms"])
+
+
 def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
     out: list[tuple[int, str, int]] = []
-    if state["status"] != "playing":
+    if state["status"] != "playing" or paused(state):
         return out
     for i, seat in enumerate(state["seats"]):
         if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
@@ -563,9 +626,18 @@ def next_deadline(state: JSON, grace_ms: int, bot_delay_ms: int) -> int | None:
 
 
 def tick(
-    state: JSON, now: int, grace_ms: int, bot_delay_ms: int, rng: random.Random, max_steps: int = 32
+    state: JSON,
+    now: int,
+    grace_ms: int,
+    bot_delay_ms: int,
+    rng: random.Random,
+    max_steps: int = 32,
+    bot_budget_s: float | None = None,
 ) -> Change | None:
-    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal)."""
+    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal).
+
+    Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
+    falls back to a fast legal action."""
     s = _copy(state)
     change = Change(s, "tick", None)
     steps = 0
@@ -585,7 +657,7 @@ def tick(
             _deal_if_needed(s, change, now)
             continue
         if kind == "bot":
-            action = game.bot_action(s["game"], i, rng)
+            action = game.bot_action(s["game"], i, rng, bot_budget_s)
         else:
             action = game.timeout_action(s["game"], i)
         s["game"], events = game.apply(s["game"], action)

@@ -13,8 +13,9 @@ player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set).
 
 Every change goes through one Lua script (``commit.lua``) touching only the room's own keys
 (one hash slot): idempotency check of the client sequence number, version check, state and
-next-deadline write, stream append and publish, all atomic. The global timers index is
-updated right after (see :meth:`Store.reindex_timer` for why that is safe).
+next-deadline write, stream append, publish and (single Redis) the global timers index, all
+atomic and in one round trip. With Redis Cluster the timers index lives in another slot and
+is updated right after (see :meth:`Store.reindex_timer` for why that is safe).
 """
 
 from __future__ import annotations
@@ -101,6 +102,12 @@ class Store:
     async def ping(self) -> bool:
         return bool(await self.r.ping())
 
+    async def loading(self) -> bool:
+        """Whether Redis is still loading its data set (PING answers during loading; most
+        other commands fail with ``BusyLoadingError`` until it is done)."""
+        info = await self.r.info("persistence")
+        return bool(int(info.get("loading", 0)))
+
     # ------------------------------------------------------------------------ script
 
     async def _eval(self, script: str, keys: list[str], args: list[Any]) -> Any:
@@ -124,9 +131,11 @@ class Store:
         client_seq: int | None = None,
         deadline: int | None = None,
     ) -> CommitResult:
+        # one round trip: the script also updates the global timers index (single Redis:
+        # every key is on the one server; ClusterStore overrides this)
         res = await self._eval(
             COMMIT_LUA,
-            [k_state(room), k_log(room), k_seq(room)],
+            [k_state(room), k_log(room), k_seq(room), TIMERS],
             [
                 expected_version,
                 pack(state),
@@ -135,15 +144,12 @@ class Store:
                 client_seq if client_seq is not None else "",
                 k_channel(room),
                 "" if deadline is None else deadline,
+                room,
             ],
         )
         status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
         if status == "dup":
             return CommitResult("dup", int(res[1]), int(res[2]))
-        if status == "ok" and deadline is not None:
-            # the index of deadlines lives outside the room's hash slot (Redis Cluster), so it
-            # is updated after the commit; a crash in between is repaired by reindex_timer()
-            await self.r.zadd(TIMERS, {room: deadline})
         return CommitResult(status, int(res[1]))
 
     # ------------------------------------------------------------------------- rooms
