@@ -559,8 +559,12 @@ def register(ruleset: RuleSet[Any]) -> RuleSet[Any]:
 def _load() -> None:
     global _loaded
     if not _loaded:
-        _loaded = True
+        # the flag is set only once the import is done: another thread (the server's timer
+        # ticks run in worker threads) must never see a half-filled registry; a concurrent
+        # import waits on the import system's module lock
         import scoring.rulesets  # noqa: F401  (registers the built-in rule sets)
+
+        _loaded = True
 
 
 def get_ruleset(name: str) -> RuleSet[Any]:

@@ -116,6 +116,12 @@ class Feed:
     def kick(self) -> None:
         self.wake.set()
 
+    def kick_if_behind(self, version: int | None) -> None:
+        """A pub/sub notification of ``version``: wake up unless every connection here has
+        it already (the notification of this process's own commit, delivered from memory)."""
+        if version is None or any(c.rooms.get(self.room, 0) < version for c in self.conns):
+            self.wake.set()
+
     def remember(self, version: int, entry: JSON) -> None:
         self.recent[version] = entry
         if len(self.recent) > RECENT_ENTRIES:
@@ -155,7 +161,9 @@ class Feed:
                         for c in list(self.conns):
                             if c.rooms.get(self.room, 0) == v - 1:
                                 self.app.deliver(c, self.room, v, entry)
-                    continue  # then ask the stream whether other processes committed more
+                    # commits by other processes arrive with their pub/sub notification,
+                    # which wakes this feed again (see kick_if_behind)
+                    return
                 entries = await self.app.store.read_log(self.room, start, count=256)
                 if not entries:
                     return
@@ -196,6 +204,8 @@ class App:
     # ------------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        with contextlib.suppress(game.GameUnavailable):
+            game.warm_up()
         await self.wait_for_redis()
         await self.reconcile_timers()
         loop = asyncio.get_running_loop()
@@ -537,7 +547,11 @@ class App:
                     ch = msg["channel"]
                     room = room_of_channel(ch.decode() if isinstance(ch, bytes) else ch)
                     if room is not None and room in self.feeds:
-                        self.feeds[room].kick()
+                        try:
+                            v: int | None = int(msg["data"])
+                        except (TypeError, ValueError):
+                            v = None
+                        self.feeds[room].kick_if_behind(v)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
@@ -606,7 +620,7 @@ class App:
         try:
             # the tick (engine steps and real-bot decisions) runs in a worker thread so a slow
             # decision never stalls the event loop
-            res, _ = await self.mutate(room, step, offload=True)
+            res, _ = await self.mutate(room, step, offload=self.cfg.bot_thread)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await self.store.r.zrem("mj:timers", room)

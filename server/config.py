@@ -21,6 +21,7 @@ class Config:
     server_id: str | None = None  # defaults to host:port:pid
     grace_seconds: float = 60.0  # a disconnected seat is held this long, then a bot plays it
     bot_delay_ms: int = 600  # how long a bot "thinks"
+    bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays

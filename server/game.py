@@ -65,6 +65,16 @@ def available() -> bool:
     return True
 
 
+def warm_up() -> None:
+    """Load every playable rule set (scoring tables, bot rules) now, in the calling thread,
+    before requests and worker threads need them: at server start."""
+    t = _table()
+    importlib.import_module("bots")
+    scoring = importlib.import_module("scoring")
+    for name in t.playable_rulesets():
+        scoring.get_ruleset(name)
+
+
 def rulesets() -> list[str]:
     """Rule sets a room can be created with: game parameters and a scoring rule set."""
     try:
