@@ -651,12 +651,15 @@ class App:
         conn = Conn(ws, self.cfg)
         self.conns.add(conn)
         self.metrics.connections += 1
-        writer = asyncio.get_running_loop().create_task(conn.writer(self.metrics))
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(conn.writer(self.metrics))
+        pinger = loop.create_task(self.keepalive(conn))
         try:
             await self.session(conn)
         except ConnectionClosed:
             pass
         finally:
+            pinger.cancel()
             conn.closed = True
             self.conns.discard(conn)
             self.metrics.connections -= 1
@@ -666,6 +669,28 @@ class App:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pinger
+
+    async def keepalive(self, conn: Conn) -> None:
+        """Ping every ``--keepalive-seconds`` (±20 %) with a random phase per connection
+        (websockets' own keepalive is off): connections opened together (a reconnect storm, a
+        load test) do not all ping at the same instant. No pong in that time: it is dead."""
+        every = self.cfg.keepalive_seconds
+        if every <= 0:
+            return
+        await asyncio.sleep(random.uniform(0.5, 1.0) * every)
+        while not conn.closed:
+            try:
+                pong = await conn.ws.ping()
+                await asyncio.wait_for(pong, every)
+                self.metrics.inc("keepalive_pongs")
+            except TimeoutError:
+                await conn.ws.close(1011, "keepalive ping timeout")  # as websockets does
+                return
+            except ConnectionClosed:
+                return
+            await asyncio.sleep(random.uniform(0.8, 1.2) * every)
 
     async def session(self, conn: Conn) -> None:
         ws = conn.ws
@@ -1164,6 +1189,7 @@ async def run_server(
         max_size=cfg.hard_frame_bytes,
         max_queue=64,
         compression=None,
+        ping_interval=None,  # App.keepalive pings, with jitter
         close_timeout=2,
         ssl=ssl_context,
     ) as ws_server:

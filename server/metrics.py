@@ -62,6 +62,7 @@ class Metrics:
             ("commit_conflicts", "Optimistic-concurrency conflicts (retried)."),
             ("timer_fires", "Room timers fired by this process."),
             ("gap_heals", "Event gaps healed from the stream."),
+            ("keepalive_pongs", "Keepalive pings answered by clients."),
             ("bot_fallbacks", "Bot decisions over the time budget (a fast legal action)."),
             ("redis_loading_waits", "Start-up waits for Redis loading its data set."),
         ):

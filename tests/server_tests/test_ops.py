@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 
 import pytest
 import redis
@@ -172,3 +173,59 @@ async def test_redis_restart_is_survived(tmp_path):
             await c.close()
     finally:
         rp.stop()
+
+
+async def test_sigterm_stops_promptly_while_bots_play_flat_out(redis_url):
+    """Rooms of bots playing with no delay (timer ticks in worker threads) do not hold up a
+    stop: the process exits cleanly soon after SIGTERM."""
+    srv = ServerProc("--redis-url", redis_url, "--shutdown-grace", "2")
+    try:
+        c = await Client.connect(srv.port)
+        await c.hello("host")
+        rooms_ = []
+        for _ in range(3):
+            ack = await c.request({"type": "create_room", "ruleset": RS})
+            room = ack["room"]
+            for seat in range(4):
+                r = await c.request({"type": "add_bot", "room": room, "seat": seat})
+                assert r["type"] == "ack", r
+            assert (await c.request({"type": "start_game", "room": room}))["type"] == "ack"
+            rooms_.append(room)
+        # the bots are playing: events keep arriving for every room
+        for room in rooms_:
+            await c.wait_for(
+                lambda m, room=room: m["type"] == "events" and m["room"] == room and m["seq"] > 20,
+                20,
+            )
+        t0 = time.monotonic()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(srv.proc.wait, 15) == 0
+        assert time.monotonic() - t0 < 2 + 5, "the stop took longer than its bound"
+    finally:
+        srv.stop()
+
+
+async def test_keepalive_pings_keep_a_live_idle_connection_open(redis_url):
+    from server_tests.conftest import running_server
+
+    async with running_server(redis_url, keepalive_seconds=0.2) as srv:
+        c = await Client.connect(srv.port)
+        await c.hello("idle")
+        await asyncio.sleep(1.5)  # several ping rounds; the client answers them
+        r = await c.request({"type": "ping"})
+        assert r["type"] == "pong"
+        body = await asyncio.to_thread(_get, f"http://127.0.0.1:{srv.port}/metrics")
+        pongs = next(
+            float(line.split()[1])
+            for line in body.splitlines()
+            if line.startswith("mahjong_keepalive_pongs_total ")
+        )
+        assert pongs >= 3, body
+        await c.close()
+
+
+def _get(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=5) as resp:
+        return resp.read().decode()
