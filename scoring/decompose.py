@@ -28,6 +28,7 @@ __all__ = [
     "ShapeMatcher",
     "Wait",
     "arrangements",
+    "block",
     "blocks_of_melds",
     "concealed_splits",
     "is_standard_complete",
@@ -237,35 +238,69 @@ def is_standard_complete(c: Sequence[int]) -> bool:
 
 def concealed_splits(c: Sequence[int]) -> list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]]:
     """Every split of the 34 counts into sets + one pair: ``[(pair tile, ((kind, tile)…))]``."""
-    per_group: list[tuple[_Split, ...]] = []
-    bases: list[int] = []
+    return [(pair, tuple((b.kind, b.tile) for b in blocks)) for pair, blocks in _block_splits(c)]
+
+
+_INTERNED: dict[tuple[BlockKind, int, bool], Block] = {}
+
+
+def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
+    """The shared :class:`Block` of a set / pair / single in hand (not a declared meld).
+
+    Blocks are immutable, so one instance per (kind, tile, concealed) serves every
+    arrangement of every hand: building arrangements allocates no blocks.
+    """
+    key = (kind, tile, concealed)
+    b = _INTERNED.get(key)
+    if b is None:
+        b = _INTERNED[key] = Block(kind, KINDS[tile], concealed)
+    return b
+
+
+# A split of one group as blocks: (pair tile index or -1, the sets as shared blocks).
+_BlockSplit = tuple[int, tuple[Block, ...]]
+
+
+@cache
+def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_BlockSplit, ...]:
+    """:func:`_suit_splits` of one group as shared blocks with absolute tile indices."""
+    return tuple(
+        (
+            lo + p if p >= 0 else -1,
+            tuple(block(BlockKind.CHOW if k == 0 else BlockKind.PUNG, lo + i) for k, i in ss),
+        )
+        for p, ss in _suit_splits(g, honors)
+    )
+
+
+def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
+    """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
+    combos: list[_BlockSplit] = [(-1, ())]
     for lo, hi, honors in _GROUPS:
         g = tuple(c[lo:hi])
         if not any(g):
             continue
-        s = _suit_splits(g, honors)
-        if not s:
+        splits = _group_block_splits(g, lo, honors)
+        if not splits:
             return []
-        per_group.append(s)
-        bases.append(lo)
-    out: list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]] = []
-
-    def rec(gi: int, pair: int, sets: tuple[tuple[BlockKind, Tile], ...]) -> None:
-        if gi == len(per_group):
-            if pair >= 0:
-                out.append((pair, sets))
-            return
-        base = bases[gi]
-        for p, ss in per_group[gi]:
-            if p >= 0 and pair >= 0:
-                continue
-            new = tuple(
-                (BlockKind.CHOW if k == 0 else BlockKind.PUNG, KINDS[base + i]) for k, i in ss
-            )
-            rec(gi + 1, base + p if p >= 0 else pair, sets + new)
-
-    rec(0, -1, ())
-    return out
+        if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each
+            pair, blocks = combos[0]
+            p, bs = splits[0]
+            if p >= 0:
+                if pair >= 0:
+                    return []
+                pair = p
+            combos = [(pair, blocks + bs)]
+            continue
+        new: list[_BlockSplit] = []
+        for pair, blocks in combos:
+            for p, bs in splits:
+                if p < 0:
+                    new.append((pair, blocks + bs))
+                elif pair < 0:
+                    new.append((p, blocks + bs))
+        combos = new
+    return [x for x in combos if x[0] >= 0]
 
 
 _MELD_KIND = {MeldKind.CHOW: BlockKind.CHOW, MeldKind.PUNG: BlockKind.PUNG}
@@ -294,31 +329,43 @@ def _wait_of(block: Block, win: Tile) -> Wait:
     return Wait.TWO_SIDED
 
 
+_CHOW_K = BlockKind.CHOW
+_PUNG_K = BlockKind.PUNG
+_PAIR_K = BlockKind.PAIR
+
+
 def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> list[Arrangement]:
     """Every standard arrangement of ``hand``, one per (split, block holding the win tile).
 
     A pung completed by a claimed (not self-drawn) win tile is exposed.
     """
     c = counts if counts is not None else hand.concealed_counts()
-    melds = blocks_of_melds(hand.melds)
+    splits = _block_splits(c)
+    if not splits:
+        return []
+    melds = blocks_of_melds(hand.melds) if hand.melds else ()
     win = hand.win_tile
+    w = win._value_
     self_drawn = hand.win.self_drawn
     out: list[Arrangement] = []
-    for pair, sets in concealed_splits(c):
-        concealed = [Block(k, t, True) for k, t in sets]
-        pair_block = Block(BlockKind.PAIR, KINDS[pair], True)
-        seen: set[tuple[BlockKind, Tile]] = set()
-        candidates = [*concealed, pair_block]
+    n_melds = len(melds)
+    for pair, sets in splits:
+        candidates = (*sets, block(_PAIR_K, pair))
+        seen: list[Block] = []
         for j, b in enumerate(candidates):
-            if win not in b.tiles or (b.kind, b.tile) in seen:
+            t = b.tile._value_
+            if b.kind is _CHOW_K:
+                if not t <= w <= t + 2:
+                    continue
+            elif t != w:
                 continue
-            seen.add((b.kind, b.tile))
-            blocks = list(candidates)
-            if b.kind is BlockKind.PUNG and not self_drawn:
-                blocks[j] = Block(BlockKind.PUNG, b.tile, False)
-            out.append(
-                Arrangement(STANDARD, melds + tuple(blocks), len(melds) + j, _wait_of(b, win))
-            )
+            if b in seen:  # shared blocks: the same set twice is the same reading
+                continue
+            seen.append(b)
+            blocks = melds + candidates
+            if b.kind is _PUNG_K and not self_drawn:
+                blocks = (*melds, *candidates[:j], block(_PUNG_K, t, False), *candidates[j + 1 :])
+            out.append(Arrangement(STANDARD, blocks, n_melds + j, _wait_of(b, win)))
     return out
 
 

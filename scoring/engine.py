@@ -222,6 +222,11 @@ class Pattern(Generic[F]):
     category: str = ""
     note: str = ""
     excludes_when: tuple[tuple[Callable[[F], bool], frozenset[str]], ...] = ()
+    #: A cheap *necessary* condition shared by several rows (e.g. "the hand has chows"):
+    #: when it is false the row is absent and its predicate is not called. Rows carrying
+    #: the same guard object are evaluated as a group, the guard once per feature record.
+    #: Purely an evaluation shortcut: a row's result never depends on it.
+    guard: Callable[[F], object] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,6 +333,10 @@ def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
     return out
 
 
+def _first(row: tuple[int, Any, int]) -> int:
+    return row[0]
+
+
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 
 
@@ -378,6 +387,29 @@ class RuleSet(Generic[F]):
         self.params: Mapping[str, Any] = dict(params or {})
         self._excluded_by = self._closure(exclusion_closure)
         self.sequential_exclusion = sequential_exclusion
+        self._groups = self._group_rows()
+        self._items: dict[tuple[str, int, int], Item] = {}
+
+    def _group_rows(
+        self,
+    ) -> tuple[tuple[Callable[[F], object] | None, tuple[tuple[int, Pattern[F]], ...]], ...]:
+        """The rows grouped by guard (in the order of first appearance); each row keeps its
+        table index so that hits can be put back in table order."""
+        groups: dict[int, tuple[Callable[[F], object] | None, list[tuple[int, Pattern[F]]]]] = {}
+        for i, p in enumerate(self.patterns):
+            key = id(p.guard) if p.guard is not None else 0
+            groups.setdefault(key, (p.guard, []))[1].append((i, p))
+        return tuple((g, tuple(rows)) for g, rows in groups.values())
+
+    def _item(self, p: Pattern[F], points: int, count: int) -> Item:
+        """The (immutable, shared) item of a counted pattern."""
+        key = (p.id, points, count)
+        it = self._items.get(key)
+        if it is None:
+            if len(self._items) > 4096:  # formulas could make many values; stay bounded
+                self._items.clear()
+            it = self._items[key] = Item(p.id, p.name, p.en, points, count)
+        return it
 
     def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
         out: dict[str, frozenset[str]] = {}
@@ -447,16 +479,30 @@ class RuleSet(Generic[F]):
         earlier counted pattern removed removes nothing itself (MCR's non-repeat principle:
         a fan that is not counted implies nothing).
         """
-        hits: list[tuple[Pattern[F], int]] = []
-        for p in self.patterns:
-            n = p.predicate(f)
-            if n:
-                hits.append((p, int(n)))
-        return self.resolve(hits, f)
+        groups = self._groups
+        if len(groups) == 1:
+            hits: list[tuple[Pattern[F], int]] = []
+            for _, p in groups[0][1]:
+                n = p.predicate(f)
+                if n:
+                    hits.append((p, int(n)))
+            return self.resolve(hits, f)
+        found: list[tuple[int, Pattern[F], int]] = []
+        for guard, rows in groups:
+            if guard is not None and not guard(f):
+                continue
+            for i, p in rows:
+                n = p.predicate(f)
+                if n:
+                    found.append((i, p, int(n)))
+        found.sort(key=_first)
+        return self.resolve([(p, n) for _, p, n in found], f)
 
-    def _removes(self, p: Pattern[F], f: F) -> set[str]:
+    def _removes(self, p: Pattern[F], f: F) -> frozenset[str] | set[str]:
         """What a counted pattern removes: its static exclusions (after the closure) and
         those of its conditional exclusions whose condition holds for this hand."""
+        if not p.excludes_when:
+            return self._excluded_by[p.id]
         out = set(self._excluded_by[p.id])
         for cond, ids in p.excludes_when:
             if cond(f):
@@ -479,10 +525,7 @@ class RuleSet(Generic[F]):
             for p, _ in hits:
                 excluded |= self._removes(p, f)
             hits = [(p, n) for p, n in hits if p.id not in excluded]
-        return [
-            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
-            for p, n in hits
-        ]
+        return [self._item(p, p.value(f) if p.value is not None else p.points, n) for p, n in hits]
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
         """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""

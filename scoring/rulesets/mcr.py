@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from itertools import permutations
+from itertools import compress, permutations
 from typing import Any
 
 from scoring.decompose import (
@@ -63,6 +63,7 @@ __all__ = [
     "MCRFeatures",
     "MCRRuleSet",
     "chow_combination_fans",
+    "make_mcr",
     "pung_combination_fans",
 ]
 
@@ -107,6 +108,7 @@ _MIDDLE = frozenset({4, 5, 6})
 _EMPTY: Mapping[str, int] = {}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+_RANGE34 = range(34)
 
 
 def _suit(t: int) -> int:
@@ -494,8 +496,10 @@ def _set_of(t: int) -> _Set:
 class MCRFeatures(Features):
     """MCR facts about one arrangement.
 
-    The arrangement's blocks are read once, in ``__init__``, into plain integers (tile
-    indices); everything else is a :func:`~scoring.engine.lazy` attribute computed on first use.
+    The arrangement's blocks and the hand's tile counts are read once, in ``__init__``, into
+    plain integers and sets (the facts nearly every fan reads: computing them eagerly in one
+    pass is cheaper than lazy look-ups); the rarer facts are :func:`~scoring.engine.lazy`
+    attributes computed on first use.
     """
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
@@ -539,27 +543,16 @@ class MCRFeatures(Features):
         self.pair_tile = pair if npairs == 1 else None
         self.hidden = hidden
         self.win_i = hand.win_tile._value_
-        self.exposed = sum(1 for m in hand.melds if not m.concealed)
+        self.exposed = sum(1 for m in hand.melds if not m.concealed) if hand.melds else 0
+        # -- tiles: counts (34) of every tile of the hand, melds included
+        tc = hand._tile_counts
+        self.counts_i: tuple[int, ...] = tc
+        self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
+        #: numbered suits absent
+        self.voided: int = 3 - (any(tc[0:9]) + any(tc[9:18]) + any(tc[18:27]))
+        self.honors: bool = any(tc[27:34])
 
     # -- tiles ------------------------------------------------------------------------------
-
-    @lazy
-    def counts_i(self) -> list[int]:
-        """Counts (34) of every tile of the hand, melds included."""
-        return self.hand.tile_counts()
-
-    @lazy
-    def kinds_i(self) -> frozenset[int]:
-        return frozenset(i for i, n in enumerate(self.counts_i) if n)
-
-    @lazy
-    def voided(self) -> int:
-        """Numbered suits absent."""
-        return 3 - len({t // 9 for t in self.kinds_i if t < 27})
-
-    @lazy
-    def honors(self) -> bool:
-        return any(t >= 27 for t in self.kinds_i)
 
     @lazy
     def ranks(self) -> frozenset[int] | None:
@@ -592,7 +585,7 @@ class MCRFeatures(Features):
 
     @lazy
     def tile_hogs(self) -> int:
-        return sum(1 for n in self.counts_i if n == 4) - self.n_kongs
+        return self.counts_i.count(4) - self.n_kongs
 
     # -- sets ------------------------------------------------------------------------------
 
@@ -1051,7 +1044,118 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
 )
 
 
-def _patterns() -> list[Pattern[MCRFeatures]]:
+def _win_flags(f: MCRFeatures) -> bool:
+    w = f.hand.win
+    return w.last_tile or w.kong_replacement or w.robbing_kong
+
+
+#: Rows sharing a cheap *necessary* condition (the engine's ``Pattern.guard``): when it is
+#: false for an arrangement none of these fans can be present, and their predicates are not
+#: called. Only a shortcut: ``tests/scoring/test_mcr.py`` scores hands with and without it.
+GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
+    (
+        lambda f: f.chow_fans,  # two or more chows that combine
+        (
+            "quadruple-chow",
+            "four-pure-shifted-chows",
+            "pure-triple-chow",
+            "pure-straight",
+            "pure-shifted-chows",
+            "mixed-straight",
+            "mixed-triple-chow",
+            "mixed-shifted-chows",
+            "pure-double-chow",
+            "mixed-double-chow",
+            "short-straight",
+            "two-terminal-chows",
+        ),
+    ),
+    (
+        lambda f: f.pung_fans,  # two or more pungs that combine
+        (
+            "big-four-winds",
+            "big-three-dragons",
+            "little-four-winds",
+            "little-three-dragons",
+            "four-pure-shifted-pungs",
+            "pure-shifted-pungs",
+            "triple-pung",
+            "big-three-winds",
+            "mixed-shifted-pungs",
+            "two-dragons-pungs",
+            "double-pung",
+        ),
+    ),
+    (
+        lambda f: f.pung_tiles,  # a pung or kong
+        (
+            "four-concealed-pungs",
+            "all-even-pungs",
+            "three-concealed-pungs",
+            "all-pungs",
+            "two-concealed-pungs",
+            "dragon-pung",
+            "prevalent-wind",
+            "seat-wind",
+            "pung-of-terminals-or-honors",
+        ),
+    ),
+    (
+        lambda f: f.n_kongs,
+        (
+            "four-kongs",
+            "three-kongs",
+            "two-concealed-kongs",
+            "two-melded-kongs",
+            "concealed-kong",
+            "melded-kong",
+        ),
+    ),
+    (
+        lambda f: not f.is_standard_shape,
+        (
+            "seven-shifted-pairs",
+            "thirteen-orphans",
+            "seven-pairs",
+            "greater-honors-and-knitted-tiles",
+            "lesser-honors-and-knitted-tiles",
+            "knitted-straight",
+        ),
+    ),
+    (
+        lambda f: not f.honors,
+        (
+            "nine-gates",
+            "all-terminals",
+            "pure-terminal-chows",
+            "full-flush",
+            "upper-tiles",
+            "middle-tiles",
+            "lower-tiles",
+            "three-suited-terminal-chows",
+            "all-five",
+            "upper-four",
+            "lower-four",
+            "all-simples",
+        ),
+    ),
+    (lambda f: f.honors, ("all-honors", "half-flush", "all-types")),
+    (
+        _win_flags,
+        ("last-tile-draw", "last-tile-claim", "out-with-replacement-tile", "robbing-the-kong"),
+    ),
+    (lambda f: f.wait_fan, ("edge-wait", "closed-wait", "single-wait")),
+)
+
+
+def _patterns(guards: bool = True) -> list[Pattern[MCRFeatures]]:
+    """The pattern table; ``guards=False`` leaves out the :data:`GROUPS` shortcut."""
+    guard_of: dict[str, Callable[[MCRFeatures], object]] = {}
+    for guard, members in GROUPS:
+        for fid in members:
+            if fid in guard_of or fid not in FANS:
+                raise ValueError(f"mcr: {fid} is in no or in two guard groups")
+            guard_of[fid] = guard
     ids = [r[0] for r in ROWS]
     if sorted(ids) != sorted(FANS) or len(ids) != len(FANS):
         raise ValueError("mcr: the pattern table and scoring/data/mcr.json disagree")
@@ -1071,6 +1175,7 @@ def _patterns() -> list[Pattern[MCRFeatures]]:
                 predicate=pred,
                 excludes=frozenset(excl),
                 category="flower" if fid == FLOWERS else "",
+                guard=guard_of.get(fid) if guards else None,
             )
         )
     return out
@@ -1149,17 +1254,22 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         return out
 
 
-MCR = MCRRuleSet(
-    name="mcr",
-    title=DATA["title"],
-    hand_size=13,
-    patterns=_patterns(),
-    features=MCRFeatures,
-    shapes=SHAPES,
-    uses_flowers=True,
-    minimum=MINIMUM,
-    minimum_excludes=frozenset({FLOWERS}),
-    exclusion_closure=False,
-    sequential_exclusion=True,
-)
+def make_mcr(guards: bool = True) -> MCRRuleSet:
+    """The MCR rule set (``guards=False``: without the :data:`GROUPS` shortcut, for tests)."""
+    return MCRRuleSet(
+        name="mcr",
+        title=DATA["title"],
+        hand_size=13,
+        patterns=_patterns(guards),
+        features=MCRFeatures,
+        shapes=SHAPES,
+        uses_flowers=True,
+        minimum=MINIMUM,
+        minimum_excludes=frozenset({FLOWERS}),
+        exclusion_closure=False,
+        sequential_exclusion=True,
+    )
+
+
+MCR = make_mcr()
 register(MCR)
