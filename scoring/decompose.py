@@ -61,7 +61,7 @@ class Wait(enum.Enum):
 
 
 #: (kind, tile index) -> (kind code, tile codes): the JSON of a block, built once.
-_BLOCK_CODES: dict[tuple[BlockKind, int], tuple[str, tuple[str, ...]]] = {}
+_BLOCK_CODES: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,7 @@ class Block:
         return self.kind is BlockKind.PUNG or self.kind is BlockKind.KONG
 
     def to_json(self) -> dict[str, object]:
-        key = (self.kind, self.tile._value_)
+        key = (self.kind._value_, self.tile._value_)  # plain str / int: cheap to hash
         codes = _BLOCK_CODES.get(key)
         if codes is None:
             codes = _BLOCK_CODES[key] = (self.kind.value, tuple(str(t) for t in self.tiles))
@@ -145,7 +145,7 @@ class Arrangement:
             "shape": self.shape,
             "blocks": [b.to_json() for b in self.blocks],
             "win_block": self.win_block,
-            "wait": self.wait.value,
+            "wait": self.wait._value_,
         }
 
 
@@ -303,15 +303,19 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     return [x for x in combos if x[0] >= 0]
 
 
-_MELD_KIND = {MeldKind.CHOW: BlockKind.CHOW, MeldKind.PUNG: BlockKind.PUNG}
+_CHOW_K = BlockKind.CHOW
+_PUNG_K = BlockKind.PUNG
+_KONG_K = BlockKind.KONG
+_PAIR_K = BlockKind.PAIR
 
 
 def blocks_of_melds(melds: Iterable[Meld]) -> tuple[Block, ...]:
     """The declared melds as blocks (a concealed kong stays concealed)."""
     out = []
     for m in melds:
-        kind = BlockKind.KONG if m.kind is MeldKind.KONG else _MELD_KIND[m.kind]
-        out.append(Block(kind, m.first, m.concealed, m))
+        k = m.kind
+        kind = _KONG_K if k is MeldKind.KONG else _CHOW_K if k is MeldKind.CHOW else _PUNG_K
+        out.append(Block(kind, m.tiles[0], m.concealed, m))
     return tuple(out)
 
 
@@ -327,11 +331,6 @@ def _wait_of(block: Block, win: Tile) -> Wait:
     if (pos == 2 and n == 1) or (pos == 0 and n == 7):
         return Wait.EDGE
     return Wait.TWO_SIDED
-
-
-_CHOW_K = BlockKind.CHOW
-_PUNG_K = BlockKind.PUNG
-_PAIR_K = BlockKind.PAIR
 
 
 def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> list[Arrangement]:

@@ -290,7 +290,7 @@ class ScoreResult:
             "error": None,
             "items": [i.to_json() for i in self.items],
             "arrangement": self.arrangement.to_json(),
-            "waits": [str(t) for t in self.waits],
+            "waits": [t.code for t in self.waits],
         }
         if self.extras:
             out["extras"] = dict(self.extras)
@@ -529,7 +529,7 @@ class RuleSet(Generic[F]):
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
         """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""
-        return items, sum(i.total for i in items)
+        return items, sum(i.points * i.count for i in items)
 
     def choose_key(self, total: int, items: Sequence[Item], f: F) -> tuple[int, ...]:
         """Sort key of a scored arrangement; the highest wins (ties: the first found)."""
@@ -550,16 +550,21 @@ class RuleSet(Generic[F]):
         held = list(hand.tile_counts())
         held[hand.win_tile] -= 1
         w = tuple(self.waits(before, len(hand.melds), held))
-        best: tuple[tuple[int, ...], list[Item], int, F] | None = None
-        for arr in arrs:
-            f = self.make_features(hand, arr, w)
+        if len(arrs) == 1:  # nothing to choose between
+            f = self.make_features(hand, arrs[0], w)
             items, total = self.finalize(self.evaluate(f), f)
-            key = self.choose_key(total, items, f)
-            if best is None or key > best[0]:
-                best = (key, items, total, f)
-        assert best is not None  # arrs is not empty
-        _, items, total, f = best
-        counted = sum(i.total for i in items if i.id not in self.minimum_excludes)
+        else:
+            best: tuple[tuple[int, ...], list[Item], int, F] | None = None
+            for arr in arrs:
+                f = self.make_features(hand, arr, w)
+                items, total = self.finalize(self.evaluate(f), f)
+                key = self.choose_key(total, items, f)
+                if best is None or key > best[0]:
+                    best = (key, items, total, f)
+            assert best is not None  # arrs is not empty
+            _, items, total, f = best
+        ex = self.minimum_excludes
+        counted = sum(i.points * i.count for i in items if i.id not in ex)
         return ScoreResult(
             ruleset=self.name,
             total=total,

@@ -16,6 +16,7 @@ from scoring.tiles import KINDS, TERMINALS_AND_HONORS
 __all__ = ["seven_pairs", "thirteen_orphans"]
 
 _ORPHANS = tuple(int(t) for t in TERMINALS_AND_HONORS)
+_ODD = (1).__and__  # n -> n & 1, without a Python-level call per count
 
 
 def seven_pairs(four_as_two: bool = True) -> SpecialShape:
@@ -24,7 +25,7 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
     def complete(c: Sequence[int], n_melds: int) -> bool:
         if n_melds or sum(c) != 14:
             return False
-        if any(n % 2 for n in c):
+        if any(map(_ODD, c)):
             return False
         return four_as_two or all(n in (0, 2) for n in c)
 

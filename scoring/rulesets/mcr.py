@@ -55,7 +55,7 @@ from scoring.engine import (
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, MeldKind
 from scoring.shapes import seven_pairs, thirteen_orphans
-from scoring.tiles import KINDS, Tile
+from scoring.tiles import KINDS, Tile, Wind
 
 __all__ = [
     "MCR",
@@ -109,6 +109,8 @@ _EMPTY: Mapping[str, int] = {}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 _RANGE34 = range(34)
+_ODD = (1).__and__  # n -> n & 1
+_SEAT_INDEX = {w: 27 + i for i, w in enumerate(Wind)}
 
 
 def _suit(t: int) -> int:
@@ -140,11 +142,23 @@ HONORS_KNITTED = "honors-and-knitted"
 KNITTED_STRAIGHT = "knitted-straight"
 
 
+_BIT = [1 << t for t in range(34)]
+_SUITED_MASK = (1 << 27) - 1
+_ORPHAN_MASK = sum(1 << t for t in _ORPHANS)
+_SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
+
+
+def _mask(c: Sequence[int]) -> int:
+    """The tiles present in the counts ``c`` as a bit set (bit t: tile index t)."""
+    return sum(map(_BIT.__getitem__, compress(_RANGE34, c)))
+
+
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
-    if 27 - list(c[:27]).count(0) < 9:  # fewer than 9 different suited tiles: quick no
+    mask = _mask(c)
+    if (mask & _SUITED_MASK).bit_count() < 9:  # fewer than 9 different suited tiles
         return None
-    for seq in KNITTED_SEQUENCES:
-        if all(c[t] for t in seq):
+    for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+        if mask & sm == sm:
             return seq
     return None
 
@@ -452,23 +466,24 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
     declared melds into any MCR winning shape (live or not)."""
     out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
+    mask = _mask(c)
     if n_melds == 0 and sum(c) == 13:
-        if not any(c[t] for t in range(34) if t not in _ORPHANS):
+        if not mask & ~_ORPHAN_MASK:
             missing = [t for t in _ORPHANS if not c[t]]
             if not missing:
                 out.update(_ORPHANS)
             elif len(missing) == 1:
                 out.add(missing[0])
         if max(c) <= 1:
-            suited = {t for t in range(27) if c[t]}
-            for seq in KNITTED_SEQUENCES:
-                if suited <= set(seq):
+            suited = mask & _SUITED_MASK
+            for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+                if not suited & ~sm:
                     out.update(t for t in (*seq, *range(27, 34)) if not c[t])
     if n_melds <= 1:
         ks = SHAPES[3]
         lst = list(c)
-        for seq in KNITTED_SEQUENCES:
-            if sum(1 for t in seq if c[t]) < 8:
+        for sm in _SEQ_MASKS:
+            if (mask & sm).bit_count() < 8:
                 continue
             for t in range(34):
                 lst[t] += 1
@@ -647,11 +662,11 @@ class MCRFeatures(Features):
 
     @lazy
     def seat_i(self) -> int:
-        return 27 + self.hand.seat_wind.index
+        return _SEAT_INDEX[self.hand.seat_wind]
 
     @lazy
     def round_i(self) -> int:
-        return 27 + self.hand.round_wind.index
+        return _SEAT_INDEX[self.hand.round_wind]
 
     def every_pack(self, chow_ok: frozenset[int], other_ok: frozenset[int]) -> bool:
         """Every set and the pair has its lowest tile in the given set (chows / others)."""
@@ -674,7 +689,7 @@ class MCRFeatures(Features):
 
     @lazy
     def seven_pairs_possible(self) -> bool:
-        return not self.hand.melds and all(n % 2 == 0 for n in self.hand.concealed_counts())
+        return not self.hand.melds and not any(map(_ODD, self.hand._concealed_counts))
 
     # -- special hands ------------------------------------------------------------------------
 
@@ -1208,7 +1223,7 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
-        if all(i.id == FLOWERS for i in items):
+        if not items or (len(items) == 1 and items[0].id == FLOWERS):  # ids are unique
             p = self.by_id[CHICKEN]
             items = [Item(p.id, p.name, p.en, p.points, 1), *items]
         return items, sum(i.total for i in items)
