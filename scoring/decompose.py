@@ -402,31 +402,28 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     per-group tables: a group's own counts decide which added tile keeps it splittable.
     A tile the hand already holds four of is included (callers filter live tiles).
     """
-    status = []
+    groups = []
+    invalid = pairs = 0
     for lo, hi, honors in _GROUPS:
         g = tuple(counts[lo:hi])
         r = sum(g) % 3
         if r == 1:
-            status.append((g, honors, lo, False, False, r))
-            continue
-        ok0, ok1 = _suit_ok(g, honors)
-        valid = ok0 if r == 0 else ok1
-        status.append((g, honors, lo, valid, r == 2, r))
+            valid = False
+        else:
+            ok0, ok1 = _suit_ok(g, honors)
+            valid = ok0 if r == 0 else ok1
+        invalid += not valid
+        pair = valid and r == 2
+        pairs += pair
+        groups.append((g, honors, lo, valid, pair, r))
+    if invalid > 1:
+        return []  # adding one tile changes one group only
     out: list[Tile] = []
-    for k, (g, honors, lo, _valid, _pair, r) in enumerate(status):
-        pairs_other = 0
-        ok = True
-        for j, (_g, _h, _lo, valid_j, pair_j, _r) in enumerate(status):
-            if j == k:
-                continue
-            if not valid_j:
-                ok = False
-                break
-            pairs_other += pair_j
-        if not ok:
-            continue
+    for g, honors, lo, valid, pair, r in groups:
+        if invalid and valid:
+            continue  # another group is broken and this tile cannot mend it
         r2 = (r + 1) % 3
-        if r2 == 1 or pairs_other + (r2 == 2) != 1:
+        if r2 == 1 or pairs - pair + (r2 == 2) != 1:
             continue
         for i, ok0, ok1 in _group_adds(g, honors):
             if ok1 if r2 == 2 else ok0:

@@ -337,6 +337,11 @@ def _first(row: tuple[int, Any, int]) -> int:
     return row[0]
 
 
+# A table row as the evaluation loop reads it: (table index, pattern, its predicate).
+_Row = tuple[int, Pattern[F], Callable[[F], int | bool]]
+_Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
+
+
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 
 
@@ -390,15 +395,13 @@ class RuleSet(Generic[F]):
         self._groups = self._group_rows()
         self._items: dict[tuple[str, int, int], Item] = {}
 
-    def _group_rows(
-        self,
-    ) -> tuple[tuple[Callable[[F], object] | None, tuple[tuple[int, Pattern[F]], ...]], ...]:
+    def _group_rows(self) -> tuple[_Group[F], ...]:
         """The rows grouped by guard (in the order of first appearance); each row keeps its
         table index so that hits can be put back in table order."""
-        groups: dict[int, tuple[Callable[[F], object] | None, list[tuple[int, Pattern[F]]]]] = {}
+        groups: dict[int, tuple[Callable[[F], object] | None, list[_Row[F]]]] = {}
         for i, p in enumerate(self.patterns):
             key = id(p.guard) if p.guard is not None else 0
-            groups.setdefault(key, (p.guard, []))[1].append((i, p))
+            groups.setdefault(key, (p.guard, []))[1].append((i, p, p.predicate))
         return tuple((g, tuple(rows)) for g, rows in groups.values())
 
     def _item(self, p: Pattern[F], points: int, count: int) -> Item:
@@ -482,8 +485,8 @@ class RuleSet(Generic[F]):
         groups = self._groups
         if len(groups) == 1:
             hits: list[tuple[Pattern[F], int]] = []
-            for _, p in groups[0][1]:
-                n = p.predicate(f)
+            for _, p, pred in groups[0][1]:
+                n = pred(f)
                 if n:
                     hits.append((p, int(n)))
             return self.resolve(hits, f)
@@ -491,8 +494,8 @@ class RuleSet(Generic[F]):
         for guard, rows in groups:
             if guard is not None and not guard(f):
                 continue
-            for i, p in rows:
-                n = p.predicate(f)
+            for i, p, pred in rows:
+                n = pred(f)
                 if n:
                     found.append((i, p, int(n)))
         found.sort(key=_first)
@@ -514,18 +517,25 @@ class RuleSet(Generic[F]):
     def resolve(self, hits: Sequence[tuple[Pattern[F], int]], f: F) -> list[Item]:
         """The exclusions ("不計") over the patterns found, then the items."""
         excluded: set[str] = set()
+        closure = self._excluded_by
         if self.sequential_exclusion:
             kept: list[tuple[Pattern[F], int]] = []
             for p, n in hits:
                 if p.id not in excluded:
                     kept.append((p, n))
-                    excluded |= self._removes(p, f)
+                    excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
             hits = kept
         else:
             for p, _ in hits:
-                excluded |= self._removes(p, f)
+                excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
             hits = [(p, n) for p, n in hits if p.id not in excluded]
-        return [self._item(p, p.value(f) if p.value is not None else p.points, n) for p, n in hits]
+        out: list[Item] = []
+        cache = self._items
+        for p, n in hits:
+            points = p.value(f) if p.value is not None else p.points
+            it = cache.get((p.id, points, n))
+            out.append(it if it is not None else self._item(p, points, n))
+        return out
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
         """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""

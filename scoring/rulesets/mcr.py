@@ -110,6 +110,7 @@ _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 _RANGE34 = range(34)
 _ODD = (1).__and__  # n -> n & 1
+_NO_TILES: frozenset[int] = frozenset()
 _SEAT_INDEX = {w: 27 + i for i, w in enumerate(Wind)}
 
 
@@ -508,6 +509,18 @@ def _set_of(t: int) -> _Set:
     return (t // 9, t % 9 + 1) if t < 27 else (3, t)
 
 
+# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
+# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
+@cache
+def _chow_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
+    return chow_combination_fans(tuple(_set_of(t) for t in tiles))
+
+
+@cache
+def _pung_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
+    return pung_combination_fans(tuple(_set_of(t) for t in tiles))
+
+
 class MCRFeatures(Features):
     """MCR facts about one arrangement.
 
@@ -566,6 +579,18 @@ class MCRFeatures(Features):
         #: numbered suits absent
         self.voided: int = 3 - (any(tc[0:9]) + any(tc[9:18]) + any(tc[18:27]))
         self.honors: bool = any(tc[27:34])
+        std = self.is_standard_shape
+        self.four_chows: bool = std and len(chows) == 4
+        self.four_pungs: bool = std and len(pungs) == 4
+        self.tile_hogs: int = tc.count(4) - kongs
+        self.seat_i: int = _SEAT_INDEX[hand.seat_wind]
+        self.round_i: int = _SEAT_INDEX[hand.round_wind]
+        if pungs:
+            self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
+            self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
+        else:
+            self.dragon_pungs = 0
+            self.wind_pungs = _NO_TILES
 
     # -- tiles ------------------------------------------------------------------------------
 
@@ -598,10 +623,6 @@ class MCRFeatures(Features):
             return "middle-tiles"
         return None
 
-    @lazy
-    def tile_hogs(self) -> int:
-        return self.counts_i.count(4) - self.n_kongs
-
     # -- sets ------------------------------------------------------------------------------
 
     @lazy
@@ -616,35 +637,19 @@ class MCRFeatures(Features):
     def chow_fans(self) -> Mapping[str, int]:
         if not self.is_standard_shape or len(self.chow_tiles) < 2:
             return _EMPTY
-        return chow_combination_fans(self.chow_sets)
+        return _chow_fans_of(tuple(sorted(self.chow_tiles)))
 
     @lazy
     def pung_fans(self) -> Mapping[str, int]:
         if not self.is_standard_shape or len(self.pung_tiles) < 2:
             return _EMPTY
-        return pung_combination_fans(self.pung_sets)
+        return _pung_fans_of(tuple(sorted(self.pung_tiles)))
 
     def chow(self, fan: str) -> int:
         return self.chow_fans.get(fan, 0)
 
     def pung(self, fan: str) -> int:
         return self.pung_fans.get(fan, 0)
-
-    @lazy
-    def four_chows(self) -> bool:
-        return self.is_standard_shape and len(self.chow_tiles) == 4
-
-    @lazy
-    def four_pungs(self) -> bool:
-        return self.is_standard_shape and len(self.pung_tiles) == 4
-
-    @lazy
-    def dragon_pungs(self) -> int:
-        return sum(1 for t in self.pung_tiles if t >= 31)
-
-    @lazy
-    def wind_pungs(self) -> frozenset[int]:
-        return frozenset(t for t in self.pung_tiles if 27 <= t < 31)
 
     @lazy
     def pungs_of_terminals_or_honors(self) -> int:
@@ -659,14 +664,6 @@ class MCRFeatures(Features):
         if n and self.nine_gates:
             n -= 1
         return n
-
-    @lazy
-    def seat_i(self) -> int:
-        return _SEAT_INDEX[self.hand.seat_wind]
-
-    @lazy
-    def round_i(self) -> int:
-        return _SEAT_INDEX[self.hand.round_wind]
 
     def every_pack(self, chow_ok: frozenset[int], other_ok: frozenset[int]) -> bool:
         """Every set and the pair has its lowest tile in the given set (chows / others)."""
@@ -739,10 +736,12 @@ class MCRFeatures(Features):
         """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
         and the winner holds no other copy concealed, or the winner's own melds already
         show three copies."""
-        w = self.win_tile
-        if self.hand.melds and sum(m.tiles.count(w) for m in self.hand.melds) == 3:
+        h = self.hand
+        w = self.win_i
+        in_hand = h._concealed_counts[w]  # the win tile included
+        if h._tile_counts[w] - in_hand == 3:  # three copies in the winner's melds
             return True
-        return self.hand.win.fourth_tile and w not in self.hand.concealed
+        return h.win.fourth_tile and in_hand == 1
 
     @lazy
     def wait_fan(self) -> str | None:
@@ -1138,21 +1137,16 @@ GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
         ),
     ),
     (
+        lambda f: f.voided == 2 and not f.honors,  # one suit only
+        ("nine-gates", "pure-terminal-chows", "full-flush"),
+    ),
+    (
+        lambda f: f.range_fan,  # numbered tiles of a limited range
+        ("upper-tiles", "middle-tiles", "lower-tiles", "upper-four", "lower-four"),
+    ),
+    (
         lambda f: not f.honors,
-        (
-            "nine-gates",
-            "all-terminals",
-            "pure-terminal-chows",
-            "full-flush",
-            "upper-tiles",
-            "middle-tiles",
-            "lower-tiles",
-            "three-suited-terminal-chows",
-            "all-five",
-            "upper-four",
-            "lower-four",
-            "all-simples",
-        ),
+        ("all-terminals", "three-suited-terminal-chows", "all-five", "all-simples"),
     ),
     (lambda f: f.honors, ("all-honors", "half-flush", "all-types")),
     (
