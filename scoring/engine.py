@@ -555,9 +555,9 @@ class RuleSet(Generic[F]):
         arrs = self.arrangements(hand)
         if not arrs:
             raise NotAWinError(f"these tiles do not form a complete {self.name} hand")
-        before = list(hand.concealed_counts())
+        before = hand.concealed_counts()  # a fresh list
         before[hand.win_tile] -= 1
-        held = list(hand.tile_counts())
+        held = hand.tile_counts()
         held[hand.win_tile] -= 1
         w = tuple(self.waits(before, len(hand.melds), held))
         if len(arrs) == 1:  # nothing to choose between

@@ -32,9 +32,9 @@ from typing import Any
 
 from scoring.decompose import (
     Arrangement,
-    Block,
     BlockKind,
     Wait,
+    block,
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
@@ -111,6 +111,7 @@ _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 _RANGE34 = range(34)
 _ODD = (1).__and__  # n -> n & 1
 _NO_TILES: frozenset[int] = frozenset()
+_TERMINALS_HONORS = _TERMINALS | _HONORS
 _SEAT_INDEX = {w: 27 + i for i, w in enumerate(Wind)}
 
 
@@ -155,6 +156,8 @@ def _mask(c: Sequence[int]) -> int:
 
 
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
+    if 27 - list(c[:27]).count(0) < 9:  # fewer than 9 different suited tiles: quick no
+        return None
     mask = _mask(c)
     if (mask & _SUITED_MASK).bit_count() < 9:  # fewer than 9 different suited tiles
         return None
@@ -174,7 +177,7 @@ def _honors_knitted() -> SpecialShape:
         return any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES)
 
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
-        blocks = tuple(Block(BlockKind.SINGLE, KINDS[t], True) for t in range(34) if c[t])
+        blocks = tuple(block(BlockKind.SINGLE, t) for t in range(34) if c[t])
         return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
 
     return SpecialShape(HONORS_KNITTED, complete, arrange)
@@ -203,16 +206,15 @@ def _knitted_straight() -> SpecialShape:
         if got is None:
             return []
         seq, r = got
-        knitted = tuple(Block(BlockKind.KNITTED, KINDS[seq[i]], True) for i in (0, 3, 6))
-        knitted = tuple(sorted(knitted, key=lambda b: b.tile))
+        knitted = tuple(block(BlockKind.KNITTED, t) for t in sorted(seq[i] for i in (0, 3, 6)))
         melds = blocks_of_melds(hand.melds)
         out = []
         for pair, sets in concealed_splits(r):
             blocks = (
                 *melds,
                 *knitted,
-                *(Block(k, t, True) for k, t in sets),
-                Block(BlockKind.PAIR, KINDS[pair], True),
+                *(block(k, t) for k, t in sets),
+                block(BlockKind.PAIR, pair),
             )
             win = next(i for i, b in enumerate(blocks) if hand.win_tile in b.tiles)
             out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
@@ -480,17 +482,24 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
             for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
                 if not suited & ~sm:
                     out.update(t for t in (*seq, *range(27, 34)) if not c[t])
-    if n_melds <= 1:
-        ks = SHAPES[3]
-        lst = list(c)
-        for sm in _SEQ_MASKS:
-            if (mask & sm).bit_count() < 8:
-                continue
-            for t in range(34):
-                lst[t] += 1
-                if ks.complete(lst, n_melds):
-                    out.add(t)
-                lst[t] -= 1
+    if n_melds <= 1 and sum(c) == 13 - 3 * n_melds:
+        # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
+        for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+            have = mask & sm
+            n = have.bit_count()
+            if n == 8:  # the missing one is the only candidate
+                m = (sm & ~have).bit_length() - 1
+                lst = list(c)
+                lst[m] += 1
+                for t in seq:
+                    lst[t] -= 1
+                if is_standard_complete(lst):
+                    out.add(m)
+            elif n == 9:  # complete already: the rest waits for its set / pair
+                lst = list(c)
+                for t in seq:
+                    lst[t] -= 1
+                out.update(int(t) for t in standard_waits(lst))
     return out
 
 
@@ -577,7 +586,8 @@ class MCRFeatures(Features):
         self.counts_i: tuple[int, ...] = tc
         self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
         #: numbered suits absent
-        self.voided: int = 3 - (any(tc[0:9]) + any(tc[9:18]) + any(tc[18:27]))
+        self.has_characters = any(tc[0:9])
+        self.voided: int = 3 - (self.has_characters + any(tc[9:18]) + any(tc[18:27]))
         self.honors: bool = any(tc[27:34])
         std = self.is_standard_shape
         self.four_chows: bool = std and len(chows) == 4
@@ -934,7 +944,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "all-terminals-and-honors",
-        lambda f: f.only(_TERMINALS | _HONORS),
+        lambda f: f.only(_TERMINALS_HONORS),
         ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
     ),
     (
@@ -1014,7 +1024,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
     (
         "outside-hand",
-        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS | _HONORS),
+        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS_HONORS),
         (),
     ),
     (
@@ -1041,7 +1051,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ("double-pung", lambda f: f.pung("double-pung"), ()),
     ("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
     ("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
-    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS | _HONORS)), ("no-honors",)),
+    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
     ("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
     ("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
     ("short-straight", lambda f: f.chow("short-straight"), ()),
@@ -1141,7 +1151,7 @@ GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
         ("nine-gates", "pure-terminal-chows", "full-flush"),
     ),
     (
-        lambda f: f.range_fan,  # numbered tiles of a limited range
+        lambda f: not f.honors and f.range_fan,  # numbered tiles of a limited range
         ("upper-tiles", "middle-tiles", "lower-tiles", "upper-four", "lower-four"),
     ),
     (
@@ -1149,6 +1159,15 @@ GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
         ("all-terminals", "three-suited-terminal-chows", "all-five", "all-simples"),
     ),
     (lambda f: f.honors, ("all-honors", "half-flush", "all-types")),
+    (
+        lambda f: not f.has_characters,  # green and reversible tiles are dots/bamboo/honours
+        ("all-green", "reversible-tiles"),
+    ),
+    (
+        # a standard (or knitted) arrangement's pair must then be a terminal or an honour
+        lambda f: f.pair_tile is None or f.pair_tile in _TERMINALS_HONORS,
+        ("all-terminals-and-honors", "outside-hand"),
+    ),
     (
         _win_flags,
         ("last-tile-draw", "last-tile-claim", "out-with-replacement-tile", "robbing-the-kong"),
@@ -1220,7 +1239,7 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         if not items or (len(items) == 1 and items[0].id == FLOWERS):  # ids are unique
             p = self.by_id[CHICKEN]
             items = [Item(p.id, p.name, p.en, p.points, 1), *items]
-        return items, sum(i.total for i in items)
+        return items, sum([i.points * i.count for i in items])
 
     def choose_key(self, total: int, items: Sequence[Item], f: MCRFeatures) -> tuple[int, ...]:
         """Highest total first. Equal totals are a matter of convention (the fans differ, the
