@@ -25,7 +25,7 @@ from scoring.decompose import (
     waits,
 )
 from scoring.errors import InvalidHandError, NotAWinError, ScoringError, UnknownRuleSetError
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.tiles import Suit, Tile
 
 __all__ = [
@@ -259,11 +259,25 @@ class SpecialShape:
 
     ``complete(counts, n_melds)`` says whether concealed counts (win tile included) with that
     many declared melds form the shape; ``arrange(hand, counts)`` returns its arrangements.
+
+    A shape that cares about the *kind* of its declared melds (e.g. a 16-tile 十三么 whose set
+    may be declared only as a concealed kong) also gives ``complete_melds(counts, melds)``,
+    used whenever the caller knows the melds (:meth:`matches`). Without it, or when only the
+    number of melds is known, ``complete`` decides.
     """
 
     name: str
     complete: Callable[[Sequence[int], int], bool]
     arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
+    complete_melds: Callable[[Sequence[int], Sequence[Meld]], bool] | None = None
+
+    def matches(
+        self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
+    ) -> bool:
+        """Whether the counts with the declared melds (or just their number) form the shape."""
+        if melds is not None and self.complete_melds is not None:
+            return self.complete_melds(counts, melds)
+        return self.complete(counts, n_melds)
 
 
 @dataclass(frozen=True)
@@ -437,19 +451,33 @@ class RuleSet(Generic[F]):
 
     # -- completeness / waits ---------------------------------------------------------------
 
-    def is_complete(self, counts: Sequence[int], n_melds: int) -> bool:
-        """Whether concealed counts (win tile included) with ``n_melds`` melds form a win."""
+    def is_complete(
+        self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
+    ) -> bool:
+        """Whether concealed counts (win tile included) with ``n_melds`` melds form a win.
+
+        ``melds`` (optional, ``n_melds`` long): the declared melds themselves, for the special
+        shapes that allow only some kinds of meld (see :class:`SpecialShape`); without them
+        such a shape answers from the number of melds alone.
+        """
+        if melds is not None and len(melds) != n_melds:
+            raise ValueError(f"{len(melds)} melds given, n_melds is {n_melds}")
         if sum(counts) + 3 * n_melds != self.hand_size + 1:
             return False
         if is_standard_complete(counts):
             return True
-        return any(s.complete(counts, n_melds) for s in self.shapes)
+        return any(s.matches(counts, n_melds, melds) for s in self.shapes)
 
     def waits(
-        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+        self,
+        counts: Sequence[int],
+        n_melds: int,
+        held: Sequence[int] | None = None,
+        melds: Sequence[Meld] | None = None,
     ) -> list[Tile]:
-        """Tiles completing a ready hand (concealed counts before the win)."""
-        return waits(counts, lambda c: self.is_complete(c, n_melds), held)
+        """Tiles completing a ready hand (concealed counts before the win); ``melds`` as for
+        :meth:`is_complete`."""
+        return waits(counts, lambda c: self.is_complete(c, n_melds, melds), held)
 
     # -- scoring ----------------------------------------------------------------------------
 
@@ -469,8 +497,9 @@ class RuleSet(Generic[F]):
     def arrangements(self, hand: Hand) -> list[Arrangement]:
         c = hand.concealed_counts()
         out = standard_arrangements(hand, c)
+        melds = hand.melds
         for s in self.shapes:
-            if s.complete(c, len(hand.melds)):
+            if s.matches(c, len(melds), melds):
                 out.extend(s.arrange(hand, c))
         return out
 
@@ -559,7 +588,7 @@ class RuleSet(Generic[F]):
         before[hand.win_tile] -= 1
         held = hand.tile_counts()
         held[hand.win_tile] -= 1
-        w = tuple(self.waits(before, len(hand.melds), held))
+        w = tuple(self.waits(before, len(hand.melds), held, hand.melds))
         if len(arrs) == 1:  # nothing to choose between
             f = self.make_features(hand, arrs[0], w)
             items, total = self.finalize(self.evaluate(f), f)

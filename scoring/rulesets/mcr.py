@@ -53,7 +53,7 @@ from scoring.engine import (
     register,
 )
 from scoring.errors import InvalidHandError
-from scoring.hand import Hand, MeldKind
+from scoring.hand import Hand, Meld, MeldKind
 from scoring.shapes import seven_pairs, thirteen_orphans
 from scoring.tiles import KINDS, Tile, Wind
 
@@ -1228,10 +1228,15 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
             )
 
     def waits(
-        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+        self,
+        counts: Sequence[int],
+        n_melds: int,
+        held: Sequence[int] | None = None,
+        melds: Sequence[Meld] | None = None,
     ) -> list[Tile]:
         """Same answer as the generic completion test over every tile, computed from the
-        memoised per-suit tables and cheap tests for the special shapes."""
+        memoised per-suit tables and cheap tests for the special shapes. (No MCR shape
+        depends on the kind of a declared meld, so ``melds`` changes nothing.)"""
         mine = held if held is not None else counts
         return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
 

@@ -43,7 +43,7 @@ from scoring.engine import (
     register,
 )
 from scoring.errors import InvalidHandError
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
@@ -161,7 +161,32 @@ def _orphans_complete(c: Sequence[int], n_melds: int) -> bool:
     return sum(c) == 17 and bool(_orphan_sets(c))
 
 
+def _orphan_core(c: Sequence[int]) -> bool:
+    """The 14-tile thirteen orphans: each terminal and honour, one of them twice."""
+    return sum(c) == 14 and all(c[o] >= 1 for o in _ORPHANS) and sum(c[o] for o in _ORPHANS) == 14
+
+
+def _concealed_kong_only(melds: Sequence[Meld]) -> bool:
+    return len(melds) == 1 and melds[0].is_kong and melds[0].concealed
+
+
+def _orphans_complete_melds(c: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """With the melds known, the set may also be a concealed kong ("不能上碰明槓": no
+    chow, pung or exposed kong; a concealed kong is not shown as a claimed set)."""
+    if not melds:
+        return _orphans_complete(c, 0)
+    return _concealed_kong_only(melds) and _orphan_core(c)
+
+
 def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+    if hand.melds:
+        if not _concealed_kong_only(hand.melds) or not _orphan_core(c):
+            return []
+        core = tuple(
+            Block(BlockKind.PAIR if c[o] == 2 else BlockKind.SINGLE, Tile(o), True)
+            for o in _ORPHANS
+        )
+        return [Arrangement(ORPHANS16, blocks_of_melds(hand.melds) + core, None, Wait.SPECIAL)]
     out = []
     for kind, i in _orphan_sets(c):
         rest = list(c)
@@ -179,7 +204,7 @@ def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
 SHAPES = (
     SpecialShape(LIKGU, _likgu_complete, _likgu_arrange),
     SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange),
-    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange),
+    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds),
 )
 
 
