@@ -241,7 +241,7 @@ def concealed_splits(c: Sequence[int]) -> list[tuple[int, tuple[tuple[BlockKind,
     return [(pair, tuple((b.kind, b.tile) for b in blocks)) for pair, blocks in _block_splits(c)]
 
 
-_INTERNED: dict[tuple[BlockKind, int, bool], Block] = {}
+_INTERNED: dict[tuple[str, int, bool], Block] = {}
 
 
 def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
@@ -250,7 +250,7 @@ def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
     Blocks are immutable, so one instance per (kind, tile, concealed) serves every
     arrangement of every hand: building arrangements allocates no blocks.
     """
-    key = (kind, tile, concealed)
+    key = (kind._value_, tile, concealed)  # (an Enum member hashes in Python: slow)
     b = _INTERNED.get(key)
     if b is None:
         b = _INTERNED[key] = Block(kind, KINDS[tile], concealed)

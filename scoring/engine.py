@@ -22,11 +22,11 @@ from scoring.decompose import (
     Wait,
     is_standard_complete,
     standard_arrangements,
-    waits,
+    standard_waits,
 )
 from scoring.errors import InvalidHandError, NotAWinError, ScoringError, UnknownRuleSetError
 from scoring.hand import Hand, Meld
-from scoring.tiles import Suit, Tile
+from scoring.tiles import KINDS, Suit, Tile
 
 __all__ = [
     "Features",
@@ -347,10 +347,6 @@ def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
     return out
 
 
-def _first(row: tuple[int, Any, int]) -> int:
-    return row[0]
-
-
 # A table row as the evaluation loop reads it: (table index, pattern, its predicate).
 _Row = tuple[int, Pattern[F], Callable[[F], int | bool]]
 _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
@@ -476,8 +472,30 @@ class RuleSet(Generic[F]):
         melds: Sequence[Meld] | None = None,
     ) -> list[Tile]:
         """Tiles completing a ready hand (concealed counts before the win); ``melds`` as for
-        :meth:`is_complete`."""
-        return waits(counts, lambda c: self.is_complete(c, n_melds, melds), held)
+        :meth:`is_complete`. ``held`` (34 counts, default ``counts``) leaves out a tile the
+        player holds all four of.
+
+        Same answer as trying :meth:`is_complete` on every tile, but the standard shape's
+        waits come from the memoised per-group tables (:func:`standard_waits`); only the
+        special shapes are tried tile by tile.
+        """
+        if melds is not None and len(melds) != n_melds:
+            raise ValueError(f"{len(melds)} melds given, n_melds is {n_melds}")
+        if sum(counts) + 3 * n_melds != self.hand_size:
+            return []
+        mine = held if held is not None else counts
+        found = {t._value_ for t in standard_waits(counts)}
+        if self.shapes:
+            c = list(counts)
+            shapes = self.shapes
+            for t in range(34):
+                if t in found or mine[t] >= 4:
+                    continue
+                c[t] += 1
+                if any(s.matches(c, n_melds, melds) for s in shapes):
+                    found.add(t)
+                c[t] -= 1
+        return [KINDS[t] for t in sorted(found) if mine[t] < 4]
 
     # -- scoring ----------------------------------------------------------------------------
 
@@ -498,8 +516,10 @@ class RuleSet(Generic[F]):
         c = hand.concealed_counts()
         out = standard_arrangements(hand, c)
         melds = hand.melds
+        n = len(melds)
         for s in self.shapes:
-            if s.matches(c, len(melds), melds):
+            cm = s.complete_melds  # SpecialShape.matches, inlined
+            if cm(c, melds) if cm is not None else s.complete(c, n):
                 out.extend(s.arrange(hand, c))
         return out
 
@@ -527,7 +547,7 @@ class RuleSet(Generic[F]):
                 n = pred(f)
                 if n:
                     found.append((i, p, int(n)))
-        found.sort(key=_first)
+        found.sort()  # by table index (unique, so the rest of the tuples is never compared)
         return self.resolve([(p, n) for _, p, n in found], f)
 
     def _removes(self, p: Pattern[F], f: F) -> frozenset[str] | set[str]:
@@ -603,7 +623,7 @@ class RuleSet(Generic[F]):
             assert best is not None  # arrs is not empty
             _, items, total, f = best
         ex = self.minimum_excludes
-        counted = sum(i.points * i.count for i in items if i.id not in ex)
+        counted = sum([i.points * i.count for i in items if i.id not in ex])
         return ScoreResult(
             ruleset=self.name,
             total=total,

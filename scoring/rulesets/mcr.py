@@ -111,8 +111,9 @@ _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
 _RANGE34 = range(34)
 _ODD = (1).__and__  # n -> n & 1
 _NO_TILES: frozenset[int] = frozenset()
+_RANK_OF = [t % 9 + 1 for t in range(34)]
 _TERMINALS_HONORS = _TERMINALS | _HONORS
-_SEAT_INDEX = {w: 27 + i for i, w in enumerate(Wind)}
+_SEAT_INDEX = {w.value: 27 + i for i, w in enumerate(Wind)}  # by code: str hashing is cheap
 
 
 def _suit(t: int) -> int:
@@ -580,7 +581,7 @@ class MCRFeatures(Features):
         self.pair_tile = pair if npairs == 1 else None
         self.hidden = hidden
         self.win_i = hand.win_tile._value_
-        self.exposed = sum(1 for m in hand.melds if not m.concealed) if hand.melds else 0
+        self.exposed = len([m for m in hand.melds if not m.concealed]) if hand.melds else 0
         # -- tiles: counts (34) of every tile of the hand, melds included
         tc = hand._tile_counts
         self.counts_i: tuple[int, ...] = tc
@@ -593,8 +594,8 @@ class MCRFeatures(Features):
         self.four_chows: bool = std and len(chows) == 4
         self.four_pungs: bool = std and len(pungs) == 4
         self.tile_hogs: int = tc.count(4) - kongs
-        self.seat_i: int = _SEAT_INDEX[hand.seat_wind]
-        self.round_i: int = _SEAT_INDEX[hand.round_wind]
+        self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
+        self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         if pungs:
             self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
             self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
@@ -609,7 +610,7 @@ class MCRFeatures(Features):
         """Ranks present when every tile is numbered, else None."""
         if self.honors:
             return None
-        return frozenset(t % 9 + 1 for t in self.kinds_i)
+        return frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
 
     def only(self, tiles: frozenset[int]) -> bool:
         return self.kinds_i <= tiles

@@ -4,11 +4,13 @@ exposed meld) answer exactly when ``RuleSet.is_complete`` / ``RuleSet.waits`` ge
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
 from scoring import get_ruleset, score
+from scoring.decompose import waits as decompose_waits
 from scoring.hand import Meld
 from scoring.tiles import Tile, counts, parse_tiles
 
@@ -104,3 +106,55 @@ def test_shapes_without_melds_of_their_own_ignore_them() -> None:
     assert mcr.waits(c, 1, melds=[pung]) == mcr.waits(c, 1) == [Tile.M5]
     c[Tile.M5] += 1
     assert mcr.is_complete(c, 1, melds=[pung]) and mcr.is_complete(c, 1)
+
+
+def _ready_counts(rng: random.Random, sets: int) -> list[int]:
+    """Concealed counts one tile short of ``sets`` sets + a pair (random chows / pungs), or
+    a random perturbation of them (mostly not ready)."""
+    c = [0] * 34
+    for _ in range(sets):
+        while True:
+            if rng.random() < 0.6:
+                t = rng.randrange(27)
+                if t % 9 <= 6 and all(c[t + k] < 4 for k in range(3)):
+                    for k in range(3):
+                        c[t + k] += 1
+                    break
+            else:
+                t = rng.randrange(34)
+                if c[t] <= 1:
+                    c[t] += 3
+                    break
+    while True:
+        t = rng.randrange(34)
+        if c[t] <= 2:
+            c[t] += 2
+            break
+    c[rng.choice([t for t in range(34) if c[t]])] -= 1
+    if rng.random() < 0.3:
+        i, j = rng.randrange(34), rng.randrange(34)
+        if c[i] and c[j] < 4:
+            c[i] -= 1
+            c[j] += 1
+    return c
+
+
+@pytest.mark.parametrize("name", ["hk-tw16", "tw16-tai", "zung-jung", "zung-jung-v3.3", "mcr"])
+def test_fast_waits_equal_the_tile_by_tile_test(name: str) -> None:
+    """RuleSet.waits (standard waits from the per-group tables, special shapes tile by tile)
+    == trying RuleSet.is_complete on every tile, with and without declared melds."""
+    rs = get_ruleset(name)
+    rng = random.Random(name)
+    ready = 0
+    for _ in range(400):
+        n_melds = rng.choice([0, 0, 1, 2])
+        c = _ready_counts(rng, rs.sets - n_melds)
+        melds = [Meld.pung(Tile.WHITE)] * n_melds  # counts stay within four of a kind
+        held = list(c)
+        held[Tile.WHITE] += 3 * n_melds
+        if max(held) > 4:
+            continue
+        expected = decompose_waits(c, lambda x, n=n_melds, m=melds: rs.is_complete(x, n, m), held)
+        assert rs.waits(c, n_melds, held, melds) == expected, (c, n_melds)
+        ready += bool(expected)
+    assert ready > 150  # most generated hands are ready (the test is not vacuous)
