@@ -486,14 +486,22 @@ class RuleSet(Generic[F]):
         mine = held if held is not None else counts
         found = {t._value_ for t in standard_waits(counts)}
         if self.shapes:
+            # SpecialShape.matches, resolved once: (test, its second argument) per shape
+            tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
+                (sh.complete_melds, melds)
+                if melds is not None and sh.complete_melds is not None
+                else (sh.complete, n_melds)
+                for sh in self.shapes
+            ]
             c = list(counts)
-            shapes = self.shapes
             for t in range(34):
                 if t in found or mine[t] >= 4:
                     continue
                 c[t] += 1
-                if any(s.matches(c, n_melds, melds) for s in shapes):
-                    found.add(t)
+                for test, arg in tests:
+                    if test(c, arg):
+                        found.add(t)
+                        break
                 c[t] -= 1
         return [KINDS[t] for t in sorted(found) if mine[t] < 4]
 
