@@ -699,7 +699,7 @@ def score(obj: Any) -> dict[str, Any]:
     Returns the result JSON; on bad input ``error`` says what is wrong and ``error_code``
     is its stable code.
     """
-    ruleset = obj.get("ruleset") if isinstance(obj, Mapping) else None
+    ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     try:
         hand = Hand.from_json(obj)
         return get_ruleset(hand.ruleset).score(hand).to_json()

@@ -164,7 +164,7 @@ class Meld:
 
     @classmethod
     def from_json(cls, obj: Any) -> Meld:
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidMeldError(f"a meld must be an object, got {obj!r}")
         raw_kind: Any = obj.get("kind")
         try:
@@ -222,7 +222,7 @@ class WinInfo:
     def from_json(cls, obj: Any) -> WinInfo:
         if obj is None:
             return cls()
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidHandError(f"'win' must be an object, got {obj!r}")
         for name in _WIN_NAMES:
             v = obj.get(name, False)
@@ -329,7 +329,7 @@ class Hand:
     @classmethod
     def from_json(cls, obj: Any) -> Hand:
         """Build a hand from its JSON form; raise a ScoringError saying what is wrong."""
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidHandError(f"a hand must be a JSON object, got {type(obj).__name__}")
         ruleset = obj.get("ruleset")
         if not isinstance(ruleset, str):
@@ -341,7 +341,7 @@ class Hand:
             raise InvalidHandError("'melds' must be a list")
         ctx: dict[str, Any] = {}
         raw_ctx = obj.get("context", {})
-        if not isinstance(raw_ctx, Mapping):
+        if type(raw_ctx) is not dict and not isinstance(raw_ctx, Mapping):
             raise InvalidHandError("'context' must be an object")
         for k, v in obj.items():
             if k not in _HAND_KEYS and k != "context":
