@@ -596,6 +596,13 @@ class MCRFeatures(Features):
         self.tile_hogs: int = tc.count(4) - kongs
         self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
+        # the fans the sets make together (every arrangement's guards read them)
+        self.chow_fans: Mapping[str, int] = (
+            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _EMPTY
+        )
+        self.pung_fans: Mapping[str, int] = (
+            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _EMPTY
+        )
         if pungs:
             self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
             self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
@@ -643,18 +650,6 @@ class MCRFeatures(Features):
     @lazy
     def pung_sets(self) -> tuple[_Set, ...]:
         return tuple(sorted(_set_of(t) for t in self.pung_tiles))
-
-    @lazy
-    def chow_fans(self) -> Mapping[str, int]:
-        if not self.is_standard_shape or len(self.chow_tiles) < 2:
-            return _EMPTY
-        return _chow_fans_of(tuple(sorted(self.chow_tiles)))
-
-    @lazy
-    def pung_fans(self) -> Mapping[str, int]:
-        if not self.is_standard_shape or len(self.pung_tiles) < 2:
-            return _EMPTY
-        return _pung_fans_of(tuple(sorted(self.pung_tiles)))
 
     def chow(self, fan: str) -> int:
         return self.chow_fans.get(fan, 0)
