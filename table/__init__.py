@@ -42,7 +42,7 @@ from table.model import (
     Phase,
     SeatState,
 )
-from table.params import PARAMS, GameParams, InstantRules, get_params, param_names
+from table.params import PARAMS, GameParams, get_params, param_names
 from table.player import RandomPlayer
 from table.replay import replay
 from table.views import legal_actions, view, view_event
@@ -64,7 +64,6 @@ __all__ = [
     "GameState",
     "HandState",
     "IllegalActionError",
-    "InstantRules",
     "NotAWinningHandError",
     "NotWaitingForSeatError",
     "NotYourTurnError",

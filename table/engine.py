@@ -52,7 +52,7 @@ from table.model import (
     Phase,
     SeatState,
 )
-from table.params import GameParams, InstantRules
+from table.params import GameParams
 from table.wall import Deal
 
 __all__ = [
@@ -264,7 +264,9 @@ class _W:
 
     def freeze(self) -> GameState:
         hand = self.h
-        if hand is not None:
+        if hand is not None and any(
+            a is not b for a, b in zip(self.seats, hand.seats, strict=True)
+        ):
             hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
         return GameState(
             config=self.st.config,
@@ -428,7 +430,7 @@ def _start_hand(w: _W, a: Action) -> None:
                 flowers = [t for t in new if t.is_flower]
         for s in order:
             _flower_sets(w, s)
-    if p.instant is not None:
+    if p.instant:
         d = sorted(deal.dice)
         if d[0] == d[2]:
             _instant(w, {"kind": "wei-dice", "seat": w.dealer})
@@ -455,7 +457,7 @@ def _take_back(w: _W) -> Tile:
 def _flower_sets(w: _W, seat: int) -> None:
     """Instant payments for a complete set of seasons (一台花) or plants (一台草), each once;
     after 一台花 no 一台草 is collected (先花，不能再收草 — both at the deal: only 一台花)."""
-    if w.p.instant is None:
+    if not w.p.instant:
         return
     s = w.seats[seat]
     fl = set(s.flowers)
@@ -475,47 +477,15 @@ def _instant_settler(rs: RuleSet[Any]) -> Any:
 
 
 def _instant(w: _W, event: dict[str, Any]) -> None:
-    """Settle an instant payment / automatic penalty event (即收 / 即罰).
-
-    The scoring rule set's ``instant_payments`` values it when it has one; otherwise the
-    amounts of the table's ``InstantRules`` record apply (same readings, see docs/table.md).
-    """
+    """An instant payment / automatic penalty (即收 / 即罰) the table detected: an
+    ``instant`` event, valued and paid by the scoring rule set's ``instant_payments`` (the
+    table never values anything itself; without it the event carries no payment)."""
+    w.emit("instant", dict(event))
     settler = _instant_settler(w.rs)
-    if settler is not None:
-        pays = [(p.payer, p.payee, p.amount) for p in settler(event)]
-    else:
-        pays = _default_instant(w.p.instant, event)
-    kind = str(event["kind"])
-    w.emit("instant", {k: (str(v) if isinstance(v, Tile) else v) for k, v in event.items()})
-    for payer, payee, amount in pays:
-        w.pay(payer, payee, amount, kind)
-
-
-def _default_instant(inst: InstantRules | None, e: dict[str, Any]) -> list[tuple[int, int, int]]:
-    if inst is None:
-        return []
-    kind = e["kind"]
-    if kind in ("chase", "self-chase"):
-        simple = Tile.parse(str(e["tile"])).is_simple
-        if kind == "chase":
-            amount = inst.chase_simple if simple else inst.chase_honor_terminal
-        else:
-            amount = inst.self_chase_simple if simple else inst.self_chase_honor_terminal
-        return [(e["seat"], o, amount) for o in _others(e["seat"])]
-    if kind == "three-ting-one-laugh":
-        return [(t, e["winner"], inst.three_ting_one_laugh) for t in e["ting_seats"]]
-    if kind == "heaven-earth-slay":
-        if e.get("discarder") is None:
-            return [(o, e["winner"], inst.slay_self_drawn) for o in _others(e["winner"])]
-        return [(e["discarder"], e["winner"], inst.slay_discard)]
-    amount = {
-        "one-flower-set": inst.flower_set,
-        "one-grass": inst.grass_set,
-        "wei-dice": inst.dice_triple,
-        "one-two-three": inst.dice_straight,
-        "hidden-kong-pay": inst.heaven_kong if e.get("heaven") else inst.concealed_kong,
-    }[kind]
-    return [(o, e["seat"], amount) for o in _others(e["seat"])]
+    if settler is None:
+        return
+    for p in settler(event):
+        w.pay(p.payer, p.payee, p.amount, str(event["kind"]))
 
 
 # -- drawing -------------------------------------------------------------------------------------
@@ -524,21 +494,22 @@ def _default_instant(inst: InstantRules | None, e: dict[str, Any]) -> list[tuple
 def _draw(w: _W, seat: int, replacement: bool) -> bool:
     """Draw for ``seat`` (flowers replaced automatically). False if the hand ended drawn."""
     h = w.hand
+    turn = {"turn": seat, "discard": None, "discarder": None, "pending": (), "claims": ()}
     if replacement:
         if h.remaining <= 0:
             _exhaustive(w)
             return False
-        tile = _take_back(w)
+        tile = h.wall[len(h.wall) - 1 - h.back]
+        w.set(back=h.back + 1, **turn)
     else:
         if h.remaining <= w.p.dead_wall:
             _exhaustive(w)
             return False
         tile = h.wall[h.front]
-        w.set(front=h.front + 1, chain=(), chain_kong_from=None)
+        w.set(front=h.front + 1, chain=(), chain_kong_from=None, **turn)
         s0 = w.seats[seat]
         w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
     w.phase = Phase.TURN
-    w.set(turn=seat, discard=None, discarder=None, pending=(), claims=())
     while True:
         s = w.seats[seat]
         w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
@@ -659,13 +630,12 @@ def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
     if ting:
         w.emit("ting", {"seat": seat, "tile": str(tile), "kind": ting_fields["ting_kind"]})
     # 追 / 自追 (hk-tw16 automatic penalties)
-    inst = p.instant
     ct, cfirst, cn = h.chase
     if cn > 0 and ct == tile and seat == (cfirst + cn) % 4:
         chase = (int(tile), cfirst, cn + 1)
     else:
         chase = (int(tile), seat, 1)
-    if inst is not None:
+    if p.instant:
         if chase[2] == 4:
             _instant(w, {"kind": "chase", "seat": chase[1], "tile": str(tile)})
             chase = (-1, -1, 0)
@@ -703,8 +673,7 @@ def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
     w.emit(
         "kong", {"seat": seat, "concealed": True, "tile": str(tile)}, owner=seat, secret=("tile",)
     )
-    inst = w.p.instant
-    if inst is not None and not exposed:
+    if w.p.instant and not exposed:
         _instant(w, {"kind": "hidden-kong-pay", "seat": seat, "heaven": heaven})
     w.set(interrupted=True, chain=(*w.hand.chain, "kong"))
     if _draw(w, seat, replacement=True):
@@ -899,7 +868,7 @@ def _execute_claim(w: _W, c: Claim) -> None:
     w.seats[c.seat] = _sr(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
     w.emit(
         "claimed",
-        {"seat": c.seat, "type": c.type.value, "from": discarder, "meld": meld.to_json()},
+        {"seat": c.seat, "claim": c.type.value, "from": discarder, "meld": meld.to_json()},
     )
     w.phase = Phase.TURN
     w.set(
@@ -956,7 +925,8 @@ def _build_hand(
 ) -> Hand:
     h = w.hand
     s = w.seats[seat]
-    concealed = _remove(s.concealed, win_tile) if self_drawn else s.concealed
+    in_hand = self_drawn or flower_win is not None  # the win tile is among the concealed
+    concealed = _remove(s.concealed, win_tile) if in_hand else s.concealed
     left = drawable(h, w.p)
     if self_drawn:
         last = left == 0
@@ -1011,6 +981,9 @@ def _build_hand(
         ),
         "hand_number": h.number,
     }
+    flowers = s.flowers
+    if flower_loser is not None and w.p.robbed_flowers_in_hand:
+        flowers = flowers + w.seats[flower_loser].flowers  # the robbed flower(s): all eight
     for fact, key in w.p.first_turn_keys:
         ctx[key] = bool(ctx.get(key)) or ctx[fact]
     return Hand(
@@ -1018,7 +991,7 @@ def _build_hand(
         concealed=concealed,
         melds=s.melds,
         win_tile=win_tile,
-        flowers=tuple(sorted(s.flowers)),
+        flowers=tuple(sorted(flowers)),
         win=WinInfo(
             self_drawn=self_drawn,
             last_tile=last,
@@ -1110,15 +1083,17 @@ def self_win_kind(w: _W, seat: int) -> str | None:
 def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | None:
     s = w.seats[seat]
     fw = _flower_win(w, seat)
+    loser = fw[1] if fw else None
     win_tile = s.drawn if s.drawn is not None else s.concealed[-1]
+    # 七搶一 / 一搶七 are won on another player's flower(s), like a win on a discard
     hand = _build_hand(
         w,
         seat,
         win_tile,
-        self_drawn=True,
-        discarder=None,
+        self_drawn=loser is None,
+        discarder=loser,
         flower_win=kind,
-        flower_loser=fw[1] if fw else None,
+        flower_loser=loser,
     )
     res = _flower_score(w, hand, kind)
     return None if res is None else (hand, res)
@@ -1194,7 +1169,7 @@ def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payme
 
 def _win_instants(w: _W, seat: int, discarder: int | None) -> None:
     """三叮一笑 and 天誅地滅 (hk-tw16): instant items that come with a win."""
-    if w.p.instant is None:
+    if not w.p.instant:
         return
     me = w.seats[seat]
     others = _others(seat)

@@ -50,10 +50,16 @@ def _opt_tile(v: Any, what: str) -> Tile | None:
     return None if v is None else _parse_tile(v, what)
 
 
+_BY_CODE: dict[str, Tile] = {str(t): t for t in Tile}
+
+
 def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
     if not isinstance(v, list | tuple):
         raise BadActionError(f"{what}: expected a list of tile codes")
-    return tuple(_parse_tile(x, what) for x in v)
+    try:
+        return tuple([_BY_CODE[x] for x in v])
+    except (KeyError, TypeError):
+        return tuple(_parse_tile(x, what) for x in v)  # raises with the exact complaint
 
 
 # -- actions -----------------------------------------------------------------------------
@@ -144,6 +150,11 @@ class Event:
     data: Mapping[str, Any]
     owner: int | None = None
     secret: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        reserved = {"type", "_owner", "_secret"} & set(self.data)
+        if reserved:  # an engine bug, never client input: the JSON form would lose the type
+            raise ValueError(f"event data may not use the reserved keys {sorted(reserved)}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}

@@ -15,47 +15,7 @@ from typing import Any
 
 from table.errors import UnknownRulesetError
 
-__all__ = ["PARAMS", "GameParams", "InstantRules", "get_params", "param_names"]
-
-
-@dataclass(frozen=True, slots=True)
-class InstantRules:
-    """Instant payments and automatic penalties (即收 / 即罰) of the hk-tw16 table.
-
-    Amounts are in the same unit as the scoring total (fan); each is paid by each of the other
-    three seats to the one who earned it (penalties: by the offender to each of the others).
-    """
-
-    flower_set: int = 5  # 一台花: f1-f4 complete
-    grass_set: int = 3  # 一台草: f5-f8 complete
-    dice_triple: int = 5  # 圍骰: the dealer's three dice show one number
-    dice_straight: int = 5  # 一二三 / 四五六
-    concealed_kong: int = 5  # 暗槓
-    heaven_kong: int = 10  # 天槓: concealed kong before the seat's first draw
-    chase_honor_terminal: int = 5  # 追 with a terminal or honour
-    chase_simple: int = 10  # 追 with a simple (中張)
-    self_chase_honor_terminal: int = 5  # 自追
-    self_chase_simple: int = 10
-    three_ting_one_laugh: int = 15  # 三叮一笑: each of three 叮 seats pays the fourth's win
-    slay_discard: int = 10  # 天誅地滅 on a discard: the discarder pays
-    slay_self_drawn: int = 15  # 天誅地滅 self-drawn: each other seat pays
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "flower_set": self.flower_set,
-            "grass_set": self.grass_set,
-            "dice_triple": self.dice_triple,
-            "dice_straight": self.dice_straight,
-            "concealed_kong": self.concealed_kong,
-            "heaven_kong": self.heaven_kong,
-            "chase_honor_terminal": self.chase_honor_terminal,
-            "chase_simple": self.chase_simple,
-            "self_chase_honor_terminal": self.self_chase_honor_terminal,
-            "self_chase_simple": self.self_chase_simple,
-            "three_ting_one_laugh": self.three_ting_one_laugh,
-            "slay_discard": self.slay_discard,
-            "slay_self_drawn": self.slay_self_drawn,
-        }
+__all__ = ["PARAMS", "GameParams", "get_params", "param_names"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,11 +61,16 @@ class GameParams:
     #: the flower wins the rule set scores (七隻花, 八仙過海, 七搶一, 一搶七), as pairs
     #: (table kind, value of the ``flower_win`` context key the scoring rule set reads).
     flower_win_ids: tuple[tuple[str, str], ...]
+    #: for 七搶一 / 一搶七: the robbed flower(s) are listed in the winner's hand (all eight,
+    #: tw16-tai) or not (hk-tw16: the winner's own seven / one).
+    robbed_flowers_in_hand: bool
     #: extra context keys the scoring rule set reads for first-turn wins, as pairs
     #: (table fact ``heaven`` / ``earth`` / ``human``, the rule set's key).
     first_turn_keys: tuple[tuple[str, str], ...]
-    #: instant payments / penalties; None when the rule set has none.
-    instant: InstantRules | None
+    #: the table detects the instant payments and automatic penalties (即收 / 即罰: flower
+    #: sets, dice, concealed kongs, 追, 自追, 三叮一笑, 天誅地滅) and the scoring rule set's
+    #: ``instant_payments`` values them (hk-tw16).
+    instant: bool
 
     def with_overrides(self, **changes: Any) -> GameParams:
         return replace(self, **changes)
@@ -139,8 +104,9 @@ class GameParams:
             "max_hands": self.max_hands,
             "kong_discarder_pays": self.kong_discarder_pays,
             "flower_wins": dict(self.flower_win_ids),
+            "robbed_flowers_in_hand": self.robbed_flowers_in_hand,
             "first_turn_keys": dict(self.first_turn_keys),
-            "instant": self.instant.to_json() if self.instant else None,
+            "instant": self.instant,
         }
 
 
@@ -166,8 +132,9 @@ PARAMS: dict[str, GameParams] = {
             max_hands=None,
             kong_discarder_pays=False,
             flower_win_ids=(),
+            robbed_flowers_in_hand=False,
             first_turn_keys=(),
-            instant=None,
+            instant=False,
         ),
         GameParams(
             ruleset="hk-tw16",
@@ -193,8 +160,9 @@ PARAMS: dict[str, GameParams] = {
                 ("seven-robs-one", "seven-robs-one"),
                 ("one-robs-seven", "one-robs-seven"),
             ),
+            robbed_flowers_in_hand=False,
             first_turn_keys=(),
-            instant=InstantRules(),
+            instant=True,
         ),
         GameParams(
             ruleset="tw16-tai",
@@ -215,8 +183,9 @@ PARAMS: dict[str, GameParams] = {
             max_hands=None,
             kong_discarder_pays=False,
             flower_win_ids=(("eight-flowers", "eight"), ("seven-robs-one", "seven-robs-one")),
+            robbed_flowers_in_hand=True,
             first_turn_keys=(("heaven", "heavenly"), ("earth", "earthly")),
-            instant=None,
+            instant=False,
         ),
         GameParams(
             ruleset="zung-jung",
@@ -237,12 +206,13 @@ PARAMS: dict[str, GameParams] = {
             max_hands=None,
             kong_discarder_pays=False,
             flower_win_ids=(),
+            robbed_flowers_in_hand=False,
             first_turn_keys=(
                 ("heaven", "blessing_of_heaven"),
                 ("human", "blessing_of_earth"),
                 ("earth", "blessing_of_man"),
             ),
-            instant=None,
+            instant=False,
         ),
         GameParams(
             ruleset="zung-jung-v3.3",
@@ -263,12 +233,13 @@ PARAMS: dict[str, GameParams] = {
             max_hands=None,
             kong_discarder_pays=False,
             flower_win_ids=(),
+            robbed_flowers_in_hand=False,
             first_turn_keys=(
                 ("heaven", "blessing_of_heaven"),
                 ("human", "blessing_of_earth"),
                 ("earth", "blessing_of_earth"),
             ),
-            instant=None,
+            instant=False,
         ),
     )
 }

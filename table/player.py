@@ -1,6 +1,7 @@
 """A simple legal-random player for tests and ``mahjong-sim``.
 
-It always takes a win, sometimes claims, sometimes declares 叮, and otherwise discards a
+It always takes a win, sometimes claims, sometimes declares 叮 (only looking for it when its
+hand has at most two isolated tiles), and otherwise discards a
 tile chosen at random among its least useful ones (isolated tiles first), so games produce
 wins as well as draws. Randomness comes only from the :class:`random.Random` instance
 passed in (never the global generator), so a seeded player replays exactly.
@@ -11,6 +12,7 @@ from __future__ import annotations
 import random
 
 from scoring.tiles import Tile
+from table.engine import _counts, _isolated
 from table.model import Action, ActionType, GameState, Phase
 from table.views import legal_actions
 
@@ -44,7 +46,7 @@ class RandomPlayer:
 
     def choose(self, state: GameState, seat: int) -> Action | None:
         """An action for ``seat`` now, or None when the table is not waiting for it."""
-        acts = legal_actions(state, seat)
+        acts = legal_actions(state, seat, ting=False)
         if not acts:
             return None
         rng = self.rng
@@ -66,12 +68,20 @@ class RandomPlayer:
         if kongs and rng.random() < self.kong_rate:
             return rng.choice(kongs)
         discards = by.get(ActionType.DISCARD, [])
-        tings = by.get(ActionType.TING, [])
-        if tings and rng.random() < self.ting_rate:
-            return rng.choice(tings)
         hand = state.hand
         assert hand is not None
         concealed = hand.seats[seat].concealed
+        if (
+            ActionType.DISCARD in by
+            and state.params.ting
+            and rng.random() < self.ting_rate
+            and _isolated(_counts(concealed)) <= 2
+        ):
+            # 叮 when the hand allows it; asked only for hands with at most two isolated
+            # tiles (the readiness search is the costly part; special shapes are skipped)
+            tings = [a for a in legal_actions(state, seat) if a.type is ActionType.TING]
+            if tings:
+                return rng.choice(tings)
         scored = [(tile_usefulness(concealed, a.tile), a) for a in discards if a.tile is not None]
         low = min(s for s, _ in scored)
         return rng.choice([a for s, a in scored if s <= low + 1])

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.tiles import Tile
 from table.engine import apply, new_game
 from table.errors import TableError
 from table.model import Action, ActionType, Event, GameConfig, GameState, Phase
@@ -160,16 +161,17 @@ class Stats:
         lines.append("")
         lines.append(f"hand value: average {j['avg_value']}, maximum {j['max_value']}")
         lines.append("")
+        lines.append(f"wins scored: {len(self.values)}")
         lines.append(f"{'pattern':<40}{'count':>8}{'% wins':>9}")
         for pid, n in self.patterns.most_common():
             name = f"{pid} {self.pattern_names.get(pid, '')}"[:39]
             lines.append(f"{name:<40}{n:>8}{100 * n / n_patterns:>8.2f}%")
         if self.deal_in:
+            total = sum(self.deal_in.values())
             lines.append("")
-            lines.append(
-                "tiles that dealt in: "
-                + ", ".join(f"{t} {n}" for t, n in self.deal_in.most_common())
-            )
+            lines.append(f"{'tile that dealt in':<24}{'count':>8}{'% deal-ins':>12}")
+            for code, n in sorted(self.deal_in.items(), key=lambda kv: Tile.parse(kv[0])):
+                lines.append(f"{code:<24}{n:>8}{100 * n / total:>11.2f}%")
         if self.instant:
             lines.append("")
             lines.append(

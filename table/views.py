@@ -104,8 +104,11 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def legal_actions(state: GameState, seat: int) -> list[Action]:
-    """Every action ``seat`` may send now (``timeout`` excluded: only the server sends it)."""
+def legal_actions(state: GameState, seat: int, *, ting: bool = True) -> list[Action]:
+    """Every action ``seat`` may send now (``timeout`` excluded: only the server sends it).
+
+    ``ting=False`` leaves out the 叮 discards (the costliest part: a readiness search after
+    each possible discard); the simple player asks for them separately when it wants one."""
     h = state.hand
     if h is None or state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
         return []
@@ -125,7 +128,7 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             return out
         kinds = sorted(set(s.concealed))
         out.extend(Action(ActionType.DISCARD, seat, seq, t) for t in kinds)
-        if p.ting:
+        if p.ting and ting:
             ready = ready_discards(p.ruleset, tuple(_counts(s.concealed)), len(s.melds))
             out.extend(Action(ActionType.TING, seat, seq, t) for t in ready)
         if h.remaining > 0:

@@ -732,6 +732,14 @@ def _flower_win_of(hand: Hand) -> str | None:
 class TaiRuleSet(RuleSet[TaiFeatures]):
     """The 台 table: special shapes, instant flower wins, 鸡胡 and 台 settlement."""
 
+    def choose_key(self, total: int, items: Sequence[Item], f: TaiFeatures) -> tuple[Any, ...]:
+        """The highest total; equal totals (e.g. 对碰 read as 假独 through the other pair)
+        go to the reading with the larger single rows, then to the smaller row ids, so the
+        choice never depends on the enumeration order (which renaming suits or mirroring
+        numbers changes)."""
+        values = sorted((i.total for i in items), reverse=True)
+        return (total, tuple(values), tuple(sorted((i.id for i in items), reverse=True)))
+
     def validate(self, hand: Hand) -> None:
         for k in _CONTEXT_BOOLS:
             v = hand.get(k, False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from scoring import score
@@ -22,6 +22,22 @@ MIRROR_EXCEPTIONS: frozenset[str] = frozenset()  # rows that may change under th
 PERMUTATION_EXCEPTIONS: frozenset[str] = frozenset()  # rows that may change under a renaming
 
 WINDS = ["we", "ws", "ww", "wn"]
+
+TIE_HAND: dict[str, Any] = {
+    "ruleset": "tw16-tai",
+    "concealed": ["4p", "4p", "5p", "6p", "7p", "7p", "7p"],
+    "melds": [
+        {"kind": "kong", "tiles": ["1m", "1m", "1m", "1m"], "from": "opposite"},
+        {"kind": "pung", "tiles": ["8m", "8m", "8m"], "from": "left"},
+        {"kind": "kong", "tiles": ["2m", "2m", "2m", "2m"], "from": "opposite"},
+    ],
+    "flowers": [],
+    "win_tile": "4p",
+    "win": {"self_drawn": True},
+    "seat_wind": "we",
+    "round_wind": "we",
+    "context": {},
+}
 
 
 def _kind_sets() -> list[tuple[str, Tile]]:
@@ -169,6 +185,9 @@ def test_suit_permutation_changes_nothing(hand: dict[str, Any], perm: dict[str, 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hands)
+# Two readings tie (对碰 through 44 77 vs 假独 through the pair): found by hypothesis, the
+# choice used to follow the enumeration order, which the mirror changes.
+@example(hand=TIE_HAND)
 def test_number_mirror_changes_nothing(hand: dict[str, Any]) -> None:
     a = score(hand)
     b = score(_map_hand(hand, _mirror))

@@ -28,7 +28,10 @@ from table.wall import build_wall  # noqa: E402
 A = ActionType
 GOLDEN = HERE / "golden"
 
-# A pure straight in characters with a closed 4p-6p wait: 16+ MCR points on any win.
+# The 13-tile scenarios are played under Zung Jung (no flowers, no minimum, several winners,
+# 過水, 連莊), with house rules where a scenario needs another parameter.
+RS13 = "zung-jung"
+# A pure straight in characters with a closed 4p-6p wait.
 STRAIGHT_46P = "123456789m 46p 11s"
 
 
@@ -54,7 +57,7 @@ def normalise_event(e: Event) -> dict[str, Any]:
 
 
 def robbing_kong() -> Script:
-    """MCR. Seat 1 pungs 5p from the dealer, later draws the fourth 5p and adds it to the
+    """Seat 1 pungs 5p from the dealer, later draws the fourth 5p and adds it to the
     pung; seat 2 (waiting on 5p) robs the kong. Seat 1 pays."""
     hands = [
         tiles("5p 19s 19p we ws ww wn dr dg dw 2s 8s"),
@@ -62,10 +65,10 @@ def robbing_kong() -> Script:
         tiles(STRAIGHT_46P),
         tiles("99s 88s 77s 66p 3s 4p wn wn dg"),
     ]
-    sc = Script(new_game(GameConfig("mcr", max_hands=1)))
-    sc.start(wall=build_wall(True, 13, 0, hands, tiles("we ws ww 5p"), tiles("dg")))
+    sc = Script(new_game(GameConfig(RS13, max_hands=1)))
+    sc.start(wall=build_wall(False, 13, 0, hands, tiles("we ws ww 5p"), tiles("dg")))
     sc.act(0, A.DISCARD, "5p")
-    sc.act(2, A.PASS)  # could win here; no 過水 in MCR
+    sc.act(2, A.PASS)  # could win here (過水 only bars it until seat 2's next draw)
     sc.act(1, A.PUNG)
     sc.act(3, A.PASS)
     sc.act(1, A.DISCARD, "7p")
@@ -91,9 +94,9 @@ def _two_waiting(max_winners: int) -> Script:
         tiles("123456789s 46p 22m"),
         tiles("we we ws ws ww ww wn dr dg dw 9s 1s 5m"),
     ]
-    rules = (("max_winners", max_winners),) if max_winners != 1 else ()
-    sc = Script(new_game(GameConfig("mcr", max_hands=1, house_rules=rules)))
-    sc.start(wall=build_wall(True, 13, 0, hands, tiles("1p 2p 3p"), tiles("dg")))
+    rules = (("max_winners", max_winners),)
+    sc = Script(new_game(GameConfig(RS13, max_hands=1, house_rules=rules)))
+    sc.start(wall=build_wall(False, 13, 0, hands, tiles("1p 2p 3p"), tiles("dg")))
     sc.act(0, A.DISCARD, "5p")
     sc.act(2, A.WIN)
     sc.act(3, A.PASS)
@@ -102,14 +105,14 @@ def _two_waiting(max_winners: int) -> Script:
 
 
 def multiple_winners_head_bump() -> Script:
-    """MCR (head bump): seats 1 and 2 both win on the dealer's 5p; only seat 1, first in
+    """Head bump (house rule max_winners=1): seats 1 and 2 both win on the dealer's 5p; only seat 1, first in
     turn order after the discarder, wins; seat 2's claim is never revealed."""
     return _two_waiting(1)
 
 
 def multiple_winners_double() -> Script:
-    """MCR with the house rule max_winners=3: both seats win (雙響); the discarder pays
-    each winner."""
+    """max_winners=3 (Zung Jung's own): both seats win (雙響); the discarder pays each
+    winner."""
     return _two_waiting(3)
 
 
@@ -125,7 +128,7 @@ def _ting_hand(sc: Script, dealer: int, second_draw_wins: bool) -> None:
     hands[others[0]] = tiles("123s 456s 789s 22m 3p 1p")
     hands[others[1]] = tiles("we we ws ws ww ww wn 1s 2s 3s 3p 66s")
     draws = "dr ws ww we" + (" 5p" if second_draw_wins else " 9s dg dg dg 5p")
-    sc.start(wall=build_wall(True, 13, dealer, hands, tiles(draws), tiles("dw")))
+    sc.start(wall=build_wall(False, 13, dealer, hands, tiles(draws), tiles("dw")))
     sc.act(dealer, A.DISCARD, "wn")
     sc.pass_all()
     sc.act(t, A.TING, "dr")
@@ -144,18 +147,18 @@ def _ting_hand(sc: Script, dealer: int, second_draw_wins: bool) -> None:
 
 
 def ting_instant() -> Script:
-    """MCR with the house rule ting=True, two hands. Hand 1: seat 1 declares 叮 at its first
+    """The house rule ting=True, two hands. Hand 1: seat 1 declares 叮 at its first
     draw (地聽), and self-draws 5p on its next draw: 即食 (instant). Hand 2 (dealer 1): seat
     2 declares 叮; its next draw (9s) cannot win and is discarded automatically; it wins a
     round later, not instant."""
-    sc = Script(new_game(GameConfig("mcr", max_hands=2, house_rules=(("ting", True),))))
+    sc = Script(new_game(GameConfig(RS13, max_hands=2, house_rules=(("ting", True),))))
     _ting_hand(sc, 0, True)
     _ting_hand(sc, 1, False)
     return sc
 
 
 def missed_win() -> Script:
-    """MCR with the house rule missed_win=True (過水). Seat 2 waits on a single 9p. It
+    """過水 (Zung Jung plays it). Seat 2 waits on a single 9p. It
     passes the dealer's 9p; it may not win on seat 1's 9p before its own next draw (the
     attempt is rejected); after drawing, it wins on seat 3's 9p."""
     hands = [
@@ -164,8 +167,8 @@ def missed_win() -> Script:
         tiles("123456789m 234s 9p"),
         tiles("99s 88s 77s 66p 3s 4p wn wn dg"),
     ]
-    sc = Script(new_game(GameConfig("mcr", max_hands=1, house_rules=(("missed_win", True),))))
-    sc.start(wall=build_wall(True, 13, 0, hands, tiles("9p we 9p"), tiles("dg")))
+    sc = Script(new_game(GameConfig(RS13, max_hands=1)))
+    sc.start(wall=build_wall(False, 13, 0, hands, tiles("9p we 9p"), tiles("dg")))
     sc.act(0, A.DISCARD, "9p")
     sc.pass_all()
     assert sc.hand.seats[2].missed_win
@@ -181,12 +184,9 @@ def missed_win() -> Script:
 
 
 def exhaustive_draw_dealer_keeps() -> Script:
-    """MCR with the house rule dealer_keeps_on_draw: a shuffled wall played out (every seat
-    discards what it draws, nobody calls); the hand is drawn and the dealer keeps the deal
-    (連莊 1)."""
-    sc = Script(
-        new_game(GameConfig("mcr", max_hands=2, house_rules=(("dealer_keeps_on_draw", True),)))
-    )
+    """A shuffled wall played out (every seat discards what it draws, nobody calls); the
+    hand is drawn and the dealer keeps the deal (連莊 1)."""
+    sc = Script(new_game(GameConfig(RS13, max_hands=2)))
     sc.start(seed=bytes.fromhex("5eed0001" * 8))
     while sc.state.phase in (Phase.TURN, Phase.CLAIM):
         h = sc.hand
@@ -199,12 +199,11 @@ def exhaustive_draw_dealer_keeps() -> Script:
 
 
 def four_rounds() -> Script:
-    """MCR with 連莊 house rules, a full four-round game. In every round the first dealer
+    """A full four-round game with 連莊 (dealer keeps the deal on a win or a draw). In every round the first dealer
     wins with its dealt hand (天和, keeps the deal); then each hand a non-dealer wins on the
     dealer's first discard (the deal passes). 20 hands: dealers 0 0 1 2 3 | 0 0 1 2 3 …,
     round winds E E E E E | S …, game over after the North round."""
-    rules = (("dealer_keeps_on_win", True), ("dealer_keeps_on_draw", True))
-    sc = Script(new_game(GameConfig("mcr", house_rules=rules)))
+    sc = Script(new_game(GameConfig(RS13)))
     while sc.state.phase is Phase.BETWEEN_HANDS:
         d = sc.state.dealer
         hands: list[list[Any]] = [[], [], [], []]
@@ -218,7 +217,7 @@ def four_rounds() -> Script:
         hands[(d + 2) % 4] = tiles("123456789s 22m 3p 1p")
         hands[(d + 3) % 4] = tiles("we we ws ws ww ww wn 1s 2s 3s 3p 66s")
         seed = bytes([sc.state.hands_played]) * 16
-        sc.start(seed=seed, wall=build_wall(True, 13, d, hands, tiles("1p"), tiles("dg")))
+        sc.start(seed=seed, wall=build_wall(False, 13, d, hands, tiles("1p"), tiles("dg")))
         if sc.state.streak == 0 and d == 0:
             sc.act(0, A.WIN)
         else:
@@ -228,11 +227,11 @@ def four_rounds() -> Script:
     return sc
 
 
-def seven_robs_one() -> Script:
-    """hk-tw16. The dealer is dealt six flowers (f1-f6), seat 1 one (f7); all are replaced
+def seven_robs_one(ruleset: str = "tw16-tai") -> Script:
+    """The dealer is dealt six flowers (f1-f6), seat 1 one (f7); all are replaced
     automatically at the deal. A go-around later the dealer draws f8: with seven flowers
-    while seat 1 holds the eighth's partner it may win at once — 七搶一 — and seat 1 pays
-    (the 一台花 instant payment for f1-f4 came at the deal)."""
+    while seat 1 holds the other one it may win at once — 七搶一 — and seat 1 pays. Under
+    hk-tw16 the 一台花 instant payment for f1-f4 comes at the deal."""
     hands: list[list[Any]] = [[], [], [], []]
     hands[0] = tiles("f1 f2 f3 f4 f5 f6 123m 456m 789m 11s")
     hands[1] = tiles("f7 123p 456p 789p 22s 55s 8s 9s")
@@ -240,7 +239,7 @@ def seven_robs_one() -> Script:
     hands[3] = tiles("777s 888p 999m dr dr dg dg dw wn wn")
     draws = tiles("3s dr dg f8")
     repl = tiles("5m 5m 5p 5p 6p 6p 7p 3p 4p")
-    sc = Script(new_game(GameConfig("hk-tw16", max_hands=1)))
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
     sc.start(seed=b"seven-robs-one-0", wall=build_wall(True, 16, 0, hands, draws, repl))
     sc.act(0, A.DISCARD, "6p")
     sc.pass_all()
@@ -262,9 +261,10 @@ SCENARIOS: dict[str, Callable[[], Script]] = {
     "missed_win": missed_win,
     "exhaustive_draw_dealer_keeps": exhaustive_draw_dealer_keeps,
     "four_rounds": four_rounds,
+    "seven_robs_one": seven_robs_one,
 }
 if "hk-tw16" in playable_rulesets():
-    SCENARIOS["seven_robs_one"] = seven_robs_one
+    SCENARIOS["seven_robs_one_hk"] = lambda: seven_robs_one("hk-tw16")
 
 
 def write(name: str, sc: Script) -> Path:

@@ -127,9 +127,13 @@ def check_views(state: GameState) -> None:
 
 def check_events(events: list[Event], state: GameState) -> None:
     for e in events:
+        # the stored / wire form keeps the event's own type (a data key named "type" once
+        # overwrote it: claimed events reached clients as "pung")
+        assert Event.from_json(e.to_json()) == e
         for seat in (None, 0, 1, 2, 3):
             ve = view_event(e, seat)
             json.dumps(ve)
+            assert ve["type"] == e.type
             if e.owner is not None and e.owner != seat:
                 for k in e.secret:
                     assert k not in ve, f"{e.type}.{k} leaked to {seat}"

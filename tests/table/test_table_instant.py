@@ -10,7 +10,11 @@ from table import ActionType, GameConfig, get_params, new_game
 from table.wall import Deal, build_wall
 
 A = ActionType
-HK = [r for r in PLAYABLE if get_params(r).instant is not None]
+HK = [r for r in PLAYABLE if get_params(r).instant]
+
+# amounts (fan) as the seed table gives them (shared/rules/hk_taiwan_16_v1.json): 追 5 for an
+# honour, 自追 10 for a simple, 一台花 5, 天槓 10, 圍骰 and 一二三/四五六 5
+CHASE_HONOR, SELF_CHASE_SIMPLE, FLOWER_SET, HEAVEN_KONG, DICE = 5, 10, 5, 10, 5
 
 
 def payments(sc: Script, reason: str) -> list[tuple[int, int, int]]:
@@ -51,10 +55,8 @@ def test_chase(ruleset: str) -> None:
     for s in (1, 2, 3):
         sc.pass_all()
         sc.act(s, A.DISCARD, "we")
-    inst = get_params(ruleset).instant
-    assert inst is not None
-    assert payments(sc, "chase") == [(0, s, inst.chase_honor_terminal) for s in (1, 2, 3)]
-    assert sc.state.scores == (-3 * inst.chase_honor_terminal,) + (inst.chase_honor_terminal,) * 3
+    assert payments(sc, "chase") == [(0, s, CHASE_HONOR) for s in (1, 2, 3)]
+    assert sc.state.scores == (-3 * CHASE_HONOR,) + (CHASE_HONOR,) * 3
 
 
 @pytest.mark.parametrize("ruleset", HK)
@@ -89,18 +91,14 @@ def test_heaven_kong_and_flower_set(ruleset: str) -> None:
         seed=_seed_without_dice_payment(),
         wall=build_wall(True, 16, 0, hands, tiles("1m"), tiles("6m 7m 8m 3s 4s 5s")),
     )
-    inst = get_params(ruleset).instant
-    assert inst is not None
-    assert payments(sc, "one-flower-set") == [(s, 0, inst.flower_set) for s in (1, 2, 3)]
+    assert payments(sc, "one-flower-set") == [(s, 0, FLOWER_SET) for s in (1, 2, 3)]
     sc.act(0, A.CONCEALED_KONG, "5m")
-    assert payments(sc, "hidden-kong-pay") == [(s, 0, inst.heaven_kong) for s in (1, 2, 3)]
-    assert sc.state.scores[0] == 3 * (inst.flower_set + inst.heaven_kong)
+    assert payments(sc, "hidden-kong-pay") == [(s, 0, HEAVEN_KONG) for s in (1, 2, 3)]
+    assert sc.state.scores[0] == 3 * (FLOWER_SET + HEAVEN_KONG)
 
 
 @pytest.mark.parametrize("ruleset", HK)
 def test_dice(ruleset: str) -> None:
-    inst = get_params(ruleset).instant
-    assert inst is not None
     found = {}
     for i in range(3000):
         seed = f"dice-seed-{i:06d}".encode()
@@ -114,7 +112,7 @@ def test_dice(ruleset: str) -> None:
     for reason, seed in found.items():
         sc = Script(new_game(GameConfig(ruleset, max_hands=1, first_dealer=2)))
         sc.start(seed=seed)
-        amount = inst.dice_triple if reason == "wei-dice" else inst.dice_straight
+        amount = DICE
         assert payments(sc, reason) == [(s, 2, amount) for s in (0, 1, 3)]
         assert sc.events[0].data["dice"] == list(Deal(seed, True).dice)
 
@@ -144,7 +142,5 @@ def test_self_chase(ruleset: str) -> None:
         h = sc.hand
         s = h.seats[h.turn]
         sc.act(h.turn, A.DISCARD, s.drawn)
-    inst = get_params(ruleset).instant
-    assert inst is not None
-    assert payments(sc, "self-chase") == [(0, s, inst.self_chase_simple) for s in (1, 2, 3)]
+    assert payments(sc, "self-chase") == [(0, s, SELF_CHASE_SIMPLE) for s in (1, 2, 3)]
     assert sc.hand.seats[0].tsumogiri.count(tiles("5s")[0]) == 4

@@ -8,6 +8,7 @@ meets the minimum and is scored; replaying the action log gives an identical sta
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -29,8 +30,12 @@ from table.sim import play_game
 
 
 def test_rule_sets_are_playable() -> None:
-    # MCR is the first rule set of the scoring engine; the table must play it
-    assert "mcr" in PLAYABLE
+    # every scoring rule set the table has parameters for is played by these tests
+    import scoring
+    from table import PARAMS
+
+    assert PLAYABLE
+    assert set(PLAYABLE) == set(scoring.ruleset_names()) & set(PARAMS)
 
 
 def _full_checker(rng: random.Random, probe_rate: float):
@@ -54,7 +59,7 @@ def test_seeded_random_hands_keep_every_invariant(ruleset: str) -> None:
     hands = 0
     rejected = 0
     outcomes: set[str] = set()
-    for g in range(6):
+    for g in range(5):
         check, stats = _full_checker(rng, probe_rate=0.15)
         rec = play_game(
             GameConfig(ruleset, max_hands=2),
@@ -103,7 +108,7 @@ def test_complete_games_end_properly(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)
 @settings(
-    max_examples=12,
+    max_examples=8,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
@@ -125,3 +130,17 @@ def test_hypothesis_hands(ruleset: str, seed: bytes, timeouts: float, dealer: in
     final, _ = replay(rec.initial, rec.actions)
     assert final == rec.final
     assert stats["steps"] == len(rec.actions)
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_resume_from_stored_state(ruleset: str) -> None:
+    """A server restarting from a stored state JSON continues exactly as without restart."""
+    rec = play_game(GameConfig(ruleset, max_hands=2), random.Random(f"resume-{ruleset}"))
+    rng = random.Random(1)
+    for _ in range(5):
+        cut = rng.randrange(len(rec.actions))
+        mid, _ = replay(rec.initial, rec.actions[:cut])
+        restored = StateModel.from_json(json.loads(json.dumps(mid.to_json())))
+        assert restored == mid
+        final, _ = replay(restored, rec.actions[cut:])
+        assert final.to_json() == rec.final.to_json()

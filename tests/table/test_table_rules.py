@@ -38,14 +38,18 @@ DRAWS = tiles("1s 2s 3s 4s 5s 6s 7s 8s")
 REPL = tiles("7m 8m 9m 6p 7p 8p")
 
 
-def mcr_script(**cfg: object) -> Script:
-    sc = Script(new_game(GameConfig("mcr", max_hands=2, **cfg)))  # type: ignore[arg-type]
-    sc.start(wall=build_wall(True, 13, 0, HANDS, DRAWS, REPL))
+# Zung Jung: 13 tiles, no flowers, no minimum; house rules where a test needs other rules.
+RS = "zung-jung"
+
+
+def zj_script() -> Script:
+    sc = Script(new_game(GameConfig(RS, max_hands=2)))
+    sc.start(wall=build_wall(False, 13, 0, HANDS, DRAWS, REPL))
     return sc
 
 
 def test_deal() -> None:
-    sc = mcr_script()
+    sc = zj_script()
     h = sc.hand
     assert [len(s.concealed) for s in h.seats] == [14, 13, 13, 13]
     assert sc.state.phase is Phase.TURN and h.turn == 0
@@ -60,7 +64,7 @@ def test_deal() -> None:
 
 
 def test_claim_priority_privacy_and_sequence_numbers() -> None:
-    sc = mcr_script()
+    sc = zj_script()
     sc.expect_error("not-your-turn", 1, A.DISCARD, "4s")
     sc.expect_error("tile-not-in-hand", 0, A.DISCARD, "5p")
     sc.expect_error("wrong-phase", 0, A.PASS)
@@ -107,7 +111,7 @@ def test_claim_priority_privacy_and_sequence_numbers() -> None:
 
 
 def test_chow_is_executed_when_nobody_pungs() -> None:
-    sc = mcr_script()
+    sc = zj_script()
     sc.act(0, A.DISCARD, "5s")
     sc.act(1, A.CHOW, "4s")
     sc.pass_all()
@@ -122,7 +126,7 @@ def test_chow_is_executed_when_nobody_pungs() -> None:
 
 
 def test_timeouts_have_defaults() -> None:
-    sc = mcr_script()
+    sc = zj_script()
     ev = sc.act(0, A.TIMEOUT)
     assert sc.types(ev)[:2] == ["timeout", "discard"]
     assert ev[1].data["tile"] == str(HANDS[0][-1])  # the drawn tile goes
@@ -138,8 +142,8 @@ def test_concealed_kong_replacement_and_hidden_tiles() -> None:
     hands[2] = tiles("55s 234568p 99m 34m 5p")
     hands[3] = tiles("123s 789s dr dr dg dg dw dw dw")
     repl = tiles("7m 8m 9m 3s 4s")
-    sc = Script(new_game(GameConfig("mcr", max_hands=1)))
-    sc.start(wall=build_wall(True, 13, 0, hands, DRAWS, repl))
+    sc = Script(new_game(GameConfig(RS, max_hands=1)))
+    sc.start(wall=build_wall(False, 13, 0, hands, DRAWS, repl))
     kinds = {(a.type, a.tile) for a in legal_actions(sc.state, 0)}
     assert (A.CONCEALED_KONG, tiles("7p")[0]) in kinds
     ev = sc.act(0, A.CONCEALED_KONG, "7p")
@@ -166,14 +170,14 @@ def _play_out(sc: Script) -> None:
 
 @pytest.mark.parametrize("keep", [False, True])
 def test_exhaustive_draw_and_the_deal(keep: bool) -> None:
-    rules = (("dealer_keeps_on_draw", True),) if keep else ()
-    sc = Script(new_game(GameConfig("mcr", max_hands=3, house_rules=rules)))
+    rules = (("dealer_keeps_on_draw", keep),)
+    sc = Script(new_game(GameConfig(RS, max_hands=3, house_rules=rules)))
     sc.start(seed=b"exhaustive-draw-1")
     _play_out(sc)
     assert [e.type for e in sc.last][-3:] == ["hand_drawn", "hand_ended", "next_hand"] or [
         e.type for e in sc.last
     ][-4:-1] == ["hand_drawn", "hand_ended", "next_hand"]
-    assert sc.hand.remaining == 0  # MCR plays the wall out
+    assert sc.hand.remaining == 0  # no dead wall: the wall is played out
     assert sc.state.phase is Phase.BETWEEN_HANDS
     assert sc.state.dealer == (0 if keep else 1)
     assert sc.state.streak == (1 if keep else 0)
@@ -186,7 +190,7 @@ def test_exhaustive_draw_and_the_deal(keep: bool) -> None:
 
 
 def test_game_over_and_bad_actions() -> None:
-    sc = Script(new_game(GameConfig("mcr", max_hands=1)))
+    sc = Script(new_game(GameConfig(RS, max_hands=1)))
     sc.start(seed=b"game-over-seed-1")
     sc.expect_error("wrong-phase", None, A.START_HAND)
     sc.expect_error("illegal-action", 0, A.TING, str(sc.hand.seats[0].concealed[0]))
@@ -247,3 +251,37 @@ def test_ready_discards_equal_the_rule_sets_waits(ruleset: str, data: st.DataObj
                 want.add(Tile(d))
             c[d] += 1
     assert got == want
+
+
+def test_added_kong_nobody_robs() -> None:
+    """An added kong opens a robbing window for the three others; when all pass (or time
+    out) the kong is completed and its owner draws a replacement from the tail."""
+    sc = Script(new_game(GameConfig(RS, max_hands=1)))
+    sc.start(wall=build_wall(False, 13, 0, HANDS, tiles("1s 2s 3s 5s 6s"), REPL))
+    sc.act(0, A.DISCARD, "5s")
+    sc.pass_all(2)
+    sc.act(2, A.PUNG)  # seat 2 pungs 5s
+    sc.act(2, A.DISCARD, "9m")
+    sc.pass_all()
+    # seats 3, 0, 1 draw and discard what they drew; seat 2 then draws
+    for s in (3, 0, 1):
+        sc.act(s, A.DISCARD, sc.hand.seats[s].drawn)
+        sc.pass_all()
+    assert sc.hand.turn == 2
+    drawn = sc.hand.seats[2].drawn
+    assert drawn == tiles("5s")[0]  # the fourth
+    ev = sc.act(2, A.ADDED_KONG, "5s")
+    assert [e.type for e in ev] == ["kong_declared"]
+    assert sc.state.phase is Phase.ROB and sc.hand.pending == (3, 0, 1)
+    sc.expect_error("claim-not-allowed", 3, A.PUNG)
+    sc.act(3, A.PASS)
+    sc.act(0, A.TIMEOUT)
+    ev = sc.act(1, A.PASS)
+    types = [e.type for e in ev]
+    assert types[:3] == ["answered", "kong", "draw"]
+    s2 = sc.hand.seats[2]
+    assert [m.to_json() for m in s2.melds] == [
+        {"kind": "kong", "tiles": ["5s"] * 4, "added": True, "claimed": "5s", "from": "opposite"}
+    ]
+    assert sc.state.phase is Phase.TURN and sc.hand.turn == 2 and sc.hand.back == 1
+    assert sc.hand.seats[2].drawn == REPL[0]

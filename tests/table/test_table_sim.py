@@ -32,16 +32,16 @@ def test_sim_json(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_sim_table_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--ruleset", "mcr", "--games", "1", "--hands", "2"]) == 0
+    assert main(["--ruleset", PLAYABLE[0], "--games", "1", "--hands", "2"]) == 0
     text = capsys.readouterr().out
-    assert "rule set mcr: 1 games, 2 hands" in text and "exhaustive draw" in text
+    assert f"rule set {PLAYABLE[0]}: 1 games, 2 hands" in text and "exhaustive draw" in text
     assert main(["--ruleset", "nope", "--games", "1"]) == 2
     assert "unknown-ruleset" in capsys.readouterr().err
 
 
 def test_console_script_runs() -> None:
     r = subprocess.run(
-        [sys.executable, "-m", "table.sim", "-r", "mcr", "-n", "1", "--hands", "1", "--json"],
+        [sys.executable, "-m", "table.sim", "-r", PLAYABLE[0], "-n", "1", "--hands", "1", "--json"],
         capture_output=True,
         text=True,
         check=True,

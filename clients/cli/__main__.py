@@ -1,0 +1,5 @@
+import sys
+
+from clients.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,757 @@
+"""The Textual application: connect, lobby, and the table.
+
+Thin: every screen is redrawn from the :class:`~clients.cli.model.ClientModel` after each
+server message (see :mod:`clients.cli.render`); keys turn into protocol messages sent by the
+:class:`~clients.cli.session.Session`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
+
+from clients.cli import autoplay, render
+from clients.cli.model import ClientModel, RoomState
+from clients.cli.session import Session
+from clients.cli.tiles import TileStyle
+from protocol import messages as m
+
+JSON = dict[str, Any]
+
+LENGTHS = [
+    ("one round (East)", "one_round"),
+    ("two rounds (East, South)", "two_rounds"),
+    ("four rounds (full game)", "four_rounds"),
+    ("a number of hands", "hands"),
+]
+
+
+#: seconds between a server message and the redraw (messages in between share it)
+REDRAW_DELAY = 0.03
+
+
+def now_ms(offset: int = 0) -> int:
+    """Now on the server's clock (``offset``: server minus local, from ping/pong)."""
+    return int(time.time() * 1000) + offset
+
+
+class HandView(Static, can_focus=True):
+    """My hand; takes the focus so the table's keys reach the screen."""
+
+
+class ConnectScreen(Screen[None]):
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
+    def compose(self) -> ComposeResult:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        with Vertical(id="connect-box"):
+            yield Static("[b]Mahjong[/b] — connect to a server", id="title")
+            yield Input(app.url, placeholder="ws://host:8765", id="url")
+            yield Input(app.player_name, placeholder="your name", id="name")
+            yield Button("Connect", id="connect", variant="primary")
+            yield Static("", id="status")
+
+    @on(Button.Pressed, "#connect")
+    @on(Input.Submitted)
+    def do_connect(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        url = self.query_one("#url", Input).value.strip()
+        name = self.query_one("#name", Input).value.strip()
+        if not url or not name:
+            self.query_one("#status", Static).update("Enter the server address and your name.")
+            return
+        app.start_session(url, name)
+
+    def refresh_view(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        self.query_one("#status", Static).update(app.status)
+
+
+class LobbyScreen(Screen[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self._rulesets: list[str] = []
+
+    def on_screen_resume(self) -> None:
+        self.refresh_view()
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="lobby-box"):
+            yield Static("", id="who")
+            yield Static("[b]Create a room[/b]")
+            with Horizontal(classes="row"):
+                yield Select[str]([], prompt="rule set", id="ruleset", allow_blank=True)
+                yield Select[str](LENGTHS, value="four_rounds", id="length", allow_blank=False)
+                yield Input("4", placeholder="hands", id="hands", type="integer")
+            with Horizontal(classes="row"):
+                yield Static("turn s", classes="lbl")
+                yield Input("30", id="turn", type="integer")
+                yield Static("claim s", classes="lbl")
+                yield Input("10", id="claim", type="integer")
+                yield Static("pause s", classes="lbl")
+                yield Input("3", id="pause", type="integer")
+                yield Checkbox("public", id="public")
+                yield Button("Create", id="create", variant="primary")
+            yield Static("[b]Join a room[/b]")
+            with Horizontal(classes="row"):
+                yield Input("", placeholder="room code", id="code")
+                yield Button("Join", id="join")
+            yield Static("[b]Public rooms[/b]")
+            with Horizontal(classes="row"):
+                yield Button("Refresh", id="refresh")
+            yield Static("", id="rooms")
+            yield Static("", id="status")
+
+    def refresh_view(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        model = app.model
+        self.query_one("#who", Static).update(
+            Text(f"Connected to {app.url} as {model.name}", style="bold")
+        )
+        sel = self.query_one("#ruleset", Select)
+        opts = [(r, r) for r in model.rulesets]
+        if opts and self._rulesets != model.rulesets:
+            self._rulesets = list(model.rulesets)
+            sel.set_options(opts)
+            sel.value = model.rulesets[0]
+        rooms = Text()
+        for rm in model.room_list:
+            rooms.append(
+                f"{rm.get('code')}  {rm.get('ruleset')}  {rm.get('status')}  "
+                f"{rm.get('seats_free')} free  {', '.join(rm.get('players') or [])}\n"
+            )
+        self.query_one("#rooms", Static).update(rooms or Text("(none)", style="dim"))
+        self.query_one("#status", Static).update(app.status)
+
+    @on(Button.Pressed, "#create")
+    def create(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        ruleset = self.query_one("#ruleset", Select).value
+        if not isinstance(ruleset, str):
+            app.set_status("choose a rule set")
+            return
+        length = self.query_one("#length", Select).value
+        options: JSON = {"length": length}
+        try:
+            if length == "hands":
+                options["hands"] = int(self.query_one("#hands", Input).value or "4")
+            options["turn_seconds"] = int(self.query_one("#turn", Input).value or "30")
+            options["claim_seconds"] = int(self.query_one("#claim", Input).value or "10")
+            options["hand_pause_ms"] = 1000 * int(self.query_one("#pause", Input).value or "3")
+        except ValueError:
+            app.set_status("numbers only, please")
+            return
+        options["public"] = self.query_one("#public", Checkbox).value
+        app.send_request(m.CreateRoom(ruleset=ruleset, options=options))
+
+    @on(Button.Pressed, "#join")
+    @on(Input.Submitted, "#code")
+    def join(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        code = self.query_one("#code", Input).value.strip()
+        if code:
+            app.send_request(m.JoinRoom(code=code))
+
+    @on(Button.Pressed, "#refresh")
+    def refresh_rooms(self) -> None:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        app.send_request(m.ListRooms())
+
+
+class TableScreen(Screen[None]):
+    AUTO_FOCUS = "#hand"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "cursor(-1)", "left", show=False),
+        Binding("right,l", "cursor(1)", "right", show=False),
+        Binding("home", "cursor_to(0)", "first tile", show=False),
+        Binding("end", "cursor_to(-1)", "drawn tile", show=False),
+        Binding("enter,d", "discard", "discard"),
+        Binding("t", "ting", "叮 ting"),
+        Binding("w", "kind('win')", "win"),
+        Binding("p", "kind('pung')", "pung"),
+        Binding("k", "kong", "kong"),
+        Binding("c", "kind('chow')", "chow"),
+        Binding("x", "kind('pass')", "pass"),
+        *(Binding(str(n), f"option({n})", show=False) for n in range(1, 10)),
+        Binding("b", "toggle_bot", "bot"),
+        Binding("s", "sit", "sit", show=False),
+        Binding("a", "add_bots", "add bots", show=False),
+        Binding("r", "ready", "ready", show=False),
+        Binding("g", "start", "start", show=False),
+        Binding("m", "rematch", "rematch", show=False),
+        Binding("L", "save_log", "save log", show=False),
+        Binding("q", "leave", "leave", show=False),
+        Binding("ctrl+r", "resync", "resync", show=False),
+        Binding("tab", "focus_chat", "chat", show=False),
+        Binding("escape", "focus_hand", "hand", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cursor = 0
+        self._help_key: tuple[object, ...] = ()
+        self._draw_id: tuple[object, ...] = ()
+
+    def on_mount(self) -> None:
+        # only the hand and the chat line take the focus: the table's keys must reach us
+        self.query_one("#log", RichLog).can_focus = False
+        self.query_one("#result-box", VerticalScroll).can_focus = False
+
+    def on_screen_resume(self) -> None:
+        self.mj.flush_lines()
+        self.refresh_view()
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="header")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Static("", id="lobby")
+                yield Static("", id="seats")
+                yield HandView("", id="hand")
+                yield Static("", id="prompt")
+                yield Static("", id="status")
+            with Vertical(id="right"):
+                yield Static("", id="help")
+                with VerticalScroll(id="result-box"):
+                    yield Static("", id="result")
+                yield RichLog(id="log", wrap=True, max_lines=500)
+                yield Input(placeholder="chat (Tab to type, Esc back to the table)", id="chat")
+
+    @property
+    def mj(self) -> MahjongApp:
+        app = self.app
+        assert isinstance(app, MahjongApp)
+        return app
+
+    @property
+    def room(self) -> RoomState | None:
+        return self.mj.model.room
+
+    def refresh_view(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        app = self.mj
+        style = app.tile_style
+        now = now_ms(self.mj.model.clock_offset)
+        self.query_one("#header", Static).update(render.header(r, now, app.model.connected))
+        lobby = self.query_one("#lobby", Static)
+        lobby.display = r.status in ("lobby",)
+        if lobby.display:
+            lobby.update(render.lobby_panel(r, app.model.player_id))
+        in_game = r.game is not None
+        self.query_one("#seats", Static).display = in_game
+        hand = self.query_one("#hand", HandView)
+        hand.display = in_game
+        if in_game and self.focused is None:
+            hand.focus()
+        self.query_one("#seats", Static).update(render.seats_table(r, style))
+        tiles = render.selectable(r)
+        drawn = r.my_tiles()[1]
+        me = r.my_view() or {}
+        draw_id = (
+            (r.hand or {}).get("number"),
+            len(me.get("discards") or []),
+            len(me.get("melds") or []),
+            len(me.get("flowers") or []),
+            drawn,
+        )
+        if drawn is not None and tiles and draw_id != self._draw_id:
+            self._draw_id = draw_id
+            self.cursor = len(tiles) - 1  # a new draw: the cursor starts on the drawn tile
+        if tiles:
+            self.cursor = max(0, min(self.cursor, len(tiles) - 1))
+        self.query_one("#hand", HandView).update(
+            render.hand_line(r, style, self.cursor if tiles else None)
+        )
+        self.query_one("#prompt", Static).update(render.prompt(r, now))
+        self.query_one("#status", Static).update(Text(app.status, style="italic"))
+        key = (r.id, r.seq, r.legal_seq, style.plain)
+        if key != self._help_key:  # shanten and waits only change with the table
+            self._help_key = key
+            self.query_one("#help", Static).update(render.help_panel(r, style))
+        result = render.summary_panel(r) if r.summary is not None else None
+        bd = render.breakdown(r, style)
+        parts = [x for x in (bd, result) if x is not None]
+        if parts:
+            self.query_one("#result", Static).update(Group(*parts))
+        else:
+            self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))
+
+    def tick(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        now = now_ms(self.mj.model.clock_offset)
+        try:
+            header = self.query_one("#header", Static)
+            prompt = self.query_one("#prompt", Static)
+        except NoMatches:  # not composed yet (the screen is being switched to)
+            return
+        header.update(render.header(r, now, self.mj.model.connected))
+        prompt.update(render.prompt(r, now))
+
+    def log_lines(self, lines: list[str]) -> None:
+        try:
+            log = self.query_one("#log", RichLog)
+        except NoMatches:  # not composed yet: shown when the screen is resumed
+            self.mj.keep_lines(lines)
+            return
+        for line in lines:
+            log.write(line)
+
+    # ------------------------------------------------------------------- actions
+
+    def _act(self, action: JSON | None) -> None:
+        r = self.room
+        if r is None or action is None or not r.can_act():
+            return
+        self.mj.send_action(r, action)
+
+    def action_cursor(self, d: int) -> None:
+        r = self.room
+        if r is None:
+            return
+        n = len(render.selectable(r))
+        if n:
+            self.cursor = (self.cursor + d) % n
+            self.refresh_view()
+
+    def action_cursor_to(self, k: int) -> None:
+        r = self.room
+        if r is None:
+            return
+        n = len(render.selectable(r))
+        if n:
+            self.cursor = k % n
+            self.refresh_view()
+
+    def _selected(self) -> str | None:
+        r = self.room
+        if r is None:
+            return None
+        tiles = render.selectable(r)
+        return tiles[self.cursor] if 0 <= self.cursor < len(tiles) else None
+
+    def action_discard(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        tile = self._selected()
+        for a in r.legal_of("discard"):
+            if a.get("tile") == tile:
+                self._act(a)
+                return
+        if r.legal_of("discard"):
+            self.mj.set_status(f"you cannot discard {tile} now")
+
+    def action_ting(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        tile = self._selected()
+        for a in r.legal_of("ting"):
+            if a.get("tile") == tile:
+                self._act(a)
+                return
+        ready = [str(a.get("tile")) for a in r.legal_of("ting")]
+        self.mj.set_status(
+            f"叮 is possible discarding {', '.join(ready)}"
+            if ready
+            else "you cannot declare 叮 now"
+        )
+
+    def action_kind(self, kind: str) -> None:
+        r = self.room
+        if r is None:
+            return
+        found = r.legal_of(kind)
+        if len(found) == 1:
+            self._act(found[0])
+        elif len(found) > 1:
+            self.mj.set_status(f"several {kind}s: press the number of the one you want")
+        else:
+            self.mj.set_status(f"no {kind} possible now")
+
+    def action_kong(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        found = r.legal_of("kong", "concealed_kong", "added_kong")
+        tile = self._selected()
+        pick = [a for a in found if a.get("tile") in (None, tile)] if len(found) > 1 else found
+        if len(pick) == 1:
+            self._act(pick[0])
+        elif found:
+            self.mj.set_status("several kongs: choose the tile first, or press its number")
+        else:
+            self.mj.set_status("no kong possible now")
+
+    def action_option(self, n: int) -> None:
+        r = self.room
+        if r is None:
+            return
+        opts = render.options(r)
+        if 1 <= n <= len(opts):
+            self._act(opts[n - 1])
+
+    def action_toggle_bot(self) -> None:
+        self.mj.bot = not self.mj.bot
+        self.mj.set_status("the bot plays for you" if self.mj.bot else "you play again")
+        self.mj.maybe_autoplay()
+
+    def action_sit(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        for i, s in enumerate(r.seats()):
+            if s is None:
+                self.mj.send_request(m.Sit(room=r.id, seat=i))
+                return
+        self.mj.set_status("no free seat")
+
+    def action_add_bots(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        for i, s in enumerate(r.seats()):
+            if s is None:
+                self.mj.send_request(m.AddBot(room=r.id, seat=i))
+
+    def action_ready(self) -> None:
+        r = self.room
+        if r is None or r.seat is None:
+            self.mj.set_status("take a seat first (s)")
+            return
+        mine = r.seats()[r.seat] or {}
+        self.mj.send_request(m.Ready(room=r.id, ready=not mine.get("ready")))
+
+    def action_start(self) -> None:
+        r = self.room
+        if r is not None:
+            self.mj.send_request(m.StartGame(room=r.id))
+
+    def action_rematch(self) -> None:
+        r = self.room
+        if r is not None:
+            self.mj.send_request(m.Rematch(room=r.id))
+
+    def action_leave(self) -> None:
+        r = self.room
+        if r is not None and r.status != "playing":
+            self.mj.send_request(m.LeaveRoom(room=r.id))
+
+    def action_save_log(self) -> None:
+        r = self.room
+        if r is not None:
+            self.mj.save_log(r)
+
+    def action_resync(self) -> None:
+        r = self.room
+        if r is not None:
+            self.mj.send_request(m.Resync(room=r.id, since=0))
+
+    def action_focus_chat(self) -> None:
+        self.query_one("#chat", Input).focus()
+
+    def action_focus_hand(self) -> None:
+        self.query_one("#hand", HandView).focus()
+
+    @on(Input.Submitted, "#chat")
+    def chat(self, event: Input.Submitted) -> None:
+        r = self.room
+        text = event.value.strip()
+        event.input.value = ""
+        if r is not None and text:
+            self.mj.send_request(m.Chat(room=r.id, text=text))
+        self.action_focus_hand()
+
+
+class MahjongApp(App[None]):
+    """``mahjong-cli``: play at a server."""
+
+    TITLE = "mahjong"
+    CSS = """
+    #connect-box { width: 60; height: auto; margin: 2 4; }
+    #lobby-box { margin: 1 2; }
+    .row { height: auto; }
+    .lbl { width: auto; padding: 1 1; }
+    #hands, #turn, #claim, #pause { width: 10; }
+    #code { width: 20; }
+    #header { height: 1; background: $boost; }
+    #left { width: 3fr; }
+    #right { width: 2fr; }
+    #lobby { height: auto; border: round $accent; }
+    #seats { height: auto; }
+    #hand { height: auto; padding: 1 1; border: round $primary; }
+    #hand:focus { border: round $accent; }
+    #prompt { height: auto; padding: 0 1; }
+    #status { height: auto; padding: 0 1; color: $warning; }
+    #help { height: auto; border: round $secondary; }
+    #result-box { height: 1fr; border: round $success; }
+    #log { height: 12; border: round $panel; }
+    #chat { height: 3; }
+    """
+
+    def __init__(
+        self,
+        url: str = "ws://127.0.0.1:8765",
+        name: str = "",
+        *,
+        plain: bool = False,
+        colour: bool = True,
+        bot: bool = False,
+        create: str | None = None,
+        create_options: JSON | None = None,
+        join: str | None = None,
+        token: str | None = None,
+        token_file: Path | None = None,
+        autoconnect: bool = False,
+        ca_file: str | None = None,
+        insecure: bool = False,
+    ) -> None:
+        super().__init__()
+        self.url = url
+        self.ca_file = ca_file
+        self.insecure = insecure
+        self.player_name = name
+        self.tile_style = TileStyle(plain=plain, colour_on=colour)
+        self.bot = bot
+        self.create = create
+        self.create_options = create_options or {}
+        self.join = join
+        self.token = token
+        self.token_file = token_file
+        self.autoconnect = autoconnect
+        self.model = ClientModel()
+        self.session: Session | None = None
+        self.status = ""
+        self.rng = random.Random()
+        self._did_auto = False
+        self.log_lines: list[str] = []
+        self._pending_lines: list[str] = []
+        self._refresh_pending = False
+        self._saved: str | None = None
+
+    # ----------------------------------------------------------------- lifecycle
+
+    def on_mount(self) -> None:
+        self.install_screen(ConnectScreen(), "connect")
+        self.install_screen(LobbyScreen(), "lobby")
+        self.install_screen(TableScreen(), "table")
+        self.push_screen("connect")
+        self.set_interval(0.25, self._tick)
+        if self.autoconnect and self.url and self.player_name:
+            self.start_session(self.url, self.player_name)
+
+    def start_session(self, url: str, name: str) -> None:
+        self.url, self.player_name = url, name
+        if self.session is not None:
+            return
+        token = self.token or self._saved_token(url)
+        self.session = Session(
+            url,
+            name,
+            self.model,
+            self._server_update,
+            token,
+            self.set_status,
+            ca_file=self.ca_file,
+            insecure=self.insecure,
+        )
+        self.set_status(f"connecting to {url}…")
+        self.run_worker(self.session.run(), name="session", exclusive=True)
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+
+    # --------------------------------------------------------------- tokens on disk
+
+    def _saved_token(self, url: str) -> str | None:
+        if self.token_file is None:
+            return None
+        try:
+            data = json.loads(self.token_file.read_text())
+        except (OSError, ValueError):
+            return None
+        tok = data.get(url) if isinstance(data, dict) else None
+        return tok if isinstance(tok, str) else None
+
+    def _save_token(self) -> None:
+        if self.token_file is None or self.model.token is None:
+            return
+        try:
+            data = json.loads(self.token_file.read_text())
+            if not isinstance(data, dict):
+                data = {}
+        except (OSError, ValueError):
+            data = {}
+        data[self.url] = self.model.token
+        try:
+            self.token_file.parent.mkdir(parents=True, exist_ok=True)
+            self.token_file.write_text(json.dumps(data))
+            self.token_file.chmod(0o600)
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------ updates
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        self.schedule_refresh()
+
+    def schedule_refresh(self) -> None:
+        """Redraw soon, once: a burst of server messages costs one redraw."""
+        if self._refresh_pending or not self.screen_stack:
+            return
+        self._refresh_pending = True
+        self.set_timer(REDRAW_DELAY, self._redraw)
+
+    def _redraw(self) -> None:
+        self._refresh_pending = False
+        if not self.screen_stack:
+            return  # shutting down
+        scr = self.screen
+        if hasattr(scr, "refresh_view") and scr.is_mounted:
+            with contextlib.suppress(Exception):  # a screen mid-switch
+                scr.refresh_view()
+
+    def _server_update(self, lines: list[str]) -> None:
+        self.log_lines.extend(lines)
+        if not self.screen_stack:
+            return  # shutting down
+        if self.model.connected and self.model.token != self._saved:
+            self._saved = self.model.token
+            self._save_token()
+        if self.model.connected and not self._did_auto:
+            self._did_auto = True
+            self._after_welcome()
+        target = "connect"
+        if self.model.connected or self.model.token is not None:
+            target = "table" if self.model.room is not None else "lobby"
+        table = self.get_screen("table")
+        assert isinstance(table, TableScreen)
+        if lines and table.is_mounted:
+            table.log_lines(lines)
+        elif lines:
+            self._pending_lines.extend(lines)
+        if self._current_name() != target:
+            self.switch_screen(target)
+        self.schedule_refresh()
+        self.maybe_autoplay()
+
+    def keep_lines(self, lines: list[str]) -> None:
+        self._pending_lines.extend(lines)
+
+    def flush_lines(self) -> None:
+        pending = self._pending_lines
+        self._pending_lines = []
+        table = self.get_screen("table")
+        if pending and isinstance(table, TableScreen) and table.is_mounted:
+            table.log_lines(pending)
+
+    def _current_name(self) -> str:
+        for name in ("connect", "lobby", "table"):
+            if self.screen is self.get_screen(name):
+                return name
+        return ""
+
+    def _after_welcome(self) -> None:
+        if self.model.rooms:
+            return  # resumed into a room
+        if self.create:
+            self.send_request(m.CreateRoom(ruleset=self.create, options=self.create_options))
+        elif self.join:
+            self.send_request(m.JoinRoom(code=self.join))
+
+    def _tick(self) -> None:
+        if not self.screen_stack:
+            return  # shutting down
+        scr = self.screen
+        if isinstance(scr, TableScreen) and scr.is_mounted:
+            scr.tick()
+
+    # ------------------------------------------------------------------- sending
+
+    def send_request(self, msg: m.ClientMessage) -> None:
+        async def go() -> None:
+            if self.session is None:
+                return
+            try:
+                reply = await self.session.request(msg)
+            except Exception as exc:
+                self.set_status(f"{msg.type}: {exc or 'no answer'}")
+                return
+            if isinstance(reply, m.Error):
+                self.set_status(f"{reply.message} ({reply.code})")
+            else:
+                self.set_status("")
+
+        self.run_worker(go(), group="requests")
+
+    def send_action(self, r: RoomState, action: JSON) -> None:
+        r.mark_acted()
+
+        async def go() -> None:
+            if self.session is None:
+                return
+            reply = await self.session.act(r.id, action)
+            r.action_done(reply)
+            if isinstance(reply, m.Error):
+                self.set_status(f"{reply.message} ({reply.code})")
+            elif reply is None:
+                self.set_status("the server did not answer; decide again")
+            self.maybe_autoplay()
+
+        self.run_worker(go(), group="actions")
+
+    def maybe_autoplay(self) -> None:
+        if not self.bot:
+            return
+        r = self.model.room
+        if r is None or not r.can_act():
+            return
+        action = autoplay.choose(r, self.rng)
+        if action is not None:
+            self.send_action(r, action)
+
+    def save_log(self, r: RoomState) -> None:
+        async def go() -> None:
+            if self.session is None:
+                return
+            try:
+                reply = await self.session.request(m.GetLog(room=r.id))
+            except Exception as exc:
+                self.set_status(f"get_log: {exc}")
+                return
+            if isinstance(reply, m.GameLog):
+                path = Path(f"mahjong-{r.code}-{r.lobby.get('game_no', 0)}.json")
+                path.write_text(json.dumps(reply.log, indent=1))
+                self.set_status(f"saved {path} (replay it with: mahjong-cli replay {path})")
+            elif isinstance(reply, m.Error):
+                self.set_status(f"{reply.message} ({reply.code})")
+
+        self.run_worker(go(), group="requests")

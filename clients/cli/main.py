@@ -1,0 +1,115 @@
+"""``mahjong-cli``: the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+DEFAULT_URL = os.environ.get("MAHJONG_URL", "ws://127.0.0.1:8765")
+
+
+def _token_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "mahjong-cli" / "tokens.json"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mahjong-cli",
+        description="Play mahjong with friends at a mahjong-server, from a terminal.",
+        epilog="Replay a saved game: mahjong-cli replay FILE",
+    )
+    p.add_argument(
+        "--url", default=DEFAULT_URL, help=f"server address [MAHJONG_URL] ({DEFAULT_URL})"
+    )
+    p.add_argument("--name", default=os.environ.get("MAHJONG_NAME", ""), help="your name")
+    p.add_argument("--create", metavar="RULESET", help="create a room with this rule set at once")
+    p.add_argument(
+        "--length",
+        default="four_rounds",
+        help="with --create: one_round, two_rounds, four_rounds or hands",
+    )
+    p.add_argument("--hands", type=int, help="with --create --length hands: how many hands")
+    p.add_argument("--join", metavar="CODE", help="join the room with this code at once")
+    p.add_argument("--bot", action="store_true", help="let the bot play for you (b toggles it)")
+    p.add_argument(
+        "--plain",
+        action="store_true",
+        help="tile codes (5p, we, dr) instead of the Unicode mahjong tiles",
+    )
+    p.add_argument(
+        "--no-colour", "--no-color", dest="colour", action="store_false", help="no colours"
+    )
+    p.add_argument(
+        "--ca-file",
+        default=os.environ.get("MAHJONG_CA_FILE"),
+        help="wss:// only: verify the server with this CA bundle (e.g. a self-signed certificate)",
+    )
+    p.add_argument(
+        "--insecure",
+        action="store_true",
+        help="wss:// only: do not verify the server's certificate (testing only)",
+    )
+    p.add_argument(
+        "--new-player", action="store_true", help="do not resume the saved session for this server"
+    )
+    p.add_argument(
+        "--token-file",
+        type=Path,
+        default=None,
+        help="where resume tokens are kept (~/.config/mahjong-cli/tokens.json)",
+    )
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["replay"]:
+        return replay_main(argv[1:])
+    args = build_parser().parse_args(argv)
+    from clients.cli.app import MahjongApp
+
+    options: dict[str, object] = {"length": args.length}
+    if args.hands is not None:
+        options["hands"] = args.hands
+    app = MahjongApp(
+        args.url,
+        args.name,
+        plain=args.plain,
+        colour=args.colour,
+        bot=args.bot,
+        create=args.create,
+        create_options=options,
+        join=args.join,
+        token_file=None if args.new_player else (args.token_file or _token_file()),
+        autoconnect=bool(args.name),
+        ca_file=args.ca_file,
+        insecure=args.insecure,
+    )
+    app.run()
+    return 0
+
+
+def replay_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="mahjong-cli replay", description="Step through a finished game's log."
+    )
+    p.add_argument("file", type=Path, help="a game log saved with L at the end of a game")
+    p.add_argument("--plain", action="store_true", help="plain-text tiles")
+    p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
+    args = p.parse_args(argv)
+    from clients.cli.replay import ReplayApp, ReplayError, load
+
+    try:
+        rp = load(args.file)
+    except ReplayError as exc:
+        print(f"mahjong-cli replay: {exc}", file=sys.stderr)
+        return 2
+    ReplayApp(rp, plain=args.plain, colour=args.colour).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

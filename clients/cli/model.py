@@ -1,0 +1,579 @@
+"""The client state: server messages in, a model the UI renders out.
+
+Pure (no I/O, no clock: "now" is a parameter). :meth:`ClientModel.apply` takes one typed
+server message (:mod:`protocol.messages`) and updates the model; it returns narration lines
+for the log. Everything shown comes from what the server sent: the ``snapshot`` view (the
+table's ``view(state, seat)``) and the ``events`` stream (``view_event``), which is applied
+to that view the same way the engine changed its state, so between snapshots the client
+holds exactly the view the server would send now.
+
+A gap in the event stream (a ``seq`` that is not the next one) sets
+:attr:`RoomState.needs_resync`; the session then asks for the missing entries.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from clients.cli.tiles import sort_tiles
+from protocol import messages as m
+
+JSON = dict[str, Any]
+
+OVER = ("between_hands", "game_over")
+
+
+@dataclass
+class ChatLine:
+    name: str
+    text: str
+    t: int
+
+
+@dataclass
+class RoomState:
+    """One room as this client sees it."""
+
+    id: str
+    seq: int = 0
+    lobby: JSON = field(default_factory=dict)
+    seat: int | None = None
+    game: JSON | None = None
+    legal: list[JSON] = field(default_factory=list)
+    legal_seq: int = 0  # the room seq at which ``legal`` was sent
+    deadline: int | None = None  # ms since the epoch (server clock) of this seat's timeout
+    chat: list[ChatLine] = field(default_factory=list)
+    results: list[JSON] = field(default_factory=list)  # hand_won / hand_drawn events
+    hand_ended: JSON | None = None  # the last hand_ended event (all hands revealed)
+    ledger: list[JSON] = field(default_factory=list)  # payment events of this game
+    summary: JSON | None = None  # the game_over notice's summary
+    needs_resync: bool = False
+    acted_seq: int = -1  # the legal_seq we last acted on
+    ack_seq: int = 0  # the commit seq of the last acknowledged action
+    action_pending: bool = False  # an action is on its way (no ack / error yet)
+    last_discard_seat: int | None = None  # whose river ends with the latest discard
+    #: the hand ended with another seat's concealed kong still hidden: no event reveals its
+    #: tiles, so the session asks for a fresh snapshot (which shows every hand)
+    wants_snapshot: bool = False
+
+    # ----------------------------------------------------------------- lobby helpers
+
+    @property
+    def code(self) -> str:
+        return str(self.lobby.get("code", ""))
+
+    @property
+    def status(self) -> str:
+        return str(self.lobby.get("status", "lobby"))
+
+    @property
+    def ruleset(self) -> str:
+        return str(self.lobby.get("ruleset", ""))
+
+    def seats(self) -> list[JSON | None]:
+        seats = self.lobby.get("seats") or [None] * 4
+        return list(seats)
+
+    def name_of(self, seat: int | None) -> str:
+        if seat is None:
+            return "?"
+        seats = self.seats()
+        s = seats[seat] if 0 <= seat < len(seats) else None
+        if not s:
+            return f"seat {seat + 1}"
+        return str(s.get("name") or f"seat {seat + 1}")
+
+    # ------------------------------------------------------------------ game helpers
+
+    @property
+    def phase(self) -> str | None:
+        return None if self.game is None else str(self.game.get("phase"))
+
+    @property
+    def hand(self) -> JSON | None:
+        return None if self.game is None else self.game.get("hand")
+
+    def seat_view(self, seat: int) -> JSON | None:
+        h = self.hand
+        if h is None:
+            return None
+        seats = h.get("seats") or []
+        return seats[seat] if 0 <= seat < len(seats) else None
+
+    def my_view(self) -> JSON | None:
+        return None if self.seat is None else self.seat_view(self.seat)
+
+    def my_tiles(self) -> tuple[list[str], str | None]:
+        """My concealed tiles sorted, without the drawn tile, and the drawn tile apart."""
+        me = self.my_view()
+        if me is None or me.get("concealed") is None:
+            return [], None
+        tiles = sort_tiles(me["concealed"])
+        drawn = me.get("drawn")
+        if drawn is not None and drawn in tiles:
+            tiles.remove(drawn)
+        return tiles, drawn
+
+    def legal_of(self, *types: str) -> list[JSON]:
+        return [a for a in self.legal if a.get("type") in types]
+
+    def can_act(self) -> bool:
+        """Whether ``legal`` may be acted on now: something to do, no action of ours in
+        flight, not already answered, and not older than the commit of our last action
+        (acks and events travel separately: an older ``legal`` is stale)."""
+        return (
+            bool(self.legal)
+            and not self.action_pending
+            and self.legal_seq > self.acted_seq
+            and self.legal_seq >= self.ack_seq
+        )
+
+    def mark_acted(self) -> None:
+        self.acted_seq = self.legal_seq
+        self.action_pending = True
+
+    def action_done(self, reply: m.ServerMessage | None) -> None:
+        """The answer to our action: an ack moves ``ack_seq``; an error or no answer at all
+        lets us decide again on the same ``legal`` (nothing was applied)."""
+        self.action_pending = False
+        if isinstance(reply, m.Ack):
+            self.ack_seq = max(self.ack_seq, reply.seq)
+        else:
+            self.acted_seq = -1
+
+    def time_left(self, now_ms: int) -> float | None:
+        if self.deadline is None or not self.legal:
+            return None
+        return max(0.0, (self.deadline - now_ms) / 1000)
+
+    def is_host(self, player: str | None) -> bool:
+        return player is not None and self.lobby.get("host") == player
+
+    def last_win(self) -> JSON | None:
+        for r in reversed(self.results):
+            if r.get("type") == "hand_won":
+                return r
+        return None
+
+
+class ClientModel:
+    """Everything the client knows, built only from server messages."""
+
+    def __init__(self) -> None:
+        self.player_id: str | None = None
+        self.token: str | None = None
+        self.name: str = ""
+        self.rulesets: list[str] = []
+        self.limits: JSON = {}
+        self.server: str = ""
+        self.rooms: dict[str, RoomState] = {}
+        self.current: str | None = None
+        self.room_list: list[JSON] = []
+        self.last_error: m.Error | None = None
+        self.closing: m.Closing | None = None
+        self.connected = False
+        self.resumed = False
+        #: server clock minus ours, in ms (measured with ping/pong by the session):
+        #: ``deadline`` values are server time
+        self.clock_offset = 0
+
+    @property
+    def room(self) -> RoomState | None:
+        return None if self.current is None else self.rooms.get(self.current)
+
+    # ------------------------------------------------------------------------ apply
+
+    def apply(self, msg: m.ServerMessage) -> list[str]:
+        """Apply one server message; return narration lines for the log."""
+        if isinstance(msg, m.Welcome):
+            self.player_id = msg.player_id
+            self.token = msg.token
+            self.name = msg.name
+            self.rulesets = list(msg.rulesets)
+            self.limits = dict(msg.limits)
+            self.server = msg.server
+            self.connected = True
+            self.resumed = msg.resumed
+            for rid in list(self.rooms):
+                if rid not in msg.rooms:
+                    del self.rooms[rid]  # we are no longer in it
+                    if self.current == rid:
+                        self.current = None
+            how = "resumed as" if msg.resumed else "connected as"
+            return [f"{how} {msg.name} on {msg.server}"]
+        if isinstance(msg, m.Snapshot):
+            return self._snapshot(msg)
+        if isinstance(msg, m.Events):
+            return self._events(msg)
+        if isinstance(msg, m.Error):
+            self.last_error = msg
+            return [f"error: {msg.message} ({msg.code})"]
+        if isinstance(msg, m.RoomList):
+            self.room_list = list(msg.rooms)
+            return []
+        if isinstance(msg, m.Left):
+            self.rooms.pop(msg.room, None)
+            if self.current == msg.room:
+                self.current = next(iter(self.rooms), None)
+            return ["you left the room"]
+        if isinstance(msg, m.Closing):
+            self.closing = msg
+            return [f"server: {msg.reason}"]
+        return []  # ack, pong, game_log: replies the session matches to requests
+
+    def _room(self, rid: str) -> RoomState:
+        r = self.rooms.get(rid)
+        if r is None:
+            r = self.rooms[rid] = RoomState(rid)
+        if self.current is None:
+            self.current = rid
+        return r
+
+    def _snapshot(self, msg: m.Snapshot) -> list[str]:
+        r = self._room(msg.room)
+        self.current = msg.room
+        r.seq = msg.seq
+        r.lobby = dict(msg.lobby)
+        r.seat = msg.you.get("seat")
+        r.game = copy.deepcopy(msg.game) if msg.game is not None else None
+        r.legal = list(msg.legal or [])
+        r.legal_seq = msg.seq
+        r.acted_seq = -1  # a fresh decision (an action still in flight keeps us waiting)
+        r.deadline = msg.deadline
+        r.needs_resync = False
+        r.wants_snapshot = False
+        h = r.hand
+        r.last_discard_seat = h.get("discarder") if h is not None else None
+        if r.game is not None and r.phase in OVER and r.hand is not None:
+            r.hand_ended = None
+        return [f"room {r.code}: {r.ruleset}, {r.status}"]
+
+    def _events(self, msg: m.Events) -> list[str]:
+        r = self.rooms.get(msg.room)
+        if r is None:
+            return []  # a room we have no snapshot of (it will come)
+        if msg.seq <= r.seq:
+            return []  # already applied (redelivered after a resync)
+        if msg.seq != r.seq + 1:
+            r.needs_resync = True
+            return []
+        r.seq = msg.seq
+        out: list[str] = []
+        if msg.lobby is not None:
+            before = r.status
+            r.lobby = dict(msg.lobby)
+            r.seat = None
+            for i, s in enumerate(r.lobby.get("seats") or []):
+                if s and s.get("player") == self.player_id:
+                    r.seat = i
+            if r.status == "playing" and before != "playing":
+                r.game = _new_game_view(r.ruleset, r.seat)
+                r.results, r.ledger, r.summary, r.hand_ended = [], [], None, None
+                out.append("the game starts")
+            elif r.status == "lobby" and before == "finished":
+                r.game = None
+                r.results, r.ledger, r.summary, r.hand_ended = [], [], None, None
+                out.append("rematch: back to the lobby")
+        for e in msg.events:
+            if r.game is not None:
+                out.extend(self._event(r, e))
+        if msg.chat is not None:
+            c = msg.chat
+            r.chat.append(
+                ChatLine(str(c.get("name", "?")), str(c.get("text", "")), int(c.get("t", 0)))
+            )
+            out.append(f"<{c.get('name')}> {c.get('text')}")
+        if msg.notice is not None:
+            out.extend(_notice(r, msg.notice))
+        if msg.legal is not None:
+            r.legal = list(msg.legal)
+            r.legal_seq = msg.seq
+            r.deadline = msg.deadline
+        elif r.status != "playing":
+            r.legal = []
+            r.deadline = None
+        return out
+
+    # ------------------------------------------------------------------- the events
+
+    def _event(self, r: RoomState, e: JSON) -> list[str]:
+        g = r.game
+        assert g is not None  # checked by the caller
+        t = e.get("type")
+        h = g.get("hand")
+        name = r.name_of(e.get("seat")) if isinstance(e.get("seat"), int) else ""
+        mine = r.seat is not None and e.get("seat") == r.seat
+        if t == "hand_started":
+            g["phase"] = "turn"
+            g["dealer"] = e["dealer"]
+            g["round_wind"] = e.get("round_wind", g.get("round_wind"))
+            g["streak"] = e.get("streak", 0)
+            winds = e.get("seat_winds") or ["we", "ws", "ww", "wn"]
+            g["hand"] = {
+                "number": e.get("hand", g.get("hands_played", 0)),
+                "commitment": e.get("commitment"),
+                "dice": e.get("dice", []),
+                "wall_left": None,  # known from the first draw (the dead wall is not sent)
+                "turn": e["dealer"],
+                "discarder": None,
+                "discard": None,
+                "pending": [],
+                "seats": [
+                    {
+                        "seat": i,
+                        "wind": winds[i],
+                        "melds": [],
+                        "flowers": [],
+                        "discards": [],
+                        "concealed_count": 0,
+                        "ting": False,
+                        "ting_tile": None,
+                        "concealed": [] if i == r.seat else None,
+                        **({"drawn": None, "missed_win": False} if i == r.seat else {}),
+                    }
+                    for i in range(4)
+                ],
+            }
+            r.hand_ended = None
+            r.last_discard_seat = None
+            return [f"hand {int(g['hand']['number']) + 1} starts; dealer {r.name_of(e['dealer'])}"]
+        if h is None:
+            if t == "game_over":
+                g["phase"] = "game_over"
+                g["scores"] = list(e.get("scores") or g.get("scores") or [])
+            return []
+        seats = h["seats"]
+        s = seats[e["seat"]] if isinstance(e.get("seat"), int) else None
+        if t == "dealt":
+            assert s is not None
+            s["concealed_count"] += int(e.get("count", 0))
+            if mine and "tiles" in e:
+                s["concealed"] = sort_tiles([*s["concealed"], *e["tiles"]])
+                s["drawn"] = e["tiles"][-1] if e["seat"] == g.get("dealer") else None
+            return []
+        if t == "draw":
+            assert s is not None
+            s["concealed_count"] += 1
+            if "wall_left" in e:
+                h["wall_left"] = e["wall_left"]
+            elif h.get("wall_left") is not None:
+                h["wall_left"] = max(0, int(h["wall_left"]) - 1)
+            if mine and "tile" in e:
+                s["concealed"] = sort_tiles([*s["concealed"], e["tile"]])
+                s["drawn"] = e["tile"]
+                s["missed_win"] = False
+            if "wall_left" in e:  # a draw in play (the deal's flower replacements have none)
+                h["turn"] = e["seat"]
+                g["phase"] = "turn"
+                h["discard"] = None
+                h["discarder"] = None
+            if mine and "tile" in e:
+                return [
+                    f"you draw {e['tile']}" + (" (replacement)" if e.get("replacement") else "")
+                ]
+            return []
+        if t == "flower":
+            assert s is not None
+            s["concealed_count"] -= 1
+            s["flowers"] = [*s["flowers"], e["tile"]]
+            if mine:
+                _remove(s["concealed"], e["tile"])
+                if s.get("drawn") == e["tile"]:
+                    s["drawn"] = None
+            return [f"{name} reveals flower {e['tile']}"]
+        if t == "discard":
+            assert s is not None
+            s["concealed_count"] -= 1
+            s["discards"] = [*s["discards"], e["tile"]]
+            if mine:
+                _remove(s["concealed"], e["tile"])
+                s["drawn"] = None
+            h["discard"] = e["tile"]
+            h["discarder"] = e["seat"]
+            r.last_discard_seat = e["seat"]
+            g["phase"] = "claim"
+            return [f"{name} discards {e['tile']}" + (" (auto)" if e.get("auto") else "")]
+        if t == "ting":
+            assert s is not None
+            s["ting"] = True
+            s["ting_tile"] = e.get("tile")
+            return [f"{name} declares 叮 (ting)"]
+        if t == "claimed":
+            assert s is not None
+            meld = dict(e["meld"])
+            tiles = list(meld.get("tiles") or [])
+            src = e.get("from")
+            if isinstance(src, int):
+                river = seats[src]["discards"]
+                if river and river[-1] == h.get("discard"):
+                    seats[src]["discards"] = river[:-1]
+                elif h.get("discard") in river:
+                    river = list(river)
+                    river.reverse()
+                    river.remove(h["discard"])
+                    river.reverse()
+                    seats[src]["discards"] = river
+            from_hand = list(tiles)
+            claimed = meld.get("claimed") or h.get("discard")
+            if claimed in from_hand:
+                from_hand.remove(claimed)
+            s["concealed_count"] -= len(from_hand)
+            if mine:
+                for x in from_hand:
+                    _remove(s["concealed"], x)
+                s["drawn"] = None
+            s["melds"] = [*s["melds"], meld]
+            r.last_discard_seat = None
+            h["turn"] = e["seat"]
+            h["discard"] = None
+            h["discarder"] = None
+            g["phase"] = "turn"
+            kind = e.get("claim") or meld.get("kind")
+            return [f"{name} claims {kind} ({' '.join(tiles)})"]
+        if t == "kong_declared":
+            h["discard"] = e.get("tile")
+            h["discarder"] = e.get("seat")
+            g["phase"] = "rob"
+            return [f"{name} adds a kong of {e.get('tile')} (can be robbed)"]
+        if t == "kong":
+            assert s is not None
+            tile = e.get("tile")
+            if e.get("concealed"):
+                s["concealed_count"] -= 4
+                if mine and tile is not None:
+                    for _ in range(4):
+                        _remove(s["concealed"], tile)
+                    s["melds"] = [
+                        *s["melds"],
+                        {"kind": "kong", "tiles": [tile] * 4, "concealed": True},
+                    ]
+                else:
+                    s["melds"] = [*s["melds"], {"kind": "kong", "concealed": True, "tiles": None}]
+                if mine:
+                    s["drawn"] = None
+                h["turn"] = e["seat"]
+                g["phase"] = "turn"
+                return [f"{name} declares a concealed kong"]
+            s["concealed_count"] -= 1
+            if mine and tile is not None:
+                _remove(s["concealed"], tile)
+                s["drawn"] = None
+            melds = []
+            for mm in s["melds"]:
+                if (
+                    mm.get("kind") == "pung"
+                    and (mm.get("tiles") or [None])[0] == tile
+                    and not mm.get("concealed")
+                ):
+                    mm = {**mm, "kind": "kong", "tiles": [tile] * 4, "added": True}
+                melds.append(mm)
+            s["melds"] = melds
+            h["discard"] = None
+            h["discarder"] = None
+            h["turn"] = e["seat"]
+            g["phase"] = "turn"
+            return [f"{name} adds a kong of {tile}"]
+        if t == "payment":
+            scores = list(g.get("scores") or [0, 0, 0, 0])
+            scores[e["payer"]] -= e["amount"]
+            scores[e["payee"]] += e["amount"]
+            g["scores"] = scores
+            r.ledger.append(dict(e))
+            return [
+                f"{r.name_of(e['payer'])} pays {r.name_of(e['payee'])} {e['amount']} ({e.get('reason')})"
+            ]
+        if t == "timeout":
+            return [f"{name} timed out ({e.get('default')})"]
+        if t == "answered":
+            return []
+        if t == "hand_won":
+            r.results.append(dict(e))
+            g["phase"] = "between_hands"
+            out = []
+            for w in e.get("winners") or []:
+                total = (w.get("score") or {}).get("total")
+                how = str(e.get("how", "")).replace("_", "-")
+                out.append(f"{r.name_of(w['seat'])} wins ({how}) with {e.get('tile')}: {total}")
+            return out
+        if t == "hand_drawn":
+            r.results.append(dict(e))
+            g["phase"] = "between_hands"
+            return [f"hand drawn ({e.get('reason')})"]
+        if t == "hand_ended":
+            r.hand_ended = dict(e)
+            for i, tiles in enumerate(e.get("hands") or []):
+                if i < len(seats):
+                    seats[i]["concealed"] = sort_tiles(tiles)
+            if "scores" in e:
+                g["scores"] = list(e["scores"])
+            g["phase"] = "between_hands"
+            g["hands_played"] = int(g.get("hands_played", 0)) + 1
+            h["pending"] = []
+            if any(mm.get("tiles") is None for sv in seats for mm in sv["melds"]):
+                r.wants_snapshot = True
+            return []
+        if t == "next_hand":
+            g["phase"] = "between_hands"
+            g["dealer"] = e.get("dealer", g.get("dealer"))
+            g["streak"] = e.get("streak", g.get("streak"))
+            g["round_wind"] = e.get("round_wind", g.get("round_wind"))
+            if "hand" in e:
+                g["hands_played"] = e["hand"]
+            order = ("we", "ws", "ww", "wn")
+            for i, sv in enumerate(seats):  # the view gives the winds of the next dealer
+                sv["wind"] = order[(i - int(g["dealer"])) % 4]
+            return []
+        if t == "game_over":
+            g["phase"] = "game_over"
+            if "scores" in e:
+                g["scores"] = list(e["scores"])
+            return ["the game is over"]
+        return []
+
+
+def _remove(tiles: list[str], tile: str) -> None:
+    if tile in tiles:
+        tiles.remove(tile)
+
+
+def _new_game_view(ruleset: str, seat: int | None) -> JSON:
+    """The view of a new game before its first deal (what ``view`` gives for it)."""
+    return {
+        "seq": 0,
+        "ruleset": ruleset,
+        "phase": "between_hands",
+        "you": seat,
+        "dealer": 0,
+        "round_wind": "we",
+        "hands_played": 0,
+        "streak": 0,
+        "scores": [0, 0, 0, 0],
+        "hand": None,
+        "legal_actions": [],
+    }
+
+
+def _notice(r: RoomState, n: JSON) -> list[str]:
+    t = n.get("type")
+    if t == "game_over":
+        r.summary = dict(n.get("summary") or {})
+        ledger = r.summary.get("ledger")
+        if isinstance(ledger, list):
+            r.ledger = [dict(p) for p in ledger]
+        return [
+            "game over: final scores "
+            + ", ".join(f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or []))
+        ]
+    if t in ("joined", "left"):
+        return [f"{n.get('name')} {t}"]
+    if t == "seat_away":
+        return [f"{r.name_of(n.get('seat'))} lost the connection"]
+    if t == "seat_back":
+        return [f"{r.name_of(n.get('seat'))} is back"]
+    if t == "bot_took_over":
+        return [f"a bot plays for {r.name_of(n.get('seat'))}"]
+    if t == "room_created":
+        return [f"room created by {n.get('name')}"]
+    return [str(t)]

@@ -1,0 +1,421 @@
+"""Rendering: a :class:`~clients.cli.model.RoomState` to rich renderables.
+
+Pure functions of the model (and of "now" for the countdown), shared by the live table and
+the replay viewer, so a screen can be checked without a terminal.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from clients.cli.advice import advise, describe, shanten_words
+from clients.cli.model import RoomState
+from clients.cli.tiles import WIND_CHARS, WIND_NAMES, TileStyle, sort_tiles
+
+JSON = dict[str, Any]
+
+LAST_DISCARD = "reverse"
+HOW = {
+    "self_drawn": "self-drawn (自摸)",
+    "discard": "on a discard",
+    "robbing_kong": "robbing a kong (搶槓)",
+    "flowers": "on flowers",
+}
+
+
+def seat_order(r: RoomState) -> list[int]:
+    """Seats from the one after mine round to mine (mine last), or 0-3 for spectators."""
+    me = r.seat if r.seat is not None else 3
+    return [(me + k) % 4 for k in (1, 2, 3, 4)]
+
+
+def options(r: RoomState) -> list[JSON]:
+    """The legal actions offered as numbered choices (everything but discard and ting)."""
+    order = {
+        "win": 0,
+        "concealed_kong": 1,
+        "added_kong": 2,
+        "kong": 3,
+        "pung": 4,
+        "chow": 5,
+        "pass": 9,
+    }
+    out = [a for a in r.legal if a.get("type") not in ("discard", "ting")]
+    out.sort(key=lambda a: (order.get(str(a.get("type")), 8), str(a.get("tile") or "")))
+    return out
+
+
+def header(r: RoomState, now_ms: int, connected: bool = True) -> Text:
+    t = Text()
+    t.append(f" Room {r.code} ", style="bold black on yellow")
+    t.append(f"  {r.ruleset}  ", style="bold")
+    g = r.game
+    if g is None:
+        t.append(f"status: {r.status}")
+    else:
+        rw = str(g.get("round_wind") or "we")
+        t.append(f"Round {WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)}  ")
+        h = r.hand
+        hand_no = int(h["number"]) + 1 if h is not None else int(g.get("hands_played", 0)) + 1
+        t.append(f"Hand {hand_no}  ")
+        if g.get("streak"):
+            t.append(f"連{g['streak']}  ")
+        if h is not None:
+            left = h.get("wall_left")
+            t.append(f"Tiles left {left if left is not None else '—'}  ")
+            phase = r.phase
+            if phase == "turn":
+                who = "your" if h.get("turn") == r.seat else f"{r.name_of(h.get('turn'))}'s"
+                t.append(f"{who} turn  ", style="bold cyan")
+            elif phase in ("claim", "rob"):
+                t.append(
+                    f"claims on {r.name_of(h.get('discarder'))}'s {h.get('discard')}  ",
+                    style="cyan",
+                )
+            elif phase == "between_hands":
+                t.append("hand over  ", style="bold")
+            elif phase == "game_over":
+                t.append("game over  ", style="bold")
+    left_s = r.time_left(now_ms)
+    if left_s is not None:
+        style = "bold white on red" if left_s <= 5 else "bold white on blue"
+        t.append(f" ⏱ {left_s:4.1f}s ", style=style)
+    if not connected:
+        t.append("  reconnecting…", style="bold red blink")
+    return t
+
+
+def _meld_text(meld: JSON, style: TileStyle) -> Text:
+    tiles = meld.get("tiles")
+    if tiles is None:  # another seat's concealed kong
+        return style.row([None, None, None, None])
+    out = Text()
+    claimed = meld.get("claimed")
+    marked = False
+    for code in tiles:
+        hl = None
+        if claimed == code and not marked:
+            hl, marked = "underline", True
+        out.append_text(style.text(code, hl))
+    if meld.get("concealed"):
+        out.append("(暗)", style="dim")
+    return out
+
+
+def seats_table(r: RoomState, style: TileStyle) -> Table:
+    table = Table(expand=True, show_lines=True, padding=(0, 1))
+    table.add_column("seat", width=25, overflow="fold")
+    table.add_column("melds / flowers", ratio=2, overflow="fold")
+    table.add_column("discards", ratio=3, overflow="fold")
+    g = r.game or {}
+    h = r.hand
+    scores = g.get("scores") or [0, 0, 0, 0]
+    last_discarder = r.last_discard_seat
+    lobby_seats = r.seats()
+    for i in seat_order(r):
+        sv = r.seat_view(i)
+        name = Text()
+        ls = lobby_seats[i] if i < len(lobby_seats) else None
+        is_turn = h is not None and h.get("turn") == i and r.phase == "turn"
+        name.append("▶ " if is_turn else "  ", style="bold cyan")
+        name.append(r.name_of(i), style="bold" + (" cyan" if i == r.seat else ""))
+        if i == r.seat:
+            name.append(" (you)", style="cyan")
+        if ls and ls.get("bot"):
+            name.append(" [bot]", style="dim")
+        elif ls and ls.get("away"):
+            name.append(" [away]", style="red")
+        if ls and ls.get("auto") and not ls.get("bot"):
+            name.append(" [auto]", style="yellow")
+        name.append("\n")
+        if sv is not None:
+            w = str(sv.get("wind") or "")
+            name.append(f"  {WIND_CHARS.get(w, w)} {WIND_NAMES.get(w, w)}")
+        if g and g.get("dealer") == i:
+            name.append(" 莊 dealer", style="bold yellow")
+        name.append("\n")
+        name.append(f"  score {scores[i] if i < len(scores) else 0:+d}")
+        if sv is not None:
+            name.append(f"  tiles {sv.get('concealed_count', 0)}")
+            if sv.get("ting"):
+                name.append("  叮", style="bold magenta")
+        melds = Text()
+        discards = Text()
+        if sv is not None:
+            for meld in sv.get("melds") or []:
+                melds.append_text(_meld_text(meld, style))
+                melds.append(" ")
+            if sv.get("flowers"):
+                if melds:
+                    melds.append("\n")
+                melds.append("flowers ", style="dim")
+                melds.append_text(style.row(sv["flowers"]))
+            concealed = sv.get("concealed")
+            if concealed is not None and i != r.seat and r.phase in ("between_hands", "game_over"):
+                melds.append("\nhand ", style="dim")
+                melds.append_text(style.row(concealed))
+            river = list(sv.get("discards") or [])
+            hl = None
+            if last_discarder == i:
+                hl = LAST_DISCARD if r.phase in ("claim", "rob") else "underline"
+            discards = style.row(river, highlight_last=hl)
+        table.add_row(name, melds, discards)
+    return table
+
+
+def _drawn_apart(r: RoomState) -> tuple[list[str], str | None]:
+    """My tiles sorted, and the drawn tile apart while it is my turn."""
+    tiles, drawn = r.my_tiles()
+    if drawn is not None and not (r.phase == "turn" and (r.hand or {}).get("turn") == r.seat):
+        return sort_tiles([*tiles, drawn]), None
+    return tiles, drawn
+
+
+def selectable(r: RoomState) -> list[str]:
+    """The tiles the cursor walks over, in display order (the drawn tile last)."""
+    tiles, drawn = _drawn_apart(r)
+    return [*tiles, *([drawn] if drawn else [])]
+
+
+def hand_line(r: RoomState, style: TileStyle, cursor: int | None) -> Text:
+    """My hand, sorted, with the drawn tile apart; the chosen tile is highlighted."""
+    tiles, drawn = _drawn_apart(r)
+    allt = [*tiles, *([drawn] if drawn else [])]
+    if not allt:
+        return Text("(no tiles)", style="dim")
+    out = Text()
+    marks = Text()
+    for k, code in enumerate(allt):
+        if drawn is not None and k == len(tiles):
+            out.append("   ")
+            marks.append("   ")
+        tile = style.text(code, "reverse" if cursor == k else None)
+        out.append_text(tile)
+        marks.append(("^" if cursor == k else " ").ljust(tile.cell_len), style="bold yellow")
+    me = r.my_view() or {}
+    if me.get("ting"):
+        out.append("  叮", style="bold magenta")
+    out.append("\n")
+    out.append_text(marks)
+    return out
+
+
+def prompt(r: RoomState, now_ms: int) -> Text:
+    t = Text()
+    if r.status == "lobby":
+        t.append("Lobby: ", style="bold")
+        t.append(
+            "[s] sit  [a] add bots  [r] ready / not ready  [g] start (host)  [q] leave  [Tab] chat"
+        )
+        return t
+    if r.status == "finished":
+        t.append("Game over: ", style="bold")
+        t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
+        return t
+    if r.action_pending:
+        t.append("sent; waiting for the server…", style="dim")
+        return t
+    if not r.legal:
+        t.append(
+            "waiting for the others…"
+            if r.phase not in ("between_hands", "game_over")
+            else "next hand soon…",
+            style="dim",
+        )
+        return t
+    left = r.time_left(now_ms)
+    if left is not None:
+        t.append(f"⏱ {left:4.1f}s  ", style="bold red" if left <= 5 else "bold")
+    if r.legal_of("discard"):
+        t.append("←/→ choose, ")
+        t.append("Enter discard", style="bold")
+        t.append(" ")
+        if r.legal_of("ting"):
+            t.append(", ")
+            t.append("t 叮", style="bold")
+            t.append(": declare ting with the chosen tile")
+        t.append("   ")
+    for k, a in enumerate(options(r), start=1):
+        t.append(f"[{k}] ", style="bold yellow")
+        t.append(describe(a) + "  ", style="bold" if a.get("type") == "win" else "")
+    if r.phase in ("claim", "rob"):
+        t.append("  (W win, P pung, K kong, C chow, X pass)", style="dim")
+    else:
+        t.append("  (W win, K kong)", style="dim")
+    return t
+
+
+def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
+    t = Text()
+    t.append("Help\n", style="bold underline")
+    if r.legal:
+        t.append("You may: ", style="bold")
+        kinds: list[str] = []
+        for a in r.legal:
+            d = (
+                describe({"type": a.get("type")})
+                if a.get("type") in ("discard", "ting")
+                else describe(a)
+            )
+            if d not in kinds:
+                kinds.append(d)
+        t.append(", ".join(kinds) + "\n")
+    adv = advise(r)
+    if r.my_view() is not None and r.phase in ("turn", "claim", "rob"):
+        t.append("Hand: ", style="bold")
+        t.append(shanten_words(adv.shanten) + "\n")
+        if adv.waits:
+            t.append("Waits: ", style="bold")
+            for code, unseen in adv.waits:
+                t.append_text(style.text(code))
+                t.append(f"×{unseen}  ", style="dim" if unseen == 0 else "")
+            t.append(f"({sum(u for _, u in adv.waits)} unseen)\n")
+        for code, w in adv.discards[:4]:
+            t.append("Discard ")
+            t.append_text(style.text(code))
+            t.append("→ waits ")
+            for wc, unseen in w:
+                t.append_text(style.text(wc))
+                t.append(f"×{unseen} ")
+            t.append("\n")
+    return t
+
+
+def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
+    """The win breakdown of the last hand: patterns (Chinese + English), values, payments."""
+    res = r.results[-1] if r.results else None
+    if res is None:
+        return None
+    if res.get("type") == "hand_drawn":
+        return Text(
+            f"Hand {int(res.get('hand', 0)) + 1}: drawn ({res.get('reason')}) — no winner",
+            style="bold",
+        )
+    parts: list[RenderableType] = []
+    for w in res.get("winners") or []:
+        seat = int(w["seat"])
+        score = w.get("score") or {}
+        title = Text()
+        title.append("Win breakdown: ", style="bold underline")
+        title.append(
+            f"{r.name_of(seat)} wins {HOW.get(str(res.get('how')), res.get('how'))} with ",
+            style="bold",
+        )
+        title.append_text(style.text(str(res.get("tile"))))
+        if res.get("discarder") is not None and res.get("how") != "self_drawn":
+            title.append(f" from {r.name_of(res.get('discarder'))}")
+        parts.append(title)
+        hand = w.get("hand") or {}
+        ht = Text("hand ")
+        ht.append_text(style.row(hand.get("concealed") or []))
+        for meld in hand.get("melds") or []:
+            ht.append(" ")
+            ht.append_text(_meld_text(meld, style))
+        parts.append(ht)
+        tbl = Table(show_header=True, header_style="bold", padding=(0, 1), show_edge=False)
+        tbl.add_column("pattern")
+        tbl.add_column("English")
+        tbl.add_column("value", justify="right")
+        for it in score.get("items") or []:
+            cnt = int(it.get("count", 1) or 1)
+            pts = int(it.get("points", 0) or 0)
+            value = f"{pts}×{cnt}={pts * cnt}" if cnt > 1 else str(pts)
+            tbl.add_row(str(it.get("name", it.get("id"))), str(it.get("en", "")), value)
+        tbl.add_row(Text("total", style="bold"), "", Text(str(score.get("total")), style="bold"))
+        parts.append(tbl)
+        pays = w.get("payments") or []
+        if pays:
+            net = [0, 0, 0, 0]
+            for p in pays:
+                net[int(p["payer"])] -= int(p["amount"])
+                net[int(p["payee"])] += int(p["amount"])
+            pt = Text("Payments: ", style="bold")
+            pt.append(
+                "  ".join(
+                    f"{r.name_of(p['payer'])} → {r.name_of(p['payee'])} {p['amount']}" for p in pays
+                )
+            )
+            pt.append("\nNet: " + "  ".join(f"{r.name_of(i)} {v:+d}" for i, v in enumerate(net)))
+            parts.append(pt)
+    return Group(*parts)
+
+
+def summary_panel(r: RoomState) -> RenderableType | None:
+    s = r.summary
+    if s is None:
+        return None
+    parts: list[RenderableType] = []
+    t = Text("Game summary", style="bold underline")
+    t.append(f"  ({s.get('hands_played')} hands, {s.get('ruleset')})", style="")
+    parts.append(t)
+    scores = list(s.get("scores") or [])
+    ranking = sorted(range(len(scores)), key=lambda i: -scores[i])
+    st = Table(show_edge=False, padding=(0, 1))
+    st.add_column("#")
+    st.add_column("player")
+    st.add_column("score", justify="right")
+    for k, i in enumerate(ranking, start=1):
+        st.add_row(str(k), r.name_of(i), f"{scores[i]:+d}")
+    parts.append(st)
+    ledger = list(s.get("ledger") or r.ledger)
+    if ledger:
+        lt = Table(title="Ledger", show_edge=False, padding=(0, 1))
+        lt.add_column("hand", justify="right")
+        lt.add_column("payer")
+        lt.add_column("payee")
+        lt.add_column("amount", justify="right")
+        lt.add_column("reason")
+        for p in ledger[-12:]:
+            lt.add_row(
+                str(int(p.get("hand", 0)) + 1),
+                r.name_of(p.get("payer")),
+                r.name_of(p.get("payee")),
+                str(p.get("amount")),
+                str(p.get("reason", "")),
+            )
+        if len(ledger) > 12:
+            lt.caption = f"last 12 of {len(ledger)} payments"
+        parts.append(lt)
+    return Group(*parts)
+
+
+def lobby_panel(r: RoomState, player_id: str | None) -> Text:
+    t = Text()
+    t.append(f"Room code {r.code}", style="bold yellow")
+    t.append(f" — share it with your friends.  Rule set {r.ruleset}.  ")
+    opts = r.lobby.get("options") or {}
+    if opts:
+        length = opts.get("length")
+        if length == "hands":
+            length = f"{opts.get('hands')} hands"
+        turn = opts.get("turn_seconds")
+        claim = opts.get("claim_seconds")
+        t.append(f"Length {length}; ")
+        t.append(f"turn timer {turn}s; " if turn else "no turn timer; ")
+        t.append(f"claim timer {claim}s." if claim else "no claim timer.")
+    t.append("\n")
+    for i, s in enumerate(r.seats()):
+        t.append(f"  seat {i + 1}: ")
+        if s is None:
+            t.append("(empty)", style="dim")
+        else:
+            t.append(str(s.get("name")), style="bold")
+            if s.get("bot"):
+                t.append(" [bot]", style="dim")
+            if s.get("player") == player_id:
+                t.append(" (you)", style="cyan")
+            t.append(
+                " ready" if s.get("ready") else " not ready",
+                style="green" if s.get("ready") else "red",
+            )
+        t.append("\n")
+    spect = r.lobby.get("spectators") or []
+    if spect:
+        t.append("  watching: " + ", ".join(str(x.get("name")) for x in spect) + "\n")
+    if r.is_host(player_id):
+        t.append("  You are the host: fill the seats (a adds bots), then g starts.\n", style="dim")
+    return t

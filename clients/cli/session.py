@@ -1,0 +1,270 @@
+"""The connection to the server: hello / resume, requests, and automatic reconnect.
+
+One :class:`Session` owns one WebSocket at a time. Every frame is decoded with the protocol's
+codec and validated with :func:`protocol.parse_server`; every message sent is one of the
+typed client messages. When the connection drops (anything but a deliberate close, a
+superseded session or a refused version), the session reconnects with backoff and sends
+``hello`` with the resume token it got in ``welcome``: the server answers with a fresh
+``snapshot`` of every room the player is in, so the game continues without user action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+
+from clients.cli.model import ClientModel
+from protocol import messages as m
+from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
+from protocol.codes import CloseCode
+from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
+from protocol.tls import TLSConfigError, client_ssl_for_url
+
+log = logging.getLogger("mahjong.cli")
+
+CLIENT_NAME = "mahjong-cli/0.1"
+#: close codes after which reconnecting makes no sense
+FATAL_CLOSE = {
+    CloseCode.UNSUPPORTED_VERSION,
+    CloseCode.SUPERSEDED,
+    CloseCode.POLICY,
+}
+BACKOFF = (0.1, 0.3, 0.7, 1.5, 3.0, 5.0)
+PING_EVERY = 20.0  # seconds
+RESEND_ATTEMPTS = 3  # an action whose connection dropped is sent again after the resume
+RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to come back
+
+
+class SessionError(Exception):
+    pass
+
+
+class Session:
+    """Keeps a player connected; feeds every server message to ``model`` and ``on_update``."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        model: ClientModel,
+        on_update: Callable[[list[str]], None],
+        token: str | None = None,
+        on_status: Callable[[str], None] | None = None,
+        *,
+        ca_file: str | None = None,
+        insecure: bool = False,
+    ) -> None:
+        self.url = url
+        self.ca_file = ca_file  # wss://: a CA bundle to verify the server (self-signed setups)
+        self.insecure = insecure  # wss://: do not verify the certificate at all
+        self.name = name
+        self.model = model
+        self.on_update = on_update
+        self.on_status = on_status or (lambda _s: None)
+        self.token = token
+        self.ws: ClientConnection | None = None
+        self.ready = asyncio.Event()  # set while a welcomed connection is up
+        self.stopped = False
+        self.fatal: str | None = None
+        self.connects = 0
+        self.pongs = 0
+        self._next_id = 1
+        self._waiters: dict[int, asyncio.Future[m.ServerMessage]] = {}
+        self._cseq = 0
+        self._resync_asked: dict[str, int] = {}
+
+    # ------------------------------------------------------------------ sending
+
+    def next_client_seq(self) -> int:
+        """Action sequence numbers only grow, also across restarts of the client."""
+        self._cseq = max(self._cseq + 1, int(time.time() * 1000))
+        return self._cseq
+
+    async def send(self, msg: m.ClientMessage) -> bool:
+        ws = self.ws
+        if ws is None or not self.ready.is_set():
+            return False
+        try:
+            await ws.send(encode(msg.to_wire()))
+        except ConnectionClosed:
+            return False
+        return True
+
+    async def request(self, msg: m.ClientMessage, timeout: float = 10.0) -> m.ServerMessage:
+        """Send ``msg`` with a fresh request id and wait for the reply that echoes it."""
+        rid = self._next_id
+        self._next_id += 1
+        msg = dataclasses.replace(msg, id=rid)  # type: ignore[call-arg]
+        fut: asyncio.Future[m.ServerMessage] = asyncio.get_running_loop().create_future()
+        self._waiters[rid] = fut
+        try:
+            if not await self.send(msg):
+                raise SessionError("not connected")
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self._waiters.pop(rid, None)
+
+    async def act(self, room: str, action: dict[str, Any]) -> m.ServerMessage | None:
+        """Send one game action (one of the legal actions the server listed).
+
+        If the connection drops before the ``ack``/``error``, the action is sent again with
+        the same client ``seq`` once the session is resumed: the server applies it at most
+        once (``ack.duplicate`` when it had already been applied). Returns the reply, or None
+        when there was none (the session stopped, or the server did not answer in time).
+        """
+        msg = m.Action(room=room, seq=self.next_client_seq(), action=dict(action))
+        for _ in range(RESEND_ATTEMPTS):
+            try:
+                return await self.request(msg)
+            except SessionError:
+                if self.stopped or self.fatal:
+                    return None
+                try:
+                    await asyncio.wait_for(self.ready.wait(), RESUME_WAIT)
+                except TimeoutError:
+                    return None
+            except TimeoutError:
+                return None
+        return None
+
+    # --------------------------------------------------------------- the loop
+
+    async def run(self) -> None:
+        """Connect, and reconnect after every drop, until :meth:`close`."""
+        attempt = 0
+        try:
+            ssl_ctx = client_ssl_for_url(self.url, self.ca_file, self.insecure)
+        except (TLSConfigError, OSError) as exc:
+            self.fatal = f"TLS settings: {exc}"
+            self.on_status(self.fatal)
+            return
+        while not self.stopped:
+            try:
+                async with connect(
+                    self.url,
+                    ssl=ssl_ctx,
+                    max_size=1 << 20,
+                    open_timeout=5,
+                    ping_interval=10,
+                    ping_timeout=10,
+                    close_timeout=2,
+                ) as ws:
+                    self.ws = ws
+                    attempt = 0
+                    pinger = asyncio.get_running_loop().create_task(self._pinger())
+                    try:
+                        await self._session(ws)
+                    finally:
+                        pinger.cancel()
+            except (OSError, InvalidHandshake, TimeoutError) as exc:
+                self.on_status(f"cannot connect: {exc}")
+            except InvalidURI as exc:
+                self.fatal = f"bad server address: {exc}"
+                self.on_status(self.fatal)
+                return
+            except ConnectionClosed:
+                pass
+            finally:
+                self.ws = None
+                self.ready.clear()
+                self.model.connected = False
+                for fut in self._waiters.values():
+                    if not fut.done():
+                        fut.set_exception(SessionError("connection lost"))
+            if self.stopped or self.fatal:
+                return
+            self.on_status("connection lost; reconnecting…")
+            self.on_update([])
+            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+            attempt += 1
+
+    async def _session(self, ws: ClientConnection) -> None:
+        hello = m.Hello(
+            v=PROTOCOL_VERSION, name=self.name or None, token=self.token, client=CLIENT_NAME
+        )
+        await ws.send(encode(hello.to_wire()))
+        async for frame in ws:
+            if isinstance(frame, str):
+                continue
+            try:
+                msg = parse_server(decode(frame, _LIMITS))
+            except (CodecError, ProtocolError) as exc:
+                log.warning("bad frame from the server: %s", exc)
+                continue
+            self._handle(msg)
+        code = ws.close_code
+        if code in FATAL_CLOSE:
+            self.fatal = f"closed by the server: {ws.close_reason or code}"
+            self.on_status(self.fatal)
+        elif code == CloseCode.BAD_TOKEN:
+            self.token = None  # start over as a new player
+            self.on_status("the server forgot us; joining as a new player")
+
+    async def _pinger(self) -> None:
+        """Ping now and then: measures the server clock (for the countdowns; ``deadline`` is
+        server time) and keeps idle connections alive through proxies."""
+        await self.ready.wait()
+        while True:
+            await self.send(m.Ping(t=int(time.time() * 1000)))
+            await asyncio.sleep(PING_EVERY)
+
+    def _handle(self, msg: m.ServerMessage) -> None:
+        if isinstance(msg, m.Pong) and msg.t is not None and msg.server_ms is not None:
+            now = int(time.time() * 1000)
+            rtt = max(0, now - msg.t)
+            self.model.clock_offset = msg.server_ms - (msg.t + rtt // 2)
+            self.pongs += 1
+        if isinstance(msg, m.Welcome):
+            self.token = msg.token
+            self.name = msg.name
+            self.connects += 1
+            self._resync_asked.clear()
+            self.ready.set()
+            self.on_status("connected")
+        lines = self.model.apply(msg)
+        re = getattr(msg, "re", None)
+        if re is not None:
+            fut = self._waiters.get(re)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        for rid, room in self.model.rooms.items():
+            if room.wants_snapshot:
+                room.wants_snapshot = False
+                asyncio.get_running_loop().create_task(self.send(m.Resync(room=rid, since=0)))
+            if room.needs_resync and self._resync_asked.get(rid) != room.seq:
+                self._resync_asked[rid] = room.seq
+                asyncio.get_running_loop().create_task(
+                    self.send(m.Resync(room=rid, since=room.seq))
+                )
+        self.on_update(lines)
+
+    async def close(self) -> None:
+        self.stopped = True
+        ws = self.ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    async def drop(self) -> None:
+        """Abort the current connection without a close handshake (tests, diagnostics)."""
+        ws = self.ws
+        if ws is not None:
+            ws.transport.abort()
+
+
+# the client accepts bigger frames than it sends (a whole game log, a full snapshot)
+_LIMITS = dataclasses.replace(
+    DEFAULT_LIMITS,
+    max_frame_bytes=1 << 20,
+    max_array_len=1 << 16,
+    max_map_len=1024,
+    max_str_len=1 << 16,
+)

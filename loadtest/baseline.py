@@ -1,0 +1,120 @@
+"""The transport baseline: a bare ``websockets`` room-broadcast server.
+
+No Redis, no game logic, no views: a client joins a room (``{"type": "join", "room": r}``,
+answered with an ``ack``), and every ``action`` frame bumps the room's version and is
+broadcast to every member as an ``events`` frame padded to the requested ``size`` bytes —
+the same frame sizes and the same fan-out (one action → four deliveries) as the game
+server, so the load test can report "game server throughput / transport limit on this
+machine". Same websockets settings as the game server (binary msgpack frames, no
+compression).
+
+Run it alone with ``python -m loadtest.baseline --port 0`` (prints ``{"listening": port}``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgpack
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+__all__ = ["main", "run"]
+
+
+class _Rooms:
+    def __init__(self) -> None:
+        self.members: dict[str, set[ServerConnection]] = {}
+        self.version: dict[str, int] = {}
+        self.pad: dict[int, bytes] = {}
+
+    def frame(self, room: str, size: int) -> bytes:
+        v = self.version.get(room, 0) + 1
+        self.version[room] = v
+        body: dict[str, Any] = {"type": "events", "room": room, "seq": v, "events": []}
+        base = len(msgpack.packb(body, use_bin_type=True))
+        n = max(0, size - base - 16)
+        pad = self.pad.get(n)
+        if pad is None:
+            pad = self.pad[n] = b"x" * n
+        body["events"] = [{"type": "pad", "data": pad}]
+        return msgpack.packb(body, use_bin_type=True)  # type: ignore[no-any-return]
+
+    async def handler(self, ws: ServerConnection) -> None:
+        joined: set[str] = set()
+        try:
+            async for frame in ws:
+                if isinstance(frame, str):
+                    continue
+                msg = msgpack.unpackb(frame, raw=False)
+                t = msg.get("type")
+                room = str(msg.get("room", ""))
+                if t == "join":
+                    self.members.setdefault(room, set()).add(ws)
+                    joined.add(room)
+                    await ws.send(msgpack.packb({"type": "ack", "room": room, "re": msg.get("id")}))
+                elif t == "action" and room in joined:
+                    size = int(msg.get("size", 300))
+                    broadcast(self.members[room], self.frame(room, size))
+                elif t == "hello":
+                    await ws.send(msgpack.packb({"type": "welcome", "re": msg.get("id")}))
+        finally:
+            for room in joined:
+                members = self.members.get(room)
+                if members is not None:
+                    members.discard(ws)
+                    if not members:
+                        del self.members[room]
+                        self.version.pop(room, None)
+
+
+async def run(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    ready: Callable[[int], None] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    rooms = _Rooms()
+    async with serve(
+        rooms.handler, host, port, compression=None, max_size=256 * 1024, max_queue=64
+    ) as server:
+        sock = next(iter(server.sockets))
+        if ready is not None:
+            ready(int(sock.getsockname()[1]))
+        stop = stop or asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):  # not main thread
+                loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m loadtest.baseline",
+        description="Bare websockets room-broadcast server (the load test's transport baseline).",
+    )
+    ap.add_argument("--host", default="127.0.0.1")
+    ap.add_argument("--port", type=int, default=8799, help="0: any free port")
+    ap.add_argument("--uvloop", action="store_true", help="use uvloop (when installed)")
+    args = ap.parse_args(argv)
+    if args.uvloop:
+        import importlib
+
+        importlib.import_module("uvloop").install()
+
+    def ready(port: int) -> None:
+        print(json.dumps({"listening": port}), flush=True)
+
+    asyncio.run(run(args.host, args.port, ready))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,377 @@
+"""``mahjong-loadtest``: N rooms × 4 clients over real WebSockets, with the transport baseline.
+
+Examples::
+
+    # 20 rooms against one running server, flat out for 20 s, then the bare-websockets
+    # baseline (started by the harness on a free port) with the same frame size and fan-out:
+    mahjong-loadtest --url ws://127.0.0.1:8765 --rooms 20 --duration 20 --baseline \\
+        --json run.json --chart run.png
+
+    # capacity: 2,000 rooms at one action per room per second for 10 minutes, over two
+    # server processes:
+    mahjong-loadtest --url ws://127.0.0.1:8765 --url ws://127.0.0.1:8766 --rooms 2000 \\
+        --interval 1 --duration 600
+
+``--interval`` is the "thinking time" of each seat before it answers (±50 % jitter; 0 =
+flat out). Live progress goes to stderr once per second; the report (JSON with
+``--json``, a PNG with ``--chart``) contains connections, rooms, hands, actions/s, latency
+percentiles from sending an action to its broadcast (own connection and all four), errors by
+code and disconnects.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from loadtest.rooms import BaselineRoom, GameRoom, Pacing
+from loadtest.stats import Recorder
+
+__all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
+
+DEFAULT_PAYLOAD = 400
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` so far (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
+def rss_kib(pid: int) -> int | None:
+    """Resident memory of process ``pid`` in KiB (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+async def _drive(
+    rooms: Sequence[GameRoom | BaselineRoom],
+    rec: Recorder,
+    duration: float,
+    connect_rate: float,
+    progress: bool,
+    pids: Sequence[int] = (),
+    until_hands: int | None = None,
+) -> None:
+    """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration`` (or until
+    ``until_hands`` hands are finished, if sooner), close them."""
+    stop_progress = asyncio.Event()
+
+    async def ticker() -> None:
+        while not stop_progress.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop_progress.wait(), 1.0)
+            if progress:
+                print(rec.progress_line(), file=sys.stderr, flush=True)
+
+    tick = asyncio.get_running_loop().create_task(ticker())
+
+    async def setup(r: GameRoom | BaselineRoom, delay: float) -> None:
+        await asyncio.sleep(delay)
+        try:
+            await r.setup()
+        except Exception as e:  # the report counts it; the run goes on
+            rec.error(f"setup:{type(e).__name__}:{getattr(e, 'code', '')}".rstrip(":"))
+
+    rss0 = {pid: rss_kib(pid) for pid in pids}
+    step = 1.0 / connect_rate if connect_rate > 0 else 0.0
+    await asyncio.gather(*(setup(r, i * step) for i, r in enumerate(rooms)))
+    rec.start = time.perf_counter()  # measure from the moment every room plays
+    rec.seconds.clear()
+    rec.actions = rec.deliveries = rec.hands = 0
+    rec.own.clear()
+    rec.all_four.clear()
+    cpu0 = {pid: cpu_seconds(pid) for pid in pids}
+    end = time.perf_counter() + duration
+    while (now := time.perf_counter()) < end:
+        if until_hands is not None and rec.hands >= until_hands:
+            break
+        await asyncio.sleep(min(0.1, end - now))
+    rec.finish()
+    for pid, before in cpu0.items():
+        after = cpu_seconds(pid)
+        if before is not None and after is not None:
+            rec.cpu[str(pid)] = after - before
+    for pid, r0 in rss0.items():
+        r1 = rss_kib(pid)
+        if r0 is not None and r1 is not None:
+            rec.rss[str(pid)] = (r0, r1)
+    for r in rooms:
+        r.stop.set()
+    await asyncio.gather(*(r.close() for r in rooms), return_exceptions=True)
+    stop_progress.set()
+    await tick
+
+
+async def run_game(
+    urls: list[str],
+    rooms: int,
+    duration: float,
+    pacing: Pacing,
+    ruleset: str,
+    connect_rate: float = 200.0,
+    progress: bool = True,
+    pids: Sequence[int] = (),
+    worker: int = 0,
+    workers: int = 1,
+    until_hands: int | None = None,
+    reconnect: bool = False,
+) -> Recorder:
+    """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
+    rec = Recorder("game" if workers == 1 else f"game/w{worker}")
+    rs = [
+        GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect)
+        for i in range(worker, rooms, workers)
+    ]
+    await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands)
+    return rec
+
+
+async def run_baseline(
+    urls: list[str],
+    rooms: int,
+    duration: float,
+    pacing: Pacing,
+    payload: int,
+    connect_rate: float = 200.0,
+    progress: bool = True,
+    pids: Sequence[int] = (),
+    worker: int = 0,
+    workers: int = 1,
+) -> Recorder:
+    rec = Recorder("baseline" if workers == 1 else f"baseline/w{worker}")
+    rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(worker, rooms, workers)]
+    await _drive(rs, rec, duration, connect_rate, progress, pids)
+    return rec
+
+
+def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
+    if uvloop:
+        import importlib
+
+        importlib.import_module("uvloop").install()
+    fn = run_game if kind == "game" else run_baseline
+    if worker:
+        kw = {**kw, "pids": ()}  # CPU is measured once, by the first worker
+    rec = asyncio.run(fn(**kw, worker=worker, workers=workers))
+    return rec
+
+
+def run_part(kind: str, kw: dict[str, Any], workers: int, uvloop: bool) -> Recorder:
+    """Run one part (``game`` or ``baseline``) in ``workers`` harness processes."""
+    if workers <= 1:
+        return _worker(kind, kw, 0, 1, False)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        futs = [pool.submit(_worker, kind, kw, w, workers, uvloop) for w in range(workers)]
+        parts = [f.result() for f in futs]
+    rec = Recorder.merged(parts)
+    rec.label = kind
+    return rec
+
+
+def start_baseline_server(
+    cpu: int | None = None, uvloop: bool = False
+) -> tuple[subprocess.Popen[str], str]:
+    """Start ``python -m loadtest.baseline`` on a free port; return (process, url)."""
+    cmd = [sys.executable, "-m", "loadtest.baseline", "--port", "0"]
+    if uvloop:
+        cmd.append("--uvloop")
+    if cpu is not None and hasattr(os, "sched_setaffinity"):
+        cmd = ["taskset", "-c", str(cpu), *cmd]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    try:
+        port = int(json.loads(line)["listening"])
+    except (ValueError, KeyError, TypeError):
+        proc.kill()
+        raise RuntimeError(f"baseline server did not start: {line!r}") from None
+    return proc, f"ws://127.0.0.1:{port}"
+
+
+def report(game: Recorder | None, base: Recorder | None, args: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "command": " ".join(["mahjong-loadtest", *sys.argv[1:]]),
+        "rooms": args.rooms,
+        "duration_s": args.duration,
+        "interval_s": args.interval,
+        "ruleset": args.ruleset,
+        "urls": args.url,
+        "harness_workers": args.workers,
+        "cpus": os.cpu_count(),
+    }
+    if game is not None:
+        out["game"] = game.to_json()
+    if base is not None:
+        out["baseline"] = base.to_json()
+    if game is not None and base is not None and base.actions:
+        g = out["game"]["actions_per_s"]
+        b = out["baseline"]["actions_per_s"]
+        out["ratio_game_over_baseline"] = round(g / b, 3) if b else None
+    return out
+
+
+def print_summary(rep: dict[str, Any]) -> None:
+    for key in ("game", "baseline"):
+        r = rep.get(key)
+        if r is None:
+            continue
+        lat = r["latency_action_to_all_four"]
+        if r.get("cpu_us_per_action"):
+            print(f"{key:>8}: CPU µs per action by process: {r['cpu_us_per_action']}")
+        print(
+            f"{key:>8}: rooms {r['rooms']}, peak connections {r['connections_peak']}, "
+            f"hands {r['hands']}, actions {r['actions']} ({r['actions_per_s']}/s), "
+            f"all-four latency p50 {lat['p50_ms']} p95 {lat['p95_ms']} p99 {lat['p99_ms']} "
+            f"p999 {lat['p999_ms']} max {lat['max_ms']} ms, errors {r['errors_total']} "
+            f"{r['errors'] or ''}, disconnects {r['disconnects']}, "
+            f"connect failures {r['connect_failures']}"
+        )
+        rc = r["reconnects"]
+        if rc["count"] or r["reconnect_failures"]:
+            print(
+                f"{key:>8}: reconnects {rc['count']} (loss → snapshot p50 {rc['p50_ms']} "
+                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms), failures "
+                f"{r['reconnect_failures']}, resumed behind {r['resumed_behind']}"
+            )
+    if rep.get("ratio_game_over_baseline") is not None:
+        print(f"   ratio: game / baseline actions/s = {rep['ratio_game_over_baseline']}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="mahjong-loadtest",
+        description="Load-test mahjong servers with N rooms × 4 WebSocket clients.",
+    )
+    ap.add_argument(
+        "--url", action="append", default=[], help="game server URL (repeat for several)"
+    )
+    ap.add_argument("--rooms", type=int, default=20, help="rooms (each: four connections)")
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds of play (per part)")
+    ap.add_argument(
+        "--interval", type=float, default=0.0, help="seat thinking time in s (0: flat out)"
+    )
+    ap.add_argument("--ruleset", default="zung-jung", help="rule set of the rooms")
+    ap.add_argument(
+        "--until-hands",
+        type=int,
+        help="end the game part early once this many hands are finished (per harness process)",
+    )
+    ap.add_argument(
+        "--reconnect",
+        action="store_true",
+        help="reconnect lost connections with their token (restart tests); reports the "
+        "time from the loss to the room's snapshot",
+    )
+    ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
+    ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
+    ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
+    ap.add_argument("--baseline-cpu", type=int, help="pin the started baseline to this CPU")
+    ap.add_argument(
+        "--payload", type=int, help="baseline frame bytes (default: the game run's mean)"
+    )
+    ap.add_argument("--uvloop", action="store_true", help="use uvloop in the harness/baseline")
+    ap.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        default=[],
+        help="game server (or redis) process to measure CPU µs per action of (repeatable)",
+    )
+    ap.add_argument(
+        "--workers", type=int, default=1, help="harness processes (rooms are split among them)"
+    )
+    ap.add_argument("--json", help="write the report as JSON to this file ('-': stdout)")
+    ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
+    ap.add_argument("--quiet", action="store_true", help="no live progress")
+    args = ap.parse_args(argv)
+    if not args.url and not args.baseline:
+        ap.error("give --url (a game server) and/or --baseline")
+    if args.rooms < 1 or args.duration <= 0:
+        ap.error("--rooms and --duration must be positive")
+    if args.uvloop and args.workers <= 1:
+        import importlib
+
+        importlib.import_module("uvloop").install()
+    pacing = Pacing(args.interval)
+    game = base = None
+    rate = args.connect_rate / max(1, args.workers)
+    if args.url:
+        kw = {
+            "urls": args.url, "rooms": args.rooms, "duration": args.duration,
+            "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
+            "progress": not args.quiet, "pids": args.server_pid,
+            "until_hands": args.until_hands, "reconnect": args.reconnect,
+        }  # fmt: skip
+        game = run_part("game", kw, args.workers, args.uvloop)
+    if args.baseline:
+        payload = args.payload
+        if payload is None:
+            mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
+            payload = int(mean) if mean else DEFAULT_PAYLOAD
+        proc = None
+        url = args.baseline_url
+        if url is None:
+            proc, url = start_baseline_server(args.baseline_cpu, args.uvloop)
+        try:
+            kw = {
+                "urls": [url], "rooms": args.rooms, "duration": args.duration,
+                "pacing": pacing, "payload": payload, "connect_rate": rate,
+                "progress": not args.quiet, "pids": [proc.pid] if proc is not None else [],
+            }  # fmt: skip
+            base = run_part("baseline", kw, args.workers, args.uvloop)
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
+    rep = report(game, base, args)
+    if args.json == "-":
+        print(json.dumps(rep, indent=2))
+    else:
+        print_summary(rep)
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(rep, f, indent=2)
+    if args.chart:
+        from loadtest.chart import write_chart
+
+        write_chart(rep, args.chart)
+    failed = any(
+        r is not None
+        and (
+            r.errors
+            or (r.disconnects and not args.reconnect)
+            or r.connect_failures
+            or r.reconnect_failures
+            or r.resumed_behind
+        )
+        for r in (game, base)
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

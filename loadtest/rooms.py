@@ -1,0 +1,400 @@
+"""Room drivers: four client connections playing one room, against the game server or the
+bare room-broadcast baseline.
+
+Latency is measured per action: from sending it to the arrival, on each of the room's four
+connections, of the first broadcast whose room version is newer than the version the actor
+had seen when it sent the action (the broadcast of that action's commit: the table waits for
+the action, so nothing else commits in between). "Own" is the actor's connection, "all four"
+the last of the four.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from loadtest.conn import Conn, RequestError
+from loadtest.stats import Recorder
+
+__all__ = ["BaselineRoom", "GameRoom", "Pacing", "pick_action"]
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Pacing:
+    """``interval`` seconds between a seat being asked and its answer (0: flat out), with
+    ±``jitter`` (a fraction) of uniform noise, like a person thinking."""
+
+    interval: float = 0.0
+    jitter: float = 0.5
+
+    def delay(self, rng: random.Random) -> float:
+        if self.interval <= 0:
+            return 0.0
+        return self.interval * (1 + self.jitter * (2 * rng.random() - 1))
+
+
+def pick_action(legal: list[JSON], rng: random.Random) -> JSON | None:
+    """The load-test client's policy over the legal actions the server sent: win when it
+    can, pass claims, otherwise discard a random tile (no view needed, so every client
+    stays cheap; the real bot is :mod:`bots`)."""
+    if not legal:
+        return None
+    by: dict[str, list[JSON]] = {}
+    for a in legal:
+        by.setdefault(str(a.get("type")), []).append(a)
+    for t in ("win", "pass"):
+        if t in by:
+            return by[t][0]
+    if "discard" in by:
+        return rng.choice(by["discard"])
+    return legal[0]
+
+
+@dataclass
+class _Inflight:
+    sent: float
+    version: int
+    actor: int
+    seen: set[int] = field(default_factory=set)
+
+
+class _Room:
+    def __init__(self, urls: list[str], index: int, rec: Recorder, pacing: Pacing) -> None:
+        self.index = index
+        self.rec = rec
+        self.pacing = pacing
+        self.rng = random.Random(index)
+        # spread the rooms over the server processes; all four seats of a room on one
+        self.url = urls[index % len(urls)]
+        self.conns: list[Conn] = []
+        self.versions = [0, 0, 0, 0]
+        self.inflight: list[_Inflight] = []
+        self.stop = asyncio.Event()
+        self.tasks: set[asyncio.Task[Any]] = set()
+
+    def _spawn(self, coro: Any) -> None:
+        t = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(t)
+        t.add_done_callback(self._done)
+
+    def _done(self, t: asyncio.Task[Any]) -> None:
+        self.tasks.discard(t)
+        if not t.cancelled() and t.exception() is not None:
+            self.rec.error(f"client-{type(t.exception()).__name__}")
+
+    def track(self, conn: Conn, version: int, now: float) -> None:
+        """A broadcast of room ``version`` reached seat ``conn.index`` at ``now``."""
+        i = conn.index
+        self.versions[i] = max(self.versions[i], version)
+        done = []
+        for f in self.inflight:
+            if version > f.version and i not in f.seen:
+                f.seen.add(i)
+                own = now - f.sent if i == f.actor else None
+                all4 = now - f.sent if len(f.seen) == 4 else None
+                self.rec.delivered(own, all4)
+                if all4 is not None:
+                    done.append(f)
+        for f in done:
+            self.inflight.remove(f)
+
+    async def open_all(self) -> None:
+        self.conns = [Conn(self.url, self.rec, i) for i in range(4)]
+        await asyncio.gather(*(c.open() for c in self.conns))
+        for c in self.conns:
+            c.on_message = self.on_message
+
+    def on_message(self, conn: Conn, msg: JSON, now: float) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        self.stop.set()
+        for t in list(self.tasks):
+            t.cancel()
+        await asyncio.gather(*(c.close() for c in self.conns), return_exceptions=True)
+
+
+class GameRoom(_Room):
+    """Four players of the game server: hello, create/join, sit, ready, start, then play
+    whatever the server asks (``legal`` in ``events``/``snapshot``) until told to stop;
+    a finished game is followed by a rematch."""
+
+    def __init__(
+        self,
+        urls: list[str],
+        index: int,
+        rec: Recorder,
+        pacing: Pacing,
+        ruleset: str,
+        hands_per_game: int = 64,
+        reconnect: bool = False,
+    ) -> None:
+        super().__init__(urls, index, rec, pacing)
+        self.ruleset = ruleset
+        self.reconnect = reconnect
+        self.resuming: dict[int, tuple[float, int, asyncio.Future[float]]] = {}
+        self.hands_per_game = hands_per_game
+        self.room = ""
+        self.asked = [-1, -1, -1, -1]  # the version each seat last acted on
+        self.busy = [False] * 4  # an action of the seat is in flight
+        self.latest: list[tuple[int, list[JSON]]] = [(0, [])] * 4  # last question per seat
+        self.client_seq = [0, 0, 0, 0]
+        self._lobby_code: str | None = None
+
+    async def setup(self) -> None:
+        t0 = asyncio.get_running_loop().time()
+        await self.open_all()
+        for i, c in enumerate(self.conns):
+            w = await c.request({"type": "hello", "v": 1, "name": f"lt{self.index}-{i}"})
+            c.token = str(w.get("token") or "") or None
+            if self.reconnect:
+                c.on_lost = self._lost
+        host = self.conns[0]
+        opts = {
+            "length": "hands",
+            "hands": self.hands_per_game,
+            "turn_seconds": 0,
+            "claim_seconds": 0,
+            "hand_pause_ms": 0,
+        }
+        ack = await host.request({"type": "create_room", "ruleset": self.ruleset, "options": opts})
+        self.room = str(ack["room"])
+        code = await self._code(host)
+        for c in self.conns[1:]:
+            await c.request({"type": "join_room", "code": code})
+        for i, c in enumerate(self.conns):
+            await c.request({"type": "sit", "room": self.room, "seat": i})
+            await c.request({"type": "ready", "room": self.room, "ready": True})
+        await host.request({"type": "start_game", "room": self.room})
+        self.rec.rooms += 1
+        self.rec.setup.append(asyncio.get_running_loop().time() - t0)
+
+    async def _code(self, host: Conn) -> str:
+        """The room code, from the snapshot the server sends after create_room."""
+        for _ in range(200):
+            if self._lobby_code:
+                return self._lobby_code
+            await asyncio.sleep(0.01)
+        raise RequestError({"code": "no-snapshot", "message": "no snapshot after create_room"})
+
+    # -- reconnection (server restarts) ---------------------------------------------------
+
+    def _lost(self, conn: Conn) -> None:
+        if not self.stop.is_set() and conn.token:
+            self._spawn(self._resume(conn.index, conn.token))
+
+    async def _resume(self, i: int, token: str) -> None:
+        """Reconnect seat ``i`` with its token (jittered exponential backoff, up to 60 s) and
+        time it from the loss to the resume snapshot of the room."""
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        last_seen = self.versions[i]
+        delay = 0.05 + 0.2 * self.rng.random()
+        while not self.stop.is_set() and loop.time() - t0 < 60:
+            await asyncio.sleep(delay)
+            delay = min(2.0, delay * 2) * (0.5 + self.rng.random())
+            c = Conn(self.url, self.rec, i)
+            try:
+                await c.open(timeout=10, count_failure=False)  # the server is restarting
+            except Exception:
+                continue
+            c.on_message = self.on_message
+            c.token = token
+            c.on_lost = self._lost
+            fut: asyncio.Future[float] = loop.create_future()
+            self.resuming[i] = (t0, last_seen, fut)
+            self.conns[i] = c
+            self.busy[i] = False
+            self.asked[i] = -1
+            try:
+                await c.request({"type": "hello", "v": 1, "token": token}, timeout=10)
+                await asyncio.wait_for(fut, 10)
+                return
+            except Exception:
+                self.resuming.pop(i, None)
+                await c.close()
+                continue
+        self.rec.reconnect_failures += 1
+
+    def on_message(self, conn: Conn, msg: JSON, now: float) -> None:
+        t = msg.get("type")
+        if t == "snapshot" and conn.index in self.resuming and msg.get("room") == self.room:
+            t0, last_seen, fut = self.resuming.pop(conn.index)
+            self.rec.reconnects.append(now - t0)
+            if int(msg.get("seq", 0)) < last_seen:
+                self.rec.resumed_behind += 1
+            # the snapshot stands in for the broadcasts this seat missed while away
+            for f in list(self.inflight):
+                f.seen.add(conn.index)
+                if len(f.seen) == 4:
+                    self.inflight.remove(f)
+            if not fut.done():
+                fut.set_result(now)
+        if t == "snapshot":
+            lobby = msg.get("lobby") or {}
+            if conn.index == 0 and lobby.get("code"):
+                self._lobby_code = str(lobby["code"])
+            self.versions[conn.index] = max(self.versions[conn.index], int(msg.get("seq", 0)))
+            self._maybe_act(conn, msg)
+        elif t == "events":
+            v = int(msg.get("seq", 0))
+            self.track(conn, v, now)
+            if conn.index == 0:
+                for e in msg.get("events") or []:
+                    if e.get("type") == "hand_ended":
+                        self.rec.hands += 1
+                notice = msg.get("notice") or {}
+                if notice.get("type") == "game_over":
+                    self.rec.games += 1
+                    self._spawn(self._rematch())
+            self._maybe_act(conn, msg)
+
+    def _maybe_act(self, conn: Conn, msg: JSON) -> None:
+        i = conn.index
+        legal = msg.get("legal")
+        if legal is None:
+            return
+        self.latest[i] = (self.versions[i], list(legal))
+        self._act_if_asked(conn)
+
+    def _act_if_asked(self, conn: Conn) -> None:
+        i = conn.index
+        v, legal = self.latest[i]
+        if not legal or self.busy[i] or self.asked[i] >= v or self.stop.is_set():
+            return
+        action = pick_action(legal, self.rng)
+        if action is None:
+            return
+        self.asked[i] = v
+        self.busy[i] = True
+        self._spawn(self._act(conn, action, v))
+
+    async def _act(self, conn: Conn, action: JSON, version: int) -> None:
+        try:
+            d = self.pacing.delay(self.rng)
+            if d:
+                await asyncio.sleep(d)
+            if self.stop.is_set():
+                return
+            loop = asyncio.get_running_loop()
+            f = _Inflight(loop.time(), version, conn.index)
+            self.inflight.append(f)
+            self.rec.action_sent()
+            self.client_seq[conn.index] += 1
+            # the table's seq is left out: the server applies the action to the current
+            # table (claim answers of several seats race each other, like real players')
+            body = {k: v for k, v in action.items() if k not in ("seq", "seat")}
+            msg = {
+                "type": "action",
+                "room": self.room,
+                "seq": self.client_seq[conn.index],
+                "action": body,
+            }
+            try:
+                ack = await conn.request(msg)
+                # broadcasts older than our commit may still be on their way and carry the
+                # question we just answered: only a newer one may ask again
+                self.asked[conn.index] = max(self.asked[conn.index], int(ack.get("seq", 0)) - 1)
+            except RequestError as e:
+                if self.reconnect and e.code == "shutting_down":
+                    self.rec.lost_in_flight += 1  # refused by a server going down: resumed
+                else:
+                    self.rec.error(e.code)
+                with contextlib.suppress(ValueError):
+                    self.inflight.remove(f)
+            except (ConnectionError, TimeoutError, OSError):
+                if self.reconnect:
+                    self.rec.lost_in_flight += 1  # the connection dropped: resumed later
+                else:
+                    self.rec.error("action-failed")
+                with contextlib.suppress(ValueError):
+                    self.inflight.remove(f)
+        finally:
+            self.busy[conn.index] = False
+        self._act_if_asked(conn)  # a newer question that arrived while we were answering
+
+    async def close(self) -> None:
+        """Leave the room (every seat), so the server closes it instead of letting bots
+        play the abandoned seats on, then close the connections."""
+        self.stop.set()
+        for t in list(self.tasks):
+            t.cancel()
+        if self.room:
+
+            async def leave(c: Conn) -> None:
+                with contextlib.suppress(Exception):
+                    await c.request({"type": "leave_room", "room": self.room}, timeout=5)
+
+            await asyncio.gather(*(leave(c) for c in self.conns if not c.closed.is_set()))
+        await super().close()
+
+    async def _rematch(self) -> None:
+        if self.stop.is_set():
+            return
+        try:
+            await self.conns[0].request({"type": "rematch", "room": self.room})
+            for c in self.conns:
+                await c.request({"type": "ready", "room": self.room, "ready": True})
+            await self.conns[0].request({"type": "start_game", "room": self.room})
+        except (RequestError, ConnectionError, TimeoutError) as e:
+            self.rec.error(getattr(e, "code", "rematch-failed"))
+
+
+class BaselineRoom(_Room):
+    """Four clients of the bare broadcast server: the seats act in turn, each action is
+    broadcast to all four (the same fan-out as a game action), ``payload`` bytes each."""
+
+    def __init__(
+        self, urls: list[str], index: int, rec: Recorder, pacing: Pacing, payload: int
+    ) -> None:
+        super().__init__(urls, index, rec, pacing)
+        self.payload = payload
+        self.turn = 0
+        self.room = f"b{index}"
+
+    async def setup(self) -> None:
+        t0 = asyncio.get_running_loop().time()
+        await self.open_all()
+        for c in self.conns:
+            await c.request({"type": "join", "room": self.room})
+        self.rec.rooms += 1
+        self.rec.setup.append(asyncio.get_running_loop().time() - t0)
+        self._spawn(self._act(0))
+
+    def on_message(self, conn: Conn, msg: JSON, now: float) -> None:
+        if msg.get("type") != "events":
+            return
+        v = int(msg.get("seq", 0))
+        before = len(self.inflight)
+        self.track(conn, v, now)
+        if before and not self.inflight and not self.stop.is_set():
+            self.turn = (self.turn + 1) % 4
+            self._spawn(self._act(self.turn))
+
+    async def _act(self, seat: int) -> None:
+        d = self.pacing.delay(self.rng)
+        if d:
+            await asyncio.sleep(d)
+        if self.stop.is_set():
+            return
+        conn = self.conns[seat]
+        f = _Inflight(asyncio.get_running_loop().time(), self.versions[seat], seat)
+        self.inflight.append(f)
+        self.rec.action_sent()
+        try:
+            await conn.send(
+                {
+                    "type": "action",
+                    "room": self.room,
+                    "seq": self.versions[seat] + 1,
+                    "action": {"type": "discard", "tile": "5p"},
+                    "size": self.payload,
+                }
+            )
+        except Exception:
+            self.rec.error("action-failed")

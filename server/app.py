@@ -1,0 +1,1036 @@
+"""The WebSocket server: connections, dispatch, fan-out, timers, HTTP ops endpoints."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import secrets
+import signal
+import socket
+import ssl
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from typing import Any, ClassVar
+
+import redis.exceptions
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from protocol import messages as m
+from protocol.codec import CodecError, Limits, decode, encode
+from protocol.codes import CloseCode, ErrorCode
+from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
+from server import game, rooms
+from server.config import Config
+from server.metrics import Metrics
+from server.rooms import Change, RoomError
+from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
+
+log = logging.getLogger("mahjong.server")
+JSON = dict[str, Any]
+MAX_ATTEMPTS = 25
+OUT_QUEUE = 2000
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Conn:
+    """One client connection on this process."""
+
+    def __init__(self, ws: ServerConnection, cfg: Config) -> None:
+        self.ws = ws
+        self.cid = secrets.token_hex(4)
+        self.player: str | None = None
+        self.name = ""
+        self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
+        self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
+        self.out: asyncio.Queue[bytes | None] = asyncio.Queue(OUT_QUEUE)
+        self.tokens = float(cfg.rate_burst)
+        self.rate = cfg.rate_per_second
+        self.burst = cfg.rate_burst
+        self.last = time.monotonic()
+        self.errors: deque[float] = deque()
+        self.chats: deque[float] = deque()
+        self.closed = False
+
+    def allow(self) -> bool:
+        t = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (t - self.last) * self.rate)
+        self.last = t
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def send(self, msg: m.ServerMessage) -> None:
+        if self.closed:
+            return
+        try:
+            self.out.put_nowait(encode(msg.to_wire()))
+        except asyncio.QueueFull:
+            # the client does not read: drop it; it will resume from its last seq
+            self.closed = True
+            asyncio.get_running_loop().create_task(
+                self.ws.close(CloseCode.POLICY, "client too slow")
+            )
+
+    async def writer(self, metrics: Metrics) -> None:
+        while True:
+            data = await self.out.get()
+            if data is None:
+                return
+            try:
+                await self.ws.send(data)
+            except ConnectionClosed:
+                return
+            metrics.inc("messages_out")
+
+
+class Feed:
+    """Delivers a room's committed entries, in order, to this process's connections."""
+
+    def __init__(self, app: App, room: str) -> None:
+        self.app = app
+        self.room = room
+        self.conns: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def kick(self) -> None:
+        self.wake.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            try:
+                await self.catch_up()
+            except redis.exceptions.RedisError:
+                self.app.metrics.inc("redis_errors")
+                log.warning("feed catch-up failed", extra={"room": self.room}, exc_info=True)
+                await asyncio.sleep(0.5)
+                self.wake.set()
+            except Exception:
+                log.exception("feed catch-up crashed", extra={"room": self.room})
+                await asyncio.sleep(0.5)
+
+    async def catch_up(self) -> None:
+        async with self.lock:
+            while self.conns:
+                start = min(c.rooms.get(self.room, 0) for c in self.conns) + 1
+                entries = await self.app.store.read_log(self.room, start, count=256)
+                if not entries:
+                    return
+                if entries[0][0] != start:
+                    # entries missing from the log (trimmed): resend full snapshots
+                    for c in list(self.conns):
+                        if c.rooms.get(self.room, 0) < entries[0][0] - 1:
+                            await self.app.send_snapshot(c, self.room)
+                for v, entry in entries:
+                    for c in list(self.conns):
+                        if c.rooms.get(self.room, 0) == v - 1:
+                            self.app.deliver(c, self.room, v, entry)
+                if len(entries) < 256:
+                    return
+
+
+class App:
+    def __init__(self, cfg: Config, store: Store) -> None:
+        self.cfg = cfg
+        self.store = store
+        self.metrics = Metrics()
+        self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
+        self.conns: set[Conn] = set()
+        self.by_player: dict[str, set[Conn]] = {}
+        self.presence_locks: dict[str, asyncio.Lock] = {}
+        self.feeds: dict[str, Feed] = {}
+        self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
+        self.shutting_down = False
+        self.timer_wake = asyncio.Event()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.timer_task: asyncio.Task[None] | None = None
+        self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.ws_server: Server | None = None
+
+    # ------------------------------------------------------------------- lifecycle
+
+    async def start(self) -> None:
+        await self.store.ping()
+        await self.reconcile_timers()
+        loop = asyncio.get_running_loop()
+        self.timer_task = loop.create_task(self.timer_loop())
+        self.tasks = [
+            loop.create_task(self.pubsub_loop()),
+            self.timer_task,
+            loop.create_task(self.heal_loop()),
+        ]
+
+    async def reconcile_timers(self) -> None:
+        """After a restart: make sure every open room with a deadline has a timer."""
+        for room in await self.store.open_rooms():
+            await self.store.reindex_timer(room)
+
+    async def stop_tasks(self) -> None:
+        tasks = [*self.tasks, *(f.task for f in self.feeds.values())]
+        self.tasks = []
+        self.feeds.clear()
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await t
+
+    def deadline_of(self, state: JSON) -> int | None:
+        try:
+            return rooms.next_deadline(state, self.grace_ms, self.cfg.bot_delay_ms)
+        except game.GameError:
+            return None
+
+    # --------------------------------------------------------------------- feeds
+
+    def feed(self, room: str) -> Feed:
+        f = self.feeds.get(room)
+        if f is None:
+            f = self.feeds[room] = Feed(self, room)
+        return f
+
+    def drop_from_feed(self, conn: Conn, room: str) -> None:
+        conn.rooms.pop(room, None)
+        conn.seats.pop(room, None)
+        f = self.feeds.get(room)
+        if f is None:
+            return
+        f.conns.discard(conn)
+        if not f.conns:
+            f.task.cancel()
+            del self.feeds[room]
+
+    async def attach(self, conn: Conn, room: str, re: int | None = None) -> bool:
+        f = self.feed(room)
+        async with f.lock:
+            ok = await self.send_snapshot(conn, room, re)
+            if ok:
+                f.conns.add(conn)
+        if not ok:
+            self.drop_from_feed(conn, room)
+            return False
+        f.kick()
+        return True
+
+    async def send_snapshot(self, conn: Conn, room: str, re: int | None = None) -> bool:
+        loaded = await self.store.load(room)
+        if loaded is None or conn.player is None:
+            return False
+        version, state = loaded
+        if conn.player not in state["members"]:
+            return False
+        seat = rooms.seat_of(state, conn.player)
+        view = legal = None
+        deadline = None
+        if state.get("game") is not None:
+            view = game.view(state["game"], seat)
+            legal = []
+            if seat is not None and str(seat) in (state.get("pending_kinds") or {}):
+                legal = game.legal(state["game"], seat)
+            deadline = self.seat_deadline(state, seat)
+        conn.rooms[room] = version
+        conn.seats[room] = seat
+        conn.send(
+            m.Snapshot(
+                room=room,
+                seq=version,
+                lobby=rooms.public_lobby(state),
+                you={"player": conn.player, "seat": seat, "spectator": seat is None},
+                game=view,
+                legal=legal,
+                deadline=deadline,
+                re=re,
+            )
+        )
+        return True
+
+    def seat_deadline(self, state: JSON, seat: int | None) -> int | None:
+        if seat is None:
+            return None
+        try:
+            ds = [
+                at
+                for at, kind, s in rooms.deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
+                if s == seat and kind == "timeout"
+            ]
+        except game.GameError:
+            return None
+        return min(ds) if ds else None
+
+    def deliver(self, conn: Conn, room: str, v: int, entry: JSON) -> None:
+        lobby = entry.get("lobby")
+        if lobby is not None and conn.player is not None:
+            seat = None
+            for i, s in enumerate(lobby["seats"]):
+                if s and s.get("player") == conn.player:
+                    seat = i
+            conn.seats[room] = seat
+        seat = conn.seats.get(room)
+        events: list[JSON] = []
+        for e in entry.get("events") or []:
+            seen = game.view_event(e, seat)
+            if seen is not None:
+                events.append(seen)
+        key = str(seat) if seat is not None else None
+        legal = None
+        deadline = None
+        if entry.get("playing"):
+            legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
+            deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
+        conn.rooms[room] = v
+        conn.send(
+            m.Events(
+                room=room,
+                seq=v,
+                events=events,
+                lobby=lobby,
+                chat=entry.get("chat"),
+                notice=entry.get("notice"),
+                legal=legal,
+                deadline=deadline,
+            )
+        )
+        if lobby is not None and conn.player not in {
+            *(s["player"] for s in lobby["spectators"]),
+            *(s.get("player") for s in lobby["seats"] if s),
+        }:
+            self.drop_from_feed(conn, room)  # we left (or were removed)
+
+    # ------------------------------------------------------------------ commits
+
+    def build_entry(self, change: Change, now: int) -> JSON:
+        state = change.state
+        entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
+        if change.actions:
+            entry["actions"] = change.actions
+        if change.events:
+            entry["events"] = change.events
+        if change.lobby_changed:
+            entry["lobby"] = rooms.public_lobby(state)
+        if change.chat is not None:
+            entry["chat"] = change.chat
+        if change.notice is not None:
+            entry["notice"] = change.notice
+        if state["status"] == "playing" and state.get("game") is not None:
+            entry["playing"] = True
+            legal: JSON = {}
+            deadlines: JSON = {}
+            for k in state.get("pending_kinds") or {}:
+                legal[k] = game.legal(state["game"], int(k))
+                d = self.seat_deadline(state, int(k))
+                if d is not None:
+                    deadlines[k] = d
+            entry["legal"] = legal
+            entry["deadlines"] = deadlines
+        return entry
+
+    async def mutate(
+        self,
+        room: str,
+        fn: Callable[[JSON], Change | None],
+        player: str | None = None,
+        client_seq: int | None = None,
+    ) -> tuple[CommitResult | None, JSON | None]:
+        """Apply ``fn`` to the room's latest state and commit it atomically, retrying on
+        version conflicts. Returns (result or None when nothing changed, state)."""
+        for attempt in range(MAX_ATTEMPTS):
+            loaded = await self.store.load(room)
+            if loaded is None:
+                raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
+            version, state = loaded
+            if client_seq is not None and player is not None:
+                last, at = await self.store.last_seq(room, player)
+                if client_seq <= last:
+                    return CommitResult("dup", at, last), state
+            change = fn(state)
+            if change is None:
+                return None, state
+            if (
+                not change.lobby_changed
+                and not change.events
+                and not change.actions
+                and change.chat is None
+                and change.notice is None
+            ):
+                return None, state
+            now = now_ms()
+            entry = self.build_entry(change, now)
+            if client_seq is not None:
+                entry["cseq"] = client_seq
+            res = await self.store.commit(
+                room,
+                version,
+                change.state,
+                entry,
+                player,
+                client_seq,
+                deadline=self.deadline_of(change.state),
+            )
+            if res.status == "conflict":
+                self.metrics.inc("commit_conflicts")
+                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                continue
+            if res.status == "ok":
+                log.debug(
+                    "commit",
+                    extra={
+                        "room": room,
+                        "version": res.version,
+                        "kind": change.kind,
+                        "actor": change.actor,
+                        "actions": len(change.actions),
+                    },
+                )
+                self.metrics.commits[change.kind] += 1
+                self.metrics.inc("actions", len(change.actions))
+                await self.after_commit(room, change.state)
+            return res, change.state
+        raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
+
+    async def after_commit(self, room: str, state: JSON) -> None:
+        if state["status"] == "closed":
+            await self.store.close_room(room, state["code"])
+        f = self.feeds.get(room)
+        if f is not None:
+            f.kick()
+        d = self.deadline_of(state)
+        if d is not None and d <= now_ms() + self.cfg.timer_poll_ms:
+            self.timer_wake.set()
+
+    # ------------------------------------------------------------------- loops
+
+    async def pubsub_loop(self) -> None:
+        while True:
+            pubsub = self.store.r.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PATTERN)
+                for f in self.feeds.values():  # we may have missed notifications
+                    f.kick()
+                while True:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if msg is None:
+                        continue
+                    ch = msg["channel"]
+                    room = room_of_channel(ch.decode() if isinstance(ch, bytes) else ch)
+                    if room is not None and room in self.feeds:
+                        self.feeds[room].kick()
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                raise
+            except (redis.exceptions.RedisError, OSError):
+                self.metrics.inc("redis_errors")
+                log.warning("pub/sub connection lost; reconnecting", exc_info=True)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    async def heal_loop(self) -> None:
+        """Safety nets: lost pub/sub messages (versions compared once a second) and timers
+        lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
+        ticks = 0
+        while True:
+            await asyncio.sleep(1.0)
+            ticks += 1
+            if ticks % 30 == 0:
+                try:
+                    await self.reconcile_timers()
+                except redis.exceptions.RedisError:
+                    self.metrics.inc("redis_errors")
+            for room, f in list(self.feeds.items()):
+                try:
+                    v = await self.store.version(room)
+                except redis.exceptions.RedisError:
+                    self.metrics.inc("redis_errors")
+                    break
+                if any(c.rooms.get(room, 0) < v for c in f.conns):
+                    self.metrics.inc("gap_heals")
+                    f.kick()
+
+    async def timer_loop(self) -> None:
+        while True:
+            try:
+                due = await self.store.due_rooms(now_ms())
+                random.shuffle(due)  # processes polling together start on different rooms
+                for room in due:
+                    await self.fire(room)
+            except asyncio.CancelledError:
+                raise
+            except (redis.exceptions.RedisError, OSError):
+                self.metrics.inc("redis_errors")
+                log.warning("timer loop: redis error", exc_info=True)
+            except Exception:
+                log.exception("timer loop crashed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.timer_wake.wait(), self.cfg.timer_poll_ms / 1000)
+            self.timer_wake.clear()
+
+    async def fire(self, room: str) -> None:
+        self.metrics.inc("timer_fires")
+        rng = random.Random(secrets.randbits(64))
+        t = now_ms()
+
+        def step(state: JSON) -> Change | None:
+            return rooms.tick(state, t, self.grace_ms, self.cfg.bot_delay_ms, rng)
+
+        try:
+            res, _ = await self.mutate(room, step)
+        except RoomError as exc:
+            if exc.code == ErrorCode.ROOM_NOT_FOUND:
+                await self.store.r.zrem("mj:timers", room)
+                return
+            raise
+        except game.GameError:
+            log.exception("timer action rejected by the engine", extra={"room": room})
+            await self.store.postpone_timer(room, now_ms() + 5000)
+            return
+        if res is None:
+            # nothing was due (another process fired first): re-arm from the stored deadline
+            await self.store.reindex_timer(room)
+
+    # ---------------------------------------------------------------- handlers
+
+    def error(
+        self,
+        conn: Conn,
+        code: ErrorCode,
+        message: str,
+        re: int | None = None,
+        detail: JSON | None = None,
+    ) -> None:
+        self.metrics.errors[code.value] += 1
+        conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
+
+    async def handler(self, ws: ServerConnection) -> None:
+        conn = Conn(ws, self.cfg)
+        self.conns.add(conn)
+        self.metrics.connections += 1
+        writer = asyncio.get_running_loop().create_task(conn.writer(self.metrics))
+        try:
+            await self.session(conn)
+        except ConnectionClosed:
+            pass
+        finally:
+            conn.closed = True
+            self.conns.discard(conn)
+            self.metrics.connections -= 1
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.out.put_nowait(None)
+            await self.disconnect(conn)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def session(self, conn: Conn) -> None:
+        ws = conn.ws
+        hello_deadline = time.monotonic() + self.cfg.hello_timeout
+        while True:
+            if conn.player is None:
+                remaining = hello_deadline - time.monotonic()
+                if remaining <= 0:
+                    await ws.close(CloseCode.HELLO_TIMEOUT, "hello expected")
+                    return
+                try:
+                    frame = await asyncio.wait_for(ws.recv(), remaining)
+                except TimeoutError:
+                    await ws.close(CloseCode.HELLO_TIMEOUT, "hello expected")
+                    return
+            else:
+                frame = await ws.recv()
+            self.metrics.inc("messages_in")
+            if not await self.handle_frame(conn, frame):
+                return
+
+    def note_error(self, conn: Conn) -> bool:
+        """Count a bad message; False when the connection must be closed for abuse."""
+        t = time.monotonic()
+        conn.errors.append(t)
+        while conn.errors and conn.errors[0] < t - 60:
+            conn.errors.popleft()
+        return len(conn.errors) <= self.cfg.max_errors
+
+    async def handle_frame(self, conn: Conn, frame: str | bytes) -> bool:
+        if not conn.allow():
+            self.error(conn, ErrorCode.RATE_LIMITED, "too many messages; slow down")
+            if not self.note_error(conn):
+                await conn.ws.close(CloseCode.POLICY, "too many bad messages")
+                return False
+            return True
+        try:
+            if isinstance(frame, str):
+                raise CodecError(ErrorCode.BAD_FRAME, "text frames are not accepted: send binary")
+            msg = parse_client(decode(frame, self.limits))
+        except (CodecError, ProtocolError) as exc:
+            self.error(conn, exc.code, exc.message, getattr(exc, "re", None))
+            if not self.note_error(conn):
+                await conn.ws.close(CloseCode.POLICY, "too many bad messages")
+                return False
+            return True
+        rid = getattr(msg, "id", None)
+        if self.shutting_down:
+            self.error(conn, ErrorCode.SHUTTING_DOWN, "server shutting down; reconnect", rid)
+            return True
+        started = time.perf_counter()
+        try:
+            if isinstance(msg, m.Hello):
+                return await self.on_hello(conn, msg)
+            if conn.player is None:
+                self.error(conn, ErrorCode.HELLO_REQUIRED, "send hello first", rid)
+                return self.note_error(conn) or await self._abuse(conn)
+            await self.dispatch(conn, msg)
+        except RoomError as exc:
+            self.error(conn, exc.code, exc.message, rid, exc.detail)
+            if exc.code in (ErrorCode.ILLEGAL_ACTION, ErrorCode.BAD_MESSAGE) and not (
+                self.note_error(conn)
+            ):
+                return await self._abuse(conn)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+            log.warning("redis error while handling a request", exc_info=True)
+            self.error(conn, ErrorCode.UNAVAILABLE, "storage unavailable; retry", rid)
+        except Exception:
+            log.exception("internal error", extra={"type": msg.type})
+            self.error(conn, ErrorCode.INTERNAL, "internal error", rid)
+        finally:
+            if isinstance(msg, m.Action):
+                self.metrics.action_latency.observe(time.perf_counter() - started)
+        return True
+
+    async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
+        """Wait (a little) until everything queued for the connection was written."""
+        end = time.monotonic() + timeout
+        while not conn.out.empty() and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # the writer may still be inside ws.send
+
+    async def _abuse(self, conn: Conn) -> bool:
+        await conn.ws.close(CloseCode.POLICY, "too many bad messages")
+        return False
+
+    async def on_hello(self, conn: Conn, msg: m.Hello) -> bool:
+        if conn.player is not None:
+            self.error(conn, ErrorCode.ALREADY_HELLO, "hello was already sent", msg.id)
+            return True
+        if msg.v not in SUPPORTED_VERSIONS:
+            self.error(
+                conn,
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"protocol version {msg.v} not supported",
+                msg.id,
+                {"supported": sorted(SUPPORTED_VERSIONS)},
+            )
+            await self.flush(conn)  # the error goes out before the close frame
+            await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
+            return False
+        name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
+        resumed = False
+        if msg.token:
+            found = await self.store.player_by_token(msg.token)
+            if found is None:
+                self.error(conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
+                await self.flush(conn)
+                await conn.ws.close(CloseCode.BAD_TOKEN, "unknown token")
+                return False
+            pid, old_name = found
+            token = msg.token
+            resumed = True
+            if name and name != old_name:
+                await self.store.set_player_name(pid, name)
+            else:
+                name = old_name
+        else:
+            name = name or "player"
+            pid, token = await self.store.new_player(name)
+        # one live connection per player on this process: the newest wins
+        for other in list(self.by_player.get(pid, ())):
+            other.closed = True
+            self.by_player[pid].discard(other)
+            for room in list(other.rooms):
+                self.drop_from_feed(other, room)
+            await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
+        conn.player, conn.name = pid, name
+        self.by_player.setdefault(pid, set()).add(conn)
+        room_ids = await self.store.player_rooms(pid)
+        conn.send(
+            m.Welcome(
+                v=PROTOCOL_VERSION,
+                player_id=pid,
+                token=token,
+                name=name,
+                resumed=resumed,
+                rooms=room_ids,
+                server=self.server_id,
+                limits={
+                    "max_frame_bytes": self.cfg.max_frame_bytes,
+                    "rate_per_second": self.cfg.rate_per_second,
+                    "rate_burst": self.cfg.rate_burst,
+                    "chat_max_len": self.cfg.chat_max_len,
+                    "chat_per_minute": self.cfg.chat_per_minute,
+                    "grace_seconds": self.cfg.grace_seconds,
+                },
+                rulesets=game.rulesets(),
+                re=msg.id,
+            )
+        )
+        log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
+        for room in room_ids:
+            if not await self.attach(conn, room):
+                await self.store.remove_player_room(pid, room)
+        await self.sync_presence(pid)
+        return True
+
+    async def sync_presence(self, pid: str) -> None:
+        """Mark the player's seats away or back, from whether this process holds a live
+        connection of the player *now*. Serialized per player, so a resume racing with the
+        close of the previous connection always ends in the right state."""
+        lock = self.presence_locks.setdefault(pid, asyncio.Lock())
+        async with lock:
+            for room in await self.store.player_rooms(pid):
+                with contextlib.suppress(RoomError):
+                    await self.mutate(
+                        room,
+                        lambda s: rooms.set_away(s, pid, not self.by_player.get(pid), now_ms()),
+                    )
+        if not lock.locked() and not self.by_player.get(pid):
+            self.presence_locks.pop(pid, None)
+
+    async def disconnect(self, conn: Conn) -> None:
+        pid = conn.player
+        for room in list(conn.rooms):
+            self.drop_from_feed(conn, room)
+        if pid is None:
+            return
+        peers = self.by_player.get(pid)
+        if peers is not None:
+            peers.discard(conn)
+            if peers:
+                return
+            del self.by_player[pid]
+        try:
+            await self.sync_presence(pid)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+
+    async def dispatch(self, conn: Conn, msg: m.ClientMessage) -> None:
+        handler = self.HANDLERS.get(type(msg))
+        if handler is None:  # pragma: no cover - every client message has a handler
+            raise RoomError(ErrorCode.UNKNOWN_TYPE, "no handler")
+        await handler(self, conn, msg)
+
+    def _ack(
+        self,
+        conn: Conn,
+        room: str,
+        res: CommitResult | None,
+        version: int,
+        re: int | None,
+        client_seq: int | None = None,
+    ) -> None:
+        conn.send(
+            m.Ack(
+                room=room,
+                seq=res.version if res is not None else version,
+                client_seq=client_seq,
+                duplicate=res is not None and res.status == "dup",
+                re=re,
+            )
+        )
+
+    def _in_room(self, conn: Conn, room: str) -> None:
+        if room not in conn.rooms:
+            raise RoomError(ErrorCode.NOT_IN_ROOM, "you are not in this room")
+
+    async def on_ping(self, conn: Conn, msg: m.Ping) -> None:
+        conn.send(m.Pong(t=msg.t, server_ms=now_ms(), re=msg.id))
+
+    async def on_list_rooms(self, conn: Conn, msg: m.ListRooms) -> None:
+        out = []
+        for room in (await self.store.public_rooms())[:200]:
+            loaded = await self.store.load(room)
+            if loaded is not None and loaded[1]["status"] != "closed":
+                out.append(rooms.room_summary(loaded[1]))
+        conn.send(m.RoomList(rooms=out, re=msg.id))
+
+    async def on_create_room(self, conn: Conn, msg: m.CreateRoom) -> None:
+        assert conn.player is not None
+        if len(await self.store.player_rooms(conn.player)) >= self.cfg.max_rooms_per_player:
+            raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
+        options = rooms.validate_options(msg.ruleset, msg.options)
+        room_id = "r_" + secrets.token_hex(8)
+        for _ in range(20):
+            code = rooms.new_code()
+            if await self.store.reserve_code(code, room_id):
+                break
+        else:
+            raise RoomError(ErrorCode.BUSY, "could not allocate a room code")
+        change = rooms.new_room(
+            room_id, code, conn.player, conn.name, msg.ruleset, options, now_ms()
+        )
+        entry = self.build_entry(change, now_ms())
+        res = await self.store.commit(room_id, 0, change.state, entry)
+        await self.store.register_room(room_id, bool(options["public"]))
+        await self.store.add_player_room(conn.player, room_id)
+        self.metrics.commits["create"] += 1
+        log.info("room created", extra={"room": room_id, "code": code, "player": conn.player})
+        await self.attach(conn, room_id)
+        self._ack(conn, room_id, res, res.version, msg.id)
+
+    async def on_join_room(self, conn: Conn, msg: m.JoinRoom) -> None:
+        assert conn.player is not None
+        pid = conn.player
+        room = await self.store.room_by_code(rooms.normalize_code(msg.code))
+        if room is None:
+            raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no room with that code")
+        if room not in await self.store.player_rooms(pid) and (
+            len(await self.store.player_rooms(pid)) >= self.cfg.max_rooms_per_player
+        ):
+            raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
+        res, _state = await self.mutate(room, lambda s: rooms.join(s, pid, conn.name))
+        await self.store.add_player_room(pid, room)
+        if room not in conn.rooms:
+            await self.attach(conn, room)  # the snapshot goes out before the ack
+        self._ack(conn, room, res, conn.rooms.get(room, 0), msg.id)
+
+    async def on_leave_room(self, conn: Conn, msg: m.LeaveRoom) -> None:
+        assert conn.player is not None
+        pid = conn.player
+        self._in_room(conn, msg.room)
+        _res, _ = await self.mutate(msg.room, lambda s: rooms.leave(s, pid, now_ms()))
+        await self.store.remove_player_room(pid, msg.room)
+        self.drop_from_feed(conn, msg.room)
+        conn.send(m.Left(room=msg.room, re=msg.id))
+
+    async def _simple(
+        self, conn: Conn, room: str, re: int | None, fn: Callable[[JSON], Change | None]
+    ) -> None:
+        self._in_room(conn, room)
+        res, _ = await self.mutate(room, fn)
+        self._ack(conn, room, res, conn.rooms.get(room, 0), re)
+
+    async def on_sit(self, conn: Conn, msg: m.Sit) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.sit(s, pid, msg.seat))
+
+    async def on_stand(self, conn: Conn, msg: m.Stand) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.stand(s, pid))
+
+    async def on_ready(self, conn: Conn, msg: m.Ready) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.ready(s, pid, msg.ready))
+
+    async def on_add_bot(self, conn: Conn, msg: m.AddBot) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.add_bot(s, pid, msg.seat))
+
+    async def on_remove_bot(self, conn: Conn, msg: m.RemoveBot) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.remove_bot(s, pid, msg.seat))
+
+    async def on_start_game(self, conn: Conn, msg: m.StartGame) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.start(s, pid, now_ms()))
+
+    async def on_rematch(self, conn: Conn, msg: m.Rematch) -> None:
+        pid = conn.player or ""
+        await self._simple(conn, msg.room, msg.id, lambda s: rooms.rematch(s, pid))
+
+    async def on_chat(self, conn: Conn, msg: m.Chat) -> None:
+        pid = conn.player or ""
+        self._in_room(conn, msg.room)
+        t = time.monotonic()
+        while conn.chats and conn.chats[0] < t - 60:
+            conn.chats.popleft()
+        if len(conn.chats) >= self.cfg.chat_per_minute:
+            raise RoomError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a bit")
+        conn.chats.append(t)
+        n = now_ms()
+        await self._simple(
+            conn, msg.room, msg.id, lambda s: rooms.chat(s, pid, msg.text, n, self.cfg.chat_max_len)
+        )
+
+    async def on_action(self, conn: Conn, msg: m.Action) -> None:
+        pid = conn.player or ""
+        self._in_room(conn, msg.room)
+        if "seat" in msg.action and msg.action["seat"] != conn.seats.get(msg.room):
+            raise RoomError(
+                ErrorCode.ILLEGAL_ACTION,
+                "you can only act for your own seat",
+                {"table_code": "not-your-seat"},
+            )
+        action = {k: v for k, v in msg.action.items() if k != "seat"}
+        res, _ = await self.mutate(
+            msg.room, lambda s: rooms.play(s, pid, action, now_ms()), pid, msg.seq
+        )
+        self._ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
+
+    async def on_resync(self, conn: Conn, msg: m.Resync) -> None:
+        self._in_room(conn, msg.room)
+        f = self.feed(msg.room)
+        async with f.lock:
+            if msg.since < conn.rooms.get(msg.room, 0):
+                conn.rooms[msg.room] = msg.since  # replay from the client's position
+                if msg.since == 0:
+                    await self.send_snapshot(conn, msg.room, msg.id)
+        f.kick()
+
+    async def on_get_log(self, conn: Conn, msg: m.GetLog) -> None:
+        self._in_room(conn, msg.room)
+        loaded = await self.store.load(msg.room)
+        if loaded is None:
+            raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
+        _, state = loaded
+        if state["status"] != "finished":
+            raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the log is available after the game")
+        actions: list[JSON] = []
+        start = 1
+        game_started = False
+        while True:
+            rows = await self.store.read_log(msg.room, start, count=1000)
+            for _, entry in rows:
+                if entry.get("kind") == "start":
+                    actions = []  # only the last game of the room
+                    game_started = True
+                if game_started:
+                    actions.extend(entry.get("actions") or [])
+            if len(rows) < 1000:
+                break
+            start = rows[-1][0] + 1
+        log_doc = {
+            "ruleset": state["ruleset"],
+            "options": state["options"],
+            "game_no": state["game_no"],
+            "seats": [s["name"] if s else None for s in state["seats"]],
+            "actions": actions,
+            "summary": state["history"][-1] if state["history"] else None,
+        }
+        conn.send(m.GameLog(room=msg.room, log=log_doc, re=msg.id))
+
+    HANDLERS: ClassVar[dict[type, Callable[[App, Conn, Any], Awaitable[None]]]] = {
+        m.Ping: on_ping,
+        m.ListRooms: on_list_rooms,
+        m.CreateRoom: on_create_room,
+        m.JoinRoom: on_join_room,
+        m.LeaveRoom: on_leave_room,
+        m.Sit: on_sit,
+        m.Stand: on_stand,
+        m.Ready: on_ready,
+        m.AddBot: on_add_bot,
+        m.RemoveBot: on_remove_bot,
+        m.StartGame: on_start_game,
+        m.Rematch: on_rematch,
+        m.Action: on_action,
+        m.Chat: on_chat,
+        m.Resync: on_resync,
+        m.GetLog: on_get_log,
+    }
+
+    # ---------------------------------------------------------------------- HTTP
+
+    async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return _text(HTTPStatus.OK, "ok\n")
+        if path == "/readyz":
+            if self.shutting_down:
+                return _text(HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+            try:
+                await asyncio.wait_for(self.store.ping(), 2.0)
+            except Exception:
+                self.metrics.inc("redis_errors")
+                return _text(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
+            return _text(HTTPStatus.OK, "ready\n")
+        if path == "/metrics":
+            try:
+                n: int | None = await asyncio.wait_for(self.store.count_rooms(), 2.0)
+            except Exception:
+                n = None
+            body = self.metrics.render(n, len(self.feeds))
+            return _text(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        return None
+
+    # ------------------------------------------------------------------ shutdown
+
+    async def shutdown(self) -> None:
+        """Stop accepting, tell clients to reconnect, finish in-flight requests."""
+        if self.shutting_down:
+            return
+        self.shutting_down = True
+        log.info("shutting down", extra={"connections": len(self.conns)})
+        # take no new work: the other processes (or the next start) fire the timers
+        if self.timer_task is not None:
+            self.timer_task.cancel()
+        for conn in list(self.conns):
+            conn.send(m.Closing(reason="server shutting down", reconnect=True))
+        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
+        if self.ws_server is not None:
+            self.ws_server.close(close_connections=True)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.ws_server.wait_closed(), self.cfg.shutdown_grace)
+        await self.stop_tasks()
+
+
+def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:
+    data = body.encode()
+    headers = Headers(
+        [("Content-Type", ctype), ("Content-Length", str(len(data))), ("Connection", "close")]
+    )
+    return Response(status.value, status.phrase, headers, data)
+
+
+async def run_server(
+    cfg: Config,
+    store: Store,
+    ready: Callable[[int], None] | None = None,
+    stop: asyncio.Event | None = None,
+    ssl_context: ssl.SSLContext | None = None,
+    app_class: type[App] | None = None,
+) -> None:
+    """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given). With
+    ``ssl_context`` the server speaks wss:// (TLS) on the same port."""
+    app = (app_class or App)(cfg, store)
+    await app.start()
+    loop = asyncio.get_running_loop()
+    if stop is None:
+        stop = asyncio.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, stop.set)
+    async with serve(
+        app.handler,
+        cfg.host,
+        cfg.port,
+        process_request=app.process_request,
+        max_size=cfg.hard_frame_bytes,
+        max_queue=64,
+        compression=None,
+        close_timeout=2,
+        ssl=ssl_context,
+    ) as ws_server:
+        app.ws_server = ws_server
+        port = next(iter(ws_server.sockets)).getsockname()[1]
+        if not cfg.server_id:
+            app.server_id = f"{socket.gethostname()}:{port}:{os.getpid()}"
+        log.info("listening", extra={"host": cfg.host, "port": port, "server": app.server_id})
+        if ready is not None:
+            ready(port)
+        await stop.wait()
+        await app.shutdown()
+    await app.stop_tasks()  # feeds that handlers opened while closing
+    await store.close()
+    log.info("stopped")

@@ -1,0 +1,77 @@
+"""`mahjong-server` / `python -m server`: run the game server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+
+from server.app import run_server
+from server.config import load_config
+from server.embedded import EmbeddedRedis, EmbeddedRedisError
+from server.logs import setup_logging
+from server.store import Store
+
+log = logging.getLogger("mahjong.server")
+
+
+def main(argv: list[str] | None = None) -> int:
+    cfg = load_config(argv)
+    setup_logging(cfg.log_level, cfg.log_json)
+    ssl_context = None
+    if bool(cfg.tls_cert) != bool(cfg.tls_key):
+        log.error("--tls-cert and --tls-key go together")
+        return 2
+    if cfg.tls_cert and cfg.tls_key:
+        from protocol.tls import TLSConfigError, make_server_ssl_context
+
+        try:
+            ssl_context = make_server_ssl_context(cfg.tls_cert, cfg.tls_key)
+        except TLSConfigError as exc:
+            log.error(str(exc))
+            return 2
+    if cfg.redis_cluster and not cfg.redis_url:
+        log.error("--redis-cluster needs --redis-url (any node of the cluster)")
+        return 2
+    embedded: EmbeddedRedis | None = None
+    url = cfg.redis_url
+    if not url:
+        try:
+            embedded = EmbeddedRedis(cfg.data_path, cfg.redis_server)
+            embedded.start()
+        except EmbeddedRedisError as exc:
+            log.error(str(exc))
+            return 2
+        url = embedded.url
+
+    def ready(port: int) -> None:
+        # one machine-readable line on stdout so supervisors and tests learn the port
+        print(json.dumps({"listening": port}), flush=True)
+
+    store: Store
+    app_class = None
+    if cfg.redis_cluster or url.startswith(("redis+cluster://", "rediss+cluster://")):
+        from server.cluster import ClusterApp, ClusterStore
+
+        store = ClusterStore.from_url(
+            url, cfg.redis_pool_size, cfg.redis_wait_replicas, cfg.redis_wait_ms
+        )
+        app_class = ClusterApp
+    else:
+        store = Store.from_url(url, cfg.redis_pool_size)
+    try:
+        asyncio.run(run_server(cfg, store, ready, ssl_context=ssl_context, app_class=app_class))
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:
+        log.error("cannot start: %s", exc)
+        return 1
+    finally:
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

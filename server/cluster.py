@@ -1,0 +1,450 @@
+"""Redis Cluster support: ``mahjong-server --redis-cluster --redis-url redis://node:port``.
+
+An adapter over :mod:`server.store` and :mod:`server.app`; nothing else changes.
+
+* **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/store.py``),
+  so the commit script touches a single slot and runs on the shard that owns the room.
+  Rooms spread over the shards by their random ids.
+* **Commit**: ``commit.lua`` (idempotency + version check + state/deadline write + log
+  append, all in the room's slot) without its ``PUBLISH``, sent in one pipeline with
+  ``WAIT <replicas> <ms>`` and ``SPUBLISH`` on one connection to the owning master: the caller
+  (and so the client's ack) only returns once the shard's replica has the change, so a master
+  killed after an ack does not take the acknowledged action with it when its replica is
+  promoted. The notification goes out after that ``WAIT`` too, so no other process shows
+  clients a version that is not yet replicated. A master without any connected replica skips
+  ``WAIT`` (nothing to fail over to; its AOF keeps the data).
+* **Sharded pub/sub.** Each process ``SSUBSCRIBE``s, on the master owning the slot, the
+  channel ``{room:<id>}:ch`` of every room it has local clients for (instead of one
+  ``PSUBSCRIBE`` that every shard would have to broadcast). After a failover / slot move the
+  subscriptions follow the slot map; missed notifications are healed by ``App.heal_loop``.
+* **Timers.** As in ``Store``: the deadline is stored in the room's hash by the commit, the
+  global ``mj:timers`` index (another slot) is written right after. If that write fails (its
+  master is failing over) the room is remembered and re-indexed from its hash within a second;
+  all open rooms are re-indexed every ``TIMER_RECONCILE_SECONDS`` (an index write lost in a
+  failover, or a process that died between a commit and its index write).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+import redis.exceptions
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.connection import ConnectionPool
+
+from server.app import App, Feed
+from server.store import (
+    COMMIT_LUA,
+    JSON,
+    TIMERS,
+    CommitResult,
+    Store,
+    k_channel,
+    k_log,
+    k_seq,
+    k_state,
+    pack,
+    room_of_channel,
+)
+
+log = logging.getLogger("mahjong.cluster")
+
+_PUBLISH = "redis.call('PUBLISH', ARGV[6], nv)"
+if _PUBLISH not in COMMIT_LUA:  # pragma: no cover - caught by the cluster drill at once
+    raise RuntimeError("server/commit.lua changed: update server/cluster.py")
+# commit.lua without its PUBLISH: on a cluster the notification is an SPUBLISH sent after WAIT
+COMMIT_CLUSTER_LUA = COMMIT_LUA.replace(_PUBLISH, "")
+
+# errors after which the slot map is re-read and the command retried
+_RETRY_PREFIXES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "LOADING", "MASTERDOWN")
+COMMIT_RETRY_SECONDS = 8.0
+TIMER_RECONCILE_SECONDS = 5.0
+
+
+def cluster_url(url: str) -> str:
+    """``redis+cluster://h:p`` / ``rediss+cluster://`` -> the plain URL redis-py expects."""
+    for prefix, plain in (("redis+cluster://", "redis://"), ("rediss+cluster://", "rediss://")):
+        if url.startswith(prefix):
+            return plain + url[len(prefix) :]
+    return url
+
+
+class _Cluster(RedisCluster):
+    """``RedisCluster`` whose "cluster unreachable / slot not covered" errors (which redis-py
+    does not derive from ``RedisError``) are ``ConnectionError``s, so every caller that handles
+    a Redis outage (the client gets ``unavailable`` and retries) handles these too."""
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except redis.exceptions.RedisClusterException as exc:
+            raise redis.exceptions.ConnectionError(f"cluster unavailable: {exc}") from exc
+
+    async def initialize(self, *args: Any, **kwargs: Any) -> RedisCluster:
+        try:
+            await super().initialize(*args, **kwargs)
+        except redis.exceptions.RedisClusterException as exc:
+            raise redis.exceptions.ConnectionError(f"cluster unavailable: {exc}") from exc
+        return self
+
+
+class ClusterStore(Store):
+    """:class:`Store` on a Redis Cluster (``self.r`` is a ``RedisCluster``)."""
+
+    def __init__(self, client: RedisCluster, wait_replicas: int = 1, wait_ms: int = 1000) -> None:
+        super().__init__(client)  # type: ignore[arg-type]
+        self.cluster = client
+        self.wait_replicas = wait_replicas
+        self.wait_ms = wait_ms
+        self._nodes: dict[str, aioredis.Redis] = {}
+        self._node_shas: dict[str, str] = {}
+        self._replicas: dict[str, tuple[float, int]] = {}  # node -> (checked at, connected)
+        self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
+        self.timer_debt: set[str] = set()  # rooms whose timer could not be written
+
+    @classmethod
+    def from_url(
+        cls, url: str, pool_size: int = 32, wait_replicas: int = 1, wait_ms: int = 1000
+    ) -> ClusterStore:
+        client = _Cluster.from_url(
+            cluster_url(url),
+            max_connections=pool_size,
+            decode_responses=False,
+            socket_timeout=5,
+            socket_connect_timeout=2,
+        )
+        return cls(client, wait_replicas, wait_ms)
+
+    async def close(self) -> None:
+        for c in self._nodes.values():
+            with contextlib.suppress(Exception):
+                await c.aclose()
+        self._nodes.clear()
+        await self.cluster.aclose()
+
+    async def node_for(self, key: str) -> Any:
+        """The master owning ``key``'s slot (the client learns the slot map on first use)."""
+        await self.cluster.initialize()
+        return self.cluster.get_node_from_key(key)
+
+    async def ping(self) -> bool:
+        node = await self.node_for(TIMERS)
+        return bool(await self._node_client(node).ping())
+
+    async def refresh_topology(self) -> None:
+        """Re-read the slot map (after a failover); failures are left to the next attempt."""
+        with contextlib.suppress(
+            redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError
+        ):
+            await self.cluster.nodes_manager.initialize()
+
+    def _node_client(self, node: Any) -> aioredis.Redis:
+        """A plain client for one master, with the cluster client's credentials and TLS
+        settings (a pipeline on it keeps EVALSHA and WAIT on one connection)."""
+        c = self._nodes.get(node.name)
+        if c is None:
+            c = self._nodes[node.name] = node_redis(node, max_connections=16)
+        return c
+
+    async def _drop_node(self, name: str) -> None:
+        c = self._nodes.pop(name, None)
+        self._node_shas.pop(name, None)
+        self._replicas.pop(name, None)
+        if c is not None:
+            with contextlib.suppress(Exception):
+                await c.aclose()
+
+    async def commit(
+        self,
+        room: str,
+        expected_version: int,
+        state: JSON,
+        entry: JSON,
+        player: str | None = None,
+        client_seq: int | None = None,
+        deadline: int | None = None,
+    ) -> CommitResult:
+        keys = [k_state(room), k_log(room), k_seq(room)]
+        args: list[Any] = [  # exactly Store.commit's
+            expected_version,
+            pack(state),
+            pack(entry),
+            player if client_seq is not None and player else "",
+            client_seq if client_seq is not None else "",
+            k_channel(room),
+            "" if deadline is None else deadline,
+        ]
+        give_up = time.monotonic() + COMMIT_RETRY_SECONDS
+        delay = 0.05
+        while True:
+            try:
+                res = await self._commit_once(room, keys, args)
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
+                # The master went away. If the script ran before that, the retry answers
+                # "conflict" (or "dup" for a sequenced action), which mutate() handles.
+                if time.monotonic() > give_up:
+                    raise
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                await self.refresh_topology()
+                continue
+            if res is not None:
+                break
+            if time.monotonic() > give_up:
+                raise redis.exceptions.ConnectionError("cluster did not settle in time")
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
+            await self.refresh_topology()
+        status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
+        if status == "dup":
+            return CommitResult("dup", int(res[1]), int(res[2]))
+        if status == "ok" and deadline is not None:
+            # as Store.commit: the index lives in another slot, so it is written afterwards
+            try:
+                await self.cluster.zadd(TIMERS, {room: deadline})
+            except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError):
+                # the commit stands (the client gets its ack); the timer is repaired soon
+                self.timer_debt.add(room)
+        return CommitResult(status, int(res[1]))
+
+    async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
+        """One attempt; None when the slot map changed and the caller should retry."""
+        node = await self.node_for(keys[0])
+        client = self._node_client(node)
+        sha = self._node_shas.get(node.name)
+        if sha is None:
+            sha = self._node_shas[node.name] = await client.script_load(COMMIT_CLUSTER_LUA)
+        want = min(self.wait_replicas, await self._connected_replicas(node.name, client))
+        async with client.pipeline(transaction=False) as p:
+            p.evalsha(sha, len(keys), *keys, *args)
+            if want > 0:
+                p.execute_command("WAIT", want, self.wait_ms)
+            p.execute_command("SPUBLISH", k_channel(room), "1")
+            out = await p.execute(raise_on_error=False)
+        res, acked = out[0], (out[1] if want > 0 else 0)
+        if isinstance(res, redis.exceptions.NoScriptError):
+            self._node_shas.pop(node.name, None)  # a promoted replica: load the script again
+            return None
+        if isinstance(res, redis.exceptions.ResponseError):
+            if str(res).startswith(_RETRY_PREFIXES):
+                await self._drop_node(node.name)
+                return None
+            raise res
+        if isinstance(res, Exception):
+            raise res
+        if want > 0 and isinstance(acked, int) and acked < want:
+            self.under_replicated += 1
+            log.warning(
+                "commit not replicated in time",
+                extra={"room": room, "replicas": acked, "node": node.name},
+            )
+        return res
+
+    async def _connected_replicas(self, name: str, client: aioredis.Redis) -> int:
+        """How many replicas the master has now (re-read every 2 s). A master without a
+        replica (its replica died, or it was just promoted) cannot lose acknowledged writes to
+        a failover -- there is nothing to fail over to -- so its commits skip WAIT instead of
+        stalling for ``wait_ms`` each; its AOF keeps them across a restart."""
+        t = time.monotonic()
+        cached = self._replicas.get(name)
+        if cached is not None and t - cached[0] < 2.0:
+            return cached[1]
+        info = await client.info("replication")
+        n = int(info.get("connected_slaves", 0))
+        if cached is not None and cached[1] != n:
+            log.warning("master %s now has %d connected replica(s)", name, n)
+        self._replicas[name] = (t, n)
+        return n
+
+    async def new_player(self, name: str) -> tuple[str, str]:
+        # the player hash and the token live in different slots: write the hash first, so a
+        # token never points at a missing player
+        import secrets
+
+        from server.store import token_hash
+
+        pid = "p_" + secrets.token_hex(8)
+        token = secrets.token_urlsafe(32)
+        await self.cluster.hset(f"mj:player:{pid}", mapping={"name": name})
+        await self.cluster.set(f"mj:tok:{token_hash(token)}", pid)
+        return pid, token
+
+
+def node_redis(node: Any, max_connections: int | None = None) -> aioredis.Redis:
+    """``redis.asyncio.Redis`` for one cluster node, connecting exactly as the cluster
+    client's own connections to it do (host, port, password, username, TLS, timeouts)."""
+    kwargs = dict(node.connection_kwargs)
+    pool = ConnectionPool(
+        connection_class=node.connection_class, max_connections=max_connections, **kwargs
+    )
+    return aioredis.Redis(connection_pool=pool)
+
+
+class _NodeSubscriber:
+    """The sharded subscriptions this process holds on one master."""
+
+    def __init__(self, app: ClusterApp, node: Any) -> None:
+        self.app = app
+        self.name = node.name
+        self.client = node_redis(node)
+        self.pubsub = self.client.pubsub()
+        self.want: set[str] = set()
+        self.have: set[str] = set()
+        self.failed = False
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def _kick(self, channel: str) -> None:
+        room = room_of_channel(channel)
+        if room is not None and room in self.app.feeds:
+            self.app.feeds[room].kick()
+
+    async def _run(self) -> None:
+        try:
+            while True:
+                for ch in sorted(self.want - self.have):
+                    await self.pubsub.ssubscribe(ch)
+                    self.have.add(ch)
+                    self._kick(ch)  # notifications may have been missed before this
+                for ch in sorted(self.have - self.want):
+                    await self.pubsub.sunsubscribe(ch)
+                    self.have.discard(ch)
+                if not self.have:
+                    await asyncio.sleep(0.2)
+                    continue
+                msg = await self.pubsub.get_message(timeout=0.2)
+                if msg is None:
+                    continue
+                kind = msg["type"]
+                kind = kind.decode() if isinstance(kind, bytes) else str(kind)
+                ch = msg["channel"]
+                ch = ch.decode() if isinstance(ch, bytes) else str(ch)
+                if kind == "smessage":
+                    self._kick(ch)
+                elif kind == "sunsubscribe" and ch in self.have:
+                    # the server dropped us: the slot moved (failover / resharding)
+                    self.have.discard(ch)
+                    if ch in self.want:
+                        raise redis.exceptions.ConnectionError(f"slot of {ch} moved")
+        except asyncio.CancelledError:
+            raise
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self.app.metrics.inc("redis_errors")
+            log.warning("sharded pub/sub on %s lost: %s", self.name, exc)
+        finally:
+            self.failed = True
+            self.app.subs_changed.set()
+
+    async def close(self) -> None:
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.task
+        with contextlib.suppress(Exception):
+            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+        with contextlib.suppress(Exception):
+            await self.client.aclose()
+
+
+class ClusterApp(App):
+    """:class:`App` with sharded pub/sub and periodic timer reconciliation."""
+
+    store: ClusterStore
+
+    def __init__(self, cfg: Any, store: Store) -> None:
+        super().__init__(cfg, store)
+        self.subs_changed = asyncio.Event()
+        self.subscribers: dict[str, _NodeSubscriber] = {}
+
+    async def start(self) -> None:
+        await super().start()
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self.timer_reconcile_loop()))
+
+    def feed(self, room: str) -> Feed:
+        new = room not in self.feeds
+        f = super().feed(room)
+        if new:
+            self.subs_changed.set()
+        return f
+
+    def drop_from_feed(self, conn: Any, room: str) -> None:
+        had = room in self.feeds
+        super().drop_from_feed(conn, room)
+        if had and room not in self.feeds:
+            self.subs_changed.set()
+
+    async def pubsub_loop(self) -> None:
+        try:
+            while True:
+                self.subs_changed.clear()
+                try:
+                    await self._reconcile_subscriptions()
+                except (
+                    redis.exceptions.RedisError,
+                    redis.exceptions.RedisClusterException,
+                    OSError,
+                ):
+                    self.metrics.inc("redis_errors")
+                    log.warning("cannot map rooms to shards; retrying", exc_info=True)
+                    await asyncio.sleep(0.5)
+                    self.subs_changed.set()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.subs_changed.wait(), 1.0)
+        finally:
+            for sub in list(self.subscribers.values()):
+                await sub.close()
+            self.subscribers.clear()
+
+    async def _reconcile_subscriptions(self) -> None:
+        failed = [name for name, s in self.subscribers.items() if s.failed]
+        if failed:
+            for name in failed:
+                await self.subscribers.pop(name).close()
+            await self.store.refresh_topology()
+            await asyncio.sleep(0.2)  # do not spin against a node that is still down
+        desired: dict[str, tuple[Any, set[str]]] = {}
+        for room in list(self.feeds):
+            ch = k_channel(room)
+            node = await self.store.node_for(ch)
+            desired.setdefault(node.name, (node, set()))[1].add(ch)
+        for name, (node, chans) in desired.items():
+            sub = self.subscribers.get(name)
+            if sub is None:
+                sub = self.subscribers[name] = _NodeSubscriber(self, node)
+                for ch in chans:  # whatever was published meanwhile
+                    self._kick_channel(ch)
+            sub.want = chans
+        for name, sub in list(self.subscribers.items()):
+            if name not in desired:
+                sub.want = set()
+                if not sub.have:
+                    await self.subscribers.pop(name).close()
+
+    def _kick_channel(self, ch: str) -> None:
+        room = room_of_channel(ch)
+        if room is not None and room in self.feeds:
+            self.feeds[room].kick()
+
+    async def timer_reconcile_loop(self) -> None:
+        """Repair timers: at once for rooms whose timer write failed, and every
+        ``TIMER_RECONCILE_SECONDS`` for all open rooms (a timer write lost in a failover of the
+        timer set's master, or a process that died between a commit and its timer write)."""
+        last_full = time.monotonic()
+        while True:
+            await asyncio.sleep(0.5)
+            try:
+                for room in sorted(self.store.timer_debt):
+                    await self.store.reindex_timer(room)
+                    self.store.timer_debt.discard(room)
+                if time.monotonic() - last_full >= TIMER_RECONCILE_SECONDS:
+                    await self.reconcile_timers()
+                    last_full = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a cluster in failover raises more than RedisError
+                self.metrics.inc("redis_errors")
+                log.warning("timer reconciliation failed; retrying", exc_info=True)

@@ -1,0 +1,100 @@
+"""Server configuration: command-line flags, each with an environment variable fallback."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Config:
+    host: str = "0.0.0.0"
+    port: int = 8765
+    redis_url: str | None = None  # None: start an embedded redis-server
+    data_dir: str = "./data"
+    redis_server: str | None = None  # path of the redis-server binary for the embedded mode
+    redis_pool_size: int = 32
+    server_id: str | None = None  # defaults to host:port:pid
+    grace_seconds: float = 60.0  # a disconnected seat is held this long, then a bot plays it
+    bot_delay_ms: int = 600  # how long a bot "thinks"
+    hello_timeout: float = 10.0
+    max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays
+    hard_frame_bytes: int = 256 * 1024  # hard limit: websockets closes with 1009
+    rate_per_second: float = 20.0  # sustained messages per connection
+    rate_burst: int = 40
+    max_errors: int = 200  # bad messages per minute before closing with 1008
+    chat_max_len: int = 300
+    chat_per_minute: int = 30
+    max_rooms_per_player: int = 8
+    timer_poll_ms: int = 100
+    shutdown_grace: float = 5.0
+    log_level: str = "INFO"
+    log_json: bool = True
+    tls_cert: str | None = None  # PEM certificate chain: serve wss:// (with tls_key)
+    tls_key: str | None = None  # PEM private key of tls_cert
+    redis_cluster: bool = False  # redis_url names a seed node of a Redis Cluster
+    redis_wait_replicas: int = 1  # cluster: a commit is acked once this many replicas have it
+    redis_wait_ms: int = 1000  # cluster: how long a commit waits for them
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.data_dir)
+
+
+ENV_PREFIX = "MAHJONG_"
+
+
+def _env_name(name: str) -> str:
+    if name == "redis_url":
+        return "REDIS_URL"
+    return ENV_PREFIX + name.upper()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mahjong-server",
+        description="Authoritative mahjong game server (WebSocket + msgpack). Every flag can "
+        "also be set by an environment variable, shown in brackets; flags win.",
+    )
+    for f in fields(Config):
+        default = f.default
+        flag = "--" + f.name.replace("_", "-")
+        env = _env_name(f.name)
+        if f.type in ("bool", bool):
+            p.add_argument(
+                flag,
+                dest=f.name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"[{env}] default {default}",
+            )
+        else:
+            p.add_argument(flag, dest=f.name, default=None, help=f"[{env}] default {default}")
+    return p
+
+
+def _convert(kind: object, raw: str) -> object:
+    k = str(kind)
+    if "int" in k and "None" not in k:
+        return int(raw)
+    if "float" in k:
+        return float(raw)
+    if "bool" in k:
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    return raw
+
+
+def load_config(argv: list[str] | None = None, env: dict[str, str] | None = None) -> Config:
+    env = dict(os.environ) if env is None else env
+    ns = build_parser().parse_args(argv)
+    values: dict[str, object] = {}
+    for f in fields(Config):
+        v = getattr(ns, f.name)
+        if v is None and _env_name(f.name) in env:
+            v = env[_env_name(f.name)]
+        if v is None:
+            continue
+        values[f.name] = v if isinstance(v, bool) else _convert(f.type, str(v))
+    return Config(**values)  # type: ignore[arg-type]

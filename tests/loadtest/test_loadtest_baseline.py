@@ -1,0 +1,73 @@
+"""The load-test harness against the bare room-broadcast baseline, over real WebSockets."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+
+from loadtest.baseline import run as run_baseline_server
+from loadtest.cli import main, run_baseline
+from loadtest.rooms import Pacing, pick_action
+from loadtest.stats import percentile, summarize
+
+
+async def _with_server(rooms: int, seconds: float, pacing: Pacing) -> dict[str, object]:
+    stop = asyncio.Event()
+    port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+    server = asyncio.create_task(run_baseline_server("127.0.0.1", 0, port.set_result, stop))
+    p = await asyncio.wait_for(port, 10)
+    rec = await run_baseline([f"ws://127.0.0.1:{p}"], rooms, seconds, pacing, 350, progress=False)
+    stop.set()
+    await server
+    return rec.to_json()
+
+
+async def test_flat_out_baseline_run_is_clean() -> None:
+    rep = await _with_server(5, 2.0, Pacing(0))
+    assert rep["rooms"] == 5
+    assert rep["connections_peak"] == 20
+    assert rep["errors_total"] == 0 and rep["disconnects"] == 0
+    assert rep["actions"] > 100
+    lat = rep["latency_action_to_all_four"]
+    assert isinstance(lat, dict) and lat["count"] > 100
+    assert lat["p50_ms"] <= lat["p99_ms"] <= lat["max_ms"]
+    # every action is delivered to the four seats of its room (minus the ones in flight)
+    assert rep["deliveries"] >= 4 * (rep["actions"] - 5 * 4)
+    assert 300 <= rep["mean_events_frame_bytes"] <= 400
+
+
+async def test_paced_run_respects_the_interval() -> None:
+    rep = await _with_server(4, 2.0, Pacing(0.1, 0.0))
+    # one action per 0.1 s per room (plus the broadcast time): at most 10/s per room
+    assert 0 < rep["actions_per_s"] <= 4 * 10 + 1
+    assert rep["errors_total"] == 0
+
+
+def test_cli_runs_the_baseline_and_writes_json(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run.json"
+    rc = main(["--baseline", "--rooms", "3", "--duration", "1.5", "--quiet", "--json", str(out)])
+    assert rc == 0
+    rep = json.loads(out.read_text())
+    assert rep["baseline"]["rooms"] == 3 and rep["baseline"]["errors_total"] == 0
+    assert rep["baseline"]["series"], "per-second series"
+    assert "baseline:" in capsys.readouterr().out
+
+
+def test_pick_action_policy() -> None:
+    rng = random.Random(1)
+    assert pick_action([], rng) is None
+    legal = [{"type": "pass"}, {"type": "win"}, {"type": "pung"}]
+    assert pick_action(legal, rng) == {"type": "win"}
+    assert pick_action([{"type": "pass"}, {"type": "chow", "tile": "1m"}], rng) == {"type": "pass"}
+    discards = [{"type": "discard", "tile": t} for t in ("1m", "2m", "3m")]
+    assert pick_action(discards, rng) in discards
+
+
+def test_percentiles_nearest_rank() -> None:
+    v = [i / 1000 for i in range(1, 101)]  # 1..100 ms
+    assert percentile(v, 50) == 0.05
+    assert percentile(v, 99) == 0.099
+    s = summarize(v)
+    assert s["count"] == 100 and s["max_ms"] == 100.0 and s["p999_ms"] == 100.0
+    assert summarize([])["p50_ms"] is None

@@ -1,0 +1,226 @@
+"""Players for the integration tests: real WebSocket clients that play from the legal actions
+the server sends them, plus the leak checks run on every message."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from server_tests.wsclient import Client
+
+JSON = dict[str, Any]
+
+OVER_PHASES = ("between_hands", "game_over")
+
+
+def check_view_message(client: Client, msg: JSON) -> None:
+    """Structural leak check on every message a client receives (run by the Client)."""
+    assert "_owner" not in str(msg.keys())
+    if msg["type"] == "snapshot" and msg.get("game") is not None:
+        g = msg["game"]
+        seat = msg["you"]["seat"]
+        assert g["you"] == seat
+        hand = g.get("hand")
+        if hand is not None and g["phase"] not in OVER_PHASES:
+            assert "wall" not in hand and "salt" not in hand, "wall sent during a hand"
+            for s in hand["seats"]:
+                if s["seat"] != seat:
+                    assert s["concealed"] is None, f"seat {seat} sees seat {s['seat']}'s tiles"
+                    assert "drawn" not in s
+                    for meld in s["melds"]:
+                        if meld.get("concealed"):
+                            assert meld["tiles"] is None
+        for a in msg.get("legal") or []:
+            assert a["seat"] == seat
+    if msg["type"] == "events":
+        for e in msg["events"]:
+            assert "_owner" not in e and "_secret" not in e
+            if e["type"] in ("dealt", "draw") and e.get("seat") != client.seat:
+                assert "tiles" not in e and "tile" not in e, f"{client.label} saw {e}"
+        for a in msg.get("legal") or []:
+            assert a["seat"] == client.seat
+    if msg["type"] in ("snapshot",):
+        client.seat = msg["you"]["seat"]
+    if msg["type"] == "events" and msg.get("lobby") is not None:
+        client.seat = None
+        for i, s in enumerate(msg["lobby"]["seats"]):
+            if s and s.get("player") == client.player_id:
+                client.seat = i
+
+
+def check_against_log(client: Client, log: dict[int, JSON]) -> int:
+    """Post-hoc check: every event this client got is the engine's event with every secret
+    of another seat removed (``log``: the room's unredacted stream, version -> entry)."""
+    seat: int | None = None
+    checked = 0
+    for msg in client.inbox:
+        if msg["type"] == "snapshot":
+            seat = msg["you"]["seat"]
+            continue
+        if msg["type"] != "events":
+            continue
+        entry = log[msg["seq"]]
+        if entry.get("lobby") is not None:
+            seat = None
+            for i, s in enumerate(entry["lobby"]["seats"]):
+                if s and s.get("player") == client.player_id:
+                    seat = i
+        full = entry.get("events") or []
+        assert len(full) == len(msg["events"])
+        for raw, seen in zip(full, msg["events"], strict=True):
+            owner = raw.get("_owner")
+            assert seen["type"] == raw["type"]
+            for key in raw.get("_secret") or []:
+                if owner is not None and owner != seat:
+                    assert key not in seen, f"leak of {key} of seat {owner} to seat {seat}"
+                    checked += 1
+    return checked
+
+
+class Player:
+    """A client that plays whatever the server says is legal."""
+
+    def __init__(self, client: Client, rng: random.Random, claim_rate: float = 0.3) -> None:
+        self.c = client
+        self.rng = rng
+        self.claim_rate = claim_rate
+        self.room: str | None = None
+        self.legal: list[JSON] = []
+        self.legal_at = -1
+        self.acted_at = -1
+        self.seq_seen = 0
+        self.game_over: JSON | None = None
+        self.acked: list[tuple[int, int]] = []  # (client seq, room seq) of acknowledged actions
+        self.errors: list[JSON] = []
+        self.hand_results = 0
+        self.paused = False
+        self.inflight: int | None = None  # request id of our action awaiting its reply
+        self.last_action: JSON | None = None
+        self.retry = False
+        pending = {id(m) for m in client.pending}
+        for msg in client.inbox:  # what the client already consumed (e.g. its snapshot)
+            if id(msg) not in pending:
+                self.absorb(msg)
+
+    def choose(self) -> JSON:
+        by: dict[str, list[JSON]] = {}
+        for a in self.legal:
+            by.setdefault(a["type"], []).append(a)
+        if "win" in by:
+            return by["win"][0]
+        if "pass" in by:
+            claims = [a for t in ("kong", "pung", "chow") for a in by.get(t, [])]
+            if claims and self.rng.random() < self.claim_rate:
+                return self.rng.choice(claims)
+            return by["pass"][0]
+        if "discard" in by:
+            return self.rng.choice(by["discard"])
+        return self.rng.choice(self.legal)
+
+    def absorb(self, msg: JSON) -> None:
+        t = msg["type"]
+        if t == "snapshot":
+            self.room = msg["room"]
+            self.seq_seen = msg["seq"]
+            self.legal = msg.get("legal") or []
+            self.legal_at = msg["seq"]
+        elif t == "events":
+            assert msg["seq"] == self.seq_seen + 1, f"gap: {self.seq_seen} -> {msg['seq']}"
+            self.seq_seen = msg["seq"]
+            if msg.get("legal") is not None:
+                self.legal = msg["legal"]
+                self.legal_at = msg["seq"]
+            notice = msg.get("notice")
+            if notice and notice.get("type") == "game_over":
+                self.game_over = notice
+            for e in msg["events"]:
+                if e["type"] == "hand_ended":
+                    self.hand_results += 1
+        elif t == "ack" and msg.get("client_seq") is not None:
+            self.acked.append((msg["client_seq"], msg["seq"]))
+            if msg.get("re") == self.inflight:
+                self.inflight = None
+                # events of commits before ours may still be on their way: never act on
+                # the legal actions they carry
+                self.acted_at = max(self.acted_at, msg["seq"] - 1)
+        elif t == "error":
+            self.errors.append(msg)
+            if msg.get("re") == self.inflight or msg["code"] == "rate_limited":
+                self.inflight = None
+                if msg["code"] in ("rate_limited", "busy", "unavailable"):
+                    self.retry = True  # resend the same action with the same client seq
+
+    async def act_if_needed(self) -> None:
+        if self.paused or self.inflight is not None or self.room is None:
+            return
+        if self.retry and self.last_action is not None:
+            self.retry = False
+            await asyncio.sleep(0.05)
+            self.inflight = await self.c.send(
+                {"type": "action", "room": self.room, "seq": self.c.seq, "action": self.last_action}
+            )
+            return
+        if not self.legal or self.acted_at >= self.legal_at:
+            return
+        self.acted_at = self.legal_at
+        action = self.choose()
+        self.c.seq += 1
+        self.last_action = action
+        self.inflight = await self.c.send(
+            {"type": "action", "room": self.room, "seq": self.c.seq, "action": action}
+        )
+
+    async def run(self, until: Any = None, timeout: float = 60.0) -> None:
+        """Play until the game is over (or ``until(self)`` is true)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.game_over is None and not (until and until(self)):
+            await self.act_if_needed()
+            left = end - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"{self.c.label}: game not over; last {self.c.inbox[-3:]}")
+            msg = await self.c.recv(timeout=left)
+            self.absorb(msg)
+
+
+async def read_log(redis_url: str, room: str) -> dict[int, JSON]:
+    import redis.asyncio as aioredis
+
+    from server.store import Store
+
+    store = Store(aioredis.Redis.from_url(redis_url))
+    try:
+        rows = await store.read_log(room, 1)
+    finally:
+        await store.close()
+    return dict(rows)
+
+
+async def setup_table(
+    port: int, n_humans: int, ruleset: str, options: JSON, label: str = "p"
+) -> tuple[list[Client], str]:
+    """n_humans clients sit in seats 0.., bots fill the rest, all ready; returns (clients, room)."""
+    clients = []
+    for i in range(n_humans):
+        c = await Client.connect(port, f"{label}{i}", check_view_message)
+        await c.hello(f"{label}{i}")
+        clients.append(c)
+    host = clients[0]
+    ack = await host.request({"type": "create_room", "ruleset": ruleset, "options": options})
+    assert ack["type"] == "ack", ack
+    room = ack["room"]
+    snap = await host.wait_for(lambda m: m["type"] == "snapshot")
+    code = snap["lobby"]["code"]
+    for c in clients[1:]:
+        r = await c.request({"type": "join_room", "code": code})
+        assert r["type"] == "ack", r
+    for i, c in enumerate(clients):
+        r = await c.request({"type": "sit", "room": room, "seat": i})
+        assert r["type"] == "ack", r
+        r = await c.request({"type": "ready", "room": room, "ready": True})
+        assert r["type"] == "ack", r
+    for seat in range(n_humans, 4):
+        r = await host.request({"type": "add_bot", "room": room, "seat": seat})
+        assert r["type"] == "ack", r
+    return clients, room

@@ -1,0 +1,172 @@
+"""Rooms: create, join by code, seats, ready, bots, chat, leave, listing, spectators."""
+
+from __future__ import annotations
+
+import pytest
+
+from protocol.codes import ErrorCode
+from server import game
+from server_tests.helpers import check_view_message
+from server_tests.wsclient import Client
+
+pytestmark = pytest.mark.timeout(60)
+
+RS = game.rulesets()[0]
+
+
+async def two(server):
+    a = await Client.connect(server.port, "a", check_view_message)
+    b = await Client.connect(server.port, "b", check_view_message)
+    wa = await a.hello("alice")
+    await b.hello("bob")
+    assert wa["v"] == 1 and wa["resumed"] is False and len(wa["token"]) >= 40
+    assert RS in wa["rulesets"]
+    ack = await a.request(
+        {"type": "create_room", "ruleset": RS, "options": {"public": True, "turn_seconds": 20}}
+    )
+    assert ack["type"] == "ack" and ack["seq"] == 1
+    snap = await a.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["lobby"]["host"] == wa["player_id"] and snap["you"]["spectator"] is True
+    return a, b, ack["room"], snap["lobby"]["code"]
+
+
+async def test_join_by_code_seats_ready_bots(server):
+    a, b, room, code = await two(server)
+    # codes are case-insensitive and may be typed with a dash
+    r = await b.request({"type": "join_room", "code": f"{code[:3].lower()}-{code[3:]}"})
+    assert r["type"] == "ack"
+    snap = await b.wait_for(lambda m: m["type"] == "snapshot")
+    assert [s["name"] for s in snap["lobby"]["spectators"]] == ["alice", "bob"] or len(
+        snap["lobby"]["spectators"]
+    ) == 2
+    assert (await a.request({"type": "sit", "room": room, "seat": 0}))["type"] == "ack"
+    r = await b.request({"type": "sit", "room": room, "seat": 0})
+    assert r["code"] == ErrorCode.SEAT_TAKEN
+    assert (await b.request({"type": "sit", "room": room, "seat": 1}))["type"] == "ack"
+    r = await b.request({"type": "add_bot", "room": room, "seat": 2})
+    assert r["code"] == ErrorCode.NOT_HOST
+    assert (await a.request({"type": "add_bot", "room": room, "seat": 2}))["type"] == "ack"
+    assert (await a.request({"type": "add_bot", "room": room, "seat": 3}))["type"] == "ack"
+    r = await a.request({"type": "start_game", "room": room})
+    assert r["code"] == ErrorCode.NOT_READY
+    assert (await a.request({"type": "remove_bot", "room": room, "seat": 3}))["type"] == "ack"
+    r = await a.request({"type": "remove_bot", "room": room, "seat": 3})
+    assert r["code"] == ErrorCode.BAD_SEAT
+    assert (await b.request({"type": "ready", "room": room}))["type"] == "ack"
+    ev = await a.wait_for(
+        lambda m: (
+            m["type"] == "events"
+            and m.get("lobby")
+            and m["lobby"]["seats"][1]
+            and m["lobby"]["seats"][1]["ready"]
+        )
+    )
+    seats = ev["lobby"]["seats"]
+    assert seats[0]["name"] == "alice" and seats[2]["bot"] is True and seats[3] is None
+    assert (await b.request({"type": "stand", "room": room}))["type"] == "ack"
+    r = await b.request({"type": "stand", "room": room})
+    assert r["code"] == ErrorCode.NOT_SEATED
+    r = await a.request({"type": "rematch", "room": room})
+    assert r["code"] == ErrorCode.GAME_NOT_FINISHED
+    r = await a.request({"type": "get_log", "room": room})
+    assert r["code"] == ErrorCode.GAME_NOT_FINISHED
+    # public rooms are listed
+    lst = await b.request({"type": "list_rooms"})
+    assert any(x["id"] == room for x in lst["rooms"])
+
+
+async def test_chat_is_broadcast_and_limited(server):
+    a, b, room, code = await two(server)
+    await b.request({"type": "join_room", "code": code})
+    r = await a.request({"type": "chat", "room": room, "text": "  hi bob  "})
+    assert r["type"] == "ack"
+    ev = await b.wait_for(lambda m: m["type"] == "events" and m.get("chat"))
+    assert ev["chat"]["text"] == "hi bob" and ev["chat"]["name"] == "alice"
+    r = await a.request({"type": "chat", "room": room, "text": "x" * 301})
+    assert r["code"] == ErrorCode.CHAT_TOO_LONG
+    codes = []
+    for i in range(40):
+        codes.append((await a.request({"type": "chat", "room": room, "text": f"m{i}"}))["type"])
+    assert "error" in codes  # 30 per minute
+    r = await a.request({"type": "chat", "room": room, "text": "again"})
+    assert r["code"] == ErrorCode.CHAT_RATE_LIMITED
+    await a.close()
+    await b.close()
+
+
+async def test_leave_passes_host_and_last_leave_closes(server):
+    a, b, room, code = await two(server)
+    await b.request({"type": "join_room", "code": code})
+    r = await a.request({"type": "leave_room", "room": room})
+    assert r["type"] == "left"
+    ev = await b.wait_for(
+        lambda m: m["type"] == "events" and m.get("notice", {}) and m["notice"]["type"] == "left"
+    )
+    assert ev["lobby"]["host"] == b.player_id
+    r = await a.request({"type": "sit", "room": room, "seat": 0})
+    assert r["code"] == ErrorCode.NOT_IN_ROOM
+    assert (await b.request({"type": "leave_room", "room": room}))["type"] == "left"
+    r = await a.request({"type": "join_room", "code": code})
+    assert r["code"] == ErrorCode.ROOM_NOT_FOUND
+
+
+async def test_resume_gets_snapshot_of_every_room(server):
+    a, _b, room, _code = await two(server)
+    await a.request({"type": "sit", "room": room, "seat": 3})
+    await a.close()
+    a2 = await Client.connect(server.port, "a2", check_view_message)
+    w = await a2.hello("alice", token=a.token)
+    assert w["resumed"] and w["name"] == "alice" and w["rooms"] == [room]
+    snap = await a2.wait_for(lambda m: m["type"] == "snapshot")
+    assert snap["you"]["seat"] == 3 and snap["seq"] >= 2
+
+
+async def test_bad_options(server):
+    a = await Client.connect(server.port)
+    await a.hello()
+    for opts in (
+        {"turn_seconds": 1},
+        {"length": "forever"},
+        {"hands": 3},
+        {"colour": 1},
+        {"stakes": -1},
+        {"public": "yes"},
+    ):
+        r = await a.request({"type": "create_room", "ruleset": RS, "options": opts})
+        assert r["code"] == ErrorCode.BAD_OPTIONS, opts
+
+
+async def test_names_and_chat_are_cleaned_of_control_characters(server):
+    a = await Client.connect(server.port)
+    w = await a.hello("\x1b[31mEve\u202e\x00")
+    assert w["name"] == "[31mEve"
+    ack = await a.request({"type": "create_room", "ruleset": RS})
+    ev_room = ack["room"]
+    r = await a.request({"type": "chat", "room": ev_room, "text": "hi\x1b[2J\x07 there"})
+    assert r["type"] == "ack"
+    ev = await a.wait_for(lambda m: m["type"] == "events" and m.get("chat"))
+    assert ev["chat"]["text"] == "hi[2J there"
+    r = await a.request({"type": "chat", "room": ev_room, "text": "\x00\x1b"})
+    assert r["code"] == ErrorCode.BAD_MESSAGE
+    await a.close()
+
+
+async def test_resync_resends_missed_events_and_snapshot(server):
+    a, b, room, code = await two(server)
+    await b.request({"type": "join_room", "code": code})
+    for i in range(3):
+        await a.request({"type": "chat", "room": room, "text": f"line {i}"})
+    last = await b.wait_for(
+        lambda m: m["type"] == "events" and (m.get("chat") or {}).get("text") == "line 2"
+    )
+    b.drain()
+    # a client that noticed a gap after seq 2 asks for everything after it
+    r = await b.send({"type": "resync", "room": room, "since": 2})
+    del r
+    again = [await b.wait_for(lambda m: m["type"] == "events") for _ in range(last["seq"] - 2)]
+    assert [m["seq"] for m in again] == list(range(3, last["seq"] + 1))
+    assert again[-1]["chat"]["text"] == "line 2"
+    snap = await b.request({"type": "resync", "room": room, "since": 0})
+    assert snap["type"] == "snapshot" and snap["seq"] == last["seq"]
+    await a.close()
+    await b.close()

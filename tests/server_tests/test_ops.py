@@ -1,0 +1,174 @@
+"""HTTP endpoints, graceful SIGTERM, Redis script cache loss, flags and env vars."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+import pytest
+import redis
+from websockets.exceptions import ConnectionClosed
+
+from protocol.codes import CloseCode
+from server import game
+from server.config import load_config
+from server_tests.conftest import ServerProc
+from server_tests.wsclient import Client
+
+pytestmark = pytest.mark.timeout(60)
+
+RS = game.rulesets()[0]
+
+
+async def http_get(port: int, path: str) -> tuple[int, str, str]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    head, _, body = data.decode().partition("\r\n\r\n")
+    status = int(head.split()[1])
+    ctype = next(
+        (
+            h.split(":", 1)[1].strip()
+            for h in head.split("\r\n")
+            if h.lower().startswith("content-type:")
+        ),
+        "",
+    )
+    return status, ctype, body
+
+
+async def test_health_ready_metrics(server):
+    assert (await http_get(server.port, "/healthz"))[0] == 200
+    assert (await http_get(server.port, "/readyz"))[0] == 200
+    c = await Client.connect(server.port)
+    await c.hello()
+    await c.request({"type": "create_room", "ruleset": RS})
+    await c.send_raw(b"\xc1")
+    await c.recv()
+    status, ctype, body = await http_get(server.port, "/metrics")
+    assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
+    lines = dict(line.rsplit(" ", 1) for line in body.splitlines() if not line.startswith("#"))
+    assert lines["mahjong_connections"] == "1"
+    assert int(lines["mahjong_rooms_open"]) >= 1
+    assert lines['mahjong_errors_total{code="bad_frame"}'] == "1"
+    assert 'mahjong_action_seconds_bucket{le="+Inf"}' in lines
+    assert "mahjong_redis_errors_total" in lines
+    await c.close()
+
+
+async def test_readyz_fails_without_redis(redis_proc):
+    # a server pointed at a dead Redis port says it is not ready (but stays alive)
+    from server_tests.conftest import free_port
+
+    dead = f"redis://127.0.0.1:{free_port()}/0"
+    import contextlib
+
+    from server.app import App
+    from server.store import Store
+    from server_tests.conftest import make_config
+
+    app = App(make_config(), Store.from_url(dead))
+    from websockets.asyncio.server import serve
+
+    async with serve(app.handler, "127.0.0.1", 0, process_request=app.process_request) as s:
+        port = next(iter(s.sockets)).getsockname()[1]
+        status, _, body = await http_get(port, "/readyz")
+        assert status == 503 and "redis" in body
+        assert (await http_get(port, "/healthz"))[0] == 200
+    with contextlib.suppress(Exception):
+        await app.store.close()
+
+
+async def test_script_cache_flush_is_survived(server, redis_proc):
+    c = await Client.connect(server.port)
+    await c.hello()
+    ack = await c.request({"type": "create_room", "ruleset": RS})
+    room = ack["room"]
+    redis.Redis(port=redis_proc.port).script_flush()  # as after a Redis restart / failover
+    r = await c.request({"type": "sit", "room": room, "seat": 2})
+    assert r["type"] == "ack"
+    r = await c.request({"type": "chat", "room": room, "text": "still here"})
+    assert r["type"] == "ack"
+    await c.close()
+
+
+async def test_sigterm_tells_clients_to_reconnect_and_exits_cleanly(redis_url):
+    srv = ServerProc("--redis-url", redis_url)
+    try:
+        c = await Client.connect(srv.port)
+        w = await c.hello("z")
+        ack = await c.request({"type": "create_room", "ruleset": RS})
+        srv.proc.send_signal(signal.SIGTERM)
+        closing = await c.wait_for(lambda m: m["type"] == "closing", 10)
+        assert closing["reconnect"] is True
+        c.drain()
+        with pytest.raises(ConnectionClosed) as exc:
+            await c.recv(timeout=10)
+        assert exc.value.rcvd is not None and exc.value.rcvd.code == CloseCode.GOING_AWAY
+        assert srv.proc.wait(15) == 0
+        # nothing was lost: a new process resumes the player in the room
+        srv2 = ServerProc("--redis-url", redis_url)
+        try:
+            c2 = await Client.connect(srv2.port)
+            w2 = await c2.hello("z", token=w["token"])
+            assert w2["rooms"] == [ack["room"]]
+            snap = await c2.wait_for(lambda m: m["type"] == "snapshot")
+            assert snap["room"] == ack["room"]
+            await c2.close()
+        finally:
+            srv2.stop()
+    finally:
+        srv.stop()
+
+
+def test_flags_and_env_vars():
+    cfg = load_config(
+        ["--port", "9000", "--grace-seconds", "5"],
+        env={
+            "REDIS_URL": "redis://h:1/0",
+            "MAHJONG_PORT": "1",
+            "MAHJONG_CHAT_MAX_LEN": "50",
+            "MAHJONG_LOG_JSON": "false",
+        },
+    )
+    assert cfg.port == 9000  # the flag wins over the env var
+    assert cfg.redis_url == "redis://h:1/0"
+    assert cfg.grace_seconds == 5.0 and cfg.chat_max_len == 50 and cfg.log_json is False
+    assert load_config([], env={}).redis_url is None  # embedded Redis by default
+
+
+async def test_redis_restart_is_survived(tmp_path):
+    from server_tests.conftest import RedisProc, running_server
+
+    rp = RedisProc(tmp_path, appendonly=True)
+    try:
+        async with running_server(rp.url) as srv:
+            c = await Client.connect(srv.port)
+            await c.hello("r")
+            ack = await c.request({"type": "create_room", "ruleset": RS})
+            room = ack["room"]
+            rp.stop()
+            r = await c.request({"type": "sit", "room": room, "seat": 1})
+            assert r["type"] == "error" and r["code"] == "unavailable"
+            assert (await http_get(srv.port, "/readyz"))[0] == 503
+            # the same port and data dir: the AOF brings the room back
+            rp = RedisProc(tmp_path, appendonly=True, port=rp.port)
+            for _ in range(50):
+                r = await c.request({"type": "sit", "room": room, "seat": 1})
+                if r["type"] == "ack":
+                    break
+                await asyncio.sleep(0.1)
+            assert r["type"] == "ack", r
+            assert (await http_get(srv.port, "/readyz"))[0] == 200
+            _, _, body = await http_get(srv.port, "/metrics")
+            errors = next(
+                line for line in body.splitlines() if line.startswith("mahjong_redis_errors_total")
+            )
+            assert int(errors.split()[1]) >= 1
+            ev = await c.wait_for(lambda m: m["type"] == "events" and m["seq"] == r["seq"])
+            assert ev["lobby"]["seats"][1]["name"] == "r"
+            await c.close()
+    finally:
+        rp.stop()
