@@ -1106,7 +1106,7 @@ def _self_win_error(w: _W, seat: int) -> str | None:
         return "no drawn tile to win on (after a claim, discard)"
     if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
         return f"no win on {tile}, the tile discarded with 叮"
-    if not w.rs.is_complete(_counts(s.concealed), len(s.melds)):
+    if not w.rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds):
         return "the hand is not complete"
     res = _score(w, _build_hand(w, seat, tile, self_drawn=True, discarder=None))
     if res is None:
@@ -1129,7 +1129,7 @@ def _discard_win_error(w: _W, seat: int) -> str | None:
     s = w.seats[seat]
     c = _counts(s.concealed)
     c[tile] += 1
-    if not w.rs.is_complete(c, len(s.melds)):
+    if not w.rs.is_complete(c, len(s.melds), melds=s.melds):
         return "the hand is not complete"
     if w.p.missed_win and s.missed_win:
         return "過水: you passed a win since your last draw"
