@@ -24,7 +24,13 @@ from scoring.decompose import (
     standard_arrangements,
     standard_waits,
 )
-from scoring.errors import InvalidHandError, NotAWinError, ScoringError, UnknownRuleSetError
+from scoring.errors import (
+    InvalidHandError,
+    InvalidOptionsError,
+    NotAWinError,
+    ScoringError,
+    UnknownRuleSetError,
+)
 from scoring.hand import Hand, Meld
 from scoring.tiles import KINDS, Suit, Tile
 
@@ -643,6 +649,46 @@ class RuleSet(Generic[F]):
         )
 
     # -- settlement -------------------------------------------------------------------------
+
+    def settlement_defaults(self) -> dict[str, Any]:
+        """The settlement options a room may set, with their defaults; an option's type is
+        its default's type (bool, int ≥ 0, or str). Rule sets with options override this."""
+        return {}
+
+    def settlement_choices(self) -> dict[str, tuple[str, ...]]:
+        """The allowed values of the string options."""
+        return {}
+
+    def validate_settlement(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rule set's settlement options with ``options`` applied; raise
+        InvalidOptionsError naming the first unknown key or bad value."""
+        defaults = self.settlement_defaults()
+        choices = self.settlement_choices()
+        out = dict(defaults)
+        for key, value in (options or {}).items():
+            if key not in defaults:
+                known = ", ".join(sorted(defaults)) or "none"
+                raise InvalidOptionsError(
+                    f"{self.name} has no settlement option {key!r} (known: {known})"
+                )
+            d = defaults[key]
+            if isinstance(d, bool):
+                ok = isinstance(value, bool)
+            elif isinstance(d, int):
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            else:
+                ok = isinstance(value, str) and value in choices.get(key, (value,))
+            if not ok:
+                allowed = choices.get(key) or (
+                    type(d).__name__
+                    + (" >= 0" if isinstance(d, int) and not isinstance(d, bool) else ""),
+                )
+                raise InvalidOptionsError(
+                    f"{self.name} settlement option {key}: {value!r} is not allowed "
+                    f"(expected {' / '.join(map(str, allowed))})"
+                )
+            out[key] = value
+        return out
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None

@@ -841,6 +841,9 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
         hand_tai = sum(i.total for i in items if i.id not in DEALER_ROWS)
         return {"hand_tai": hand_tai, "dealer_tai": 1 + 2 * f.dealer_streak}
 
+    def settlement_defaults(self) -> dict[str, Any]:
+        return {k: self.params[k] for k in ("base", "unit", "dealer_rows")}
+
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
     ) -> list[Payment]:

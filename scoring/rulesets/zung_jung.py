@@ -810,6 +810,12 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
 
     # -- settlement -----------------------------------------------------------------------
 
+    def settlement_defaults(self) -> dict[str, Any]:
+        return {"discard": self.discard, "self_draw": self.self_draw}
+
+    def settlement_choices(self) -> dict[str, tuple[str, ...]]:
+        return {"discard": DISCARD_SCHEMES, "self_draw": SELF_DRAW_SCHEMES}
+
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
     ) -> list[Payment]:
