@@ -14,14 +14,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from scoring import Hand, get_ruleset, ruleset_names, score
-from scoring.tiles import KINDS, Tile
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # this checkout's scoring/, not whichever one is installed
+
+from scoring import Hand, get_ruleset, ruleset_names, score  # noqa: E402
+from scoring.tiles import KINDS, Tile  # noqa: E402
+
 WINDS = ["we", "ws", "ww", "wn"]
 
 

@@ -24,6 +24,7 @@ from scoring.engine import (
 from scoring.errors import (
     InvalidHandError,
     InvalidMeldError,
+    InvalidOptionsError,
     InvalidTileError,
     NotAWinError,
     ScoringError,
@@ -40,6 +41,7 @@ __all__ = [
     "Hand",
     "InvalidHandError",
     "InvalidMeldError",
+    "InvalidOptionsError",
     "InvalidTileError",
     "Item",
     "Meld",

@@ -28,6 +28,7 @@ __all__ = [
     "ShapeMatcher",
     "Wait",
     "arrangements",
+    "block",
     "blocks_of_melds",
     "concealed_splits",
     "is_standard_complete",
@@ -60,7 +61,7 @@ class Wait(enum.Enum):
 
 
 #: (kind, tile index) -> (kind code, tile codes): the JSON of a block, built once.
-_BLOCK_CODES: dict[tuple[BlockKind, int], tuple[str, tuple[str, ...]]] = {}
+_BLOCK_CODES: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +104,7 @@ class Block:
         return self.kind is BlockKind.PUNG or self.kind is BlockKind.KONG
 
     def to_json(self) -> dict[str, object]:
-        key = (self.kind, self.tile._value_)
+        key = (self.kind._value_, self.tile._value_)  # plain str / int: cheap to hash
         codes = _BLOCK_CODES.get(key)
         if codes is None:
             codes = _BLOCK_CODES[key] = (self.kind.value, tuple(str(t) for t in self.tiles))
@@ -144,7 +145,7 @@ class Arrangement:
             "shape": self.shape,
             "blocks": [b.to_json() for b in self.blocks],
             "win_block": self.win_block,
-            "wait": self.wait.value,
+            "wait": self.wait._value_,
         }
 
 
@@ -237,46 +238,84 @@ def is_standard_complete(c: Sequence[int]) -> bool:
 
 def concealed_splits(c: Sequence[int]) -> list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]]:
     """Every split of the 34 counts into sets + one pair: ``[(pair tile, ((kind, tile)…))]``."""
-    per_group: list[tuple[_Split, ...]] = []
-    bases: list[int] = []
+    return [(pair, tuple((b.kind, b.tile) for b in blocks)) for pair, blocks in _block_splits(c)]
+
+
+_INTERNED: dict[tuple[str, int, bool], Block] = {}
+
+
+def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
+    """The shared :class:`Block` of a set / pair / single in hand (not a declared meld).
+
+    Blocks are immutable, so one instance per (kind, tile, concealed) serves every
+    arrangement of every hand: building arrangements allocates no blocks.
+    """
+    key = (kind._value_, tile, concealed)  # (an Enum member hashes in Python: slow)
+    b = _INTERNED.get(key)
+    if b is None:
+        b = _INTERNED[key] = Block(kind, KINDS[tile], concealed)
+    return b
+
+
+# A split of one group as blocks: (pair tile index or -1, the sets as shared blocks).
+_BlockSplit = tuple[int, tuple[Block, ...]]
+
+
+@cache
+def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_BlockSplit, ...]:
+    """:func:`_suit_splits` of one group as shared blocks with absolute tile indices."""
+    return tuple(
+        (
+            lo + p if p >= 0 else -1,
+            tuple(block(BlockKind.CHOW if k == 0 else BlockKind.PUNG, lo + i) for k, i in ss),
+        )
+        for p, ss in _suit_splits(g, honors)
+    )
+
+
+def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
+    """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
+    combos: list[_BlockSplit] = [(-1, ())]
     for lo, hi, honors in _GROUPS:
         g = tuple(c[lo:hi])
         if not any(g):
             continue
-        s = _suit_splits(g, honors)
-        if not s:
+        splits = _group_block_splits(g, lo, honors)
+        if not splits:
             return []
-        per_group.append(s)
-        bases.append(lo)
-    out: list[tuple[int, tuple[tuple[BlockKind, Tile], ...]]] = []
-
-    def rec(gi: int, pair: int, sets: tuple[tuple[BlockKind, Tile], ...]) -> None:
-        if gi == len(per_group):
-            if pair >= 0:
-                out.append((pair, sets))
-            return
-        base = bases[gi]
-        for p, ss in per_group[gi]:
-            if p >= 0 and pair >= 0:
-                continue
-            new = tuple(
-                (BlockKind.CHOW if k == 0 else BlockKind.PUNG, KINDS[base + i]) for k, i in ss
-            )
-            rec(gi + 1, base + p if p >= 0 else pair, sets + new)
-
-    rec(0, -1, ())
-    return out
+        if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each
+            pair, blocks = combos[0]
+            p, bs = splits[0]
+            if p >= 0:
+                if pair >= 0:
+                    return []
+                pair = p
+            combos = [(pair, blocks + bs)]
+            continue
+        new: list[_BlockSplit] = []
+        for pair, blocks in combos:
+            for p, bs in splits:
+                if p < 0:
+                    new.append((pair, blocks + bs))
+                elif pair < 0:
+                    new.append((p, blocks + bs))
+        combos = new
+    return [x for x in combos if x[0] >= 0]
 
 
-_MELD_KIND = {MeldKind.CHOW: BlockKind.CHOW, MeldKind.PUNG: BlockKind.PUNG}
+_CHOW_K = BlockKind.CHOW
+_PUNG_K = BlockKind.PUNG
+_KONG_K = BlockKind.KONG
+_PAIR_K = BlockKind.PAIR
 
 
 def blocks_of_melds(melds: Iterable[Meld]) -> tuple[Block, ...]:
     """The declared melds as blocks (a concealed kong stays concealed)."""
     out = []
     for m in melds:
-        kind = BlockKind.KONG if m.kind is MeldKind.KONG else _MELD_KIND[m.kind]
-        out.append(Block(kind, m.first, m.concealed, m))
+        k = m.kind
+        kind = _KONG_K if k is MeldKind.KONG else _CHOW_K if k is MeldKind.CHOW else _PUNG_K
+        out.append(Block(kind, m.tiles[0], m.concealed, m))
     return tuple(out)
 
 
@@ -300,25 +339,32 @@ def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> li
     A pung completed by a claimed (not self-drawn) win tile is exposed.
     """
     c = counts if counts is not None else hand.concealed_counts()
-    melds = blocks_of_melds(hand.melds)
+    splits = _block_splits(c)
+    if not splits:
+        return []
+    melds = blocks_of_melds(hand.melds) if hand.melds else ()
     win = hand.win_tile
+    w = win._value_
     self_drawn = hand.win.self_drawn
     out: list[Arrangement] = []
-    for pair, sets in concealed_splits(c):
-        concealed = [Block(k, t, True) for k, t in sets]
-        pair_block = Block(BlockKind.PAIR, KINDS[pair], True)
-        seen: set[tuple[BlockKind, Tile]] = set()
-        candidates = [*concealed, pair_block]
+    n_melds = len(melds)
+    for pair, sets in splits:
+        candidates = (*sets, block(_PAIR_K, pair))
+        seen: list[Block] = []
         for j, b in enumerate(candidates):
-            if win not in b.tiles or (b.kind, b.tile) in seen:
+            t = b.tile._value_
+            if b.kind is _CHOW_K:
+                if not t <= w <= t + 2:
+                    continue
+            elif t != w:
                 continue
-            seen.add((b.kind, b.tile))
-            blocks = list(candidates)
-            if b.kind is BlockKind.PUNG and not self_drawn:
-                blocks[j] = Block(BlockKind.PUNG, b.tile, False)
-            out.append(
-                Arrangement(STANDARD, melds + tuple(blocks), len(melds) + j, _wait_of(b, win))
-            )
+            if b in seen:  # shared blocks: the same set twice is the same reading
+                continue
+            seen.append(b)
+            blocks = melds + candidates
+            if b.kind is _PUNG_K and not self_drawn:
+                blocks = (*melds, *candidates[:j], block(_PUNG_K, t, False), *candidates[j + 1 :])
+            out.append(Arrangement(STANDARD, blocks, n_melds + j, _wait_of(b, win)))
     return out
 
 
@@ -356,31 +402,28 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     per-group tables: a group's own counts decide which added tile keeps it splittable.
     A tile the hand already holds four of is included (callers filter live tiles).
     """
-    status = []
+    groups = []
+    invalid = pairs = 0
     for lo, hi, honors in _GROUPS:
         g = tuple(counts[lo:hi])
         r = sum(g) % 3
         if r == 1:
-            status.append((g, honors, lo, False, False, r))
-            continue
-        ok0, ok1 = _suit_ok(g, honors)
-        valid = ok0 if r == 0 else ok1
-        status.append((g, honors, lo, valid, r == 2, r))
+            valid = False
+        else:
+            ok0, ok1 = _suit_ok(g, honors)
+            valid = ok0 if r == 0 else ok1
+        invalid += not valid
+        pair = valid and r == 2
+        pairs += pair
+        groups.append((g, honors, lo, valid, pair, r))
+    if invalid > 1:
+        return []  # adding one tile changes one group only
     out: list[Tile] = []
-    for k, (g, honors, lo, _valid, _pair, r) in enumerate(status):
-        pairs_other = 0
-        ok = True
-        for j, (_g, _h, _lo, valid_j, pair_j, _r) in enumerate(status):
-            if j == k:
-                continue
-            if not valid_j:
-                ok = False
-                break
-            pairs_other += pair_j
-        if not ok:
-            continue
+    for g, honors, lo, valid, pair, r in groups:
+        if invalid and valid:
+            continue  # another group is broken and this tile cannot mend it
         r2 = (r + 1) % 3
-        if r2 == 1 or pairs_other + (r2 == 2) != 1:
+        if r2 == 1 or pairs - pair + (r2 == 2) != 1:
             continue
         for i, ok0, ok1 in _group_adds(g, honors):
             if ok1 if r2 == 2 else ok0:

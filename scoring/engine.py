@@ -22,11 +22,17 @@ from scoring.decompose import (
     Wait,
     is_standard_complete,
     standard_arrangements,
-    waits,
+    standard_waits,
 )
-from scoring.errors import InvalidHandError, NotAWinError, ScoringError, UnknownRuleSetError
-from scoring.hand import Hand
-from scoring.tiles import Suit, Tile
+from scoring.errors import (
+    InvalidHandError,
+    InvalidOptionsError,
+    NotAWinError,
+    ScoringError,
+    UnknownRuleSetError,
+)
+from scoring.hand import Hand, Meld
+from scoring.tiles import KINDS, Suit, Tile
 
 __all__ = [
     "Features",
@@ -222,6 +228,11 @@ class Pattern(Generic[F]):
     category: str = ""
     note: str = ""
     excludes_when: tuple[tuple[Callable[[F], bool], frozenset[str]], ...] = ()
+    #: A cheap *necessary* condition shared by several rows (e.g. "the hand has chows"):
+    #: when it is false the row is absent and its predicate is not called. Rows carrying
+    #: the same guard object are evaluated as a group, the guard once per feature record.
+    #: Purely an evaluation shortcut: a row's result never depends on it.
+    guard: Callable[[F], object] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,11 +265,25 @@ class SpecialShape:
 
     ``complete(counts, n_melds)`` says whether concealed counts (win tile included) with that
     many declared melds form the shape; ``arrange(hand, counts)`` returns its arrangements.
+
+    A shape that cares about the *kind* of its declared melds (e.g. a 16-tile 十三么 whose set
+    may be declared only as a concealed kong) also gives ``complete_melds(counts, melds)``,
+    used whenever the caller knows the melds (:meth:`matches`). Without it, or when only the
+    number of melds is known, ``complete`` decides.
     """
 
     name: str
     complete: Callable[[Sequence[int], int], bool]
     arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
+    complete_melds: Callable[[Sequence[int], Sequence[Meld]], bool] | None = None
+
+    def matches(
+        self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
+    ) -> bool:
+        """Whether the counts with the declared melds (or just their number) form the shape."""
+        if melds is not None and self.complete_melds is not None:
+            return self.complete_melds(counts, melds)
+        return self.complete(counts, n_melds)
 
 
 @dataclass(frozen=True)
@@ -285,7 +310,7 @@ class ScoreResult:
             "error": None,
             "items": [i.to_json() for i in self.items],
             "arrangement": self.arrangement.to_json(),
-            "waits": [str(t) for t in self.waits],
+            "waits": [t.code for t in self.waits],
         }
         if self.extras:
             out["extras"] = dict(self.extras)
@@ -326,6 +351,11 @@ def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
         out[p.payer] -= p.amount
         out[p.payee] += p.amount
     return out
+
+
+# A table row as the evaluation loop reads it: (table index, pattern, its predicate).
+_Row = tuple[int, Pattern[F], Callable[[F], int | bool]]
+_Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 
 
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
@@ -378,6 +408,27 @@ class RuleSet(Generic[F]):
         self.params: Mapping[str, Any] = dict(params or {})
         self._excluded_by = self._closure(exclusion_closure)
         self.sequential_exclusion = sequential_exclusion
+        self._groups = self._group_rows()
+        self._items: dict[tuple[str, int, int], Item] = {}
+
+    def _group_rows(self) -> tuple[_Group[F], ...]:
+        """The rows grouped by guard (in the order of first appearance); each row keeps its
+        table index so that hits can be put back in table order."""
+        groups: dict[int, tuple[Callable[[F], object] | None, list[_Row[F]]]] = {}
+        for i, p in enumerate(self.patterns):
+            key = id(p.guard) if p.guard is not None else 0
+            groups.setdefault(key, (p.guard, []))[1].append((i, p, p.predicate))
+        return tuple((g, tuple(rows)) for g, rows in groups.values())
+
+    def _item(self, p: Pattern[F], points: int, count: int) -> Item:
+        """The (immutable, shared) item of a counted pattern."""
+        key = (p.id, points, count)
+        it = self._items.get(key)
+        if it is None:
+            if len(self._items) > 4096:  # formulas could make many values; stay bounded
+                self._items.clear()
+            it = self._items[key] = Item(p.id, p.name, p.en, points, count)
+        return it
 
     def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
         out: dict[str, frozenset[str]] = {}
@@ -402,19 +453,63 @@ class RuleSet(Generic[F]):
 
     # -- completeness / waits ---------------------------------------------------------------
 
-    def is_complete(self, counts: Sequence[int], n_melds: int) -> bool:
-        """Whether concealed counts (win tile included) with ``n_melds`` melds form a win."""
+    def is_complete(
+        self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
+    ) -> bool:
+        """Whether concealed counts (win tile included) with ``n_melds`` melds form a win.
+
+        ``melds`` (optional, ``n_melds`` long): the declared melds themselves, for the special
+        shapes that allow only some kinds of meld (see :class:`SpecialShape`); without them
+        such a shape answers from the number of melds alone.
+        """
+        if melds is not None and len(melds) != n_melds:
+            raise ValueError(f"{len(melds)} melds given, n_melds is {n_melds}")
         if sum(counts) + 3 * n_melds != self.hand_size + 1:
             return False
         if is_standard_complete(counts):
             return True
-        return any(s.complete(counts, n_melds) for s in self.shapes)
+        return any(s.matches(counts, n_melds, melds) for s in self.shapes)
 
     def waits(
-        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+        self,
+        counts: Sequence[int],
+        n_melds: int,
+        held: Sequence[int] | None = None,
+        melds: Sequence[Meld] | None = None,
     ) -> list[Tile]:
-        """Tiles completing a ready hand (concealed counts before the win)."""
-        return waits(counts, lambda c: self.is_complete(c, n_melds), held)
+        """Tiles completing a ready hand (concealed counts before the win); ``melds`` as for
+        :meth:`is_complete`. ``held`` (34 counts, default ``counts``) leaves out a tile the
+        player holds all four of.
+
+        Same answer as trying :meth:`is_complete` on every tile, but the standard shape's
+        waits come from the memoised per-group tables (:func:`standard_waits`); only the
+        special shapes are tried tile by tile.
+        """
+        if melds is not None and len(melds) != n_melds:
+            raise ValueError(f"{len(melds)} melds given, n_melds is {n_melds}")
+        if sum(counts) + 3 * n_melds != self.hand_size:
+            return []
+        mine = held if held is not None else counts
+        found = {t._value_ for t in standard_waits(counts)}
+        if self.shapes:
+            # SpecialShape.matches, resolved once: (test, its second argument) per shape
+            tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
+                (sh.complete_melds, melds)
+                if melds is not None and sh.complete_melds is not None
+                else (sh.complete, n_melds)
+                for sh in self.shapes
+            ]
+            c = list(counts)
+            for t in range(34):
+                if t in found or mine[t] >= 4:
+                    continue
+                c[t] += 1
+                for test, arg in tests:
+                    if test(c, arg):
+                        found.add(t)
+                        break
+                c[t] -= 1
+        return [KINDS[t] for t in sorted(found) if mine[t] < 4]
 
     # -- scoring ----------------------------------------------------------------------------
 
@@ -434,8 +529,11 @@ class RuleSet(Generic[F]):
     def arrangements(self, hand: Hand) -> list[Arrangement]:
         c = hand.concealed_counts()
         out = standard_arrangements(hand, c)
+        melds = hand.melds
+        n = len(melds)
         for s in self.shapes:
-            if s.complete(c, len(hand.melds)):
+            cm = s.complete_melds  # SpecialShape.matches, inlined
+            if cm(c, melds) if cm is not None else s.complete(c, n):
                 out.extend(s.arrange(hand, c))
         return out
 
@@ -447,16 +545,30 @@ class RuleSet(Generic[F]):
         earlier counted pattern removed removes nothing itself (MCR's non-repeat principle:
         a fan that is not counted implies nothing).
         """
-        hits: list[tuple[Pattern[F], int]] = []
-        for p in self.patterns:
-            n = p.predicate(f)
-            if n:
-                hits.append((p, int(n)))
-        return self.resolve(hits, f)
+        groups = self._groups
+        if len(groups) == 1:
+            hits: list[tuple[Pattern[F], int]] = []
+            for _, p, pred in groups[0][1]:
+                n = pred(f)
+                if n:
+                    hits.append((p, int(n)))
+            return self.resolve(hits, f)
+        found: list[tuple[int, Pattern[F], int]] = []
+        for guard, rows in groups:
+            if guard is not None and not guard(f):
+                continue
+            for i, p, pred in rows:
+                n = pred(f)
+                if n:
+                    found.append((i, p, int(n)))
+        found.sort()  # by table index (unique, so the rest of the tuples is never compared)
+        return self.resolve([(p, n) for _, p, n in found], f)
 
-    def _removes(self, p: Pattern[F], f: F) -> set[str]:
+    def _removes(self, p: Pattern[F], f: F) -> frozenset[str] | set[str]:
         """What a counted pattern removes: its static exclusions (after the closure) and
         those of its conditional exclusions whose condition holds for this hand."""
+        if not p.excludes_when:
+            return self._excluded_by[p.id]
         out = set(self._excluded_by[p.id])
         for cond, ids in p.excludes_when:
             if cond(f):
@@ -468,25 +580,29 @@ class RuleSet(Generic[F]):
     def resolve(self, hits: Sequence[tuple[Pattern[F], int]], f: F) -> list[Item]:
         """The exclusions ("不計") over the patterns found, then the items."""
         excluded: set[str] = set()
+        closure = self._excluded_by
         if self.sequential_exclusion:
             kept: list[tuple[Pattern[F], int]] = []
             for p, n in hits:
                 if p.id not in excluded:
                     kept.append((p, n))
-                    excluded |= self._removes(p, f)
+                    excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
             hits = kept
         else:
             for p, _ in hits:
-                excluded |= self._removes(p, f)
+                excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
             hits = [(p, n) for p, n in hits if p.id not in excluded]
-        return [
-            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
-            for p, n in hits
-        ]
+        out: list[Item] = []
+        cache = self._items
+        for p, n in hits:
+            points = p.value(f) if p.value is not None else p.points
+            it = cache.get((p.id, points, n))
+            out.append(it if it is not None else self._item(p, points, n))
+        return out
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
         """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""
-        return items, sum(i.total for i in items)
+        return items, sum(i.points * i.count for i in items)
 
     def choose_key(self, total: int, items: Sequence[Item], f: F) -> tuple[int, ...]:
         """Sort key of a scored arrangement; the highest wins (ties: the first found)."""
@@ -502,21 +618,26 @@ class RuleSet(Generic[F]):
         arrs = self.arrangements(hand)
         if not arrs:
             raise NotAWinError(f"these tiles do not form a complete {self.name} hand")
-        before = list(hand.concealed_counts())
+        before = hand.concealed_counts()  # a fresh list
         before[hand.win_tile] -= 1
-        held = list(hand.tile_counts())
+        held = hand.tile_counts()
         held[hand.win_tile] -= 1
-        w = tuple(self.waits(before, len(hand.melds), held))
-        best: tuple[tuple[int, ...], list[Item], int, F] | None = None
-        for arr in arrs:
-            f = self.make_features(hand, arr, w)
+        w = tuple(self.waits(before, len(hand.melds), held, hand.melds))
+        if len(arrs) == 1:  # nothing to choose between
+            f = self.make_features(hand, arrs[0], w)
             items, total = self.finalize(self.evaluate(f), f)
-            key = self.choose_key(total, items, f)
-            if best is None or key > best[0]:
-                best = (key, items, total, f)
-        assert best is not None  # arrs is not empty
-        _, items, total, f = best
-        counted = sum(i.total for i in items if i.id not in self.minimum_excludes)
+        else:
+            best: tuple[tuple[int, ...], list[Item], int, F] | None = None
+            for arr in arrs:
+                f = self.make_features(hand, arr, w)
+                items, total = self.finalize(self.evaluate(f), f)
+                key = self.choose_key(total, items, f)
+                if best is None or key > best[0]:
+                    best = (key, items, total, f)
+            assert best is not None  # arrs is not empty
+            _, items, total, f = best
+        ex = self.minimum_excludes
+        counted = sum([i.points * i.count for i in items if i.id not in ex])
         return ScoreResult(
             ruleset=self.name,
             total=total,
@@ -528,6 +649,46 @@ class RuleSet(Generic[F]):
         )
 
     # -- settlement -------------------------------------------------------------------------
+
+    def settlement_defaults(self) -> dict[str, Any]:
+        """The settlement options a room may set, with their defaults; an option's type is
+        its default's type (bool, int ≥ 0, or str). Rule sets with options override this."""
+        return {}
+
+    def settlement_choices(self) -> dict[str, tuple[str, ...]]:
+        """The allowed values of the string options."""
+        return {}
+
+    def validate_settlement(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The rule set's settlement options with ``options`` applied; raise
+        InvalidOptionsError naming the first unknown key or bad value."""
+        defaults = self.settlement_defaults()
+        choices = self.settlement_choices()
+        out = dict(defaults)
+        for key, value in (options or {}).items():
+            if key not in defaults:
+                known = ", ".join(sorted(defaults)) or "none"
+                raise InvalidOptionsError(
+                    f"{self.name} has no settlement option {key!r} (known: {known})"
+                )
+            d = defaults[key]
+            if isinstance(d, bool):
+                ok = isinstance(value, bool)
+            elif isinstance(d, int):
+                ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+            else:
+                ok = isinstance(value, str) and value in choices.get(key, (value,))
+            if not ok:
+                allowed = choices.get(key) or (
+                    type(d).__name__
+                    + (" >= 0" if isinstance(d, int) and not isinstance(d, bool) else ""),
+                )
+                raise InvalidOptionsError(
+                    f"{self.name} settlement option {key}: {value!r} is not allowed "
+                    f"(expected {' / '.join(map(str, allowed))})"
+                )
+            out[key] = value
+        return out
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
@@ -588,7 +749,7 @@ def score(obj: Any) -> dict[str, Any]:
     Returns the result JSON; on bad input ``error`` says what is wrong and ``error_code``
     is its stable code.
     """
-    ruleset = obj.get("ruleset") if isinstance(obj, Mapping) else None
+    ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     try:
         hand = Hand.from_json(obj)
         return get_ruleset(hand.ruleset).score(hand).to_json()

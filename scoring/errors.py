@@ -10,6 +10,7 @@ from __future__ import annotations
 __all__ = [
     "InvalidHandError",
     "InvalidMeldError",
+    "InvalidOptionsError",
     "InvalidTileError",
     "NotAWinError",
     "ScoringError",
@@ -45,6 +46,12 @@ class NotAWinError(ScoringError):
     """The tiles do not form a complete hand under the rule set."""
 
     code = "not-a-win"
+
+
+class InvalidOptionsError(ScoringError):
+    """Settlement options a rule set does not know, or of the wrong type / value."""
+
+    code = "invalid-options"
 
 
 class UnknownRuleSetError(ScoringError):

@@ -74,7 +74,23 @@ def _tile(value: Any, what: str) -> Tile:
 def _tiles(value: Any, what: str) -> tuple[Tile, ...]:
     if not isinstance(value, list | tuple):
         raise InvalidHandError(f"{what}: expected a list of tile codes, got {value!r}")
-    return tuple(_tile(v, what) for v in value)
+    try:  # the fast path: every code known (only strings are keys)
+        return tuple(map(_TILE_BY_CODE.__getitem__, value))
+    except (KeyError, TypeError):
+        return tuple(_tile(v, what) for v in value)  # says exactly what is wrong
+
+
+_TILE_BY_CODE: dict[str, Tile] = {t.code: t for t in Tile}
+_MELD_KINDS = {"chow": MeldKind.CHOW, "pung": MeldKind.PUNG, "kong": MeldKind.KONG}
+_RELATIVES = {"left": Relative.LEFT, "opposite": Relative.OPPOSITE, "right": Relative.RIGHT}
+_WIND_BY_CODE = {w.value: w for w in Wind}
+
+
+def _wind(code: Any) -> Wind:
+    try:
+        return _WIND_BY_CODE[code]
+    except (KeyError, TypeError):
+        return Wind.parse(code)  # raises, saying what is wrong
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,15 +111,11 @@ class Meld:
 
     def __post_init__(self) -> None:
         t = self.tiles
-        if any(x.is_flower for x in t):
+        if t and max(t) >= 34:
             raise InvalidMeldError(f"a meld cannot contain flowers: {self}")
         if self.kind is MeldKind.CHOW:
-            ok = (
-                len(t) == 3
-                and t[0].is_suited
-                and t[1] == t[0].shifted(1)
-                and t[2] == t[0].shifted(2)
-            )
+            a = t[0]
+            ok = len(t) == 3 and a < 27 and a % 9 <= 6 and t[1] == a + 1 and t[2] == a + 2
             if not ok:
                 raise InvalidMeldError(f"not a chow: {' '.join(map(str, t))}")
             if self.concealed:
@@ -152,11 +164,12 @@ class Meld:
 
     @classmethod
     def from_json(cls, obj: Any) -> Meld:
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidMeldError(f"a meld must be an object, got {obj!r}")
+        raw_kind: Any = obj.get("kind")
         try:
-            kind = MeldKind(obj.get("kind"))
-        except ValueError:
+            kind = _MELD_KINDS[raw_kind]
+        except (KeyError, TypeError):
             raise InvalidMeldError(
                 f"meld kind must be chow, pung or kong, got {obj.get('kind')!r}"
             ) from None
@@ -164,8 +177,8 @@ class Meld:
         claimed = obj.get("claimed")
         src = obj.get("from")
         try:
-            source = Relative(src) if src is not None else None
-        except ValueError:
+            source = _RELATIVES[src] if src is not None else None
+        except (KeyError, TypeError):
             raise InvalidMeldError(
                 f"meld 'from' must be left, opposite or right, got {src!r}"
             ) from None
@@ -209,18 +222,26 @@ class WinInfo:
     def from_json(cls, obj: Any) -> WinInfo:
         if obj is None:
             return cls()
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidHandError(f"'win' must be an object, got {obj!r}")
-        kw: dict[str, bool] = {}
-        for name in ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "fourth_tile"):
+        for name in _WIN_NAMES:
             v = obj.get(name, False)
-            if not isinstance(v, bool):
+            if v is not False and v is not True:
                 raise InvalidHandError(f"win.{name} must be a boolean, got {v!r}")
-            kw[name] = v
-        unknown = set(obj) - set(kw)
-        if unknown:
-            raise InvalidHandError(f"unknown keys in 'win': {sorted(unknown)}")
-        info = cls(**kw)
+        if len(obj) > 5 or not _WIN_FLAGS.issuperset(obj):
+            unknown = set(obj) - _WIN_FLAGS
+            if unknown:
+                raise InvalidHandError(f"unknown keys in 'win': {sorted(unknown)}")
+        key = (
+            obj.get("self_drawn", False),
+            obj.get("last_tile", False),
+            obj.get("kong_replacement", False),
+            obj.get("robbing_kong", False),
+            obj.get("fourth_tile", False),
+        )
+        info = _WIN_INFOS.get(key)
+        if info is None:  # 32 possible values, each built once (immutable)
+            info = _WIN_INFOS[key] = cls(*key)
         if info.robbing_kong and info.self_drawn:
             raise InvalidHandError("a win by robbing a kong is not self-drawn")
         if info.kong_replacement and not info.self_drawn:
@@ -235,6 +256,11 @@ class WinInfo:
             "robbing_kong": self.robbing_kong,
             "fourth_tile": self.fourth_tile,
         }
+
+
+_WIN_NAMES = ("self_drawn", "last_tile", "kong_replacement", "robbing_kong", "fourth_tile")
+_WIN_FLAGS = frozenset(_WIN_NAMES)
+_WIN_INFOS: dict[tuple[bool, bool, bool, bool, bool], WinInfo] = {}
 
 
 @dataclass(frozen=True)
@@ -257,12 +283,13 @@ class Hand:
     _tile_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if any(t.is_flower for t in self.concealed) or self.win_tile.is_flower:
+        if self.win_tile >= 34 or (self.concealed and max(self.concealed) >= 34):
             raise InvalidHandError("flowers go in 'flowers', not in the hand")
-        if any(not f.is_flower for f in self.flowers):
-            raise InvalidHandError("'flowers' may only hold f1..f8")
-        if len(set(self.flowers)) != len(self.flowers):
-            raise InvalidHandError("each flower exists once")
+        if self.flowers:
+            if min(self.flowers) < 34:
+                raise InvalidHandError("'flowers' may only hold f1..f8")
+            if len(set(self.flowers)) != len(self.flowers):
+                raise InvalidHandError("each flower exists once")
         c = [0] * 34
         for t in self.concealed:
             c[t] += 1
@@ -273,9 +300,10 @@ class Hand:
             for t in m.tiles:
                 c[t] += 1
         object.__setattr__(self, "_tile_counts", tuple(c))
-        for i, n in enumerate(c):
-            if n > 4:
-                raise InvalidHandError(f"{n} copies of {Tile(i)}: there are only four")
+        if max(c) > 4:
+            for i, n in enumerate(c):
+                if n > 4:
+                    raise InvalidHandError(f"{n} copies of {Tile(i)}: there are only four")
 
     # -- derived ------------------------------------------------------------------------
 
@@ -301,7 +329,7 @@ class Hand:
     @classmethod
     def from_json(cls, obj: Any) -> Hand:
         """Build a hand from its JSON form; raise a ScoringError saying what is wrong."""
-        if not isinstance(obj, Mapping):
+        if type(obj) is not dict and not isinstance(obj, Mapping):  # (the ABC check is slow)
             raise InvalidHandError(f"a hand must be a JSON object, got {type(obj).__name__}")
         ruleset = obj.get("ruleset")
         if not isinstance(ruleset, str):
@@ -313,15 +341,15 @@ class Hand:
             raise InvalidHandError("'melds' must be a list")
         ctx: dict[str, Any] = {}
         raw_ctx = obj.get("context", {})
-        if not isinstance(raw_ctx, Mapping):
+        if type(raw_ctx) is not dict and not isinstance(raw_ctx, Mapping):
             raise InvalidHandError("'context' must be an object")
         for k, v in obj.items():
             if k not in _HAND_KEYS and k != "context":
                 ctx[k] = v
         ctx.update(raw_ctx)
         try:
-            seat = Wind.parse(obj.get("seat_wind", "we"))
-            rnd = Wind.parse(obj.get("round_wind", "we"))
+            seat = _wind(obj.get("seat_wind", "we"))
+            rnd = _wind(obj.get("round_wind", "we"))
         except ScoringError as e:
             raise InvalidHandError(f"seat_wind/round_wind: {e}") from None
         return cls(

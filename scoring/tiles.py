@@ -252,7 +252,7 @@ class Wind(enum.Enum):
     @property
     def index(self) -> int:
         """0 for East … 3 for North."""
-        return ("we", "ws", "ww", "wn").index(self.value)
+        return _WIND_CODES.index(self._value_)
 
     @classmethod
     def from_index(cls, i: int) -> Wind:

@@ -8,6 +8,6 @@ source .venv/bin/activate
 stamp=.venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   python -m pip install -q --upgrade pip
-  python -m pip install -q -e ".[dev,cli]"
+  python -m pip install -q -e ".[dev,cli,loadtest]"
   touch "$stamp"
 fi

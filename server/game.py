@@ -122,13 +122,31 @@ def _remember(state: JSON, parsed: Any) -> None:
             _PARSED.popitem(last=False)
 
 
+def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None) -> str | None:
+    """Why the table refuses these house rules / settlement options (None: it accepts)."""
+    t = _table()
+    try:
+        t.GameConfig.from_json(
+            {"ruleset": ruleset, "house_rules": house_rules, "settlement": settlement}
+        )
+    except t.TableError as exc:
+        return str(exc)
+    return None
+
+
 def new_game(ruleset: str, options: JSON) -> JSON:
     t = _table()
     length = options.get("length")
     rounds = LENGTH_ROUNDS.get(str(length))
     hands = options.get("hands") if length == "hands" else None
     try:
-        cfg = t.GameConfig(ruleset, rounds=rounds, max_hands=hands)
+        cfg = t.GameConfig(
+            ruleset,
+            rounds=rounds,
+            max_hands=hands,
+            house_rules=tuple(sorted((options.get("house_rules") or {}).items())),
+            settlement=tuple(sorted((options.get("settlement") or {}).items())),
+        )
         return dict(t.new_game(cfg).to_json())
     except t.TableError as exc:
         raise _wrap(exc) from None

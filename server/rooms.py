@@ -32,6 +32,8 @@ DEFAULT_OPTIONS: JSON = {
     "public": False,
     "hand_pause_ms": 3000,  # pause after a hand before the next deal
     "bot_delay_ms": None,  # None: the server's default
+    "house_rules": None,  # the table's house rules (docs/table.md), e.g. {"max_winners": 1}
+    "settlement": None,  # the rule set's settlement options (its rules doc), e.g. {"per_fan": 2}
 }
 
 
@@ -113,6 +115,13 @@ def validate_options(ruleset: str, options: JSON | None) -> JSON:
     bd = out["bot_delay_ms"]
     if bd is not None and (not is_int(bd) or not 0 <= bd <= 10_000):
         raise bad("bot_delay_ms must be an int 0..10000")
+    for key in ("house_rules", "settlement"):
+        v = out[key]
+        if v is not None and (not isinstance(v, dict) or not all(isinstance(k, str) for k in v)):
+            raise bad(f"{key} must be a map of names to values")
+    problem = game.check_config(ruleset, out["house_rules"], out["settlement"])
+    if problem is not None:
+        raise bad(problem)
     return out
 
 
@@ -434,6 +443,8 @@ def _game_options(state: JSON) -> JSON:
         "length": o["length"],
         "hands": o["hands"],
         "stakes": o["stakes"],
+        "house_rules": o.get("house_rules"),
+        "settlement": o.get("settlement"),
         "names": [seat["name"] for seat in state["seats"]],
     }
 

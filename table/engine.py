@@ -220,6 +220,7 @@ class _W:
         self.st = st
         self.p = st.params
         self.rs = get_scoring_ruleset(st.config.ruleset)
+        self.settlement = dict(st.config.settlement)
         self.seq = st.seq
         self.phase = st.phase
         self.dealer = st.dealer
@@ -291,6 +292,7 @@ def new_game(config: GameConfig | str) -> GameState:
     """A new game waiting for its first ``start_hand``."""
     cfg = GameConfig(config) if isinstance(config, str) else config
     params = cfg.params()
+    cfg.settlement_options()  # validate (BadConfigError)
     rs = get_scoring_ruleset(cfg.ruleset)
     if rs.hand_size != params.hand_size:
         raise UnknownRulesetError(
@@ -1106,7 +1108,7 @@ def _self_win_error(w: _W, seat: int) -> str | None:
         return "no drawn tile to win on (after a claim, discard)"
     if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
         return f"no win on {tile}, the tile discarded with 叮"
-    if not w.rs.is_complete(_counts(s.concealed), len(s.melds)):
+    if not w.rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds):
         return "the hand is not complete"
     res = _score(w, _build_hand(w, seat, tile, self_drawn=True, discarder=None))
     if res is None:
@@ -1129,7 +1131,7 @@ def _discard_win_error(w: _W, seat: int) -> str | None:
     s = w.seats[seat]
     c = _counts(s.concealed)
     c[tile] += 1
-    if not w.rs.is_complete(c, len(s.melds)):
+    if not w.rs.is_complete(c, len(s.melds), melds=s.melds):
         return "the hand is not complete"
     if w.p.missed_win and s.missed_win:
         return "過水: you passed a win since your last draw"
@@ -1157,9 +1159,13 @@ def win_check(state: GameState, seat: int) -> bool:
 
 
 def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payment]:
-    """The rule set's settlement of one winner (its default options); ``payer`` is the
-    discarder / the robbed kong's owner / the flower win's loser, None on a self-draw."""
-    pays = w.rs.settle(res, Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak))
+    """The rule set's settlement of one winner with the room's settlement options; ``payer``
+    is the discarder / the robbed kong's owner / the flower win's loser, None on a self-draw."""
+    pays = w.rs.settle(
+        res,
+        Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak),
+        w.settlement,
+    )
     out = []
     for p in pays:
         w.pay(p.payer, p.payee, p.amount, p.reason or "win")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.engine import get_ruleset
 from scoring.errors import ScoringError
 from scoring.hand import Meld
 from scoring.tiles import Tile, Wind
@@ -384,6 +385,9 @@ class GameConfig:
     max_hands: int | None = None  # play exactly N hands instead
     first_dealer: int = 0
     house_rules: tuple[tuple[str, Any], ...] = ()
+    #: the rule set's settlement options for this room (stakes: 底, value per fan, schemes…),
+    #: validated by the rule set (``RuleSet.validate_settlement``)
+    settlement: tuple[tuple[str, Any], ...] = ()
 
     def params(self) -> GameParams:
         p = get_params(self.ruleset)
@@ -400,6 +404,14 @@ class GameConfig:
             p = p.with_overrides(**{k: v})
         return p
 
+    def settlement_options(self) -> dict[str, Any]:
+        """The room's settlement options, completed with the rule set's defaults; raise
+        BadConfigError for an unknown option or a bad value."""
+        try:
+            return get_ruleset(self.ruleset).validate_settlement(dict(self.settlement))
+        except ScoringError as e:
+            raise BadConfigError(str(e)) from None
+
     def to_json(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,
@@ -407,6 +419,7 @@ class GameConfig:
             "max_hands": self.max_hands,
             "first_dealer": self.first_dealer,
             "house_rules": {k: v for k, v in self.house_rules},
+            "settlement": {k: v for k, v in self.settlement},
         }
 
     @classmethod
@@ -423,8 +436,14 @@ class GameConfig:
         hr = o.get("house_rules") or {}
         if not isinstance(hr, Mapping):
             raise BadConfigError("house_rules must be an object")
-        cfg = cls(str(o["ruleset"]), r, m, int(fd), tuple(sorted(hr.items())))
+        st = o.get("settlement") or {}
+        if not isinstance(st, Mapping):
+            raise BadConfigError("settlement must be an object")
+        cfg = cls(
+            str(o["ruleset"]), r, m, int(fd), tuple(sorted(hr.items())), tuple(sorted(st.items()))
+        )
         cfg.params()  # validate
+        cfg.settlement_options()
         return cfg
 
 

@@ -27,14 +27,14 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from importlib import resources
-from itertools import permutations
+from itertools import compress, permutations
 from typing import Any
 
 from scoring.decompose import (
     Arrangement,
-    Block,
     BlockKind,
     Wait,
+    block,
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
@@ -53,9 +53,9 @@ from scoring.engine import (
     register,
 )
 from scoring.errors import InvalidHandError
-from scoring.hand import Hand, MeldKind
+from scoring.hand import Hand, Meld, MeldKind
 from scoring.shapes import seven_pairs, thirteen_orphans
-from scoring.tiles import KINDS, Tile
+from scoring.tiles import KINDS, Tile, Wind
 
 __all__ = [
     "MCR",
@@ -63,6 +63,7 @@ __all__ = [
     "MCRFeatures",
     "MCRRuleSet",
     "chow_combination_fans",
+    "make_mcr",
     "pung_combination_fans",
 ]
 
@@ -107,6 +108,12 @@ _MIDDLE = frozenset({4, 5, 6})
 _EMPTY: Mapping[str, int] = {}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+_RANGE34 = range(34)
+_ODD = (1).__and__  # n -> n & 1
+_NO_TILES: frozenset[int] = frozenset()
+_RANK_OF = [t % 9 + 1 for t in range(34)]
+_TERMINALS_HONORS = _TERMINALS | _HONORS
+_SEAT_INDEX = {w.value: 27 + i for i, w in enumerate(Wind)}  # by code: str hashing is cheap
 
 
 def _suit(t: int) -> int:
@@ -138,11 +145,25 @@ HONORS_KNITTED = "honors-and-knitted"
 KNITTED_STRAIGHT = "knitted-straight"
 
 
+_BIT = [1 << t for t in range(34)]
+_SUITED_MASK = (1 << 27) - 1
+_ORPHAN_MASK = sum(1 << t for t in _ORPHANS)
+_SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
+
+
+def _mask(c: Sequence[int]) -> int:
+    """The tiles present in the counts ``c`` as a bit set (bit t: tile index t)."""
+    return sum(map(_BIT.__getitem__, compress(_RANGE34, c)))
+
+
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
     if 27 - list(c[:27]).count(0) < 9:  # fewer than 9 different suited tiles: quick no
         return None
-    for seq in KNITTED_SEQUENCES:
-        if all(c[t] for t in seq):
+    mask = _mask(c)
+    if (mask & _SUITED_MASK).bit_count() < 9:  # fewer than 9 different suited tiles
+        return None
+    for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+        if mask & sm == sm:
             return seq
     return None
 
@@ -157,7 +178,7 @@ def _honors_knitted() -> SpecialShape:
         return any(set(suited) <= set(seq) for seq in KNITTED_SEQUENCES)
 
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
-        blocks = tuple(Block(BlockKind.SINGLE, KINDS[t], True) for t in range(34) if c[t])
+        blocks = tuple(block(BlockKind.SINGLE, t) for t in range(34) if c[t])
         return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
 
     return SpecialShape(HONORS_KNITTED, complete, arrange)
@@ -186,16 +207,15 @@ def _knitted_straight() -> SpecialShape:
         if got is None:
             return []
         seq, r = got
-        knitted = tuple(Block(BlockKind.KNITTED, KINDS[seq[i]], True) for i in (0, 3, 6))
-        knitted = tuple(sorted(knitted, key=lambda b: b.tile))
+        knitted = tuple(block(BlockKind.KNITTED, t) for t in sorted(seq[i] for i in (0, 3, 6)))
         melds = blocks_of_melds(hand.melds)
         out = []
         for pair, sets in concealed_splits(r):
             blocks = (
                 *melds,
                 *knitted,
-                *(Block(k, t, True) for k, t in sets),
-                Block(BlockKind.PAIR, KINDS[pair], True),
+                *(block(k, t) for k, t in sets),
+                block(BlockKind.PAIR, pair),
             )
             win = next(i for i, b in enumerate(blocks) if hand.win_tile in b.tiles)
             out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
@@ -450,29 +470,37 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
     declared melds into any MCR winning shape (live or not)."""
     out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
+    mask = _mask(c)
     if n_melds == 0 and sum(c) == 13:
-        if not any(c[t] for t in range(34) if t not in _ORPHANS):
+        if not mask & ~_ORPHAN_MASK:
             missing = [t for t in _ORPHANS if not c[t]]
             if not missing:
                 out.update(_ORPHANS)
             elif len(missing) == 1:
                 out.add(missing[0])
         if max(c) <= 1:
-            suited = {t for t in range(27) if c[t]}
-            for seq in KNITTED_SEQUENCES:
-                if suited <= set(seq):
+            suited = mask & _SUITED_MASK
+            for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+                if not suited & ~sm:
                     out.update(t for t in (*seq, *range(27, 34)) if not c[t])
-    if n_melds <= 1:
-        ks = SHAPES[3]
-        lst = list(c)
-        for seq in KNITTED_SEQUENCES:
-            if sum(1 for t in seq if c[t]) < 8:
-                continue
-            for t in range(34):
-                lst[t] += 1
-                if ks.complete(lst, n_melds):
-                    out.add(t)
-                lst[t] -= 1
+    if n_melds <= 1 and sum(c) == 13 - 3 * n_melds:
+        # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
+        for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+            have = mask & sm
+            n = have.bit_count()
+            if n == 8:  # the missing one is the only candidate
+                m = (sm & ~have).bit_length() - 1
+                lst = list(c)
+                lst[m] += 1
+                for t in seq:
+                    lst[t] -= 1
+                if is_standard_complete(lst):
+                    out.add(m)
+            elif n == 9:  # complete already: the rest waits for its set / pair
+                lst = list(c)
+                for t in seq:
+                    lst[t] -= 1
+                out.update(int(t) for t in standard_waits(lst))
     return out
 
 
@@ -491,11 +519,25 @@ def _set_of(t: int) -> _Set:
     return (t // 9, t % 9 + 1) if t < 27 else (3, t)
 
 
+# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
+# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
+@cache
+def _chow_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
+    return chow_combination_fans(tuple(_set_of(t) for t in tiles))
+
+
+@cache
+def _pung_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
+    return pung_combination_fans(tuple(_set_of(t) for t in tiles))
+
+
 class MCRFeatures(Features):
     """MCR facts about one arrangement.
 
-    The arrangement's blocks are read once, in ``__init__``, into plain integers (tile
-    indices); everything else is a :func:`~scoring.engine.lazy` attribute computed on first use.
+    The arrangement's blocks and the hand's tile counts are read once, in ``__init__``, into
+    plain integers and sets (the facts nearly every fan reads: computing them eagerly in one
+    pass is cheaper than lazy look-ups); the rarer facts are :func:`~scoring.engine.lazy`
+    attributes computed on first use.
     """
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
@@ -539,34 +581,43 @@ class MCRFeatures(Features):
         self.pair_tile = pair if npairs == 1 else None
         self.hidden = hidden
         self.win_i = hand.win_tile._value_
-        self.exposed = sum(1 for m in hand.melds if not m.concealed)
+        self.exposed = len([m for m in hand.melds if not m.concealed]) if hand.melds else 0
+        # -- tiles: counts (34) of every tile of the hand, melds included
+        tc = hand._tile_counts
+        self.counts_i: tuple[int, ...] = tc
+        self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
+        #: numbered suits absent
+        self.has_characters = any(tc[0:9])
+        self.voided: int = 3 - (self.has_characters + any(tc[9:18]) + any(tc[18:27]))
+        self.honors: bool = any(tc[27:34])
+        std = self.is_standard_shape
+        self.four_chows: bool = std and len(chows) == 4
+        self.four_pungs: bool = std and len(pungs) == 4
+        self.tile_hogs: int = tc.count(4) - kongs
+        self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
+        self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
+        # the fans the sets make together (every arrangement's guards read them)
+        self.chow_fans: Mapping[str, int] = (
+            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _EMPTY
+        )
+        self.pung_fans: Mapping[str, int] = (
+            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _EMPTY
+        )
+        if pungs:
+            self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
+            self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
+        else:
+            self.dragon_pungs = 0
+            self.wind_pungs = _NO_TILES
 
     # -- tiles ------------------------------------------------------------------------------
-
-    @lazy
-    def counts_i(self) -> list[int]:
-        """Counts (34) of every tile of the hand, melds included."""
-        return self.hand.tile_counts()
-
-    @lazy
-    def kinds_i(self) -> frozenset[int]:
-        return frozenset(i for i, n in enumerate(self.counts_i) if n)
-
-    @lazy
-    def voided(self) -> int:
-        """Numbered suits absent."""
-        return 3 - len({t // 9 for t in self.kinds_i if t < 27})
-
-    @lazy
-    def honors(self) -> bool:
-        return any(t >= 27 for t in self.kinds_i)
 
     @lazy
     def ranks(self) -> frozenset[int] | None:
         """Ranks present when every tile is numbered, else None."""
         if self.honors:
             return None
-        return frozenset(t % 9 + 1 for t in self.kinds_i)
+        return frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
 
     def only(self, tiles: frozenset[int]) -> bool:
         return self.kinds_i <= tiles
@@ -590,10 +641,6 @@ class MCRFeatures(Features):
             return "middle-tiles"
         return None
 
-    @lazy
-    def tile_hogs(self) -> int:
-        return sum(1 for n in self.counts_i if n == 4) - self.n_kongs
-
     # -- sets ------------------------------------------------------------------------------
 
     @lazy
@@ -604,39 +651,11 @@ class MCRFeatures(Features):
     def pung_sets(self) -> tuple[_Set, ...]:
         return tuple(sorted(_set_of(t) for t in self.pung_tiles))
 
-    @lazy
-    def chow_fans(self) -> Mapping[str, int]:
-        if not self.is_standard_shape or len(self.chow_tiles) < 2:
-            return _EMPTY
-        return chow_combination_fans(self.chow_sets)
-
-    @lazy
-    def pung_fans(self) -> Mapping[str, int]:
-        if not self.is_standard_shape or len(self.pung_tiles) < 2:
-            return _EMPTY
-        return pung_combination_fans(self.pung_sets)
-
     def chow(self, fan: str) -> int:
         return self.chow_fans.get(fan, 0)
 
     def pung(self, fan: str) -> int:
         return self.pung_fans.get(fan, 0)
-
-    @lazy
-    def four_chows(self) -> bool:
-        return self.is_standard_shape and len(self.chow_tiles) == 4
-
-    @lazy
-    def four_pungs(self) -> bool:
-        return self.is_standard_shape and len(self.pung_tiles) == 4
-
-    @lazy
-    def dragon_pungs(self) -> int:
-        return sum(1 for t in self.pung_tiles if t >= 31)
-
-    @lazy
-    def wind_pungs(self) -> frozenset[int]:
-        return frozenset(t for t in self.pung_tiles if 27 <= t < 31)
 
     @lazy
     def pungs_of_terminals_or_honors(self) -> int:
@@ -651,14 +670,6 @@ class MCRFeatures(Features):
         if n and self.nine_gates:
             n -= 1
         return n
-
-    @lazy
-    def seat_i(self) -> int:
-        return 27 + self.hand.seat_wind.index
-
-    @lazy
-    def round_i(self) -> int:
-        return 27 + self.hand.round_wind.index
 
     def every_pack(self, chow_ok: frozenset[int], other_ok: frozenset[int]) -> bool:
         """Every set and the pair has its lowest tile in the given set (chows / others)."""
@@ -681,7 +692,7 @@ class MCRFeatures(Features):
 
     @lazy
     def seven_pairs_possible(self) -> bool:
-        return not self.hand.melds and all(n % 2 == 0 for n in self.hand.concealed_counts())
+        return not self.hand.melds and not any(map(_ODD, self.hand._concealed_counts))
 
     # -- special hands ------------------------------------------------------------------------
 
@@ -731,10 +742,12 @@ class MCRFeatures(Features):
         """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
         and the winner holds no other copy concealed, or the winner's own melds already
         show three copies."""
-        w = self.win_tile
-        if self.hand.melds and sum(m.tiles.count(w) for m in self.hand.melds) == 3:
+        h = self.hand
+        w = self.win_i
+        in_hand = h._concealed_counts[w]  # the win tile included
+        if h._tile_counts[w] - in_hand == 3:  # three copies in the winner's melds
             return True
-        return self.hand.win.fourth_tile and w not in self.hand.concealed
+        return h.win.fourth_tile and in_hand == 1
 
     @lazy
     def wait_fan(self) -> str | None:
@@ -927,7 +940,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ),
     (
         "all-terminals-and-honors",
-        lambda f: f.only(_TERMINALS | _HONORS),
+        lambda f: f.only(_TERMINALS_HONORS),
         ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
     ),
     (
@@ -1007,7 +1020,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
     (
         "outside-hand",
-        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS | _HONORS),
+        lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS_HONORS),
         (),
     ),
     (
@@ -1034,7 +1047,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
     ("double-pung", lambda f: f.pung("double-pung"), ()),
     ("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
     ("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
-    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS | _HONORS)), ("no-honors",)),
+    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
     ("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
     ("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
     ("short-straight", lambda f: f.chow("short-straight"), ()),
@@ -1051,7 +1064,122 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
 )
 
 
-def _patterns() -> list[Pattern[MCRFeatures]]:
+def _win_flags(f: MCRFeatures) -> bool:
+    w = f.hand.win
+    return w.last_tile or w.kong_replacement or w.robbing_kong
+
+
+#: Rows sharing a cheap *necessary* condition (the engine's ``Pattern.guard``): when it is
+#: false for an arrangement none of these fans can be present, and their predicates are not
+#: called. Only a shortcut: ``tests/scoring/test_mcr.py`` scores hands with and without it.
+GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
+    (
+        lambda f: f.chow_fans,  # two or more chows that combine
+        (
+            "quadruple-chow",
+            "four-pure-shifted-chows",
+            "pure-triple-chow",
+            "pure-straight",
+            "pure-shifted-chows",
+            "mixed-straight",
+            "mixed-triple-chow",
+            "mixed-shifted-chows",
+            "pure-double-chow",
+            "mixed-double-chow",
+            "short-straight",
+            "two-terminal-chows",
+        ),
+    ),
+    (
+        lambda f: f.pung_fans,  # two or more pungs that combine
+        (
+            "big-four-winds",
+            "big-three-dragons",
+            "little-four-winds",
+            "little-three-dragons",
+            "four-pure-shifted-pungs",
+            "pure-shifted-pungs",
+            "triple-pung",
+            "big-three-winds",
+            "mixed-shifted-pungs",
+            "two-dragons-pungs",
+            "double-pung",
+        ),
+    ),
+    (
+        lambda f: f.pung_tiles,  # a pung or kong
+        (
+            "four-concealed-pungs",
+            "all-even-pungs",
+            "three-concealed-pungs",
+            "all-pungs",
+            "two-concealed-pungs",
+            "dragon-pung",
+            "prevalent-wind",
+            "seat-wind",
+            "pung-of-terminals-or-honors",
+        ),
+    ),
+    (
+        lambda f: f.n_kongs,
+        (
+            "four-kongs",
+            "three-kongs",
+            "two-concealed-kongs",
+            "two-melded-kongs",
+            "concealed-kong",
+            "melded-kong",
+        ),
+    ),
+    (
+        lambda f: not f.is_standard_shape,
+        (
+            "seven-shifted-pairs",
+            "thirteen-orphans",
+            "seven-pairs",
+            "greater-honors-and-knitted-tiles",
+            "lesser-honors-and-knitted-tiles",
+            "knitted-straight",
+        ),
+    ),
+    (
+        lambda f: f.voided == 2 and not f.honors,  # one suit only
+        ("nine-gates", "pure-terminal-chows", "full-flush"),
+    ),
+    (
+        lambda f: not f.honors and f.range_fan,  # numbered tiles of a limited range
+        ("upper-tiles", "middle-tiles", "lower-tiles", "upper-four", "lower-four"),
+    ),
+    (
+        lambda f: not f.honors,
+        ("all-terminals", "three-suited-terminal-chows", "all-five", "all-simples"),
+    ),
+    (lambda f: f.honors, ("all-honors", "half-flush", "all-types")),
+    (
+        lambda f: not f.has_characters,  # green and reversible tiles are dots/bamboo/honours
+        ("all-green", "reversible-tiles"),
+    ),
+    (
+        # a standard (or knitted) arrangement's pair must then be a terminal or an honour
+        lambda f: f.pair_tile is None or f.pair_tile in _TERMINALS_HONORS,
+        ("all-terminals-and-honors", "outside-hand"),
+    ),
+    (
+        _win_flags,
+        ("last-tile-draw", "last-tile-claim", "out-with-replacement-tile", "robbing-the-kong"),
+    ),
+    (lambda f: f.wait_fan, ("edge-wait", "closed-wait", "single-wait")),
+)
+
+
+def _patterns(guards: bool = True) -> list[Pattern[MCRFeatures]]:
+    """The pattern table; ``guards=False`` leaves out the :data:`GROUPS` shortcut."""
+    guard_of: dict[str, Callable[[MCRFeatures], object]] = {}
+    for guard, members in GROUPS:
+        for fid in members:
+            if fid in guard_of or fid not in FANS:
+                raise ValueError(f"mcr: {fid} is in no or in two guard groups")
+            guard_of[fid] = guard
     ids = [r[0] for r in ROWS]
     if sorted(ids) != sorted(FANS) or len(ids) != len(FANS):
         raise ValueError("mcr: the pattern table and scoring/data/mcr.json disagree")
@@ -1071,6 +1199,7 @@ def _patterns() -> list[Pattern[MCRFeatures]]:
                 predicate=pred,
                 excludes=frozenset(excl),
                 category="flower" if fid == FLOWERS else "",
+                guard=guard_of.get(fid) if guards else None,
             )
         )
     return out
@@ -1095,18 +1224,23 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
             )
 
     def waits(
-        self, counts: Sequence[int], n_melds: int, held: Sequence[int] | None = None
+        self,
+        counts: Sequence[int],
+        n_melds: int,
+        held: Sequence[int] | None = None,
+        melds: Sequence[Meld] | None = None,
     ) -> list[Tile]:
         """Same answer as the generic completion test over every tile, computed from the
-        memoised per-suit tables and cheap tests for the special shapes."""
+        memoised per-suit tables and cheap tests for the special shapes. (No MCR shape
+        depends on the kind of a declared meld, so ``melds`` changes nothing.)"""
         mine = held if held is not None else counts
         return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
-        if all(i.id == FLOWERS for i in items):
+        if not items or (len(items) == 1 and items[0].id == FLOWERS):  # ids are unique
             p = self.by_id[CHICKEN]
             items = [Item(p.id, p.name, p.en, p.points, 1), *items]
-        return items, sum(i.total for i in items)
+        return items, sum([i.points * i.count for i in items])
 
     def choose_key(self, total: int, items: Sequence[Item], f: MCRFeatures) -> tuple[int, ...]:
         """Highest total first. Equal totals are a matter of convention (the fans differ, the
@@ -1149,17 +1283,22 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         return out
 
 
-MCR = MCRRuleSet(
-    name="mcr",
-    title=DATA["title"],
-    hand_size=13,
-    patterns=_patterns(),
-    features=MCRFeatures,
-    shapes=SHAPES,
-    uses_flowers=True,
-    minimum=MINIMUM,
-    minimum_excludes=frozenset({FLOWERS}),
-    exclusion_closure=False,
-    sequential_exclusion=True,
-)
+def make_mcr(guards: bool = True) -> MCRRuleSet:
+    """The MCR rule set (``guards=False``: without the :data:`GROUPS` shortcut, for tests)."""
+    return MCRRuleSet(
+        name="mcr",
+        title=DATA["title"],
+        hand_size=13,
+        patterns=_patterns(guards),
+        features=MCRFeatures,
+        shapes=SHAPES,
+        uses_flowers=True,
+        minimum=MINIMUM,
+        minimum_excludes=frozenset({FLOWERS}),
+        exclusion_closure=False,
+        sequential_exclusion=True,
+    )
+
+
+MCR = make_mcr()
 register(MCR)

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from importlib import resources
 from typing import Any
 
@@ -40,10 +39,11 @@ from scoring.engine import (
     ScoreResult,
     Seating,
     SpecialShape,
+    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
@@ -161,7 +161,32 @@ def _orphans_complete(c: Sequence[int], n_melds: int) -> bool:
     return sum(c) == 17 and bool(_orphan_sets(c))
 
 
+def _orphan_core(c: Sequence[int]) -> bool:
+    """The 14-tile thirteen orphans: each terminal and honour, one of them twice."""
+    return sum(c) == 14 and all(c[o] >= 1 for o in _ORPHANS) and sum(c[o] for o in _ORPHANS) == 14
+
+
+def _concealed_kong_only(melds: Sequence[Meld]) -> bool:
+    return len(melds) == 1 and melds[0].is_kong and melds[0].concealed
+
+
+def _orphans_complete_melds(c: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """With the melds known, the set may also be a concealed kong ("不能上碰明槓": no
+    chow, pung or exposed kong; a concealed kong is not shown as a claimed set)."""
+    if not melds:
+        return _orphans_complete(c, 0)
+    return _concealed_kong_only(melds) and _orphan_core(c)
+
+
 def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
+    if hand.melds:
+        if not _concealed_kong_only(hand.melds) or not _orphan_core(c):
+            return []
+        core = tuple(
+            Block(BlockKind.PAIR if c[o] == 2 else BlockKind.SINGLE, Tile(o), True)
+            for o in _ORPHANS
+        )
+        return [Arrangement(ORPHANS16, blocks_of_melds(hand.melds) + core, None, Wait.SPECIAL)]
     out = []
     for kind, i in _orphan_sets(c):
         rest = list(c)
@@ -179,7 +204,7 @@ def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
 SHAPES = (
     SpecialShape(LIKGU, _likgu_complete, _likgu_arrange),
     SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange),
-    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange),
+    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds),
 )
 
 
@@ -204,53 +229,53 @@ class TaiFeatures(Features):
 
     # -- context ------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def dealer(self) -> bool:
         return bool(self.ctx("dealer", False))
 
-    @cached_property
+    @lazy
     def dealer_streak(self) -> int:
         return int(self.ctx("dealer_streak", 0))
 
-    @cached_property
+    @lazy
     def tiles_seen(self) -> int | None:
         v = self.ctx("tiles_seen")
         return None if v is None else int(v)
 
-    @cached_property
+    @lazy
     def flower_win(self) -> str | None:
         v = self.ctx("flower_win")
         return None if v is None else str(v)
 
     # -- shape --------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def shape(self) -> str:
         return self.arr.shape
 
-    @cached_property
+    @lazy
     def special(self) -> bool:
         """One of the three special shapes (嚦咕嚦咕, 十六不搭, 十三么)."""
         return self.shape in (LIKGU, SIXTEEN, ORPHANS16)
 
-    @cached_property
+    @lazy
     def n_waits(self) -> int:
         return len(self.waits)
 
-    @cached_property
+    @lazy
     def one_tile_shape(self) -> bool:
         """一飞: the win tile completed an edge, closed or single-pair wait."""
         return self.is_standard and self.wait in (Wait.EDGE, Wait.CLOSED, Wait.SINGLE)
 
-    @cached_property
+    @lazy
     def all_chows(self) -> bool:
         return self.is_standard and len(self.chows) == 5
 
-    @cached_property
+    @lazy
     def all_pungs(self) -> bool:
         return self.is_standard and len(self.pungs) == 5
 
-    @cached_property
+    @lazy
     def pinghu_violations(self) -> int:
         """How many of 大平胡's four conditions an all-chow hand breaks: honours (in the
         pair), flowers, a one-tile (一飞) wait, a self-draw."""
@@ -261,34 +286,34 @@ class TaiFeatures(Features):
             + int(self.self_drawn)
         )
 
-    @cached_property
+    @lazy
     def all_claimed(self) -> bool:
         """Five declared melds, none concealed: only the pair's two tiles are in hand."""
         return len(self.hand.melds) == 5 and not any(m.concealed for m in self.hand.melds)
 
     # -- tiles --------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def n_suits(self) -> int:
         return len(self.suits)
 
-    @cached_property
+    @lazy
     def has_winds(self) -> bool:
         return any(self.counts[27:31])
 
-    @cached_property
+    @lazy
     def has_dragons(self) -> bool:
         return any(self.counts[31:34])
 
-    @cached_property
+    @lazy
     def no_terminals_or_honors(self) -> bool:
         return all(t.is_simple for t in self.kinds)
 
-    @cached_property
+    @lazy
     def only_terminals(self) -> bool:
         return all(t.is_terminal for t in self.kinds)
 
-    @cached_property
+    @lazy
     def outside(self) -> bool:
         """连么: every set and the pair of a standard hand hold a terminal or an honour."""
         return self.is_standard and all(
@@ -297,23 +322,23 @@ class TaiFeatures(Features):
 
     # -- flowers ------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def right_flowers(self) -> int:
         """正花: flowers whose number (1-4 in each set) is the seat's (East 1 … North 4)."""
         n = self.hand.seat_wind.index + 1
         return sum(1 for f in self.hand.flowers if (f.number - 1) % 4 + 1 == n)
 
-    @cached_property
+    @lazy
     def wrong_flowers(self) -> int:
         return len(self.hand.flowers) - self.right_flowers
 
-    @cached_property
+    @lazy
     def flower_sets(self) -> int:
         """一台花: complete sets of one kind (春夏秋冬 or 梅兰菊竹)."""
         have = set(self.hand.flowers)
         return sum(1 for lo in (34, 38) if all(Tile(lo + k) in have for k in range(4)))
 
-    @cached_property
+    @lazy
     def mixed_flower_sets(self) -> int:
         """一台草: further sets of the numbers 1-4 taken from both kinds."""
         per_number = [0, 0, 0, 0]
@@ -323,7 +348,7 @@ class TaiFeatures(Features):
 
     # -- honours ------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def honor_rows(self) -> dict[str, int]:
         """Pungs / kongs of honours by 字 row: 双番字 (seat and round wind), 正字 (seat or
         round wind; dragons by default), 不正字 (the other winds)."""
@@ -337,35 +362,35 @@ class TaiFeatures(Features):
                 out[("wrong-honor", "right-honor", "double-wind")[hits]] += 1
         return out
 
-    @cached_property
+    @lazy
     def wind_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile.is_wind)
 
-    @cached_property
+    @lazy
     def dragon_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile.is_dragon)
 
-    @cached_property
+    @lazy
     def pair_is_wind(self) -> bool:
         return self.pair is not None and self.pair.tile.is_wind
 
-    @cached_property
+    @lazy
     def pair_is_dragon(self) -> bool:
         return self.pair is not None and self.pair.tile.is_dragon
 
-    @cached_property
+    @lazy
     def pair_is_258(self) -> bool:
         p = self.pair
         return p is not None and p.tile.is_suited and p.tile.number in (2, 5, 8)
 
     # -- sets ---------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def concealed_pung_count(self) -> int:
         """暗间: pungs formed in hand (not completed by a discard) and every kong."""
         return sum(1 for b in self.pungs if b.concealed or b.kind is BlockKind.KONG)
 
-    @cached_property
+    @lazy
     def same_number_pungs(self) -> dict[int, int]:
         """兄弟: for each number, in how many suits the hand has a pung / kong of it."""
         suits: dict[int, set[int]] = {}
@@ -374,7 +399,7 @@ class TaiFeatures(Features):
                 suits.setdefault(b.tile.number, set()).add(b.tile // 9)
         return {n: len(s) for n, s in suits.items()}
 
-    @cached_property
+    @lazy
     def same_number_chows(self) -> dict[int, int]:
         """相逢: for each first number, in how many suits the hand has that chow."""
         suits: dict[int, set[int]] = {}
@@ -382,7 +407,7 @@ class TaiFeatures(Features):
             suits.setdefault(b.tile.number, set()).add(b.tile // 9)
         return {n: len(s) for n, s in suits.items()}
 
-    @cached_property
+    @lazy
     def identical_chows(self) -> dict[Tile, int]:
         """般高: how many times each chow occurs."""
         out: dict[Tile, int] = {}
@@ -399,7 +424,7 @@ class TaiFeatures(Features):
     def n_meets(self, k: int) -> int:
         return sum(1 for n in self.same_number_chows.values() if n == k)
 
-    @cached_property
+    @lazy
     def four_in(self) -> dict[str, int]:
         """四归: a tile held four times, not as a kong, spread over sets of a standard hand:
         pung + chow (二), pair + two chows (三), four chows (四)."""
@@ -429,7 +454,7 @@ class TaiFeatures(Features):
                     out["four"] += 1
         return out
 
-    @cached_property
+    @lazy
     def straights(self) -> tuple[bool, bool]:
         """(明龙, 暗龙): 123 456 789 of one suit as chows; 暗龙 when all three are concealed."""
         open_ = closed = False
@@ -442,7 +467,7 @@ class TaiFeatures(Features):
                     closed = True
         return open_, closed
 
-    @cached_property
+    @lazy
     def mixed_straight(self) -> bool:
         """花龙: 123, 456 and 789 as chows, each of a different suit."""
         starts = {(b.tile // 9, b.tile.number) for b in self.chows}
@@ -453,7 +478,7 @@ class TaiFeatures(Features):
                         return True
         return False
 
-    @cached_property
+    @lazy
     def knitted_suits(self) -> bool:
         """三不搭: the three suits of a 十六不搭 hold 147, 258 and 369 (in some order)."""
         if self.shape != SIXTEEN:
@@ -815,6 +840,9 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
     def extras(self, items: Sequence[Item], f: TaiFeatures) -> dict[str, Any]:
         hand_tai = sum(i.total for i in items if i.id not in DEALER_ROWS)
         return {"hand_tai": hand_tai, "dealer_tai": 1 + 2 * f.dealer_streak}
+
+    def settlement_defaults(self) -> dict[str, Any]:
+        return {k: self.params[k] for k in ("base", "unit", "dealer_rows")}
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None

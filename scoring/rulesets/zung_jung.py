@@ -25,11 +25,20 @@ import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from importlib import resources
 from typing import Any
 
-from scoring.engine import Features, Item, Pattern, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.engine import (
+    Features,
+    Item,
+    Pattern,
+    Payment,
+    RuleSet,
+    ScoreResult,
+    Seating,
+    lazy,
+    register,
+)
 from scoring.errors import InvalidHandError, ScoringError
 from scoring.hand import Hand
 from scoring.shapes import seven_pairs, thirteen_orphans
@@ -61,56 +70,56 @@ def _sn(t: Tile) -> tuple[int, int]:
 class ZJFeatures(Features):
     """Facts of one arrangement that the Zung Jung predicates read."""
 
-    @cached_property
+    @lazy
     def chow_keys(self) -> tuple[tuple[int, int], ...]:
         """(suit, first number) of every chow, sorted."""
         return tuple(sorted(_sn(b.tile) for b in self.chows))
 
-    @cached_property
+    @lazy
     def chow_multiplicity(self) -> tuple[int, ...]:
         """How many times each distinct chow occurs, highest first."""
         return tuple(sorted(Counter(self.chow_keys).values(), reverse=True))
 
-    @cached_property
+    @lazy
     def suited_pung_keys(self) -> frozenset[tuple[int, int]]:
         """(suit, number) of every suited pung / kong."""
         return frozenset(_sn(b.tile) for b in self.pungs if b.tile.is_suited)
 
-    @cached_property
+    @lazy
     def wind_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile.is_wind)
 
-    @cached_property
+    @lazy
     def dragon_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile.is_dragon)
 
-    @cached_property
+    @lazy
     def pair_tile(self) -> Tile | None:
         p = self.pair
         return p.tile if p is not None else None
 
-    @cached_property
+    @lazy
     def has_terminal(self) -> bool:
         return any(t.is_terminal for t in self.kinds)
 
-    @cached_property
+    @lazy
     def numbers(self) -> frozenset[int]:
         """The numbers (1-9) of the suited tiles present."""
         return frozenset(t.number for t in self.kinds if t.is_suited)
 
-    @cached_property
+    @lazy
     def every_block_terminal_or_honor(self) -> bool:
         """Each set and the pair contains a terminal or an honour (standard shape only)."""
         return self.is_standard and all(
             any(t.is_terminal_or_honor for t in b.tiles) for b in self.blocks
         )
 
-    @cached_property
+    @lazy
     def every_block_terminal(self) -> bool:
         """Each set and the pair contains a terminal number tile (standard shape only)."""
         return self.is_standard and all(any(t.is_terminal for t in b.tiles) for b in self.blocks)
 
-    @cached_property
+    @lazy
     def one_suit_before_win(self) -> tuple[int, ...] | None:
         """The 9 counts of the 13 tiles held before the win when they are all one suit and
         no meld was declared (for 九蓮寶燈); None otherwise."""
@@ -127,11 +136,11 @@ class ZJFeatures(Features):
             c[t.value % 9] += 1
         return tuple(c)
 
-    @cached_property
+    @lazy
     def seat_wind_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile == self.seat_tile)
 
-    @cached_property
+    @lazy
     def round_wind_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile == self.round_tile)
 
@@ -800,6 +809,12 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
         return {"sum": sum(i.total for i in items), "limit": why}
 
     # -- settlement -----------------------------------------------------------------------
+
+    def settlement_defaults(self) -> dict[str, Any]:
+        return {"discard": self.discard, "self_draw": self.self_draw}
+
+    def settlement_choices(self) -> dict[str, tuple[str, ...]]:
+        return {"discard": DISCARD_SCHEMES, "self_draw": SELF_DRAW_SCHEMES}
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from mcr_gen import generate, oracle_fans, our_fans
 
 from scoring import Hand, Seating, get_ruleset, net, score
-from scoring.errors import InvalidHandError
+from scoring.errors import InvalidHandError, ScoringError
 from scoring.rulesets.mcr import DATA, FANS, ROWS, chow_combination_fans
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -314,6 +314,35 @@ def test_settle_refuses_a_hand_under_the_minimum() -> None:
     assert not r.minimum_met and r.total >= 8
     with pytest.raises(InvalidHandError):
         get_ruleset("mcr").settle(r, Seating(winner=0, discarder=1, dealer=0))
+
+
+# -- evaluation shortcuts -------------------------------------------------------------------
+
+
+def test_guards_change_nothing() -> None:
+    """The guard groups (a cheap necessary condition skipping whole groups of rows) give the
+    same results as evaluating every predicate, on golden and random hands."""
+    from scoring.rulesets.mcr import GROUPS, make_mcr
+
+    plain = make_mcr(guards=False)
+    guarded = get_ruleset("mcr")
+    assert all(p.guard is None for p in plain.patterns)
+    assert sum(p.guard is not None for p in guarded.patterns) == sum(len(m) for _, m in GROUPS)
+    rng = random.Random(4242)
+    golden = _rows("mcr_cases.jsonl") + _rows("mcr_hidden_me.jsonl")
+    hands = [r["hand"] for r in golden] + [generate(rng) for _ in range(1500)]
+    compared = 0
+    for obj in hands:
+        h = Hand.from_json(obj)
+        try:
+            expected = plain.score(h).to_json()
+        except ScoringError as e:  # golden rows of hands that are no win
+            with pytest.raises(type(e)):
+                guarded.score(h)
+            continue
+        assert guarded.score(h).to_json() == expected, obj
+        compared += 1
+    assert compared > 1500
 
 
 # -- fast waits -----------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.codes import ErrorCode
-from server import game
+from server import game, rooms
 from server_tests.helpers import check_view_message
 from server_tests.wsclient import Client
 
@@ -131,9 +131,41 @@ async def test_bad_options(server):
         {"colour": 1},
         {"stakes": -1},
         {"public": "yes"},
+        {"house_rules": {"max_winners": 7}},
+        {"house_rules": ["max_winners"]},
+        {"settlement": {"no-such-option": 1}},
     ):
         r = await a.request({"type": "create_room", "ruleset": RS, "options": opts})
         assert r["code"] == ErrorCode.BAD_OPTIONS, opts
+
+
+async def test_house_rules_and_stakes_reach_the_table(server):
+    """Room options `house_rules` / `settlement` are validated by the table and the rule set
+    (the reason comes back in the error) and reach the game."""
+    a = await Client.connect(server.port)
+    await a.hello()
+    r = await a.request(
+        {"type": "create_room", "ruleset": "hk-tw16", "options": {"settlement": {"per_fan": "2"}}}
+    )
+    assert r["code"] == ErrorCode.BAD_OPTIONS and "per_fan" in r["message"]
+    opts = {"settlement": {"per_fan": 3, "base": 2}, "house_rules": {"max_winners": 1}}
+    r = await a.request({"type": "create_room", "ruleset": "hk-tw16", "options": opts})
+    assert r["type"] == "ack", r
+
+
+def test_room_options_become_the_game_config():
+    """The room's `house_rules` and `settlement` are in the table's config once it starts."""
+    opts = rooms.validate_options(
+        "hk-tw16", {"settlement": {"per_fan": 3, "base": 2}, "house_rules": {"max_winners": 1}}
+    )
+    state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", "hk-tw16", opts, 0).state
+    state = rooms.sit(state, "p_a", 0).state
+    for seat in (1, 2, 3):
+        state = rooms.add_bot(state, "p_a", seat).state
+    state = rooms.ready(state, "p_a", True).state
+    cfg = rooms.start(state, "p_a", 0).state["game"]["config"]
+    assert cfg["settlement"] == {"base": 2, "per_fan": 3}
+    assert cfg["house_rules"] == {"max_winners": 1}
 
 
 async def test_names_and_chat_are_cleaned_of_control_characters(server):

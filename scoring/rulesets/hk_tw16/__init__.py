@@ -190,6 +190,9 @@ class HKTW16(RuleSet[HKFeatures]):
                 out[key] = v
         return out
 
+    def settlement_defaults(self) -> dict[str, Any]:
+        return dict(DEFAULT_OPTIONS)
+
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
     ) -> list[Payment]:

@@ -1,7 +1,7 @@
 """The feature record of one 港式台牌 arrangement.
 
 Every predicate of the pattern table reads one attribute of :class:`HKFeatures`; each is a
-``cached_property`` computed at most once per arrangement. Attributes of the 明/暗 patterns
+:func:`~scoring.engine.lazy` attribute computed at most once per arrangement. Attributes of the 明/暗 patterns
 are 0 (absent), 1 (open: some set forming it is exposed) or 2 (closed: every set concealed).
 
 Chows are ``(suit, start)`` with suit 0 萬 / 1 筒 / 2 索 and start 1-7.
@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from functools import cached_property
 from itertools import permutations
 
 from scoring.decompose import STANDARD, Block, BlockKind, Wait
-from scoring.engine import Features
+from scoring.engine import Features, lazy
 from scoring.hand import MeldKind
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 from scoring.tiles import Tile
@@ -38,46 +37,46 @@ class HKFeatures(Features):
 
     # -- shape and situation ---------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def shape(self) -> str:
         return self.arr.shape
 
-    @cached_property
+    @lazy
     def standard(self) -> bool:
         return self.arr.shape == STANDARD
 
-    @cached_property
+    @lazy
     def special(self) -> bool:
         """嚦咕嚦咕, 十六不搭 or 十三么."""
         return self.arr.shape in (LIKGU, SIXTEEN, ORPHANS)
 
-    @cached_property
+    @lazy
     def flower_win(self) -> str | None:
         v = self.ctx("flower_win")
         if v is None and len(self.hand.flowers) == 8:
             return "eight-flowers"
         return v if isinstance(v, str) else None
 
-    @cached_property
+    @lazy
     def menqing(self) -> bool:
         """門清: no exposed chow or pung (kongs, melded or concealed, allowed)."""
         return all(m.kind is MeldKind.KONG for m in self.hand.melds)
 
-    @cached_property
+    @lazy
     def fully_concealed(self) -> bool:
         """Nothing declared but concealed kongs."""
         return all(m.concealed for m in self.hand.melds)
 
-    @cached_property
+    @lazy
     def ting(self) -> bool:
         return bool(self.ctx("ting", False))
 
-    @cached_property
+    @lazy
     def ting_timing(self) -> str:
         v = self.ctx("ting_timing", "normal")
         return v if isinstance(v, str) else "normal"
 
-    @cached_property
+    @lazy
     def replacements(self) -> tuple[str, ...]:
         """The chain of replacement draws (``flower`` / ``kong``) before the self-draw."""
         v = self.ctx("replacements")
@@ -87,7 +86,7 @@ class HKFeatures(Features):
             return ("kong",)
         return ()
 
-    @cached_property
+    @lazy
     def chain_value(self) -> int:
         """連續花＋槓上自摸: 3ⁿ (flowers) + 5ⁿ (kongs), a term only when its n > 0, ≤ 800."""
         r = self.replacements
@@ -97,17 +96,17 @@ class HKFeatures(Features):
         v = (3**nf if nf else 0) + (5**nk if nk else 0)
         return min(v, 800)
 
-    @cached_property
+    @lazy
     def tiles_left(self) -> int | None:
         v = self.ctx("tiles_left")
         return v if isinstance(v, int) and not isinstance(v, bool) else None
 
-    @cached_property
+    @lazy
     def streak(self) -> int:
         v = self.ctx("streak", 0)
         return v if isinstance(v, int) and v > 0 else 0
 
-    @cached_property
+    @lazy
     def juejue_n(self) -> int:
         """絕絕: n (飛 called); the win tile must be the last copy (win.fourth_tile)."""
         if not self.hand.win.fourth_tile:
@@ -115,61 +114,61 @@ class HKFeatures(Features):
         v = self.ctx("juejue", 1)
         return v if isinstance(v, int) and v > 0 else 0
 
-    @cached_property
+    @lazy
     def winners(self) -> int:
         v = self.ctx("winners", 1)
         return v if isinstance(v, int) else 1
 
-    @cached_property
+    @lazy
     def fanxue(self) -> int:
         v = self.ctx("fanxue", 0)
         return v if isinstance(v, int) and v > 0 and self.self_drawn else 0
 
     # -- flowers ---------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def flowers(self) -> tuple[Tile, ...]:
         return self.hand.flowers
 
-    @cached_property
+    @lazy
     def seat_flowers(self) -> int:
         """正花: f1/f5 East, f2/f6 South, f3/f7 West, f4/f8 North."""
         i = self.hand.seat_wind.index
         return sum(1 for f in self.flowers if (f.number - 1) % 4 == i)
 
-    @cached_property
+    @lazy
     def flower_points(self) -> int:
         return len(self.flowers) + self.seat_flowers
 
-    @cached_property
+    @lazy
     def seasons_and_plants(self) -> bool:
         """兩類花牌: at least one season (f1-f4) and one plant (f5-f8)."""
         return any(f.number <= 4 for f in self.flowers) and any(f.number >= 5 for f in self.flowers)
 
     # -- tiles -----------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def suited_numbers(self) -> frozenset[int]:
         return frozenset(t.number for t in self.kinds if t.is_suited)
 
-    @cached_property
+    @lazy
     def suit_set(self) -> frozenset[int]:
         return frozenset(t // 9 for t in self.kinds if t.is_suited)
 
-    @cached_property
+    @lazy
     def has_suited(self) -> bool:
         return bool(self.suit_set)
 
-    @cached_property
+    @lazy
     def no_honor(self) -> bool:
         return not self.has_honors
 
-    @cached_property
+    @lazy
     def mixed(self) -> bool:
         """Honours and suited tiles both present (the 混 patterns)."""
         return self.has_honors and self.has_suited
 
-    @cached_property
+    @lazy
     def pure(self) -> bool:
         """Suited tiles only (the 清 / 全 patterns)."""
         return self.has_suited and not self.has_honors
@@ -178,33 +177,33 @@ class HKFeatures(Features):
         a = set(allowed)
         return self.suited_numbers <= a
 
-    @cached_property
+    @lazy
     def no_terminals(self) -> bool:
         return not any(t.is_terminal for t in self.kinds)
 
-    @cached_property
+    @lazy
     def no_five(self) -> bool:
         return 5 not in self.suited_numbers
 
-    @cached_property
+    @lazy
     def all_orphans(self) -> bool:
         return all(t in _ORPHAN_TILES for t in self.kinds)
 
-    @cached_property
+    @lazy
     def all_green(self) -> bool:
         return self.kinds <= _GREEN
 
-    @cached_property
+    @lazy
     def all_dark(self) -> bool:
         return self.kinds <= _DARK
 
-    @cached_property
+    @lazy
     def family_counts(self) -> tuple[int, int, int, int, int]:
         """Tiles per family: 萬 筒 索 風 三元 (kongs count four)."""
         c = self.counts
         return (sum(c[0:9]), sum(c[9:18]), sum(c[18:27]), sum(c[27:31]), sum(c[31:34]))
 
-    @cached_property
+    @lazy
     def gates(self) -> str:
         """'big' (each family ≥ 3 tiles), 'small' (one family only the eye), or ''."""
         fc = self.family_counts
@@ -219,7 +218,7 @@ class HKFeatures(Features):
 
     # -- blocks ----------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def eye(self) -> Tile | None:
         """The eye of a standard hand, 十六不搭 or 十三么 (None for 嚦咕嚦咕)."""
         if self.shape == LIKGU:
@@ -227,15 +226,15 @@ class HKFeatures(Features):
         p = self.pairs
         return p[0].tile if len(p) == 1 else None
 
-    @cached_property
+    @lazy
     def chow_keys(self) -> tuple[tuple[Chow, bool], ...]:
         return tuple((_chow_key(b), b.concealed) for b in self.chows)
 
-    @cached_property
+    @lazy
     def chow_all(self) -> Counter[Chow]:
         return Counter(k for k, _ in self.chow_keys)
 
-    @cached_property
+    @lazy
     def chow_concealed(self) -> Counter[Chow]:
         return Counter(k for k, c in self.chow_keys if c)
 
@@ -269,16 +268,16 @@ class HKFeatures(Features):
                 break
         return b
 
-    @cached_property
+    @lazy
     def n_chows(self) -> int:
         return len(self.chows)
 
-    @cached_property
+    @lazy
     def all_chows_state(self) -> int:
         """For the five-chow patterns: 2 when every chow is concealed, else 1."""
         return 2 if all(c for _, c in self.chow_keys) else 1
 
-    @cached_property
+    @lazy
     def by_start(self) -> dict[int, Counter[int]]:
         """start → Counter of suits of the chows with that start."""
         out: dict[int, Counter[int]] = {}
@@ -288,29 +287,29 @@ class HKFeatures(Features):
 
     # -- same-chow family ------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def pungao(self) -> int:
         return self.best([k, k] for k, n in self.chow_all.items() if n >= 2)
 
-    @cached_property
+    @lazy
     def triple_pungao(self) -> int:
         return self.best([k, k, k] for k, n in self.chow_all.items() if n >= 3)
 
-    @cached_property
+    @lazy
     def double_pungao(self) -> int:
         keys = [k for k, n in self.chow_all.items() if n >= 2]
         specs = [[a, a, b, b] for a in keys for b in keys if a < b]
         specs += [[k] * 4 for k, n in self.chow_all.items() if n >= 4]
         return self.best(specs)
 
-    @cached_property
+    @lazy
     def all_pungao(self) -> int:
         if self.n_chows != 5:
             return 0
         ns = sorted(self.chow_all.values())
         return self.all_chows_state if ns == [2, 3] else 0
 
-    @cached_property
+    @lazy
     def sister_pairs(self) -> int:
         """Disjoint pairs of chows with the same numbers in different suits, not counting
         the three chows of a 三相逢 ("不會…覆計": 234m 234p 234s + 567m 567p is 三相逢 + one
@@ -327,7 +326,7 @@ class HKFeatures(Features):
                 total += min(t // 2, t - max(c.values()))
         return total
 
-    @cached_property
+    @lazy
     def small_double_pungao(self) -> bool:
         """般高 with the eye on the next number below or above, same suit (四同色連對)."""
         e = self.eye
@@ -350,15 +349,15 @@ class HKFeatures(Features):
                 best = max(best, self.best(specs))
         return best
 
-    @cached_property
+    @lazy
     def three_meet(self) -> int:
         return self._meet(3)
 
-    @cached_property
+    @lazy
     def four_meet(self) -> int:
         return self._meet(4)
 
-    @cached_property
+    @lazy
     def five_meet(self) -> int:
         return self._meet(5) if self.n_chows == 5 and len(self.by_start) == 1 else 0
 
@@ -370,45 +369,45 @@ class HKFeatures(Features):
             return 0
         return self.all_chows_state if len(groups[1]) == suits_in_three else 0
 
-    @cached_property
+    @lazy
     def all_sisters(self) -> int:
         return self._two_groups(3)
 
-    @cached_property
+    @lazy
     def small_all_sisters(self) -> int:
         return self._two_groups(2)
 
     # -- step family -----------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def mixed_v(self) -> int:
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2)] for a in range(1, 6) for x, y, z in _PERMS
         )
 
-    @cached_property
+    @lazy
     def pure_v(self) -> int:
         return self.best([(x, a), (x, a + 1), (x, a + 2)] for a in range(1, 6) for x in range(3))
 
-    @cached_property
+    @lazy
     def mixed_dragon(self) -> int:
         return self.best([(x, 1), (y, 4), (z, 7)] for x, y, z in _PERMS)
 
-    @cached_property
+    @lazy
     def pure_dragon(self) -> int:
         return self.best([(x, 1), (x, 4), (x, 7)] for x in range(3))
 
-    @cached_property
+    @lazy
     def one_suit_four_step(self) -> int:
         return self.best([(x, a + i) for i in range(4)] for a in range(1, 5) for x in range(3))
 
-    @cached_property
+    @lazy
     def three_suit_four_step(self) -> int:
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2), (x, a + 3)] for a in range(1, 5) for x, y, z in _PERMS
         )
 
-    @cached_property
+    @lazy
     def mixed_ladder(self) -> int:
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4)]
@@ -416,19 +415,19 @@ class HKFeatures(Features):
             for x, y, z in _PERMS
         )
 
-    @cached_property
+    @lazy
     def pure_ladder(self) -> int:
         return self.best([(x, a + i) for i in range(5)] for a in range(1, 4) for x in range(3))
 
-    @cached_property
+    @lazy
     def double_dragon_meet(self) -> int:
         return self.best([(x, 1), (x, 4), (x, 7), (y, 1), (z, 7)] for x, y, z in _PERMS)
 
-    @cached_property
+    @lazy
     def double_mixed_dragon(self) -> int:
         return self.best([(x, 4), (y, 1), (y, 7), (z, 1), (z, 7)] for x, y, z in _PERMS)
 
-    @cached_property
+    @lazy
     def double_pure_dragon(self) -> int:
         specs = []
         for x in range(3):
@@ -438,12 +437,12 @@ class HKFeatures(Features):
 
     # -- 老少 ------------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def laoshao_chows(self) -> int:
         """Disjoint 123 + 789 pairs of one suit."""
         return sum(min(self.chow_all[(x, 1)], self.chow_all[(x, 7)]) for x in range(3))
 
-    @cached_property
+    @lazy
     def double_laoshao_chow(self) -> int:
         if self.laoshao_chows < 2:
             return 0
@@ -452,29 +451,29 @@ class HKFeatures(Features):
 
     # -- pungs -----------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def pung_blocks(self) -> tuple[Block, ...]:
         """Pungs and kongs of the arrangement (the 十三么 set included)."""
         return self.pungs
 
-    @cached_property
+    @lazy
     def suited_pungs(self) -> dict[tuple[int, int], bool]:
         """(suit, number) → concealed, for suited pungs/kongs."""
         return {
             (b.tile // 9, b.tile.number): b.concealed for b in self.pung_blocks if b.tile.is_suited
         }
 
-    @cached_property
+    @lazy
     def eye_key(self) -> tuple[int, int] | None:
         e = self.eye
         return (e // 9, e.number) if e is not None and e.is_suited else None
 
-    @cached_property
+    @lazy
     def laoshao_pung_suits(self) -> tuple[int, ...]:
         sp = self.suited_pungs
         return tuple(x for x in range(3) if (x, 1) in sp and (x, 9) in sp)
 
-    @cached_property
+    @lazy
     def double_laoshao_pung(self) -> int:
         suits = self.laoshao_pung_suits
         if len(suits) < 2:
@@ -489,11 +488,11 @@ class HKFeatures(Features):
     def _pung_suits(self, n: int) -> int:
         return sum(1 for x in range(3) if (x, n) in self.suited_pungs)
 
-    @cached_property
+    @lazy
     def brothers(self) -> bool:
         return any(self._pung_suits(n) >= 2 for n in range(1, 10))
 
-    @cached_property
+    @lazy
     def small_three_brothers(self) -> bool:
         e = self.eye_key
         if e is None or not self.standard:
@@ -501,15 +500,15 @@ class HKFeatures(Features):
         x, n = e
         return all((y, n) in self.suited_pungs for y in range(3) if y != x)
 
-    @cached_property
+    @lazy
     def big_three_brothers(self) -> bool:
         return any(self._pung_suits(n) == 3 for n in range(1, 10))
 
-    @cached_property
+    @lazy
     def all_brothers(self) -> bool:
         return len(self.pung_blocks) == 5 and self.big_three_brothers and self.small_three_brothers
 
-    @cached_property
+    @lazy
     def consec_one_suit(self) -> tuple[int, int]:
         """(longest run of pung numbers in one suit, longest run with the eye in it)."""
         big = small = 0
@@ -532,7 +531,7 @@ class HKFeatures(Features):
                     small = max(small, hi - lo + 1)
         return big, small
 
-    @cached_property
+    @lazy
     def consec_mixed(self) -> tuple[int, int]:
         """The same over the three suits in turn (X, Y, Z, X, Y, …)."""
         sp = self.suited_pungs
@@ -561,12 +560,12 @@ class HKFeatures(Features):
                     small = max(small, k)
         return (big if big >= 3 else 0), small
 
-    @cached_property
+    @lazy
     def concealed_pung_count(self) -> int:
         """暗刻: concealed pungs; "槓亦計暗刻" — every kong counts."""
         return sum(1 for b in self.pung_blocks if b.concealed or b.kind is BlockKind.KONG)
 
-    @cached_property
+    @lazy
     def five_concealed(self) -> bool:
         """Five pungs/kongs, none claimed as a pung meld (the pung completed by the winning
         discard still counts: "如有明刻只當五暗刻")."""
@@ -574,42 +573,42 @@ class HKFeatures(Features):
             return False
         return not any(m.kind is MeldKind.PUNG for m in self.hand.melds)
 
-    @cached_property
+    @lazy
     def kan_kan(self) -> bool:
         return self.five_concealed and self.self_drawn and not self.kongs and not self.hand.melds
 
-    @cached_property
+    @lazy
     def n_kongs(self) -> int:
         return len(self.kongs)
 
     # -- honours ---------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def honor_pung_tiles(self) -> tuple[Tile, ...]:
         """Honour pungs/kongs; in 嚦咕嚦咕 every honour held three or four times."""
         if self.shape == LIKGU:
             return tuple(Tile(i) for i in range(27, 34) if self.counts[i] >= 3)
         return tuple(b.tile for b in self.pung_blocks if b.tile.is_honor)
 
-    @cached_property
+    @lazy
     def wind_pungs(self) -> int:
         return sum(1 for t in self.honor_pung_tiles if t.is_wind)
 
-    @cached_property
+    @lazy
     def dragon_pungs(self) -> int:
         return sum(1 for t in self.honor_pung_tiles if t.is_dragon)
 
-    @cached_property
+    @lazy
     def wind_eye(self) -> bool:
         return self.eye is not None and self.eye.is_wind and self.standard
 
-    @cached_property
+    @lazy
     def dragon_eye_honor(self) -> bool:
         return self.eye is not None and self.eye.is_dragon and self.standard
 
     # -- 歸 family -------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def gui(self) -> dict[str, list[tuple[Tile, bool, tuple[int, ...]]]]:
         """Tiles held four times outside a kong, by how the four split:
         ``one`` (a pung + a chow), ``two`` (two chows + the eye), ``four`` (four chows).
@@ -659,7 +658,7 @@ class HKFeatures(Features):
 
     # -- other -----------------------------------------------------------------------------
 
-    @cached_property
+    @lazy
     def contain_number(self) -> int:
         """全帶: the number every suited set (and a suited eye) holds; 0 if none. A number
         other than 1/9 is preferred when several fit."""
@@ -680,14 +679,14 @@ class HKFeatures(Features):
         middle = [k for k in fits if k not in (1, 9)]
         return middle[0] if middle else fits[0]
 
-    @cached_property
+    @lazy
     def outside(self) -> bool:
         """Every set and the eye hold a terminal or honour, and there is a chow."""
         if not self.standard or not self.chows:
             return False
         return all(any(t.is_terminal_or_honor for t in b.tiles) for b in self.blocks)
 
-    @cached_property
+    @lazy
     def nine_gates(self) -> tuple[int, bool]:
         """(state, nine-sided): some set aside, the rest is 1112345678999 + one tile of one
         suit, all in hand."""
@@ -711,7 +710,7 @@ class HKFeatures(Features):
                     return 1, nine
         return 0, False
 
-    @cached_property
+    @lazy
     def likgu_runs(self) -> int:
         """嚦咕嚦咕: the longest run of consecutive numbers of one suit held as pairs (≥2)."""
         if self.shape != LIKGU:
@@ -724,14 +723,14 @@ class HKFeatures(Features):
                 best = max(best, run)
         return best
 
-    @cached_property
+    @lazy
     def double_pairs(self) -> int:
         """大嚦咕嚦咕: tiles held four times (two identical pairs)."""
         if self.shape != LIKGU:
             return 0
         return sum(1 for n in self.counts if n == 4)
 
-    @cached_property
+    @lazy
     def heaven_likgu(self) -> bool:
         """通天: the eight groups are the numbers 1-8 or 2-9 once each, pung at an end."""
         if self.shape != LIKGU or self.has_honors:
@@ -749,18 +748,18 @@ class HKFeatures(Features):
             return pung_num in (2, 9)
         return False
 
-    @cached_property
+    @lazy
     def pre_win_counts(self) -> list[int]:
         c = self.hand.concealed_counts()
         c[self.win_tile] -= 1
         return c
 
-    @cached_property
+    @lazy
     def eight_wait(self) -> bool:
         """嚦咕嚦咕 waited as eight pairs."""
         return self.shape == LIKGU and all(n % 2 == 0 for n in self.pre_win_counts)
 
-    @cached_property
+    @lazy
     def sixteen_kind(self) -> str:
         """'meet' (same three numbers in every suit), 'true' (147/258/369), or 'plain'."""
         if self.shape != SIXTEEN:
@@ -772,13 +771,13 @@ class HKFeatures(Features):
             return "true"
         return "plain"
 
-    @cached_property
+    @lazy
     def orphan_set(self) -> Block | None:
         if self.shape != ORPHANS:
             return None
         return next(b for b in self.blocks if b.is_set)
 
-    @cached_property
+    @lazy
     def win_form(self) -> str:
         """'true-single', 'fake-single', 'pair-wait' or '' (standard hands only)."""
         if not self.standard:
@@ -790,7 +789,7 @@ class HKFeatures(Features):
             return "pair-wait"
         return ""
 
-    @cached_property
+    @lazy
     def qiuren(self) -> bool:
         """Five declared chows/pungs, no kong."""
         m = self.hand.melds

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from scoring.decompose import Arrangement, Block, BlockKind, Wait
 from scoring.engine import SpecialShape
-from scoring.hand import Hand
+from scoring.hand import Hand, Meld
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["LIKGU", "ORPHANS", "SHAPES", "SIXTEEN", "likgu", "orphans", "sixteen"]
@@ -159,6 +159,13 @@ def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
     return out
 
 
-orphans = SpecialShape(ORPHANS, _orphans_complete, _orphans_arrange)
+def _orphans_complete_melds(c: Sequence[int], melds: Sequence[Meld]) -> bool:
+    """With the melds known: the only meld a 十三么 allows is its set as a concealed kong."""
+    if melds and not (len(melds) == 1 and melds[0].is_kong and melds[0].concealed):
+        return False
+    return _orphans_complete(c, len(melds))
+
+
+orphans = SpecialShape(ORPHANS, _orphans_complete, _orphans_arrange, _orphans_complete_melds)
 
 SHAPES = (likgu, sixteen, orphans)
