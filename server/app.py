@@ -249,9 +249,12 @@ class App:
         self.feeds.clear()
         for t in tasks:
             t.cancel()
-        for t in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await t
+        if tasks:
+            # bounded: a task stuck in a client library's cleanup must not hang shutdown
+            await asyncio.wait(tasks, timeout=5.0)
+            for t in tasks:
+                if t.done() and not t.cancelled():
+                    t.exception()  # retrieved: no "exception was never retrieved" warning
 
     def deadline_of(self, state: JSON) -> int | None:
         try:
@@ -554,7 +557,7 @@ class App:
                         self.feeds[room].kick_if_behind(v)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await asyncio.wait_for(pubsub.aclose(), 2.0)
                 raise
             except (redis.exceptions.RedisError, OSError):
                 self.metrics.inc("redis_errors")
