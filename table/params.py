@@ -110,6 +110,35 @@ class GameParams:
         }
 
 
+_ZUNG_JUNG = GameParams(
+    ruleset="zung-jung",
+    title="Zung Jung (中庸麻雀, seed table)",
+    flowers=False,
+    hand_size=13,
+    dead_wall=0,
+    chow=True,
+    max_winners=3,
+    robbing_kong=True,
+    missed_win=True,
+    min_score=0,
+    ting=False,
+    ting_tile_barred=False,
+    dealer_keeps_on_win=True,
+    dealer_keeps_on_draw=True,
+    rounds=4,
+    max_hands=None,
+    kong_discarder_pays=False,
+    flower_win_ids=(),
+    robbed_flowers_in_hand=False,
+    first_turn_keys=(
+        ("heaven", "blessing_of_heaven"),
+        ("human", "blessing_of_earth"),
+        ("earth", "blessing_of_man"),
+    ),
+    instant=False,
+)
+
+
 PARAMS: dict[str, GameParams] = {
     p.ruleset: p
     for p in (
@@ -187,59 +216,17 @@ PARAMS: dict[str, GameParams] = {
             first_turn_keys=(("heaven", "heavenly"), ("earth", "earthly")),
             instant=False,
         ),
-        GameParams(
-            ruleset="zung-jung",
-            title="Zung Jung (中庸麻雀, seed table)",
-            flowers=False,
-            hand_size=13,
-            dead_wall=0,
-            chow=True,
-            max_winners=3,
-            robbing_kong=True,
-            missed_win=True,
-            min_score=0,
-            ting=False,
-            ting_tile_barred=False,
-            dealer_keeps_on_win=True,
-            dealer_keeps_on_draw=True,
-            rounds=4,
-            max_hands=None,
-            kong_discarder_pays=False,
-            flower_win_ids=(),
-            robbed_flowers_in_hand=False,
-            first_turn_keys=(
-                ("heaven", "blessing_of_heaven"),
-                ("human", "blessing_of_earth"),
-                ("earth", "blessing_of_man"),
-            ),
-            instant=False,
-        ),
-        GameParams(
+        _ZUNG_JUNG,
+        replace(
+            _ZUNG_JUNG,
             ruleset="zung-jung-v3.3",
             title="Zung Jung v3.3 (official)",
-            flowers=False,
-            hand_size=13,
-            dead_wall=0,
-            chow=True,
-            max_winners=3,
-            robbing_kong=True,
-            missed_win=True,
-            min_score=0,
-            ting=False,
-            ting_tile_barred=False,
-            dealer_keeps_on_win=True,
-            dealer_keeps_on_draw=True,
-            rounds=4,
-            max_hands=None,
-            kong_discarder_pays=False,
-            flower_win_ids=(),
-            robbed_flowers_in_hand=False,
+            # v3.3 has no blessing_of_man (人和): the table's "earth" case maps to blessing_of_earth
             first_turn_keys=(
                 ("heaven", "blessing_of_heaven"),
                 ("human", "blessing_of_earth"),
                 ("earth", "blessing_of_earth"),
             ),
-            instant=False,
         ),
     )
 }
