@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from scoring import Hand, score
+from scoring.random_hands import random_complete
 from scoring.rulesets.tw16_tai import RULESET
-from scoring.tiles import KINDS, Tile
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "scoring" / "golden" / "tw16_tai.jsonl"
@@ -32,35 +32,7 @@ WINDS = ["we", "ws", "ww", "wn"]
 
 
 def random_hand(rng: random.Random) -> dict[str, Any]:
-    used = [0] * 34
-    blocks: list[list[Tile]] = []
-    kinds: list[str] = []
-    while len(blocks) < 5:
-        t = rng.choice(KINDS)
-        kind = "chow" if t.is_suited and t.number <= 7 and rng.random() < 0.6 else "pung"
-        if kind == "pung" and rng.random() < 0.1:
-            kind = "kong"
-        tiles = (
-            [t, Tile(t + 1), Tile(t + 2)] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
-        )
-        if any(used[x] + tiles.count(x) > 4 for x in tiles):
-            continue
-        for x in tiles:
-            used[x] += 1
-        blocks.append(tiles)
-        kinds.append(kind)
-    pair = rng.choice([t for t in KINDS if used[t] <= 2])
-    concealed = [str(pair)] * 2
-    melds: list[dict[str, Any]] = []
-    for kind, tiles in zip(kinds, blocks, strict=True):
-        codes = [str(x) for x in tiles]
-        if kind == "kong":
-            melds.append({"kind": "kong", "tiles": codes, "concealed": rng.random() < 0.5})
-        elif rng.random() < 0.3:
-            melds.append({"kind": kind, "tiles": codes, "from": "left"})
-        else:
-            concealed.extend(codes)
-    win = concealed.pop(rng.randrange(len(concealed)))
+    concealed, melds, win = random_complete(rng, 5)
     return {
         "ruleset": "tw16-tai",
         "concealed": concealed,

@@ -59,36 +59,10 @@ def random_hand(seed: int) -> dict[str, Any]:
     """A seeded random complete hk-tw16 hand (five sets and an eye, some declared)."""
     import random
 
-    from scoring.tiles import KINDS
+    from scoring.random_hands import random_complete
 
     rng = random.Random(seed)
-    used = [0] * 34
-    sets: list[tuple[str, list[Tile]]] = []
-    while len(sets) < 5:
-        t = rng.choice(KINDS)
-        kind = "chow" if t.is_suited and t.number <= 7 and rng.random() < 0.6 else "pung"
-        if kind == "pung" and rng.random() < 0.1:
-            kind = "kong"
-        tiles = (
-            [t, Tile(t + 1), Tile(t + 2)] if kind == "chow" else [t] * (4 if kind == "kong" else 3)
-        )
-        if any(used[x] + tiles.count(x) > 4 for x in tiles):
-            continue
-        for x in tiles:
-            used[x] += 1
-        sets.append((kind, tiles))
-    eye = rng.choice([t for t in KINDS if used[t] <= 2])
-    concealed = [str(eye)] * 2
-    melds: list[dict[str, Any]] = []
-    for kind, tiles in sets:
-        codes = [str(x) for x in tiles]
-        if kind == "kong":
-            melds.append({"kind": "kong", "tiles": codes, "concealed": rng.random() < 0.5})
-        elif rng.random() < 0.3:
-            melds.append({"kind": kind, "tiles": codes, "from": "left"})
-        else:
-            concealed.extend(codes)
-    win = concealed.pop(rng.randrange(len(concealed)))
+    concealed, melds, win = random_complete(rng, 5)
     return {
         "ruleset": "hk-tw16",
         "concealed": concealed,
