@@ -159,3 +159,21 @@ async def setup_room(clients: list[Client], options: JSON, bots: int = 0) -> str
         r = await host.request({"type": "add_bot", "room": room, "seat": seat})
         assert r["type"] == "ack", r
     return room
+
+
+async def start_and_play(
+    port: int, hands: int, rng_base: int, actions: int = 20
+) -> tuple[str, list[Seat]]:
+    """Three players and a bot at a fast table of ``hands`` hands on the server at ``port``:
+    start the game and play until ``actions`` versions have passed. Returns (room, the three
+    human seats)."""
+    clients = [await connect_retrying(port, f"p{i}") for i in range(3)]
+    room = await setup_room(clients, {**FAST, "length": "hands", "hands": hands}, bots=1)
+    r = await clients[0].request({"type": "start_game", "room": room})
+    assert r["type"] == "ack", r
+    start = r["seq"]
+    seats = [Seat(c, rng_base + i) for i, c in enumerate(clients)]
+    await asyncio.gather(
+        *(s.play(port, room, until=lambda p: p.seq_seen >= start + actions) for s in seats)
+    )
+    return room, seats

@@ -13,7 +13,7 @@ import time
 import pytest
 from server_tests.helpers import read_log
 
-from drills.common import FAST, Seat, check_room, connect_retrying, setup_room
+from drills.common import check_room, start_and_play
 from drills.procs import RedisNode, ServerProcess
 
 pytestmark = pytest.mark.timeout(150)
@@ -44,15 +44,7 @@ async def test_redis_frozen_mid_game(tmp_path):
             "0",
             log=tmp_path / "server.log",
         )
-        clients = [await connect_retrying(server.port, f"p{i}") for i in range(3)]
-        room = await setup_room(clients, {**FAST, "length": "hands", "hands": HANDS}, bots=1)
-        r = await clients[0].request({"type": "start_game", "room": room})
-        assert r["type"] == "ack", r
-        start = r["seq"]
-        seats = [Seat(c, 300 + i) for i, c in enumerate(clients)]
-        await asyncio.gather(
-            *(s.play(server.port, room, until=lambda p: p.seq_seen >= start + 20) for s in seats)
-        )
+        room, seats = await start_and_play(server.port, HANDS, 300)
         frozen_at = max(s.player.seq_seen for s in seats)
         probes: dict[str, int] = {}
 
