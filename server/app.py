@@ -30,6 +30,7 @@ from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolErro
 from server import game, rooms
 from server.config import Config
 from server.metrics import Metrics
+from server.retention import Sweeper
 from server.rooms import Change, RoomError
 from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
 
@@ -200,6 +201,7 @@ class App:
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
         self.ws_server: Server | None = None
+        self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
 
     # ------------------------------------------------------------------- lifecycle
 
@@ -214,6 +216,7 @@ class App:
             loop.create_task(self.pubsub_loop()),
             self.timer_task,
             loop.create_task(self.heal_loop()),
+            loop.create_task(self.sweeper.run()),
         ]
 
     async def wait_for_redis(self) -> None:
@@ -526,7 +529,7 @@ class App:
 
     async def after_commit(self, room: str, state: JSON) -> None:
         if state["status"] == "closed":
-            await self.store.close_room(room, state["code"])
+            await self.store.close_room(room, state["code"], self.cfg.closed_room_ttl)
         f = self.feeds.get(room)
         if f is not None:
             f.kick()

@@ -36,6 +36,12 @@ def main(argv: list[str] | None = None) -> int:
         except TLSConfigError as exc:
             log.error(str(exc))
             return 2
+    if min(cfg.closed_room_ttl, cfg.idle_room_seconds) < 0 or cfg.retention_sweep_seconds <= 0:
+        log.error(
+            "--closed-room-ttl and --idle-room-seconds must be >= 0 (0: off), "
+            "--retention-sweep-seconds > 0"
+        )
+        return 2
     if cfg.redis_cluster and not cfg.redis_url:
         log.error("--redis-cluster needs --redis-url (any node of the cluster)")
         return 2

@@ -42,6 +42,12 @@ class Config:
     redis_cluster: bool = False  # redis_url names a seed node of a Redis Cluster
     redis_wait_replicas: int = 1  # cluster: a commit is acked once this many replicas have it
     redis_wait_ms: int = 1000  # cluster: how long a commit waits for them
+    # retention (docs/server.md "Retention"): a closed room's keys expire this many seconds
+    # after it closed (0: keep forever); an open room with no change for idle_room_seconds
+    # and no seated player present is closed (0: never); the sweeper runs this often
+    closed_room_ttl: float = 7 * 86400.0
+    idle_room_seconds: float = 30 * 86400.0
+    retention_sweep_seconds: float = 60.0
 
     @property
     def data_path(self) -> Path:

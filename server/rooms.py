@@ -376,6 +376,42 @@ def leave(state: JSON, player: str, now: int) -> Change:
     )
 
 
+def abandoned(state: JSON) -> bool:
+    """An open room none of whose seated humans is present (all away, or no human seats)
+    and, during a game, none of whose spectators is connected. The retention sweeper closes
+    such a room once nothing has changed in it for ``--idle-room-seconds``. (A spectator's
+    presence is only tracked during a game; in a lobby, only the sweeping process's own
+    connections show it, see server/retention.py.)"""
+    if state["status"] == "closed":
+        return False
+    humans = [seat for seat in state["seats"] if seat and not seat["bot"]]
+    if any(seat.get("away") is None for seat in humans):
+        return False
+    if state["status"] == "playing":
+        seated = {seat.get("player") for seat in humans}
+        gone = state.get("spectators_away") or {}
+        return all(p in seated or p in gone for p in state["members"])
+    return True
+
+
+def close_idle(state: JSON) -> Change | None:
+    """Close an abandoned room (the sweeper decided it was idle long enough): every member
+    leaves with it, a game in progress ends without settlement. None: not abandoned (any
+    more)."""
+    if not abandoned(state):
+        return None
+    s = _copy(state)
+    s["status"] = "closed"
+    s["members"] = {}
+    s["spectators_away"] = {}
+    s["pending_kinds"] = {}
+    s["pending_since"] = {}
+    s["next_hand_at"] = None
+    return Change(
+        s, "close", None, lobby_changed=True, notice={"type": "room_closed", "reason": "idle"}
+    )
+
+
 def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     """A seated player's last connection closed (away=True) or came back (away=False)."""
     cur = seat_of(state, player)

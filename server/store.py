@@ -9,7 +9,11 @@ Per room (hash-tagged so one room lives in one Redis Cluster slot):
 
 Global: ``mj:code:<CODE>`` -> room id, ``mj:rooms`` (open rooms), ``mj:public`` (listed
 rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256(token)>`` ->
-player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set).
+player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set), ``mj:sweep:lock`` /
+``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``).
+
+Retention: a closed room's own keys get an expiry (``--closed-room-ttl``) in
+:meth:`Store.close_room`; the sweeper closes abandoned rooms (``--idle-room-seconds``).
 
 Every change goes through one Lua script (``commit.lua``) touching only the room's own keys
 (one hash slot): idempotency check of the client sequence number, version check, state and
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import AsyncIterator, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -36,6 +41,8 @@ TIMERS = "mj:timers"
 ROOMS = "mj:rooms"
 PUBLIC = "mj:public"
 CHANNEL_PATTERN = "{room:*}:ch"
+SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
+SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
 
 
 def k_state(room: str) -> str:
@@ -192,11 +199,75 @@ class Store:
         if public:
             await self.r.sadd(PUBLIC, room)
 
-    async def close_room(self, room: str, code: str) -> None:
-        await self.r.srem(ROOMS, room)
-        await self.r.srem(PUBLIC, room)
-        await self.r.zrem(TIMERS, room)
+    async def close_room(
+        self, room: str, code: str, ttl_seconds: float = 0.0, members: Iterable[str] = ()
+    ) -> None:
+        """Retire a closed room: its keys expire after ``ttl_seconds`` (0: kept forever), its
+        code is freed, it leaves the open/public sets, the timers index and the room index of
+        ``members`` (the players still in it when it closed).
+
+        Idempotent, and ``mj:rooms`` is left last: a process dying half-way leaves the room
+        in ``mj:rooms`` with status ``closed``, and the retention sweeper runs this again.
+        """
+        if ttl_seconds > 0:
+            await self.expire_room(room, ttl_seconds)
+        for pid in members:
+            await self.r.srem(f"mj:player:{pid}:rooms", room)
         await self.r.delete(f"mj:code:{code}")
+        await self.r.zrem(TIMERS, room)
+        await self.r.srem(PUBLIC, room)
+        await self.r.srem(ROOMS, room)
+
+    async def expire_room(self, room: str, ttl_seconds: float) -> None:
+        """Let the room's own keys (state, log, client seqs; one slot) expire."""
+        ms = max(1, int(ttl_seconds * 1000))
+        async with self.r.pipeline(transaction=False) as p:
+            for key in (k_state(room), k_log(room), k_seq(room)):
+                p.pexpire(key, ms)
+            await p.execute()
+
+    async def room_ttl_ms(self, room: str) -> int:
+        """PTTL of the room's state: -1 no expiry, -2 gone."""
+        return int(await self.r.pttl(k_state(room)))
+
+    async def forget_room(self, room: str) -> None:
+        """Drop a room whose state is gone (expired) from the global sets and index."""
+        await self.r.zrem(TIMERS, room)
+        await self.r.srem(PUBLIC, room)
+        await self.r.srem(ROOMS, room)
+
+    async def last_change_ms(self, room: str) -> tuple[int, int] | None:
+        """(version, server time in ms) of the room's latest log entry, None without one."""
+        rows = await self.r.xrevrange(k_log(room), max="+", min="-", count=1)
+        if not rows:
+            return None
+        entry_id, fields = rows[0]
+        return int(entry_id.split(b"-")[0]), int(unpack(fields[b"d"]).get("t", 0))
+
+    async def scan_open_rooms(self, cursor: int, count: int) -> tuple[int, list[str]]:
+        """One SSCAN step over ``mj:rooms`` (cursor 0 starts and ends a full pass)."""
+        nxt, rows = await self.r.sscan(ROOMS, cursor=cursor, count=count)
+        return int(nxt), sorted({m.decode() for m in rows})
+
+    async def sweep_turn(self, owner: str, period_ms: int) -> int | None:
+        """Take the fleet-wide retention sweep for one period (SET NX PX: one process sweeps
+        per period) and return the shared SSCAN cursor; None when another process has it."""
+        if not await self.r.set(SWEEP_LOCK, owner, nx=True, px=max(1, period_ms)):
+            return None
+        raw = await self.r.get(SWEEP_CURSOR)
+        return int(raw) if raw else 0
+
+    async def set_sweep_cursor(self, cursor: int) -> None:
+        await self.r.set(SWEEP_CURSOR, cursor)
+
+    async def scan_room_states(self) -> AsyncIterator[str]:
+        """Every room with a state key (SCAN, incremental; a cluster client scans each
+        master): used once per start to put an expiry on rooms closed before retention
+        existed."""
+        async for key in self.r.scan_iter(match="{room:*}:state", count=200, _type="hash"):
+            k = key.decode() if isinstance(key, bytes) else str(key)
+            if k.startswith("{room:") and k.endswith("}:state"):
+                yield k[len("{room:") : -len("}:state")]
 
     async def open_rooms(self) -> list[str]:
         return sorted(m.decode() for m in await self.r.smembers(ROOMS))
@@ -230,7 +301,20 @@ class Store:
         await self.r.hset(f"mj:player:{pid}", "name", name)
 
     async def player_rooms(self, pid: str) -> list[str]:
-        return sorted(m.decode() for m in await self.r.smembers(f"mj:player:{pid}:rooms"))
+        """The player's rooms; rooms whose keys have expired (closed rooms past their
+        retention) are dropped from the index on the way."""
+        key = f"mj:player:{pid}:rooms"
+        members = sorted(m.decode() for m in await self.r.smembers(key))
+        if not members:
+            return []
+        async with self.r.pipeline(transaction=False) as p:
+            for room in members:
+                p.exists(k_state(room))
+            alive = await p.execute()
+        gone = [room for room, a in zip(members, alive, strict=True) if not a]
+        if gone:
+            await self.r.srem(key, *gone)
+        return [room for room, a in zip(members, alive, strict=True) if a]
 
     async def add_player_room(self, pid: str, room: str) -> None:
         await self.r.sadd(f"mj:player:{pid}:rooms", room)
