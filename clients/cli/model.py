@@ -9,11 +9,18 @@ holds exactly the view the server would send now.
 
 A gap in the event stream (a ``seq`` that is not the next one) sets
 :attr:`RoomState.needs_resync`; the session then asks for the missing entries.
+
+A message the model cannot apply -- a missing or ill-typed field, an event that does not fit
+the view (a seat that does not exist, a tile we do not hold) -- is never trusted blindly: the
+model logs a warning, marks the room :attr:`RoomState.stale` (nothing more is applied to it,
+no action is offered) and asks for a fresh ``snapshot`` (``resync {since: 0}``), which
+replaces the view. Reconnecting (``hello``) brings a snapshot too.
 """
 
 from __future__ import annotations
 
 import copy
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +29,19 @@ from protocol import messages as m
 
 JSON = dict[str, Any]
 
+log = logging.getLogger("mahjong.cli.model")
+
 OVER = ("between_hands", "game_over")
+#: malformed snapshots in a row after which the model stops asking (until it reconnects)
+MAX_BAD_SNAPSHOTS = 3
+
+
+class MalformedMessage(Exception):
+    """A server message that does not fit the model: the room is resynchronised."""
+
+
+#: what applying a malformed message can raise (server data indexed as the protocol says)
+_MALFORMED = (MalformedMessage, KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
 @dataclass
@@ -57,6 +76,21 @@ class RoomState:
     #: the hand ended with another seat's concealed kong still hidden: no event reveals its
     #: tiles, so the session asks for a fresh snapshot (which shows every hand)
     wants_snapshot: bool = False
+    #: the view is out of step with the server (a message could not be applied): nothing is
+    #: applied and no action offered until the fresh snapshot asked for arrives
+    stale: bool = False
+    bad_snapshots: int = 0  # malformed snapshots in a row
+
+    def resync_from_scratch(self, snapshot_failed: bool = False) -> None:
+        """Drop the view's authority and ask for a fresh snapshot (bounded for snapshots
+        that themselves cannot be applied)."""
+        self.stale = True
+        self.legal = []
+        self.deadline = None
+        self.needs_resync = False
+        if snapshot_failed:
+            self.bad_snapshots += 1
+        self.wants_snapshot = self.bad_snapshots < MAX_BAD_SNAPSHOTS
 
     # ----------------------------------------------------------------- lobby helpers
 
@@ -186,7 +220,29 @@ class ClientModel:
     # ------------------------------------------------------------------------ apply
 
     def apply(self, msg: m.ServerMessage) -> list[str]:
-        """Apply one server message; return narration lines for the log."""
+        """Apply one server message; return narration lines for the log. A message that
+        cannot be applied resynchronises its room (see the module docstring)."""
+        try:
+            return self._apply(msg)
+        except _MALFORMED as exc:
+            rid = getattr(msg, "room", None)
+            r = self.rooms.get(rid) if isinstance(rid, str) else None
+            log.warning(
+                "cannot apply %s from the server (%s: %s); %s",
+                type(msg).__name__,
+                type(exc).__name__,
+                exc,
+                "asking for a fresh snapshot" if r is not None else "ignored",
+            )
+            if r is None:
+                return []
+            r.resync_from_scratch(snapshot_failed=isinstance(msg, m.Snapshot))
+            if not r.wants_snapshot:
+                log.error("room %s: the server's snapshots cannot be applied; giving up", rid)
+                return ["out of step with the server; reconnect to try again"]
+            return ["out of step with the server; resynchronising"]
+
+    def _apply(self, msg: m.ServerMessage) -> list[str]:
         if isinstance(msg, m.Welcome):
             self.player_id = msg.player_id
             self.token = msg.token
@@ -248,12 +304,17 @@ class ClientModel:
         r.last_discard_seat = h.get("discarder") if h is not None else None
         if r.game is not None and r.phase in OVER and r.hand is not None:
             r.hand_ended = None
+        _check_view(r)
+        r.stale = False
+        r.bad_snapshots = 0
         return [f"room {r.code}: {r.ruleset}, {r.status}"]
 
     def _events(self, msg: m.Events) -> list[str]:
         r = self.rooms.get(msg.room)
         if r is None:
             return []  # a room we have no snapshot of (it will come)
+        if r.stale:
+            return []  # out of step: wait for the snapshot asked for
         if msg.seq <= r.seq:
             return []  # already applied (redelivered after a resync)
         if msg.seq != r.seq + 1:
@@ -279,6 +340,7 @@ class ClientModel:
         for e in msg.events:
             if r.game is not None:
                 out.extend(self._event(r, e))
+                _check_counts(r)
         if msg.chat is not None:
             c = msg.chat
             r.chat.append(
@@ -300,7 +362,8 @@ class ClientModel:
 
     def _event(self, r: RoomState, e: JSON) -> list[str]:
         g = r.game
-        assert g is not None  # checked by the caller
+        if g is None:  # pragma: no cover - the caller checks
+            raise MalformedMessage("a game event outside a game")
         t = e.get("type")
         h = g.get("hand")
         name = r.name_of(e.get("seat")) if isinstance(e.get("seat"), int) else ""
@@ -345,16 +408,21 @@ class ClientModel:
                 g["scores"] = list(e.get("scores") or g.get("scores") or [])
             return []
         seats = h["seats"]
-        s = seats[e["seat"]] if isinstance(e.get("seat"), int) else None
+        seat = e.get("seat")
+        s: Any = None  # the seat view of a seat event (checked below)
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            if not 0 <= seat < len(seats):
+                raise MalformedMessage(f"{t} event for seat {seat}: no such seat")
+            s = seats[seat]
+        if t in _SEAT_EVENTS and s is None:
+            raise MalformedMessage(f"{t} event without a seat")
         if t == "dealt":
-            assert s is not None
             s["concealed_count"] += int(e.get("count", 0))
             if mine and "tiles" in e:
                 s["concealed"] = sort_tiles([*s["concealed"], *e["tiles"]])
                 s["drawn"] = e["tiles"][-1] if e["seat"] == g.get("dealer") else None
             return []
         if t == "draw":
-            assert s is not None
             s["concealed_count"] += 1
             if "wall_left" in e:
                 h["wall_left"] = e["wall_left"]
@@ -375,7 +443,6 @@ class ClientModel:
                 ]
             return []
         if t == "flower":
-            assert s is not None
             s["concealed_count"] -= 1
             s["flowers"] = [*s["flowers"], e["tile"]]
             if mine:
@@ -384,7 +451,6 @@ class ClientModel:
                     s["drawn"] = None
             return [f"{name} reveals flower {e['tile']}"]
         if t == "discard":
-            assert s is not None
             s["concealed_count"] -= 1
             s["discards"] = [*s["discards"], e["tile"]]
             if mine:
@@ -396,12 +462,10 @@ class ClientModel:
             g["phase"] = "claim"
             return [f"{name} discards {e['tile']}" + (" (auto)" if e.get("auto") else "")]
         if t == "ting":
-            assert s is not None
             s["ting"] = True
             s["ting_tile"] = e.get("tile")
             return [f"{name} declares 叮 (ting)"]
         if t == "claimed":
-            assert s is not None
             meld = dict(e["meld"])
             tiles = list(meld.get("tiles") or [])
             src = e.get("from")
@@ -438,7 +502,6 @@ class ClientModel:
             g["phase"] = "rob"
             return [f"{name} adds a kong of {e.get('tile')} (can be robbed)"]
         if t == "kong":
-            assert s is not None
             tile = e.get("tile")
             if e.get("concealed"):
                 s["concealed_count"] -= 4
@@ -534,8 +597,43 @@ class ClientModel:
 
 
 def _remove(tiles: list[str], tile: str) -> None:
-    if tile in tiles:
-        tiles.remove(tile)
+    """Take one of our own tiles out of our hand: the server says we played it, so we must
+    hold it; if we do not, the view is out of step (an event lost or out of order)."""
+    if tile not in tiles:
+        raise MalformedMessage(f"we do not hold {tile!r}")
+    tiles.remove(tile)
+
+
+def _check_counts(r: RoomState) -> None:
+    h = r.hand
+    if h is None:
+        return
+    for sv in h["seats"]:
+        if int(sv.get("concealed_count", 0)) < 0:
+            raise MalformedMessage(f"seat {sv.get('seat')} would hold fewer than no tiles")
+
+
+#: events that are about one seat (``seat`` is required)
+_SEAT_EVENTS = frozenset({"dealt", "draw", "flower", "discard", "ting", "claimed", "kong"})
+
+
+def _check_view(r: RoomState) -> None:
+    """The parts of a snapshot's view the model indexes later: fail now (and ask again)
+    rather than on the next event."""
+    g = r.game
+    if g is None:
+        return
+    if not isinstance(g, dict):
+        raise MalformedMessage("the game view is not a map")
+    h = g.get("hand")
+    if h is None:
+        return
+    seats = h["seats"]
+    if not isinstance(seats, list) or len(seats) != 4:
+        raise MalformedMessage("the hand view does not have four seats")
+    for sv in seats:
+        if not isinstance(sv.get("melds"), list) or not isinstance(sv.get("discards"), list):
+            raise MalformedMessage("a seat view without melds or discards")
 
 
 def _new_game_view(ruleset: str, seat: int | None) -> JSON:
@@ -576,4 +674,6 @@ def _notice(r: RoomState, n: JSON) -> list[str]:
         return [f"a bot plays for {r.name_of(n.get('seat'))}"]
     if t == "room_created":
         return [f"room created by {n.get('name')}"]
+    if t == "room_closed":
+        return ["the server closed the room (nobody was here for a long time)"]
     return [str(t)]

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from clients.cli.model import ClientModel
+import logging
+
+import pytest
+
+from clients.cli.model import MAX_BAD_SNAPSHOTS, ClientModel
 from protocol import messages as m
 
 
@@ -144,3 +148,85 @@ def test_when_a_client_may_act_on_legal():
         )
     )
     assert room.can_act()
+
+
+def playing() -> ClientModel:
+    """Connected, seat 0, a hand dealt: we hold 1m 2m 3m."""
+    model = connected()
+    model.apply(m.Events(room="r1", seq=6, events=[], lobby=lobby("playing", 0)))
+    model.apply(
+        m.Events(
+            room="r1",
+            seq=7,
+            events=[
+                {"type": "hand_started", "dealer": 1, "hand": 0},
+                {"type": "dealt", "seat": 0, "count": 3, "tiles": ["1m", "2m", "3m"]},
+                {"type": "dealt", "seat": 1, "count": 3},
+            ],
+        )
+    )
+    return model
+
+
+BAD_EVENTS = [
+    {"type": "discard", "seat": 7, "tile": "5p"},  # no such seat
+    {"type": "discard", "tile": "5p"},  # no seat at all
+    {"type": "discard", "seat": 0, "tile": "9s"},  # a tile we do not hold (out of order)
+    {"type": "discard", "seat": 1},  # no tile
+    {"type": "flower", "seat": 2, "tile": "f1"},  # seat 2 holds nothing: count below zero
+    {"type": "claimed", "seat": 1, "from": 9, "meld": {"kind": "pung", "tiles": ["1m"] * 3}},
+    {"type": "payment", "payer": "x", "payee": 1, "amount": 3},
+    {"type": "hand_started"},
+]
+
+
+@pytest.mark.parametrize("bad", BAD_EVENTS, ids=lambda e: str(sorted(e.items())))
+def test_a_malformed_event_asks_for_a_snapshot_instead_of_crashing(bad, caplog):
+    model = playing()
+    room = model.room
+    assert room is not None and room.seq == 7 and room.my_tiles()[0] == ["1m", "2m", "3m"]
+    legal = [{"type": "discard", "seat": 0, "seq": 9, "tile": "1m"}]
+    with caplog.at_level(logging.WARNING, logger="mahjong.cli.model"):
+        lines = model.apply(m.Events(room="r1", seq=8, events=[bad], legal=legal))
+    assert lines == ["out of step with the server; resynchronising"]
+    assert any("asking for a fresh snapshot" in r.getMessage() for r in caplog.records)
+    assert room.stale and room.wants_snapshot and not room.can_act()
+    # nothing more is applied until the snapshot: later entries are ignored
+    model.apply(
+        m.Events(room="r1", seq=9, events=[], legal=legal, chat={"name": "B", "text": "x", "t": 1})
+    )
+    assert room.chat == [] and not room.can_act()
+    # the snapshot replaces the view and the stream goes on from it
+    view = {"phase": "turn", "hand": None, "scores": [0, 0, 0, 0]}
+    model.apply(
+        m.Snapshot(
+            room="r1", seq=12, lobby=lobby("playing", 0), you={"seat": 0}, game=view, legal=legal
+        )
+    )
+    assert not room.stale and not room.wants_snapshot and room.seq == 12 and room.can_act()
+    model.apply(m.Events(room="r1", seq=13, events=[], chat={"name": "B", "text": "y", "t": 2}))
+    assert [c.text for c in room.chat] == ["y"]
+
+
+def test_a_snapshot_that_cannot_be_applied_is_asked_for_a_bounded_number_of_times(caplog):
+    model = playing()
+    room = model.room
+    assert room is not None
+    bad = {"phase": "turn", "hand": {"seats": "nope"}}
+    for i in range(MAX_BAD_SNAPSHOTS):
+        room.wants_snapshot = False  # the session sent the resync
+        lines = model.apply(
+            m.Snapshot(room="r1", seq=20 + i, lobby=lobby("playing", 0), you={"seat": 0}, game=bad)
+        )
+        assert room.stale
+        assert room.wants_snapshot == (i < MAX_BAD_SNAPSHOTS - 1), i
+    assert lines == ["out of step with the server; reconnect to try again"]
+    # a good one (after a reconnect) restores everything
+    model.apply(m.Snapshot(room="r1", seq=30, lobby=lobby("playing", 0), you={"seat": 0}))
+    assert not room.stale and room.bad_snapshots == 0
+
+
+def test_a_malformed_message_for_an_unknown_room_is_ignored():
+    model = connected()
+    assert model.apply(m.Events(room="zz", seq=1, events=[{"type": "discard", "seat": 9}])) == []
+    assert not model.rooms["r1"].stale

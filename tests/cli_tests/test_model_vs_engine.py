@@ -116,7 +116,7 @@ def play(ruleset: str, seed: int, me: int) -> int:
         legal = [a.to_json() for a in table.legal_actions(state, me)]
         model.apply(m.Events(room="r1", seq=seq, events=seen, legal=legal))
         room = model.room
-        assert room is not None and not room.needs_resync
+        assert room is not None and not room.needs_resync and not room.stale
         got = room.game
         assert got is not None
         want = comparable(table.view(state, me), me)
