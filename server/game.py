@@ -195,7 +195,8 @@ def view(state: JSON, seat: int | None) -> JSON:
 
 def view_event(event: JSON, seat: int | None) -> JSON | None:
     t = _table()
-    return dict(t.view_event(t.Event.from_json(event), seat))
+    seen = t.view_event(t.Event.from_json(event), seat)
+    return None if seen is None else dict(seen)
 
 
 def legal(state: JSON, seat: int) -> list[JSON]:

@@ -4,7 +4,8 @@
 into something sent to a client. A seat sees its own concealed tiles and drawn tile,
 everyone's exposed melds, flowers, rivers and tile counts, the wall's size and its
 commitment — never another seat's concealed tiles (concealed kongs of others included), the
-wall, or another seat's answer in a claim window. A spectator (``seat=None``) sees only the
+wall, or anything about another seat's answer in a claim window (not even that it
+answered, until the window closes). A spectator (``seat=None``) sees only the
 public part. When the hand is over, the wall, salt and all hands are revealed (that is what
 the commitment is for).
 
@@ -22,6 +23,7 @@ from table.engine import (
     _W,
     _counts,
     _discard_win_error,
+    _others,
     drawable,
     ready_discards,
     self_win_kind,
@@ -31,8 +33,24 @@ from table.model import Action, ActionType, Event, GameState, Phase
 __all__ = ["legal_actions", "view", "view_event"]
 
 
-def view_event(event: Event, seat: int | None) -> dict[str, Any]:
-    """The event as ``seat`` (None: a spectator) may see it."""
+def _answer_of_another(event: Event, seat: int | None) -> bool:
+    """An answer in a claim window -- given (``answered``) or the server's pass for a seat
+    that ran out of time (``timeout`` with ``default: pass``) -- by a seat other than
+    ``seat``."""
+    if event.type == "answered":
+        return event.owner != seat
+    if event.type == "timeout" and event.data.get("default") == "pass":
+        return event.data.get("seat") != seat
+    return False
+
+
+def view_event(event: Event, seat: int | None) -> dict[str, Any] | None:
+    """The event as ``seat`` (None: a spectator) may see it; None when it may not see the
+    event at all: another seat's answer in a claim window (not even *that* it answered --
+    the window's outcome, ``claimed`` / ``hand_won`` / the next draw, is all the others
+    learn; the answering seat gets its own confirmation)."""
+    if _answer_of_another(event, seat):
+        return None
     if event.owner is None or event.owner == seat:
         out = {"type": event.type, **event.data}
     else:
@@ -92,7 +110,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         "turn": h.turn,
         "discarder": h.discarder,
         "discard": str(h.discard) if h.discard is not None else None,
-        "pending": list(h.pending),
+        "pending": _pending_seen(state.phase, tuple(h.pending), h.discarder, seat),
         "seats": seats,
     }
     if over:
@@ -102,6 +120,17 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
     if seat is not None:
         out["legal_actions"] = [a.to_json() for a in legal_actions(state, seat)]
     return out
+
+
+def _pending_seen(
+    phase: Phase, pending: tuple[int, ...], discarder: int | None, seat: int | None
+) -> list[int]:
+    """Who the table waits for, as ``seat`` may know it: in a claim window every other seat
+    of the window counts as not answered until it closes (answers are private), ``seat``
+    itself as it is."""
+    if phase in (Phase.CLAIM, Phase.ROB) and discarder is not None:
+        return [i for i in _others(discarder) if i != seat or i in pending]
+    return list(pending)
 
 
 def legal_actions(state: GameState, seat: int, *, ting: bool = True) -> list[Action]:

@@ -61,7 +61,8 @@ class Replay:
                 raise ReplayError(f"action {len(self.states)} rejected: {exc}") from None
             self.states.append(state)
             self.actions.append(dict(a))
-            self.events.append([dict(table.view_event(e, None)) for e in events])
+            seen = (table.view_event(e, None) for e in events)
+            self.events.append([dict(v) for v in seen if v is not None])
 
     def __len__(self) -> int:
         return len(self.states)

@@ -112,7 +112,7 @@ def play(ruleset: str, seed: int, me: int) -> int:
                 action = table.Action(table.ActionType.TIMEOUT, seat, state.seq)
         state, events = table.apply(state, action)
         seq += 1
-        seen = [table.view_event(e, me) for e in events]
+        seen = [v for v in (table.view_event(e, me) for e in events) if v is not None]
         legal = [a.to_json() for a in table.legal_actions(state, me)]
         model.apply(m.Events(room="r1", seq=seq, events=seen, legal=legal))
         room = model.room

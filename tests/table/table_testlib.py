@@ -132,6 +132,12 @@ def check_events(events: list[Event], state: GameState) -> None:
         assert Event.from_json(e.to_json()) == e
         for seat in (None, 0, 1, 2, 3):
             ve = view_event(e, seat)
+            answer = e.type == "answered" or (e.type == "timeout" and e.data["default"] == "pass")
+            if answer and e.data["seat"] != seat:
+                # another seat's answer in a claim window: not even *that* it answered
+                assert ve is None, f"{e.type} of seat {e.data['seat']} shown to {seat}"
+                continue
+            assert ve is not None, f"{e.type} hidden from {seat}"
             json.dumps(ve)
             assert ve["type"] == e.type
             if e.owner is not None and e.owner != seat:
@@ -150,6 +156,30 @@ def check_events(events: list[Event], state: GameState) -> None:
                     assert again["minimum_met"]
         if e.type == "hand_ended":
             assert table.verify_commitment(e.data["commitment"], e.data["wall"], e.data["salt"])
+
+
+def check_answers_private(
+    old: GameState, action: Action, new: GameState, events: list[Event]
+) -> None:
+    """No-leak property of the claim window: an answer (or a timeout's pass) that leaves the
+    window open changes nothing that any *other* seat, or a spectator, is shown -- neither
+    its view nor any event -- while the answering seat gets its own confirmation."""
+    if old.phase not in (Phase.CLAIM, Phase.ROB) or action.seat is None:
+        return
+    if new.seq != old.seq or new.phase is not old.phase:
+        return  # the window closed (a new decision, seq moved on): its outcome is public
+    for seat in (None, 0, 1, 2, 3):
+        if seat == action.seat:
+            assert any(view_event(e, seat) is not None for e in events), "no confirmation"
+            assert seat not in view(new, seat)["hand"]["pending"]
+            continue
+        vn, vo = view(new, seat), view(old, seat)
+        diff = {k: (vo[k], vn[k]) for k in vn if vn[k] != vo[k] and k != "hand"}
+        if vn["hand"] != vo["hand"]:
+            hn, ho = vn["hand"], vo["hand"]
+            diff["hand"] = {k: (ho[k], hn[k]) for k in hn if hn[k] != ho[k]}
+        assert not diff, f"seat {seat} saw seat {action.seat}'s answer: {diff}"
+        assert [view_event(e, seat) for e in events] == [None] * len(events)
 
 
 def normalise(a: Action) -> Action:

@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_testlib import (
     PLAYABLE,
+    check_answers_private,
     check_conservation,
     check_events,
     check_ledger,
@@ -47,6 +48,7 @@ def _full_checker(rng: random.Random, probe_rate: float):
         check_ledger(new)
         check_views(new)
         check_events(events, new)
+        check_answers_private(old, action, new, events)
         if rng.random() < probe_rate:
             stats["rejected"] += probe_illegal(new, rng)
 

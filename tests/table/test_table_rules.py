@@ -82,9 +82,11 @@ def test_claim_priority_privacy_and_sequence_numbers() -> None:
     ev = sc.act(1, A.CHOW, "4s")
     assert sc.state.seq == seq  # the window stays open at the same seq
     answered = ev[0]
-    assert view_event(answered, 1)["answer"] == "chow"
+    assert view_event(answered, 1) == {"type": "answered", "seat": 1, "answer": "chow"}
     for other in (0, 2, 3, None):
-        assert "answer" not in view_event(answered, other)
+        assert view_event(answered, other) is None  # not even that seat 1 answered
+        assert view(sc.state, other)["hand"]["pending"] == [1, 2, 3]
+    assert view(sc.state, 1)["hand"]["pending"] == [2, 3]
     sc.expect_error("not-waiting-for-seat", 1, A.PASS)
     sc.act(2, A.PUNG)
     assert sc.state.seq == seq
