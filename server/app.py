@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import os
 import random
@@ -112,7 +113,15 @@ class Feed:
         # entries this process committed, by version (the last few): delivered from memory
         # instead of being read back from the stream
         self.recent: dict[int, JSON] = {}
-        self.task = asyncio.get_running_loop().create_task(self._run())
+        self.closed = False
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{room}")
+
+    def close(self) -> None:
+        """Stop the feed's task: cancelled, and told to stop (see :meth:`App.stop_tasks` for
+        why both)."""
+        self.closed = True
+        self.wake.set()
+        self.task.cancel()
 
     def kick(self) -> None:
         self.wake.set()
@@ -138,9 +147,11 @@ class Feed:
         return out
 
     async def _run(self) -> None:
-        while True:
+        while not self.closed:
             await self.wake.wait()
             self.wake.clear()
+            if self.closed:
+                return
             try:
                 await self.catch_up()
             except redis.exceptions.RedisError:
@@ -196,6 +207,9 @@ class App:
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
+        #: set by stop_tasks: every background loop ends at its next turn (a cancellation
+        #: alone is not enough: one landing inside a redis-py call is sometimes swallowed)
+        self.stopped = False
         self.timer_wake = asyncio.Event()
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
@@ -211,33 +225,46 @@ class App:
         await self.wait_for_redis()
         await self.reconcile_timers()
         loop = asyncio.get_running_loop()
-        self.timer_task = loop.create_task(self.timer_loop())
+        self.timer_task = loop.create_task(self.timer_loop(), name="timer_loop")
         self.tasks = [
-            loop.create_task(self.pubsub_loop()),
+            loop.create_task(self.pubsub_loop(), name="pubsub_loop"),
             self.timer_task,
-            loop.create_task(self.heal_loop()),
-            loop.create_task(self.sweeper.run()),
+            loop.create_task(self.heal_loop(), name="heal_loop"),
+            loop.create_task(self.sweeper.run(), name="retention_sweeper"),
         ]
 
     async def wait_for_redis(self) -> None:
         """Wait (bounded by ``redis_load_wait``) while Redis is still loading its data set:
         after a restart the embedded Redis answers LOADING until its AOF is read (PING works
-        during loading, the first real command would fail with ``BusyLoadingError``)."""
+        during loading, the first real command would fail with ``BusyLoadingError``).
+
+        Every attempt is bounded too (a Redis that accepts the connection but does not
+        answer, e.g. a frozen process, is retried like a loading one until the deadline)."""
         give_up = time.monotonic() + self.cfg.redis_load_wait
         delay = 0.05
         while True:
+            left = give_up - time.monotonic()
             try:
-                await self.store.ping()
-                if not await self.store.loading():
-                    return
+                async with asyncio.timeout(max(left, 1.0)):
+                    await self.store.ping()
+                    if not await self.store.loading():
+                        return
+                silent = False
             except redis.exceptions.BusyLoadingError:
-                pass
+                silent = False
+            except (redis.exceptions.TimeoutError, TimeoutError):
+                silent = True
+            if not silent:
+                self.metrics.inc("redis_loading_waits")
             if time.monotonic() > give_up:
+                if silent:
+                    raise redis.exceptions.TimeoutError(
+                        f"redis did not answer within {self.cfg.redis_load_wait} s"
+                    )
                 raise redis.exceptions.BusyLoadingError(
                     f"redis still loading its data set after {self.cfg.redis_load_wait} s"
                 )
-            self.metrics.inc("redis_loading_waits")
-            log.info("redis is loading its data set; waiting")
+            log.info("redis is %s; waiting", "not answering" if silent else "loading its data set")
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
@@ -247,17 +274,37 @@ class App:
             await self.store.reindex_timer(room)
 
     async def stop_tasks(self) -> None:
-        tasks = [*self.tasks, *(f.task for f in self.feeds.values())]
+        """Stop the background loops and feeds, bounded (5 s).
+
+        Each loop is told to stop (``stopped`` / ``Feed.closed``, checked every turn) *and*
+        cancelled. The flag is what makes this reliable: a cancellation that arrives while
+        a loop is inside a redis-py call is sometimes swallowed (redis-py 8.1 on Python
+        3.11: about 1 in 25 in ``tests/server_tests/test_startup.py``-like stops), and a loop
+        that swallowed it used to run on for ever -- past this bounded wait, and then
+        ``asyncio.run``'s final cancel-and-gather waited for it with no bound: the process
+        (or the test) hung, idle in the event loop. A task still running is cancelled again
+        until the deadline, then logged with its stack."""
+        self.stopped = True
+        feeds = list(self.feeds.values())
+        tasks = [*self.tasks, *(f.task for f in feeds)]
         self.tasks = []
         self.feeds.clear()
+        for f in feeds:
+            f.close()
+        self.timer_wake.set()
+        give_up = time.monotonic() + 5.0
+        stuck = set(tasks)
+        while stuck and time.monotonic() < give_up:
+            for t in stuck:
+                t.cancel()
+            _done, stuck = await asyncio.wait(stuck, timeout=min(0.5, give_up - time.monotonic()))
         for t in tasks:
-            t.cancel()
-        if tasks:
-            # bounded: a task stuck in a client library's cleanup must not hang shutdown
-            await asyncio.wait(tasks, timeout=5.0)
-            for t in tasks:
-                if t.done() and not t.cancelled():
-                    t.exception()  # retrieved: no "exception was never retrieved" warning
+            if t.done() and not t.cancelled():
+                t.exception()  # retrieved: no "exception was never retrieved" warning
+        for t in stuck:  # say where, so a hang can be found
+            out = io.StringIO()
+            t.print_stack(file=out)
+            log.warning("task did not stop: %s", out.getvalue())
 
     def deadline_of(self, state: JSON) -> int | None:
         try:
@@ -281,7 +328,7 @@ class App:
             return
         f.conns.discard(conn)
         if not f.conns:
-            f.task.cancel()
+            f.close()
             del self.feeds[room]
 
     async def attach(self, conn: Conn, room: str, re: int | None = None) -> bool:
@@ -540,13 +587,13 @@ class App:
     # ------------------------------------------------------------------- loops
 
     async def pubsub_loop(self) -> None:
-        while True:
+        while not self.stopped:
             pubsub = self.store.r.pubsub()
             try:
                 await pubsub.psubscribe(CHANNEL_PATTERN)
                 for f in self.feeds.values():  # we may have missed notifications
                     f.kick()
-                while True:
+                while not self.stopped:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if msg is None:
                         continue
@@ -558,6 +605,8 @@ class App:
                         except (TypeError, ValueError):
                             v = None
                         self.feeds[room].kick_if_behind(v)
+                with contextlib.suppress(Exception):  # stopped
+                    await asyncio.wait_for(pubsub.aclose(), 2.0)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 2.0)
@@ -573,7 +622,7 @@ class App:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers
         lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
         ticks = 0
-        while True:
+        while not self.stopped:
             await asyncio.sleep(1.0)
             ticks += 1
             if ticks % 30 == 0:
@@ -592,7 +641,7 @@ class App:
                     f.kick()
 
     async def timer_loop(self) -> None:
-        while True:
+        while not self.stopped:
             try:
                 due = await self.store.due_rooms(now_ms())
                 random.shuffle(due)  # processes polling together start on different rooms

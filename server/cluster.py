@@ -301,6 +301,7 @@ class _NodeSubscriber:
         self.want: set[str] = set()
         self.have: set[str] = set()
         self.failed = False
+        self.closing = False
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def _kick(self, channel: str) -> None:
@@ -310,7 +311,7 @@ class _NodeSubscriber:
 
     async def _run(self) -> None:
         try:
-            while True:
+            while not (self.closing or self.app.stopped):
                 for ch in sorted(self.want - self.have):
                     await self.pubsub.ssubscribe(ch)
                     self.have.add(ch)
@@ -345,9 +346,12 @@ class _NodeSubscriber:
             self.app.subs_changed.set()
 
     async def close(self) -> None:
+        # told to stop and cancelled, and waited for (bounded): see App.stop_tasks
+        self.closing = True
         self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self.task
+        await asyncio.wait({self.task}, timeout=2.0)
+        if self.task.done() and not self.task.cancelled():
+            self.task.exception()  # retrieved
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
@@ -384,7 +388,7 @@ class ClusterApp(App):
 
     async def pubsub_loop(self) -> None:
         try:
-            while True:
+            while not self.stopped:
                 self.subs_changed.clear()
                 try:
                     await self._reconcile_subscriptions()
@@ -439,7 +443,7 @@ class ClusterApp(App):
         ``TIMER_RECONCILE_SECONDS`` for all open rooms (a timer write lost in a failover of the
         timer set's master, or a process that died between a commit and its timer write)."""
         last_full = time.monotonic()
-        while True:
+        while not self.stopped:
             await asyncio.sleep(0.5)
             try:
                 for room in sorted(self.store.timer_debt):

@@ -69,9 +69,9 @@ class Sweeper:
     async def run(self) -> None:
         """The sweeper's loop (one of the App's tasks)."""
         period = self.app.cfg.retention_sweep_seconds
-        while True:
+        while not self.app.stopped:
             await asyncio.sleep(period)
-            if self.app.shutting_down:
+            if self.app.shutting_down or self.app.stopped:
                 continue
             try:
                 res = await self.sweep(now_ms())

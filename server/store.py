@@ -24,6 +24,8 @@ is updated right after (see :meth:`Store.reindex_timer` for why that is safe).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import secrets
 from collections.abc import AsyncIterator, Iterable
@@ -88,6 +90,12 @@ class CommitResult:
 
 COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
 
+#: every Redis call is bounded: a reply not read within this many seconds is a
+#: ``redis.exceptions.TimeoutError`` (redis-py before 8 waits forever by default; nothing
+#: here uses blocking commands), a connection not made within the connect timeout too
+SOCKET_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 5.0
+
 
 class Store:
     def __init__(self, client: aioredis.Redis) -> None:
@@ -99,12 +107,20 @@ class Store:
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Store:
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=pool_size, timeout=10, decode_responses=False
+            url,
+            max_connections=pool_size,
+            timeout=10,
+            decode_responses=False,
+            socket_timeout=SOCKET_TIMEOUT,
+            socket_connect_timeout=CONNECT_TIMEOUT,
         )
         return cls(aioredis.Redis(connection_pool=pool))
 
     async def close(self) -> None:
-        await self.r.aclose()
+        """Close the client and its pool's connections (bounded: a connection that does not
+        close in time is dropped with the pool)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.r.aclose(close_connection_pool=True), CONNECT_TIMEOUT)
 
     async def ping(self) -> bool:
         return bool(await self.r.ping())

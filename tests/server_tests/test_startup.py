@@ -4,9 +4,12 @@ with ``BusyLoadingError``. A real redis-server is slowed down with ``key-load-de
 
 from __future__ import annotations
 
+import asyncio
+import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -60,10 +63,29 @@ def loading_redis(tmp_path: Path):
         tmp_path, port, "--key-load-delay", str(DELAY_US),
         "--loading-process-events-interval-bytes", "1024",
     )  # fmt: skip
-    time.sleep(0.2)  # listening (it answers PING while loading), not done loading
-    yield port
-    proc.terminate()
-    proc.wait(10)
+    try:
+        _wait_loading(port)  # listening (it answers INFO while loading), not done loading
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def _wait_loading(port: int) -> None:
+    """Until the restarted server answers and says it is loading (no fixed sleep: on a busy
+    machine it may take a while to listen)."""
+    c = redis.Redis(port=port, socket_timeout=5)
+    try:
+        for _ in range(500):
+            try:
+                if int(c.info("persistence").get("loading", 0)):
+                    return
+                raise RuntimeError("redis finished loading before the test began")
+            except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+                time.sleep(0.02)
+    finally:
+        c.close()
+    raise RuntimeError("redis did not start")
 
 
 async def test_start_waits_for_redis_to_finish_loading(loading_redis: int) -> None:
@@ -81,12 +103,73 @@ async def test_start_waits_for_redis_to_finish_loading(loading_redis: int) -> No
 async def test_the_wait_for_a_loading_redis_is_bounded(loading_redis: int) -> None:
     store = Store.from_url(f"redis://127.0.0.1:{loading_redis}/0")
     app = App(make_config(redis_load_wait=0.2), store)
-    t0 = time.monotonic()
     try:
         with pytest.raises(redis.exceptions.BusyLoadingError):
             await app.start()
         assert app.metrics.counters["redis_loading_waits"] > 0
-        assert time.monotonic() - t0 < 1.9, "gave up before the data set was loaded"
+        assert await store.loading(), "gave up while the data set was still loading"
+        assert app.tasks == [], "no loop was started"
     finally:
         await app.stop_tasks()
         await store.close()
+
+
+async def test_the_wait_for_a_redis_that_does_not_answer_is_bounded(tmp_path: Path) -> None:
+    """A Redis that accepts connections but never answers (a frozen process: SIGSTOP) must
+    not hang the start: every attempt is bounded, then the start fails (a hang here would be
+    caught by the test timeout, not by a measured duration)."""
+    port = free_port()
+    proc = _redis(tmp_path, port)
+    _wait_up(port)
+    store = Store.from_url(f"redis://127.0.0.1:{port}/0")
+    app = App(make_config(redis_load_wait=0.3), store)
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        with pytest.raises(redis.exceptions.TimeoutError, match="did not answer"):
+            await app.start()
+        assert app.tasks == []
+    finally:
+        proc.send_signal(signal.SIGCONT)
+        await app.stop_tasks()
+        await store.close()
+        proc.terminate()
+        proc.wait(10)
+
+
+class _SwallowingStore(Store):
+    """The real store, except that one timers query is made to swallow its cancellation --
+    what a redis-py call sometimes does when the task is cancelled inside it (seen with
+    redis-py 8.1 on Python 3.11; the race itself cannot be forced, so it is staged here)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.block_next = False
+        self.entered = asyncio.Event()
+        self.swallowed = 0
+
+    async def due_rooms(self, now_ms: int, limit: int = 32) -> list[str]:
+        if self.block_next:
+            self.block_next = False
+            self.entered.set()
+            try:
+                await asyncio.Event().wait()  # until cancelled
+            except asyncio.CancelledError:
+                self.swallowed += 1
+                return []  # swallowed: the call returns as if nothing happened
+        return await super().due_rooms(now_ms, limit)
+
+
+async def test_stop_ends_a_loop_whose_cancellation_was_swallowed(redis_url: str) -> None:
+    """The hang once seen here: a background loop that swallowed its cancellation ran on,
+    past stop_tasks' bounded wait, and the event loop's final cancel-and-gather then waited
+    for it for ever. Now every loop is also told to stop and ends at its next turn."""
+    store = _SwallowingStore.from_url(redis_url)
+    app = App(make_config(), store)
+    await app.start()
+    tasks = list(app.tasks)
+    store.block_next = True
+    await store.entered.wait()  # the timer loop is inside the call
+    await app.stop_tasks()
+    assert store.swallowed == 1
+    assert all(t.done() for t in tasks), [t.get_name() for t in tasks if not t.done()]
+    await store.close()
