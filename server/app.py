@@ -1188,8 +1188,9 @@ class App:
         # running in a worker thread is not waited for (its commit is dropped or lands)
         if self.timer_task is not None:
             self.timer_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.wait_for(self.timer_task, 1.0)
+            # asyncio.wait, not wait_for: bounded even if the cancellation is swallowed
+            # (wait_for would wait for the task to finish after its timeout)
+            await asyncio.wait({self.timer_task}, timeout=1.0)
         for conn in list(self.conns):
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
         await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
