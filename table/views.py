@@ -15,6 +15,7 @@ only the server sends).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scoring.hand import MeldKind
@@ -30,17 +31,18 @@ from table.engine import (
 )
 from table.model import Action, ActionType, Event, GameState, Phase
 
-__all__ = ["legal_actions", "view", "view_event"]
+__all__ = ["hidden_from", "legal_actions", "view", "view_event"]
 
 
-def _answer_of_another(event: Event, seat: int | None) -> bool:
-    """An answer in a claim window -- given (``answered``) or the server's pass for a seat
-    that ran out of time (``timeout`` with ``default: pass``) -- by a seat other than
-    ``seat``."""
-    if event.type == "answered":
-        return event.owner != seat
-    if event.type == "timeout" and event.data.get("default") == "pass":
-        return event.data.get("seat") != seat
+def hidden_from(etype: str, data: Mapping[str, Any], owner: int | None, seat: int | None) -> bool:
+    """Whether ``seat`` (None: a spectator) may not see the event *at all*: another seat's
+    answer in a claim window -- given (``answered``) or the server's pass for a seat that ran
+    out of time (``timeout`` with ``default: pass``). The one rule for every form of an event
+    (``data`` may be ``Event.data`` or the stored JSON, whose data keys are at the top)."""
+    if etype == "answered":
+        return owner != seat
+    if etype == "timeout" and data.get("default") == "pass":
+        return data.get("seat") != seat
     return False
 
 
@@ -49,7 +51,7 @@ def view_event(event: Event, seat: int | None) -> dict[str, Any] | None:
     event at all: another seat's answer in a claim window (not even *that* it answered --
     the window's outcome, ``claimed`` / ``hand_won`` / the next draw, is all the others
     learn; the answering seat gets its own confirmation)."""
-    if _answer_of_another(event, seat):
+    if hidden_from(event.type, event.data, event.owner, seat):
         return None
     if event.owner is None or event.owner == seat:
         out = {"type": event.type, **event.data}
