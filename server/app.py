@@ -256,12 +256,6 @@ class App:
                 if t.done() and not t.cancelled():
                     t.exception()  # retrieved: no "exception was never retrieved" warning
 
-    def deadline_of(self, state: JSON) -> int | None:
-        try:
-            return rooms.next_deadline(state, self.grace_ms, self.cfg.bot_delay_ms)
-        except game.GameError:
-            return None
-
     # --------------------------------------------------------------------- feeds
 
     def feed(self, room: str) -> Feed:
@@ -328,14 +322,7 @@ class App:
     def seat_deadline(self, state: JSON, seat: int | None) -> int | None:
         if seat is None:
             return None
-        try:
-            ds = [
-                at
-                for at, kind, s in rooms.deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
-                if s == seat and kind == "timeout"
-            ]
-        except game.GameError:
-            return None
+        ds = [at for at, kind, s in self.room_deadlines(state) if s == seat and kind == "timeout"]
         return min(ds) if ds else None
 
     def deliver(self, conn: Conn, room: str, v: int, entry: JSON) -> None:
@@ -379,7 +366,17 @@ class App:
 
     # ------------------------------------------------------------------ commits
 
-    def build_entry(self, change: Change, now: int) -> JSON:
+    def room_deadlines(self, state: JSON) -> list[tuple[int, str, int]]:
+        """Everything due by itself in the room (``rooms.deadlines``), computed once per
+        commit and shared by the log entry's per-seat deadlines and the room's next one."""
+        try:
+            return rooms.deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
+        except game.GameError:
+            return []
+
+    def build_entry(
+        self, change: Change, now: int, deadlines: list[tuple[int, str, int]] | None = None
+    ) -> JSON:
         state = change.state
         entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
         if change.actions:
@@ -394,15 +391,21 @@ class App:
             entry["notice"] = change.notice
         if state["status"] == "playing" and state.get("game") is not None:
             entry["playing"] = True
+            if deadlines is None:
+                deadlines = self.room_deadlines(state)
+            timeouts: dict[int, int] = {}
+            for at, kind, seat in deadlines:
+                if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
+                    timeouts[seat] = at
             legal: JSON = {}
-            deadlines: JSON = {}
+            seat_deadlines: JSON = {}
             for k in state.get("pending_kinds") or {}:
                 legal[k] = game.legal(state["game"], int(k))
-                d = self.seat_deadline(state, int(k))
+                d = timeouts.get(int(k))
                 if d is not None:
-                    deadlines[k] = d
+                    seat_deadlines[k] = d
             entry["legal"] = legal
-            entry["deadlines"] = deadlines
+            entry["deadlines"] = seat_deadlines
         return entry
 
     async def mutate(
@@ -474,7 +477,9 @@ class App:
             ):
                 return None, state
             now = now_ms()
-            entry = self.build_entry(change, now)
+            deadlines = self.room_deadlines(change.state)
+            next_deadline = min(at for at, _, _ in deadlines) if deadlines else None
+            entry = self.build_entry(change, now, deadlines)
             if client_seq is not None:
                 entry["cseq"] = client_seq
             res = await self.store.commit(
@@ -484,7 +489,7 @@ class App:
                 entry,
                 player,
                 client_seq,
-                deadline=self.deadline_of(change.state),
+                deadline=next_deadline,
             )
             if res.status == "conflict":
                 self._forget_state(room)
@@ -508,7 +513,7 @@ class App:
                 f = self.feeds.get(room)
                 if f is not None:
                     f.remember(res.version, entry)
-                await self.after_commit(room, change.state)
+                await self.after_commit(room, change.state, next_deadline)
             return res, change.state
         raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
 
@@ -524,13 +529,12 @@ class App:
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
 
-    async def after_commit(self, room: str, state: JSON) -> None:
+    async def after_commit(self, room: str, state: JSON, d: int | None) -> None:
         if state["status"] == "closed":
             await self.store.close_room(room, state["code"])
         f = self.feeds.get(room)
         if f is not None:
             f.kick()
-        d = self.deadline_of(state)
         if d is not None and d <= now_ms() + self.cfg.timer_poll_ms:
             self.timer_wake.set()
 

@@ -168,10 +168,13 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
         a = t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
-        new, events = t.apply(_state(state), a)
+        old = _state(state)
+        new, events = t.apply(old, a)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    out = dict(new.to_json())
+    # the JSON of what the action left unchanged (wall, config, ledger, most seats) is shared
+    # with the old state's JSON: never changed in place (see the module note above _PARSED)
+    out = dict(new.to_json((old, state)))
     _remember(out, new)
     return out, [dict(e.to_json()) for e in events]
 
