@@ -56,11 +56,19 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            v = getattr(self, name)
             if v is not None:
-                out[f.name] = v
+                out[name] = v
         return out
+
+
+#: message class -> its field names in order (``dataclasses.fields`` per message is slow)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)

@@ -76,10 +76,15 @@ class Conn:
         return False
 
     def send(self, msg: m.ServerMessage) -> None:
+        if not self.closed:
+            self.send_frame(encode(msg.to_wire()))
+
+    def send_frame(self, data: bytes) -> None:
+        """Queue an encoded frame (the same bytes may go to several connections)."""
         if self.closed:
             return
         try:
-            self.out.put_nowait(encode(msg.to_wire()))
+            self.out.put_nowait(data)
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
@@ -158,9 +163,10 @@ class Feed:
                 entries = self._from_memory(start)
                 if entries:
                     for v, entry in entries:
+                        frames: dict[int | None, bytes] = {}
                         for c in list(self.conns):
                             if c.rooms.get(self.room, 0) == v - 1:
-                                self.app.deliver(c, self.room, v, entry)
+                                self.app.deliver(c, self.room, v, entry, frames)
                     # commits by other processes arrive with their pub/sub notification,
                     # which wakes this feed again (see kick_if_behind)
                     return
@@ -173,9 +179,10 @@ class Feed:
                         if c.rooms.get(self.room, 0) < entries[0][0] - 1:
                             await self.app.send_snapshot(c, self.room)
                 for v, entry in entries:
+                    frames = {}
                     for c in list(self.conns):
                         if c.rooms.get(self.room, 0) == v - 1:
-                            self.app.deliver(c, self.room, v, entry)
+                            self.app.deliver(c, self.room, v, entry, frames)
                 if len(entries) < 256:
                     return
 
@@ -325,7 +332,17 @@ class App:
         ds = [at for at, kind, s in self.room_deadlines(state) if s == seat and kind == "timeout"]
         return min(ds) if ds else None
 
-    def deliver(self, conn: Conn, room: str, v: int, entry: JSON) -> None:
+    def deliver(
+        self,
+        conn: Conn,
+        room: str,
+        v: int,
+        entry: JSON,
+        frames: dict[int | None, bytes] | None = None,
+    ) -> None:
+        """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` caches the
+        encoded frame per seat view (a seat, or None for spectators) for one entry: every
+        connection with the same view gets the same bytes, built and encoded once."""
         lobby = entry.get("lobby")
         if lobby is not None and conn.player is not None:
             seat = None
@@ -334,6 +351,23 @@ class App:
                     seat = i
             conn.seats[room] = seat
         seat = conn.seats.get(room)
+        data = frames.get(seat) if frames is not None else None
+        if data is None:
+            data = self.events_frame(room, v, entry, seat)
+            if frames is not None:
+                frames[seat] = data
+        conn.rooms[room] = v
+        conn.send_frame(data)
+        if lobby is not None and conn.player not in {
+            *(s["player"] for s in lobby["spectators"]),
+            *(s.get("player") for s in lobby["seats"] if s),
+        }:
+            self.drop_from_feed(conn, room)  # we left (or were removed)
+
+    def events_frame(self, room: str, v: int, entry: JSON, seat: int | None) -> bytes:
+        """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
+        its events redacted by the engine's ``view_event`` for that seat, and that seat's
+        legal actions and deadline."""
         events: list[JSON] = []
         for e in entry.get("events") or []:
             seen = game.view_event(e, seat)
@@ -345,24 +379,17 @@ class App:
         if entry.get("playing"):
             legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
             deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
-        conn.rooms[room] = v
-        conn.send(
-            m.Events(
-                room=room,
-                seq=v,
-                events=events,
-                lobby=lobby,
-                chat=entry.get("chat"),
-                notice=entry.get("notice"),
-                legal=legal,
-                deadline=deadline,
-            )
+        msg = m.Events(
+            room=room,
+            seq=v,
+            events=events,
+            lobby=entry.get("lobby"),
+            chat=entry.get("chat"),
+            notice=entry.get("notice"),
+            legal=legal,
+            deadline=deadline,
         )
-        if lobby is not None and conn.player not in {
-            *(s["player"] for s in lobby["spectators"]),
-            *(s.get("player") for s in lobby["seats"] if s),
-        }:
-            self.drop_from_feed(conn, room)  # we left (or were removed)
+        return encode(msg.to_wire())
 
     # ------------------------------------------------------------------ commits
 

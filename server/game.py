@@ -197,8 +197,8 @@ def view(state: JSON, seat: int | None) -> JSON:
 
 
 def view_event(event: JSON, seat: int | None) -> JSON | None:
-    t = _table()
-    return dict(t.view_event(t.Event.from_json(event), seat))
+    """The stored event JSON as ``seat`` may see it (``table.view_event_json``)."""
+    return dict(_table().view_event_json(event, seat))
 
 
 def legal(state: JSON, seat: int) -> list[JSON]:

@@ -1,7 +1,7 @@
 """What each seat may see, and what it may do.
 
-:func:`view` and :func:`view_event` are the only functions that turn table state and events
-into something sent to a client. A seat sees its own concealed tiles and drawn tile,
+:func:`view` and :func:`view_event` (:func:`view_event_json` for an event's JSON form) are
+the only functions that turn table state and events into something sent to a client. A seat sees its own concealed tiles and drawn tile,
 everyone's exposed melds, flowers, rivers and tile counts, the wall's size and its
 commitment — never another seat's concealed tiles (concealed kongs of others included), the
 wall, or another seat's answer in a claim window. A spectator (``seat=None``) sees only the
@@ -14,6 +14,7 @@ only the server sends).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from scoring.hand import MeldKind
@@ -28,7 +29,7 @@ from table.engine import (
 )
 from table.model import Action, ActionType, Event, GameState, Phase
 
-__all__ = ["legal_actions", "view", "view_event"]
+__all__ = ["legal_actions", "view", "view_event", "view_event_json"]
 
 
 def view_event(event: Event, seat: int | None) -> dict[str, Any]:
@@ -39,6 +40,27 @@ def view_event(event: Event, seat: int | None) -> dict[str, Any]:
         out = {"type": event.type}
         out.update({k: v for k, v in event.data.items() if k not in event.secret})
     return out
+
+
+def view_event_json(event: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+    """:func:`view_event` of an event given in its JSON form (``Event.to_json()``, as the
+    server stores it): equal to ``view_event(Event.from_json(event), seat)``, without
+    rebuilding the event (the server redacts each stored event for every receiving seat)."""
+    owner = event.get("_owner")
+    out = {"type": str(event["type"])}
+    if owner is None or owner == seat:
+        for k, v in event.items():
+            if k not in _META:
+                out[k] = v
+    else:
+        secret = event.get("_secret") or ()
+        for k, v in event.items():
+            if k not in _META and k not in secret:
+                out[k] = v
+    return out
+
+
+_META = frozenset(("type", "_owner", "_secret"))
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:

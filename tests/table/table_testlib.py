@@ -133,6 +133,9 @@ def check_events(events: list[Event], state: GameState) -> None:
         for seat in (None, 0, 1, 2, 3):
             ve = view_event(e, seat)
             json.dumps(ve)
+            # the server redacts the stored JSON form: the same result, key order included
+            vj = table.view_event_json(e.to_json(), seat)
+            assert vj == ve and list(vj) == list(ve)
             assert ve["type"] == e.type
             if e.owner is not None and e.owner != seat:
                 for k in e.secret:
