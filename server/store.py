@@ -30,6 +30,9 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
+from server.resp import PipelinedConnection
+from server.resp import supported as resp_supported
+
 JSON = dict[str, Any]
 
 TIMERS = "mj:timers"
@@ -83,20 +86,25 @@ COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
 
 
 class Store:
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, commits: PipelinedConnection | None = None) -> None:
         # redis-py's stubs type replies as ``bytes | str`` unions that depend on
         # decode_responses; we always use bytes, so the client is used untyped.
         self.r: Any = client
         self._shas: dict[str, str] = {}
+        #: the connection the commit script runs on (server/resp.py), None: redis-py's pool
+        self.commits = commits
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Store:
         pool = aioredis.BlockingConnectionPool.from_url(
             url, max_connections=pool_size, timeout=10, decode_responses=False
         )
-        return cls(aioredis.Redis(connection_pool=pool))
+        commits = PipelinedConnection(url) if resp_supported(url) else None
+        return cls(aioredis.Redis(connection_pool=pool), commits)
 
     async def close(self) -> None:
+        if self.commits is not None:
+            await self.commits.close()
         await self.r.aclose()
 
     async def ping(self) -> bool:
@@ -114,12 +122,17 @@ class Store:
         sha = self._shas.get(script)
         if sha is None:
             sha = self._shas[script] = await self.r.script_load(script)
+        run = self.r.evalsha if self.commits is None else self._evalsha_pipelined
         try:
-            return await self.r.evalsha(sha, len(keys), *keys, *args)
+            return await run(sha, len(keys), *keys, *args)
         except NoScriptError:
             # Redis restarted or failed over and lost its script cache: load it again.
             sha = self._shas[script] = await self.r.script_load(script)
-            return await self.r.evalsha(sha, len(keys), *keys, *args)
+            return await run(sha, len(keys), *keys, *args)
+
+    async def _evalsha_pipelined(self, sha: str, numkeys: int, *args: Any) -> Any:
+        assert self.commits is not None
+        return await self.commits.execute("EVALSHA", sha, numkeys, *args)
 
     async def commit(
         self,
