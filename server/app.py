@@ -27,7 +27,7 @@ from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
-from server import game, rooms
+from server import game, resp, rooms
 from server.config import Config
 from server.metrics import Metrics
 from server.rooms import Change, RoomError
@@ -93,15 +93,40 @@ class Conn:
             )
 
     async def writer(self, metrics: Metrics) -> None:
+        ws = self.ws
         while True:
             data = await self.out.get()
             if data is None:
                 return
+            if self.out.empty():
+                try:
+                    await ws.send(data)
+                except ConnectionClosed:
+                    return
+                metrics.inc("messages_out")
+                continue
+            # Several frames are queued (typically the ack of the client's own action and
+            # the events frame of its commit): send them together, in one socket write.
+            batch = [data]
+            last = False
+            while not self.out.empty():
+                more = self.out.get_nowait()
+                if more is None:
+                    last = True
+                    break
+                batch.append(more)
             try:
-                await self.ws.send(data)
+                async with ws.send_context():  # what ws.send does, for several frames
+                    for frame in batch:
+                        ws.protocol.send_binary(frame)
+                    writes = getattr(ws.protocol, "writes", None)
+                    if isinstance(writes, list) and len(writes) > 1 and all(writes):
+                        ws.protocol.writes = [b"".join(writes)]
             except ConnectionClosed:
                 return
-            metrics.inc("messages_out")
+            metrics.inc("messages_out", len(batch))
+            if last:
+                return
 
 
 class Feed:
@@ -567,7 +592,22 @@ class App:
 
     # ------------------------------------------------------------------- loops
 
+    def on_notification(self, channel: bytes | str, data: Any) -> None:
+        """A pub/sub notification of a room's new version: wake its feed if it is behind."""
+        room = room_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
+        f = self.feeds.get(room) if room is not None else None
+        if f is not None:
+            try:
+                v: int | None = int(data)
+            except (TypeError, ValueError):
+                v = None
+            f.kick_if_behind(v)
+
     async def pubsub_loop(self) -> None:
+        commits = getattr(self.store, "commits", None)
+        if commits is not None:
+            await self._pubsub_loop_pipelined(commits.url)
+            return
         while True:
             pubsub = self.store.r.pubsub()
             try:
@@ -578,14 +618,7 @@ class App:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if msg is None:
                         continue
-                    ch = msg["channel"]
-                    room = room_of_channel(ch.decode() if isinstance(ch, bytes) else ch)
-                    if room is not None and room in self.feeds:
-                        try:
-                            v: int | None = int(msg["data"])
-                        except (TypeError, ValueError):
-                            v = None
-                        self.feeds[room].kick_if_behind(v)
+                    self.on_notification(msg["channel"], msg["data"])
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 2.0)
@@ -596,6 +629,27 @@ class App:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 await asyncio.sleep(0.5)
+
+    async def _pubsub_loop_pipelined(self, url: str) -> None:
+        """The pub/sub subscription on a connection of server/resp.py: notifications are
+        handled as they are parsed, without redis-py's per-message polling."""
+        while True:
+            sub: resp.Subscription | None = None
+            try:
+                sub = await resp.psubscribe(url, CHANNEL_PATTERN, self.on_notification)
+                for f in self.feeds.values():  # we may have missed notifications
+                    f.kick()
+                await sub.wait_closed()
+                self.metrics.inc("redis_errors")
+                log.warning("pub/sub connection lost; reconnecting")
+            except asyncio.CancelledError:
+                if sub is not None:
+                    sub.close()
+                raise
+            except (redis.exceptions.RedisError, OSError):
+                self.metrics.inc("redis_errors")
+                log.warning("pub/sub connection failed; reconnecting", exc_info=True)
+            await asyncio.sleep(0.5)
 
     async def heal_loop(self) -> None:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers

@@ -14,6 +14,9 @@ command in flight when the connection drops may or may not have been applied: co
 safe to retry, the script's version and client-seq checks make a retry harmless). The next
 command reconnects.
 
+:func:`psubscribe` gives the server's pub/sub subscription the same treatment: each
+notification is handed to a callback straight from the connection's protocol.
+
 Only plain ``unix://`` and ``redis://`` URLs (with an optional password / user and db) are
 handled; :func:`supported` says whether a URL is (TLS and cluster URLs keep redis-py).
 """
@@ -21,14 +24,18 @@ handled; :func:`supported` says whether a URL is (TLS and cluster URLs keep redi
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import deque
+from collections.abc import Callable
 from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import hiredis
 import redis.exceptions
 
-__all__ = ["PipelinedConnection", "encode_command", "supported"]
+__all__ = ["PipelinedConnection", "Subscription", "encode_command", "psubscribe", "supported"]
+
+log = logging.getLogger("mahjong.server")
 
 
 def supported(url: str) -> bool:
@@ -78,8 +85,15 @@ def _error(reply: Exception) -> redis.exceptions.RedisError:
 
 
 class _Protocol(asyncio.Protocol):
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        on_message: Callable[[bytes, bytes], None] | None = None,
+    ) -> None:
         self.loop = loop
+        #: subscriber connections: called with (channel, data) of each ``pmessage``
+        self.on_message = on_message
+        self.closed: asyncio.Future[None] = loop.create_future()
         self.transport: asyncio.Transport | None = None
         self.reader = hiredis.Reader()
         self.waiting: deque[asyncio.Future[Any]] = deque()
@@ -121,6 +135,17 @@ class _Protocol(asyncio.Protocol):
                 return
             if reply is False:
                 return
+            if (
+                self.on_message is not None
+                and isinstance(reply, list)
+                and len(reply) == 4
+                and reply[0] == b"pmessage"
+            ):
+                try:
+                    self.on_message(reply[2], reply[3])
+                except Exception:  # pragma: no cover - the callback's own bug
+                    log.exception("pub/sub message handler failed")
+                continue
             if not self.waiting:  # pragma: no cover - a reply nobody asked for
                 continue
             fut = self.waiting.popleft()
@@ -136,6 +161,8 @@ class _Protocol(asyncio.Protocol):
 
     def _fail(self, exc: Exception) -> None:
         self.lost = exc
+        if not self.closed.done():
+            self.closed.set_result(None)
         while self.waiting:
             fut = self.waiting.popleft()
             if not fut.done():
@@ -153,10 +180,10 @@ class PipelinedConnection:
         self._proto: _Protocol | None = None
         self._connecting: asyncio.Lock | None = None
 
-    async def _connect(self) -> _Protocol:
+    async def _connect(self, on_message: Callable[[bytes, bytes], None] | None = None) -> _Protocol:
         loop = asyncio.get_running_loop()
         parts = urlsplit(self.url)
-        proto = _Protocol(loop)
+        proto = _Protocol(loop, on_message)
         if parts.scheme == "unix":
             query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
             db = int(query.get("db", "0"))
@@ -206,3 +233,33 @@ class PipelinedConnection:
         proto, self._proto = self._proto, None
         if proto is not None and proto.transport is not None:
             proto.transport.close()
+
+
+class Subscription:
+    """A pattern subscription on its own connection: ``on_message(channel, data)`` is called
+    from the connection's protocol for every message (no task, no queue per message)."""
+
+    def __init__(self, proto: _Protocol) -> None:
+        self._proto = proto
+
+    async def wait_closed(self) -> None:
+        """Return when the connection is lost (or closed)."""
+        await asyncio.shield(self._proto.closed)
+
+    def close(self) -> None:
+        if self._proto.transport is not None:
+            self._proto.transport.close()
+
+
+async def psubscribe(
+    url: str, pattern: str, on_message: Callable[[bytes, bytes], None]
+) -> Subscription:
+    """Connect to ``url`` and PSUBSCRIBE ``pattern`` (returns once subscribed)."""
+    proto = await PipelinedConnection(url)._connect(on_message)
+    try:
+        await proto.send(encode_command(("PSUBSCRIBE", pattern)))
+    except BaseException:
+        if proto.transport is not None:
+            proto.transport.close()
+        raise
+    return Subscription(proto)

@@ -11,7 +11,7 @@ import redis
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from server.resp import PipelinedConnection, encode_command, supported
+from server.resp import PipelinedConnection, encode_command, psubscribe, supported
 from server.store import Store
 
 
@@ -108,3 +108,30 @@ async def test_store_commits_through_the_pipelined_connection(redis_url: str) ->
         assert (res.status, res.version) == ("ok", 4)
     finally:
         await plain.close()
+
+
+async def test_psubscribe_calls_back_each_message_and_reports_a_lost_connection(
+    redis_url: str,
+) -> None:
+    got: list[tuple[bytes, bytes]] = []
+    arrived = asyncio.Event()
+
+    def on_message(channel: bytes, data: bytes) -> None:
+        got.append((channel, data))
+        if len(got) == 3:
+            arrived.set()
+
+    sub = await psubscribe(redis_url, "{room:*}:ch", on_message)
+    admin = redis.Redis.from_url(redis_url)
+    try:
+        admin.publish("{room:a}:ch", "1")
+        admin.publish("other", "x")  # not matched
+        admin.publish("{room:b}:ch", "7")
+        admin.publish("{room:a}:ch", "2")
+        await asyncio.wait_for(arrived.wait(), 5)
+        assert got == [(b"{room:a}:ch", b"1"), (b"{room:b}:ch", b"7"), (b"{room:a}:ch", b"2")]
+        admin.client_kill_filter(_type="pubsub")
+        await asyncio.wait_for(sub.wait_closed(), 5)
+    finally:
+        sub.close()
+        admin.close()
