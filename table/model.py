@@ -63,6 +63,18 @@ def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
         return tuple(_parse_tile(x, what) for x in v)  # raises with the exact complaint
 
 
+def _wall_json(wall: tuple[Tile, ...]) -> str:
+    """The wall in a state's JSON: its tile codes joined by single spaces (one string
+    instead of a list of 136-144: the bulk of a stored state, cheap to write this way)."""
+    return " ".join([str(t) for t in wall])
+
+
+def _wall_tiles(v: Any) -> tuple[Tile, ...]:
+    if isinstance(v, str):
+        return _tiles(v.split(), "wall")
+    return _tiles(v, "wall")  # a list of codes (states stored before the string form)
+
+
 # -- actions -----------------------------------------------------------------------------
 
 
@@ -282,7 +294,8 @@ class SeatState:
 @dataclass(frozen=True, slots=True)
 class HandState:
     """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
-    from its head, ``back`` replacement tiles from its tail."""
+    from its head, ``back`` replacement tiles from its tail. In the JSON form the wall is
+    one string, the tile codes joined by single spaces (``from_json`` also reads a list)."""
 
     number: int
     wall: tuple[Tile, ...]
@@ -315,13 +328,13 @@ class HandState:
         be changed in place."""
         if prev is not None:
             old, old_json = prev
-            wall = old_json["wall"] if old.wall is self.wall else [str(t) for t in self.wall]
+            wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
             seats = [
                 old_json["seats"][i] if old.seats[i] is s else s.to_json()
                 for i, s in enumerate(self.seats)
             ]
         else:
-            wall = [str(t) for t in self.wall]
+            wall = _wall_json(self.wall)
             seats = [s.to_json() for s in self.seats]
         return {
             "number": self.number,
@@ -353,7 +366,7 @@ class HandState:
         c = o["chase"]
         return cls(
             number=int(o["number"]),
-            wall=_tiles(o["wall"], "wall"),
+            wall=_wall_tiles(o["wall"]),
             front=int(o["front"]),
             back=int(o["back"]),
             salt=bytes.fromhex(o["salt"]),
