@@ -22,6 +22,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode, encode
@@ -50,8 +51,10 @@ def now_ms() -> int:
 class Conn:
     """One client connection on this process."""
 
-    def __init__(self, ws: ServerConnection, cfg: Config) -> None:
+    def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
+        self.metrics = metrics
+        self.busy = False  # the writer task holds frames it has not finished sending
         self.cid = secrets.token_hex(4)
         self.player: str | None = None
         self.name = ""
@@ -80,8 +83,11 @@ class Conn:
             self.send_frame(encode(msg.to_wire()))
 
     def send_frame(self, data: bytes) -> None:
-        """Queue an encoded frame (the same bytes may go to several connections)."""
+        """Send an encoded frame (the same bytes may go to several connections): written at
+        once when nothing is waiting to be written before it, else queued for the writer."""
         if self.closed:
+            return
+        if not self.busy and self.out.empty() and self._write_now(data):
             return
         try:
             self.out.put_nowait(data)
@@ -92,12 +98,40 @@ class Conn:
                 self.ws.close(CloseCode.POLICY, "client too slow")
             )
 
+    def _write_now(self, data: bytes) -> bool:
+        """Write a frame synchronously — what ``ws.send`` does, without a task switch, a
+        queue and an async context per frame — when the connection is open and its socket
+        buffer is empty (nothing to wait for). False: the writer task must send it (it waits
+        for the buffer to drain: flow control)."""
+        ws = self.ws
+        transport = ws.transport
+        if (
+            ws.protocol.state is not State.OPEN
+            or transport is None
+            or transport.is_closing()
+            or transport.get_write_buffer_size() > 0
+        ):
+            return False
+        ws.protocol.send_binary(data)
+        ws.send_data()
+        if self.metrics is not None:
+            self.metrics.inc("messages_out")
+        return True
+
     async def writer(self, metrics: Metrics) -> None:
+        try:
+            await self._writer(metrics)
+        finally:
+            self.busy = False
+
+    async def _writer(self, metrics: Metrics) -> None:
         ws = self.ws
         while True:
+            self.busy = False
             data = await self.out.get()
             if data is None:
                 return
+            self.busy = True
             if self.out.empty():
                 try:
                     await ws.send(data)
@@ -736,7 +770,7 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
-        conn = Conn(ws, self.cfg)
+        conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
         loop = asyncio.get_running_loop()
