@@ -188,9 +188,29 @@ class Feed:
 
     def remember(self, version: int, entry: JSON) -> None:
         self.recent[version] = entry
+        self.recent.pop(version - RECENT_ENTRIES, None)
         if len(self.recent) > RECENT_ENTRIES:
             for v in sorted(self.recent)[: len(self.recent) - RECENT_ENTRIES]:
                 del self.recent[v]
+
+    def deliver_now(self, version: int) -> bool:
+        """Deliver this process's own commit ``version`` (remembered) at once, when no
+        catch-up is running and every connection has exactly the version before it: the
+        usual case, without waking the feed task. False: the feed task must do it."""
+        if self.lock.locked():
+            return False
+        entry = self.recent.get(version)
+        if entry is None:
+            return False
+        room = self.room
+        conns = list(self.conns)
+        for c in conns:
+            if c.rooms.get(room, 0) != version - 1:
+                return False
+        frames: dict[int | None, bytes] = {}
+        for c in conns:
+            self.app.deliver(c, room, version, entry, frames)
+        return True
 
     def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
         out = []
@@ -599,7 +619,7 @@ class App:
                 f = self.feeds.get(room)
                 if f is not None:
                     f.remember(res.version, entry)
-                await self.after_commit(room, change.state, next_deadline)
+                await self.after_commit(room, res.version, change.state, next_deadline)
             return res, change.state
         raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
 
@@ -615,11 +635,11 @@ class App:
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
 
-    async def after_commit(self, room: str, state: JSON, d: int | None) -> None:
+    async def after_commit(self, room: str, version: int, state: JSON, d: int | None) -> None:
         if state["status"] == "closed":
             await self.store.close_room(room, state["code"])
         f = self.feeds.get(room)
-        if f is not None:
+        if f is not None and not f.deliver_now(version):
             f.kick()
         if d is not None and d <= now_ms() + self.cfg.timer_poll_ms:
             self.timer_wake.set()
