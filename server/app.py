@@ -175,18 +175,29 @@ class Feed:
         # entries this process committed, by version (the last few): delivered from memory
         # instead of being read back from the stream
         self.recent: dict[int, JSON] = {}
+        # the newest version known to exist (commits here, notifications), and whether a
+        # wake-up came without one (then the log is read to find out)
+        self.latest = 0
+        self.unknown = False
         self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def kick(self) -> None:
+    def kick(self, version: int | None = None) -> None:
+        """Wake the feed: ``version`` exists (None: something may have been committed)."""
+        if version is None:
+            self.unknown = True
+        elif version > self.latest:
+            self.latest = version
         self.wake.set()
 
     def kick_if_behind(self, version: int | None) -> None:
         """A pub/sub notification of ``version``: wake up unless every connection here has
         it already (the notification of this process's own commit, delivered from memory)."""
         if version is None or any(c.rooms.get(self.room, 0) < version for c in self.conns):
-            self.wake.set()
+            self.kick(version)
 
     def remember(self, version: int, entry: JSON) -> None:
+        if version > self.latest:
+            self.latest = version
         self.recent[version] = entry
         self.recent.pop(version - RECENT_ENTRIES, None)
         if len(self.recent) > RECENT_ENTRIES:
@@ -230,7 +241,7 @@ class Feed:
                 self.app.metrics.inc("redis_errors")
                 log.warning("feed catch-up failed", extra={"room": self.room}, exc_info=True)
                 await asyncio.sleep(0.5)
-                self.wake.set()
+                self.kick()  # read the log again
             except Exception:
                 log.exception("feed catch-up crashed", extra={"room": self.room})
                 await asyncio.sleep(0.5)
@@ -249,6 +260,11 @@ class Feed:
                     # commits by other processes arrive with their pub/sub notification,
                     # which wakes this feed again (see kick_if_behind)
                     return
+                if not self.unknown and start > self.latest:
+                    # every connection has every version known to exist: nothing to read (the
+                    # notification of this process's own commit, delivered meanwhile)
+                    return
+                self.unknown = False  # a wake-up without a version during the read sets it
                 entries = await self.app.store.read_log(self.room, start, count=256)
                 if not entries:
                     return
@@ -640,7 +656,7 @@ class App:
             await self.store.close_room(room, state["code"])
         f = self.feeds.get(room)
         if f is not None and not f.deliver_now(version):
-            f.kick()
+            f.kick(version)
         if d is not None and d <= now_ms() + self.cfg.timer_poll_ms:
             self.timer_wake.set()
 
