@@ -94,9 +94,20 @@ class Conn:
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
-            asyncio.get_running_loop().create_task(
-                self.ws.close(CloseCode.POLICY, "client too slow")
-            )
+            asyncio.get_running_loop().create_task(self._drop_slow())
+
+    async def _drop_slow(self) -> None:
+        """Close a client that does not read. Its socket buffer is full, so the close frame
+        may never be written (``ws.close`` would wait for the buffer to drain forever): after
+        a bounded wait the connection is aborted."""
+        try:
+            await asyncio.wait_for(self.ws.close(CloseCode.POLICY, "client too slow"), 2.0)
+        except (TimeoutError, ConnectionClosed):
+            pass
+        finally:
+            transport = self.ws.transport
+            if transport is not None and not transport.is_closing():
+                transport.abort()
 
     def _write_now(self, data: bytes) -> bool:
         """Write a frame synchronously — what ``ws.send`` does, without a task switch, a
