@@ -56,11 +56,19 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
+        cls = type(self)
+        names = _FIELD_NAMES.get(cls)
+        if names is None:
+            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            v = getattr(self, name)
             if v is not None:
-                out[f.name] = v
+                out[name] = v
         return out
+
+
+#: message class -> its field names in order (``dataclasses.fields`` per message is slow)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -347,12 +355,22 @@ def _hints(cls: type) -> dict[str, Any]:
     return h
 
 
+#: type -> (typing.get_origin, typing.get_args) of it (both are slow to call per message)
+_TYPE_INFO: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
+
+
+def _type_info(tp: Any) -> tuple[Any, tuple[Any, ...]]:
+    info = _TYPE_INFO.get(tp)
+    if info is None:
+        info = _TYPE_INFO[tp] = (typing.get_origin(tp), typing.get_args(tp))
+    return info
+
+
 def _check_type(name: str, value: Any, tp: Any, meta: Any) -> None:
-    origin = typing.get_origin(tp)
     if tp is Any:
         return
+    origin, args = _type_info(tp)
     if origin in (Union, types.UnionType):
-        args = typing.get_args(tp)
         if value is None and type(None) in args:
             return
         inner = [a for a in args if a is not type(None)]
@@ -384,7 +402,7 @@ def _check_type(name: str, value: Any, tp: Any, meta: Any) -> None:
     if origin is list:
         if not isinstance(value, list):
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"field {name!r} must be an array")
-        (item,) = typing.get_args(tp)
+        (item,) = args
         for i, v in enumerate(value):
             _check_type(f"{name}[{i}]", v, item, None)
         return
@@ -394,9 +412,28 @@ def _check_type(name: str, value: Any, tp: Any, meta: Any) -> None:
 M = TypeVar("M", bound=Message)
 
 
+#: message class -> ({field: (type hint, metadata)}, required field names), built once
+_SPECS: dict[type, tuple[dict[str, tuple[Any, Any]], tuple[str, ...]]] = {}
+
+
+def _spec(cls: type) -> tuple[dict[str, tuple[Any, Any]], tuple[str, ...]]:
+    spec = _SPECS.get(cls)
+    if spec is None:
+        hints = _hints(cls)
+        fields = dataclasses.fields(cls)
+        spec = _SPECS[cls] = (
+            {f.name: (hints[f.name], f.metadata) for f in fields},
+            tuple(
+                f.name
+                for f in fields
+                if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            ),
+        )
+    return spec
+
+
 def _build(cls: type[M], raw: dict[str, Any]) -> M:
-    hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields, required = _spec(cls)
     kwargs: dict[str, Any] = {}
     for key, value in raw.items():
         if key == "type":
@@ -404,15 +441,11 @@ def _build(cls: type[M], raw: dict[str, Any]) -> M:
         f = fields.get(key)
         if f is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown field {key!r} in {cls.type}")
-        _check_type(key, value, hints[key], f.metadata)
+        _check_type(key, value, f[0], f[1])
         if value is not None:
             kwargs[key] = value
-    for name, f in fields.items():
-        if (
-            name not in kwargs
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        ):
+    for name in required:
+        if name not in kwargs:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"missing field {name!r} in {cls.type}")
     return cls(**kwargs)
 

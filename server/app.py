@@ -23,12 +23,13 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
-from server import game, rooms
+from server import game, resp, rooms
 from server.config import Config
 from server.metrics import Metrics
 from server.retention import Sweeper
@@ -52,8 +53,10 @@ def now_ms() -> int:
 class Conn:
     """One client connection on this process."""
 
-    def __init__(self, ws: ServerConnection, cfg: Config) -> None:
+    def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
+        self.metrics = metrics
+        self.busy = False  # the writer task holds frames it has not finished sending
         self.cid = secrets.token_hex(4)
         self.player: str | None = None
         self.name = ""
@@ -78,27 +81,99 @@ class Conn:
         return False
 
     def send(self, msg: m.ServerMessage) -> None:
+        if not self.closed:
+            self.send_frame(encode(msg.to_wire()))
+
+    def send_frame(self, data: bytes) -> None:
+        """Send an encoded frame (the same bytes may go to several connections): written at
+        once when nothing is waiting to be written before it, else queued for the writer."""
         if self.closed:
             return
+        if not self.busy and self.out.empty() and self._write_now(data):
+            return
         try:
-            self.out.put_nowait(encode(msg.to_wire()))
+            self.out.put_nowait(data)
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
-            asyncio.get_running_loop().create_task(
-                self.ws.close(CloseCode.POLICY, "client too slow")
-            )
+            asyncio.get_running_loop().create_task(self._drop_slow())
+
+    async def _drop_slow(self) -> None:
+        """Close a client that does not read. Its socket buffer is full, so the close frame
+        may never be written (``ws.close`` would wait for the buffer to drain forever): after
+        a bounded wait the connection is aborted."""
+        try:
+            await asyncio.wait_for(self.ws.close(CloseCode.POLICY, "client too slow"), 2.0)
+        except (TimeoutError, ConnectionClosed):
+            pass
+        finally:
+            transport = self.ws.transport
+            if transport is not None and not transport.is_closing():
+                transport.abort()
+
+    def _write_now(self, data: bytes) -> bool:
+        """Write a frame synchronously — what ``ws.send`` does, without a task switch, a
+        queue and an async context per frame — when the connection is open and its socket
+        buffer is empty (nothing to wait for). False: the writer task must send it (it waits
+        for the buffer to drain: flow control)."""
+        ws = self.ws
+        transport = ws.transport
+        if (
+            ws.protocol.state is not State.OPEN
+            or transport is None
+            or transport.is_closing()
+            or transport.get_write_buffer_size() > 0
+        ):
+            return False
+        ws.protocol.send_binary(data)
+        ws.send_data()
+        if self.metrics is not None:
+            self.metrics.inc("messages_out")
+        return True
 
     async def writer(self, metrics: Metrics) -> None:
+        try:
+            await self._writer(metrics)
+        finally:
+            self.busy = False
+
+    async def _writer(self, metrics: Metrics) -> None:
+        ws = self.ws
         while True:
+            self.busy = False
             data = await self.out.get()
             if data is None:
                 return
+            self.busy = True
+            if self.out.empty():
+                try:
+                    await ws.send(data)
+                except ConnectionClosed:
+                    return
+                metrics.inc("messages_out")
+                continue
+            # Several frames are queued (typically the ack of the client's own action and
+            # the events frame of its commit): send them together, in one socket write.
+            batch = [data]
+            last = False
+            while not self.out.empty():
+                more = self.out.get_nowait()
+                if more is None:
+                    last = True
+                    break
+                batch.append(more)
             try:
-                await self.ws.send(data)
+                async with ws.send_context():  # what ws.send does, for several frames
+                    for frame in batch:
+                        ws.protocol.send_binary(frame)
+                    writes = getattr(ws.protocol, "writes", None)
+                    if isinstance(writes, list) and len(writes) > 1 and all(writes):
+                        ws.protocol.writes = [b"".join(writes)]
             except ConnectionClosed:
                 return
-            metrics.inc("messages_out")
+            metrics.inc("messages_out", len(batch))
+            if last:
+                return
 
 
 class Feed:
@@ -113,6 +188,10 @@ class Feed:
         # entries this process committed, by version (the last few): delivered from memory
         # instead of being read back from the stream
         self.recent: dict[int, JSON] = {}
+        # the newest version known to exist (commits here, notifications), and whether a
+        # wake-up came without one (then the log is read to find out)
+        self.latest = 0
+        self.unknown = False
         self.closed = False
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{room}")
 
@@ -123,20 +202,47 @@ class Feed:
         self.wake.set()
         self.task.cancel()
 
-    def kick(self) -> None:
+    def kick(self, version: int | None = None) -> None:
+        """Wake the feed: ``version`` exists (None: something may have been committed)."""
+        if version is None:
+            self.unknown = True
+        elif version > self.latest:
+            self.latest = version
         self.wake.set()
 
     def kick_if_behind(self, version: int | None) -> None:
         """A pub/sub notification of ``version``: wake up unless every connection here has
         it already (the notification of this process's own commit, delivered from memory)."""
         if version is None or any(c.rooms.get(self.room, 0) < version for c in self.conns):
-            self.wake.set()
+            self.kick(version)
 
     def remember(self, version: int, entry: JSON) -> None:
+        if version > self.latest:
+            self.latest = version
         self.recent[version] = entry
+        self.recent.pop(version - RECENT_ENTRIES, None)
         if len(self.recent) > RECENT_ENTRIES:
             for v in sorted(self.recent)[: len(self.recent) - RECENT_ENTRIES]:
                 del self.recent[v]
+
+    def deliver_now(self, version: int) -> bool:
+        """Deliver this process's own commit ``version`` (remembered) at once, when no
+        catch-up is running and every connection has exactly the version before it: the
+        usual case, without waking the feed task. False: the feed task must do it."""
+        if self.lock.locked():
+            return False
+        entry = self.recent.get(version)
+        if entry is None:
+            return False
+        room = self.room
+        conns = list(self.conns)
+        for c in conns:
+            if c.rooms.get(room, 0) != version - 1:
+                return False
+        frames: dict[int | None, bytes] = {}
+        for c in conns:
+            self.app.deliver(c, room, version, entry, frames)
+        return True
 
     def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
         out = []
@@ -158,7 +264,7 @@ class Feed:
                 self.app.metrics.inc("redis_errors")
                 log.warning("feed catch-up failed", extra={"room": self.room}, exc_info=True)
                 await asyncio.sleep(0.5)
-                self.wake.set()
+                self.kick()  # read the log again
             except Exception:
                 log.exception("feed catch-up crashed", extra={"room": self.room})
                 await asyncio.sleep(0.5)
@@ -170,12 +276,18 @@ class Feed:
                 entries = self._from_memory(start)
                 if entries:
                     for v, entry in entries:
+                        frames: dict[int | None, bytes] = {}
                         for c in list(self.conns):
                             if c.rooms.get(self.room, 0) == v - 1:
-                                self.app.deliver(c, self.room, v, entry)
+                                self.app.deliver(c, self.room, v, entry, frames)
                     # commits by other processes arrive with their pub/sub notification,
                     # which wakes this feed again (see kick_if_behind)
                     return
+                if not self.unknown and start > self.latest:
+                    # every connection has every version known to exist: nothing to read (the
+                    # notification of this process's own commit, delivered meanwhile)
+                    return
+                self.unknown = False  # a wake-up without a version during the read sets it
                 entries = await self.app.store.read_log(self.room, start, count=256)
                 if not entries:
                     return
@@ -185,9 +297,10 @@ class Feed:
                         if c.rooms.get(self.room, 0) < entries[0][0] - 1:
                             await self.app.send_snapshot(c, self.room)
                 for v, entry in entries:
+                    frames = {}
                     for c in list(self.conns):
                         if c.rooms.get(self.room, 0) == v - 1:
-                            self.app.deliver(c, self.room, v, entry)
+                            self.app.deliver(c, self.room, v, entry, frames)
                 if len(entries) < 256:
                     return
 
@@ -306,12 +419,6 @@ class App:
             t.print_stack(file=out)
             log.warning("task did not stop: %s", out.getvalue())
 
-    def deadline_of(self, state: JSON) -> int | None:
-        try:
-            return rooms.next_deadline(state, self.grace_ms, self.cfg.bot_delay_ms)
-        except game.GameError:
-            return None
-
     # --------------------------------------------------------------------- feeds
 
     def feed(self, room: str) -> Feed:
@@ -378,17 +485,20 @@ class App:
     def seat_deadline(self, state: JSON, seat: int | None) -> int | None:
         if seat is None:
             return None
-        try:
-            ds = [
-                at
-                for at, kind, s in rooms.deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
-                if s == seat and kind == "timeout"
-            ]
-        except game.GameError:
-            return None
+        ds = [at for at, kind, s in self.room_deadlines(state) if s == seat and kind == "timeout"]
         return min(ds) if ds else None
 
-    def deliver(self, conn: Conn, room: str, v: int, entry: JSON) -> None:
+    def deliver(
+        self,
+        conn: Conn,
+        room: str,
+        v: int,
+        entry: JSON,
+        frames: dict[int | None, bytes] | None = None,
+    ) -> None:
+        """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` caches the
+        encoded frame per seat view (a seat, or None for spectators) for one entry: every
+        connection with the same view gets the same bytes, built and encoded once."""
         lobby = entry.get("lobby")
         if lobby is not None and conn.player is not None:
             seat = None
@@ -397,6 +507,23 @@ class App:
                     seat = i
             conn.seats[room] = seat
         seat = conn.seats.get(room)
+        data = frames.get(seat) if frames is not None else None
+        if data is None:
+            data = self.events_frame(room, v, entry, seat)
+            if frames is not None:
+                frames[seat] = data
+        conn.rooms[room] = v
+        conn.send_frame(data)
+        if lobby is not None and conn.player not in {
+            *(s["player"] for s in lobby["spectators"]),
+            *(s.get("player") for s in lobby["seats"] if s),
+        }:
+            self.drop_from_feed(conn, room)  # we left (or were removed)
+
+    def events_frame(self, room: str, v: int, entry: JSON, seat: int | None) -> bytes:
+        """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
+        its events redacted by the engine's ``view_event`` for that seat, and that seat's
+        legal actions and deadline."""
         events: list[JSON] = []
         for e in entry.get("events") or []:
             seen = game.view_event(e, seat)
@@ -408,28 +535,31 @@ class App:
         if entry.get("playing"):
             legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
             deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
-        conn.rooms[room] = v
-        conn.send(
-            m.Events(
-                room=room,
-                seq=v,
-                events=events,
-                lobby=lobby,
-                chat=entry.get("chat"),
-                notice=entry.get("notice"),
-                legal=legal,
-                deadline=deadline,
-            )
+        msg = m.Events(
+            room=room,
+            seq=v,
+            events=events,
+            lobby=entry.get("lobby"),
+            chat=entry.get("chat"),
+            notice=entry.get("notice"),
+            legal=legal,
+            deadline=deadline,
         )
-        if lobby is not None and conn.player not in {
-            *(s["player"] for s in lobby["spectators"]),
-            *(s.get("player") for s in lobby["seats"] if s),
-        }:
-            self.drop_from_feed(conn, room)  # we left (or were removed)
+        return encode(msg.to_wire())
 
     # ------------------------------------------------------------------ commits
 
-    def build_entry(self, change: Change, now: int) -> JSON:
+    def room_deadlines(self, state: JSON) -> list[tuple[int, str, int]]:
+        """Everything due by itself in the room (``rooms.deadlines``), computed once per
+        commit and shared by the log entry's per-seat deadlines and the room's next one."""
+        try:
+            return rooms.deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
+        except game.GameError:
+            return []
+
+    def build_entry(
+        self, change: Change, now: int, deadlines: list[tuple[int, str, int]] | None = None
+    ) -> JSON:
         state = change.state
         entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
         if change.actions:
@@ -444,15 +574,21 @@ class App:
             entry["notice"] = change.notice
         if state["status"] == "playing" and state.get("game") is not None:
             entry["playing"] = True
+            if deadlines is None:
+                deadlines = self.room_deadlines(state)
+            timeouts: dict[int, int] = {}
+            for at, kind, seat in deadlines:
+                if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
+                    timeouts[seat] = at
             legal: JSON = {}
-            deadlines: JSON = {}
+            seat_deadlines: JSON = {}
             for k in state.get("pending_kinds") or {}:
                 legal[k] = game.legal(state["game"], int(k))
-                d = self.seat_deadline(state, int(k))
+                d = timeouts.get(int(k))
                 if d is not None:
-                    deadlines[k] = d
+                    seat_deadlines[k] = d
             entry["legal"] = legal
-            entry["deadlines"] = deadlines
+            entry["deadlines"] = seat_deadlines
         return entry
 
     async def mutate(
@@ -524,7 +660,9 @@ class App:
             ):
                 return None, state
             now = now_ms()
-            entry = self.build_entry(change, now)
+            deadlines = self.room_deadlines(change.state)
+            next_deadline = min(at for at, _, _ in deadlines) if deadlines else None
+            entry = self.build_entry(change, now, deadlines)
             if client_seq is not None:
                 entry["cseq"] = client_seq
             res = await self.store.commit(
@@ -534,7 +672,7 @@ class App:
                 entry,
                 player,
                 client_seq,
-                deadline=self.deadline_of(change.state),
+                deadline=next_deadline,
             )
             if res.status == "conflict":
                 self._forget_state(room)
@@ -558,7 +696,7 @@ class App:
                 f = self.feeds.get(room)
                 if f is not None:
                     f.remember(res.version, entry)
-                await self.after_commit(room, change.state)
+                await self.after_commit(room, res.version, change.state, next_deadline)
             return res, change.state
         raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
 
@@ -574,19 +712,33 @@ class App:
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
 
-    async def after_commit(self, room: str, state: JSON) -> None:
+    async def after_commit(self, room: str, version: int, state: JSON, d: int | None) -> None:
         if state["status"] == "closed":
             await self.store.close_room(room, state["code"], self.cfg.closed_room_ttl)
         f = self.feeds.get(room)
-        if f is not None:
-            f.kick()
-        d = self.deadline_of(state)
+        if f is not None and not f.deliver_now(version):
+            f.kick(version)
         if d is not None and d <= now_ms() + self.cfg.timer_poll_ms:
             self.timer_wake.set()
 
     # ------------------------------------------------------------------- loops
 
+    def on_notification(self, channel: bytes | str, data: Any) -> None:
+        """A pub/sub notification of a room's new version: wake its feed if it is behind."""
+        room = room_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
+        f = self.feeds.get(room) if room is not None else None
+        if f is not None:
+            try:
+                v: int | None = int(data)
+            except (TypeError, ValueError):
+                v = None
+            f.kick_if_behind(v)
+
     async def pubsub_loop(self) -> None:
+        commits = getattr(self.store, "commits", None)
+        if commits is not None:
+            await self._pubsub_loop_pipelined(commits.url)
+            return
         while not self.stopped:
             pubsub = self.store.r.pubsub()
             try:
@@ -597,14 +749,7 @@ class App:
                     msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if msg is None:
                         continue
-                    ch = msg["channel"]
-                    room = room_of_channel(ch.decode() if isinstance(ch, bytes) else ch)
-                    if room is not None and room in self.feeds:
-                        try:
-                            v: int | None = int(msg["data"])
-                        except (TypeError, ValueError):
-                            v = None
-                        self.feeds[room].kick_if_behind(v)
+                    self.on_notification(msg["channel"], msg["data"])
                 with contextlib.suppress(Exception):  # stopped
                     await asyncio.wait_for(pubsub.aclose(), 2.0)
             except asyncio.CancelledError:
@@ -617,6 +762,32 @@ class App:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
                 await asyncio.sleep(0.5)
+
+    async def _pubsub_loop_pipelined(self, url: str) -> None:
+        """The pub/sub subscription on a connection of server/resp.py: notifications are
+        handled as they are parsed, without redis-py's per-message polling."""
+        while not self.stopped:
+            sub: resp.Subscription | None = None
+            try:
+                sub = await resp.psubscribe(url, CHANNEL_PATTERN, self.on_notification)
+                if self.stopped:
+                    sub.close()
+                    return
+                for f in self.feeds.values():  # we may have missed notifications
+                    f.kick()
+                await sub.wait_closed()
+                if self.stopped:
+                    return
+                self.metrics.inc("redis_errors")
+                log.warning("pub/sub connection lost; reconnecting")
+            except asyncio.CancelledError:
+                if sub is not None:
+                    sub.close()
+                raise
+            except (redis.exceptions.RedisError, OSError):
+                self.metrics.inc("redis_errors")
+                log.warning("pub/sub connection failed; reconnecting", exc_info=True)
+            await asyncio.sleep(0.5)
 
     async def heal_loop(self) -> None:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers
@@ -703,7 +874,7 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
-        conn = Conn(ws, self.cfg)
+        conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
         loop = asyncio.get_running_loop()

@@ -168,10 +168,13 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
         a = t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
-        new, events = t.apply(_state(state), a)
+        old = _state(state)
+        new, events = t.apply(old, a)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    out = dict(new.to_json())
+    # the JSON of what the action left unchanged (wall, config, ledger, most seats) is shared
+    # with the old state's JSON: never changed in place (see the module note above _PARSED)
+    out = dict(new.to_json((old, state)))
     _remember(out, new)
     return out, [dict(e.to_json()) for e in events]
 
@@ -194,9 +197,9 @@ def view(state: JSON, seat: int | None) -> JSON:
 
 
 def view_event(event: JSON, seat: int | None) -> JSON | None:
-    t = _table()
-    seen = t.view_event(t.Event.from_json(event), seat)
-    return None if seen is None else dict(seen)
+    """The stored event JSON as ``seat`` may see it (``table.view_event_json``); None when
+    that seat may not see the event at all."""
+    return _table().view_event_json(event, seat)  # type: ignore[no-any-return]
 
 
 def legal(state: JSON, seat: int) -> list[JSON]:

@@ -37,6 +37,9 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
+from server.resp import PipelinedConnection
+from server.resp import supported as resp_supported
+
 JSON = dict[str, Any]
 
 TIMERS = "mj:timers"
@@ -98,11 +101,13 @@ CONNECT_TIMEOUT = 5.0
 
 
 class Store:
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, commits: PipelinedConnection | None = None) -> None:
         # redis-py's stubs type replies as ``bytes | str`` unions that depend on
         # decode_responses; we always use bytes, so the client is used untyped.
         self.r: Any = client
         self._shas: dict[str, str] = {}
+        #: the connection the commit script runs on (server/resp.py), None: redis-py's pool
+        self.commits = commits
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Store:
@@ -114,11 +119,15 @@ class Store:
             socket_timeout=SOCKET_TIMEOUT,
             socket_connect_timeout=CONNECT_TIMEOUT,
         )
-        return cls(aioredis.Redis(connection_pool=pool))
+        commits = PipelinedConnection(url) if resp_supported(url) else None
+        return cls(aioredis.Redis(connection_pool=pool), commits)
 
     async def close(self) -> None:
         """Close the client and its pool's connections (bounded: a connection that does not
         close in time is dropped with the pool)."""
+        if self.commits is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.commits.close(), CONNECT_TIMEOUT)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.r.aclose(close_connection_pool=True), CONNECT_TIMEOUT)
 
@@ -137,12 +146,17 @@ class Store:
         sha = self._shas.get(script)
         if sha is None:
             sha = self._shas[script] = await self.r.script_load(script)
+        run = self.r.evalsha if self.commits is None else self._evalsha_pipelined
         try:
-            return await self.r.evalsha(sha, len(keys), *keys, *args)
+            return await run(sha, len(keys), *keys, *args)
         except NoScriptError:
             # Redis restarted or failed over and lost its script cache: load it again.
             sha = self._shas[script] = await self.r.script_load(script)
-            return await self.r.evalsha(sha, len(keys), *keys, *args)
+            return await run(sha, len(keys), *keys, *args)
+
+    async def _evalsha_pipelined(self, sha: str, numkeys: int, *args: Any) -> Any:
+        assert self.commits is not None
+        return await self.commits.execute("EVALSHA", sha, numkeys, *args)
 
     async def commit(
         self,

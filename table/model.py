@@ -63,6 +63,18 @@ def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
         return tuple(_parse_tile(x, what) for x in v)  # raises with the exact complaint
 
 
+def _wall_json(wall: tuple[Tile, ...]) -> str:
+    """The wall in a state's JSON: its tile codes joined by single spaces (one string
+    instead of a list of 136-144: the bulk of a stored state, cheap to write this way)."""
+    return " ".join([str(t) for t in wall])
+
+
+def _wall_tiles(v: Any) -> tuple[Tile, ...]:
+    if isinstance(v, str):
+        return _tiles(v.split(), "wall")
+    return _tiles(v, "wall")  # a list of codes (states stored before the string form)
+
+
 # -- actions -----------------------------------------------------------------------------
 
 
@@ -282,7 +294,8 @@ class SeatState:
 @dataclass(frozen=True, slots=True)
 class HandState:
     """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
-    from its head, ``back`` replacement tiles from its tail."""
+    from its head, ``back`` replacement tiles from its tail. In the JSON form the wall is
+    one string, the tile codes joined by single spaces (``from_json`` also reads a list)."""
 
     number: int
     wall: tuple[Tile, ...]
@@ -307,16 +320,31 @@ class HandState:
     def remaining(self) -> int:
         return len(self.wall) - self.front - self.back
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, prev: tuple[HandState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form. With ``prev`` (an earlier hand state and its ``to_json()``), the
+        JSON of the parts this state shares with it (the same wall, the same seat objects —
+        values are immutable) is reused instead of being rebuilt: the result is equal to
+        ``to_json()`` but shares those lists and dicts with ``prev``'s JSON, so neither may
+        be changed in place."""
+        if prev is not None:
+            old, old_json = prev
+            wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
+            seats = [
+                old_json["seats"][i] if old.seats[i] is s else s.to_json()
+                for i, s in enumerate(self.seats)
+            ]
+        else:
+            wall = _wall_json(self.wall)
+            seats = [s.to_json() for s in self.seats]
         return {
             "number": self.number,
-            "wall": [str(t) for t in self.wall],
+            "wall": wall,
             "front": self.front,
             "back": self.back,
             "salt": self.salt.hex(),
             "commitment": self.commitment,
             "dice": list(self.dice),
-            "seats": [s.to_json() for s in self.seats],
+            "seats": seats,
             "turn": self.turn,
             "discarder": self.discarder,
             "discard": _tile_json(self.discard),
@@ -338,7 +366,7 @@ class HandState:
         c = o["chase"]
         return cls(
             number=int(o["number"]),
-            wall=_tiles(o["wall"], "wall"),
+            wall=_wall_tiles(o["wall"]),
             front=int(o["front"]),
             back=int(o["back"]),
             salt=bytes.fromhex(o["salt"]),
@@ -471,9 +499,37 @@ class GameState:
     def seat_wind(self, seat: int) -> Wind:
         return Wind.from_index((seat - self.dealer) % 4)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, prev: tuple[GameState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form. With ``prev`` (an earlier state, e.g. the one this state was
+        applied to, and its ``to_json()``), the JSON of the unchanged parts (the config, the
+        ledger, the wall, unchanged seats) is taken from ``prev``'s instead of being rebuilt:
+        equal to ``to_json()``, but sharing those lists and dicts with ``prev``'s JSON, so
+        neither may be changed in place. One action changes little of the table, so this is
+        most of the cost of serialising the state after each action."""
+        if prev is None:
+            config: Any = self.config.to_json()
+            ledger: Any = [p.to_json() for p in self.ledger]
+            hand = self.hand.to_json() if self.hand else None
+        else:
+            old, old_json = prev
+            config = old_json["config"] if old.config is self.config else self.config.to_json()
+            if old.ledger is self.ledger:
+                ledger = old_json["ledger"]
+            elif self.ledger[: len(old.ledger)] == old.ledger:
+                ledger = [
+                    *old_json["ledger"],
+                    *(p.to_json() for p in self.ledger[len(old.ledger) :]),
+                ]
+            else:
+                ledger = [p.to_json() for p in self.ledger]
+            if self.hand is None:
+                hand = None
+            elif old.hand is not None and old_json.get("hand") is not None:
+                hand = self.hand.to_json((old.hand, old_json["hand"]))
+            else:
+                hand = self.hand.to_json()
         return {
-            "config": self.config.to_json(),
+            "config": config,
             "seq": self.seq,
             "phase": self.phase.value,
             "dealer": self.dealer,
@@ -481,8 +537,8 @@ class GameState:
             "hands_played": self.hands_played,
             "streak": self.streak,
             "scores": list(self.scores),
-            "ledger": [p.to_json() for p in self.ledger],
-            "hand": self.hand.to_json() if self.hand else None,
+            "ledger": ledger,
+            "hand": hand,
             "last_result": dict(self.last_result) if self.last_result is not None else None,
         }
 

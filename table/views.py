@@ -1,7 +1,7 @@
 """What each seat may see, and what it may do.
 
-:func:`view` and :func:`view_event` are the only functions that turn table state and events
-into something sent to a client. A seat sees its own concealed tiles and drawn tile,
+:func:`view` and :func:`view_event` (:func:`view_event_json` for an event's JSON form) are
+the only functions that turn table state and events into something sent to a client. A seat sees its own concealed tiles and drawn tile,
 everyone's exposed melds, flowers, rivers and tile counts, the wall's size and its
 commitment — never another seat's concealed tiles (concealed kongs of others included), the
 wall, or anything about another seat's answer in a claim window (not even that it
@@ -31,7 +31,7 @@ from table.engine import (
 )
 from table.model import Action, ActionType, Event, GameState, Phase
 
-__all__ = ["hidden_from", "legal_actions", "view", "view_event"]
+__all__ = ["hidden_from", "legal_actions", "view", "view_event", "view_event_json"]
 
 
 def hidden_from(etype: str, data: Mapping[str, Any], owner: int | None, seat: int | None) -> bool:
@@ -50,15 +50,33 @@ def view_event(event: Event, seat: int | None) -> dict[str, Any] | None:
     """The event as ``seat`` (None: a spectator) may see it; None when it may not see the
     event at all: another seat's answer in a claim window (not even *that* it answered --
     the window's outcome, ``claimed`` / ``hand_won`` / the next draw, is all the others
-    learn; the answering seat gets its own confirmation)."""
-    if hidden_from(event.type, event.data, event.owner, seat):
+    learn; the answering seat gets its own confirmation). The rule itself is
+    :func:`view_event_json`'s (one implementation for both forms of an event)."""
+    return view_event_json(event.to_json(), seat)
+
+
+def view_event_json(event: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """:func:`view_event` of an event given in its JSON form (``Event.to_json()``, as the
+    server stores it), without rebuilding the event (the server redacts each stored event
+    for every receiving seat). This is the one place where an event is redacted."""
+    etype = str(event["type"])
+    owner = event.get("_owner")
+    if hidden_from(etype, event, owner, seat):
         return None
-    if event.owner is None or event.owner == seat:
-        out = {"type": event.type, **event.data}
+    out = {"type": etype}
+    if owner is None or owner == seat:
+        for k, v in event.items():
+            if k not in _META:
+                out[k] = v
     else:
-        out = {"type": event.type}
-        out.update({k: v for k, v in event.data.items() if k not in event.secret})
+        secret = event.get("_secret") or ()
+        for k, v in event.items():
+            if k not in _META and k not in secret:
+                out[k] = v
     return out
+
+
+_META = frozenset(("type", "_owner", "_secret"))
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:

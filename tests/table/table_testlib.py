@@ -139,6 +139,9 @@ def check_events(events: list[Event], state: GameState) -> None:
                 continue
             assert ve is not None, f"{e.type} hidden from {seat}"
             json.dumps(ve)
+            # the server redacts the stored JSON form: the same result, key order included
+            vj = table.view_event_json(e.to_json(), seat)
+            assert vj == ve and list(vj) == list(ve)
             assert ve["type"] == e.type
             if e.owner is not None and e.owner != seat:
                 for k in e.secret:

@@ -24,7 +24,7 @@ from table_testlib import (
     probe_illegal,
 )
 
-from table import Action, Event, GameConfig, GameState, Phase, replay
+from table import Action, Event, GameConfig, GameState, Phase, apply, replay
 from table.model import Action as ActionModel
 from table.model import GameState as StateModel
 from table.sim import play_game
@@ -146,3 +146,37 @@ def test_resume_from_stored_state(ruleset: str) -> None:
         assert restored == mid
         final, _ = replay(restored, rec.actions[cut:])
         assert final.to_json() == rec.final.to_json()
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_incremental_json_equals_full_json(ruleset: str) -> None:
+    """``to_json(prev)`` (the server serialises each new state reusing the JSON of the
+    parts the action left unchanged) equals a full ``to_json()`` at every step of whole
+    games, and leaves the previous state's JSON as it was."""
+    for g in range(2):
+        rec = play_game(GameConfig(ruleset, max_hands=3), random.Random(f"json-{ruleset}-{g}"))
+        state = rec.initial
+        js = state.to_json()
+        reused = 0
+        for action in rec.actions:
+            new, _ = apply(state, action)
+            before = json.dumps(js, sort_keys=True)
+            new_js = new.to_json((state, js))
+            assert new_js == new.to_json()
+            assert json.dumps(js, sort_keys=True) == before  # the old JSON is untouched
+            if new_js.get("hand") is not None and js.get("hand") is not None:
+                reused += new_js["hand"]["seats"][0] is js["hand"]["seats"][0]
+            state, js = new, new_js
+        assert StateModel.from_json(js) == rec.final
+        assert reused > len(rec.actions) // 2  # unchanged seats JSON was shared, not rebuilt
+
+
+def test_wall_json_is_one_string_and_old_list_form_still_loads() -> None:
+    rec = play_game(GameConfig("zung-jung", max_hands=1), random.Random("wall-json"))
+    mid, _ = replay(rec.initial, rec.actions[:10])
+    js = mid.to_json()
+    assert isinstance(js["hand"]["wall"], str)
+    assert js["hand"]["wall"].split() == [str(t) for t in mid.hand.wall]  # type: ignore[union-attr]
+    old_form = {**js, "hand": {**js["hand"], "wall": js["hand"]["wall"].split()}}
+    assert StateModel.from_json(old_form) == mid
+    assert StateModel.from_json(js) == mid

@@ -1,0 +1,120 @@
+"""The server's per-action code without sockets or Redis: process CPU per action.
+
+    python benchmarks/bench_hotpath.py [--actions 4000] [--profile]
+
+Four seated players in one zung-jung room play the load test's policy
+(``loadtest.rooms.pick_action``: win, else pass, else a random discard) through the same
+functions the server runs per action: ``rooms.play`` (room logic, ``table.apply`` and the
+state JSON), the room's deadlines, ``App.build_entry`` (the log entry with each pending seat's
+legal actions), msgpack of the room state and of the entry (what the commit sends to Redis),
+the events frame of each of the four seats (``App.events_frame``) and the ack. Times are
+process CPU (``time.process_time``), so other load on the machine matters less than for
+wall-clock numbers; sockets, Redis and the event loop are not included (see
+``mahjong-loadtest`` for those).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from loadtest.rooms import pick_action
+from protocol import messages as m
+from protocol.codec import encode
+from server import game, rooms
+from server.app import App
+from server.config import Config
+from server.store import pack
+
+RULESET = "zung-jung"
+
+
+def _room(now: int) -> rooms.Change:
+    opts = rooms.validate_options(
+        RULESET,
+        {"length": "hands", "hands": 64, "hand_pause_ms": 0, "turn_seconds": 0, "claim_seconds": 0},
+    )
+    s = rooms.new_room("r_1", "ABCDEF", "p0", "A", RULESET, opts, now).state
+    for i in range(4):
+        if i:
+            s = rooms.join(s, f"p{i}", f"P{i}").state
+        s = rooms.sit(s, f"p{i}", i).state
+        s = rooms.ready(s, f"p{i}", True).state
+    return rooms.start(s, "p0", now)
+
+
+def run(n_actions: int) -> dict[str, float]:
+    game.warm_up()
+    app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
+    rng = random.Random(1)
+    spent: dict[str, float] = defaultdict(float)
+
+    def timed(name: str, fn: Callable[..., Any], *args: Any) -> Any:
+        t = time.process_time()
+        out = fn(*args)
+        spent[name] += time.process_time() - t
+        return out
+
+    now = 0
+    ch = _room(now)
+    entry = app.build_entry(ch, now)
+    s = ch.state
+    actions = 0
+    while actions < n_actions:
+        now += 10
+        if s["status"] != "playing":
+            ch = _room(now)
+            s, entry = ch.state, app.build_entry(ch, now)
+            continue
+        moved = False
+        for k, legal in sorted((entry.get("legal") or {}).items()):
+            a = pick_action(legal, rng)
+            if a is None:
+                continue
+            a = {key: v for key, v in a.items() if key != "seat"}
+            ch = timed("rooms.play (engine + state JSON)", rooms.play, s, f"p{k}", a, now)
+            ds = timed("deadlines", app.room_deadlines, ch.state)
+            entry = timed("build_entry (legal actions)", app.build_entry, ch, now, ds)
+            timed("pack room state", pack, ch.state)
+            timed("pack log entry", pack, entry)
+            for seat in range(4):
+                timed("events frames (4 seats)", app.events_frame, "r_1", actions, entry, seat)
+            ack = m.Ack(room="r_1", seq=actions, client_seq=actions, duplicate=False, re=1)
+            timed("ack frame", lambda a=ack: encode(a.to_wire()))
+            s = ch.state
+            actions += 1
+            moved = True
+            break
+        if not moved:  # a deal is due (pause 0) or nothing to do: let the timers run
+            tick = rooms.tick(s, now + 10**7, 1000, 0, rng)
+            if tick is None:
+                raise SystemExit("the table is stuck")
+            s, entry = tick.state, app.build_entry(tick, now)
+    return {k: v / actions * 1e6 for k, v in spent.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--actions", type=int, default=4000)
+    ap.add_argument("--profile", action="store_true", help="cProfile (by tottime) instead")
+    args = ap.parse_args()
+    if args.profile:
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        prof.runcall(run, args.actions)
+        pstats.Stats(prof).sort_stats("tottime").print_stats(30)
+        return
+    per = run(args.actions)
+    for name, us in sorted(per.items(), key=lambda kv: -kv[1]):
+        print(f"{name:34s} {us:8.1f} µs/action")
+    print(f"{'total':34s} {sum(per.values()):8.1f} µs/action (process CPU)")
+
+
+if __name__ == "__main__":
+    main()

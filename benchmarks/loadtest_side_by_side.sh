@@ -1,0 +1,44 @@
+#!/bin/bash
+# Two game servers under the same flat-out load at the same time (so both see the same
+# machine noise): the code of git revision $1 (checked out to a temporary directory and put
+# on PYTHONPATH) and the working tree, each with its embedded Redis and its own
+# `mahjong-loadtest --rooms 20 --duration 20`. Extra arguments go to both servers (e.g.
+# `--event-loop asyncio`). Prints each run's CPU µs per action (server, redis) and actions/s.
+#
+#     bash benchmarks/loadtest_side_by_side.sh beb701f [--event-loop asyncio]
+set -euo pipefail
+REV=$1; shift
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+V=$ROOT/.venv/bin
+BASE=$(mktemp -d); git -C "$ROOT" archive "$REV" | tar -x -C "$BASE"
+OUT=$(mktemp -d)
+cd /tmp  # `python -m` puts the current directory first on sys.path
+start() {  # start PYTHONPATH PORT -> "pid datadir"
+  local d; d=$(mktemp -d)
+  if [ "$1" = "-" ]; then
+    env -u PYTHONPATH "$V/python" -m server --port "$2" --host 127.0.0.1 --data-dir "$d" \
+      --rate-per-second 1000 --rate-burst 2000 --log-level warning "${@:3}" >"$d/out" 2>"$d/err" &
+  else
+    PYTHONPATH=$1 "$V/python" -m server --port "$2" --host 127.0.0.1 --data-dir "$d" \
+      --rate-per-second 1000 --rate-burst 2000 --log-level warning "${@:3}" >"$d/out" 2>"$d/err" &
+  fi
+  echo "$! $d"
+}
+read -r BS BD <<<"$(start "$BASE" 18821 "$@")"
+read -r AS AD <<<"$(start - 18822 "$@")"
+for _ in $(seq 100); do
+  grep -q listening "$BD/out" 2>/dev/null && grep -q listening "$AD/out" 2>/dev/null && break
+  sleep 0.2
+done
+BR=$(pgrep -f "redis-server.*$BD" | head -1); AR=$(pgrep -f "redis-server.*$AD" | head -1)
+"$V/mahjong-loadtest" --url ws://127.0.0.1:18821 --rooms 20 --duration 20 --server-pid "$BS" \
+  --server-pid "$BR" --quiet --json "$OUT/base.json" >"$OUT/base.txt" 2>&1 &
+L1=$!
+"$V/mahjong-loadtest" --url ws://127.0.0.1:18822 --rooms 20 --duration 20 --server-pid "$AS" \
+  --server-pid "$AR" --quiet --json "$OUT/after.json" >"$OUT/after.txt" 2>&1 &
+L2=$!
+wait $L1 $L2
+kill -INT "$BS" "$AS"; wait "$BS" "$AS" || true
+echo "--- $REV"; grep -E "CPU|game: rooms" "$OUT/base.txt"
+echo "--- working tree"; grep -E "CPU|game: rooms" "$OUT/after.txt"
+rm -rf "$BD" "$AD" "$BASE"

@@ -1,0 +1,152 @@
+"""Fan-out mechanics: frames are written at once when a connection's socket is free and
+queued behind what is waiting otherwise (flow control), in order; a client that stops
+reading is dropped without holding up the others; frames shared by connections with the
+same view are the same for each."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import socket
+import urllib.request
+
+import msgpack
+import pytest
+from websockets.frames import Frame, Opcode
+
+from server import app as app_module
+from server_tests.conftest import running_server
+from server_tests.wsclient import Client
+
+pytestmark = pytest.mark.timeout(120)
+
+
+async def test_a_client_that_stops_reading_is_dropped_and_the_others_get_every_frame_in_order(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app_module, "OUT_QUEUE", 20)
+    async with running_server(redis_url, chat_per_minute=100_000, chat_max_len=2000) as srv:
+        host = await Client.connect(srv.port, "host")
+        await host.hello("host")
+        ack = await host.request({"type": "create_room", "ruleset": "zung-jung"})
+        room = ack["room"]
+        code = next(m for m in host.inbox if m["type"] == "snapshot")["lobby"]["code"]
+        # a client that joins and then never reads again (a raw socket with a small receive
+        # buffer): the server's socket buffer for it fills up, then its queue of 20 frames
+        _, slow = await _raw_client(srv.port)
+        slow.write(_frame({"type": "hello", "v": 1, "name": "slow", "id": 1}))
+        slow.write(_frame({"type": "join_room", "code": code, "id": 2}))
+        await host.wait_for(
+            lambda m: (
+                m["type"] == "events"
+                and any(p["name"] == "slow" for p in (m.get("lobby") or {}).get("spectators", ()))
+            ),
+            10,
+        )
+        assert await _connections(srv.port) == 2
+        text = "x" * 1900
+        sent = 0
+        while await _connections(srv.port) == 2:
+            assert sent < 5000, "the client that does not read was never dropped"
+            for _ in range(50):  # each chat is an events frame of ~2 KB for both
+                r = await host.request({"type": "chat", "room": room, "text": text})
+                assert r["type"] == "ack", r
+                sent += 1
+
+        # the host got every chat, in order, each once
+        def chats() -> list[int]:
+            return [m["seq"] for m in host.inbox if m["type"] == "events" and m.get("chat")]
+
+        while len(chats()) < sent:
+            await host.recv(10)
+        seqs = chats()
+        assert len(seqs) == sent
+        assert all(b - a == 1 for a, b in itertools.pairwise(seqs))
+        slow.close()
+        await host.close()
+
+
+async def _raw_client(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A WebSocket client that reads nothing after the handshake (a small receive buffer,
+    and a stream reader that stops reading its socket after 2 KiB)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    reader, writer = await asyncio.open_connection(sock=sock, limit=1024)
+    writer.write(
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+def _frame(msg: dict[str, object]) -> bytes:
+    data = msgpack.packb(msg, use_bin_type=True)
+    return Frame(Opcode.BINARY, data).serialize(mask=True)
+
+
+async def _connections(port: int) -> int:
+    def get() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
+            return str(r.read().decode())
+
+    body = await asyncio.to_thread(get)
+    return int(
+        next(ln.split()[1] for ln in body.splitlines() if ln.startswith("mahjong_connections "))
+    )
+
+
+async def test_spectators_share_one_frame_and_players_get_their_own(redis_url: str) -> None:
+    async with running_server(redis_url) as srv:
+        host = await Client.connect(srv.port, "host")
+        await host.hello("host")
+        ack = await host.request({"type": "create_room", "ruleset": "zung-jung"})
+        room = ack["room"]
+        code = next(m for m in host.inbox if m["type"] == "snapshot")["lobby"]["code"]
+        for seat in range(1, 4):
+            assert (await host.request({"type": "add_bot", "room": room, "seat": seat}))[
+                "type"
+            ] == "ack"
+        assert (await host.request({"type": "sit", "room": room, "seat": 0}))["type"] == "ack"
+        watchers = []
+        for i in range(3):
+            w = await Client.connect(srv.port, f"w{i}")
+            await w.hello(f"w{i}")
+            await w.request({"type": "join_room", "code": code})
+            watchers.append(w)
+        assert (await host.request({"type": "ready", "room": room, "ready": True}))["type"] == "ack"
+        assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
+
+        # the start commit deals the hand (the host, at seat 0, deals and must act first)
+        def dealt(m: dict[str, object]) -> bool:
+            events = m.get("events") or []
+            assert isinstance(events, list)
+            return m["type"] == "events" and any(e["type"] == "hand_started" for e in events)
+
+        for w in [host, *watchers]:
+            await w.wait_for(dealt, 30)
+        last = max(m["seq"] for m in host.inbox if m["type"] == "events")
+        for w in watchers:
+            while max(m["seq"] for m in w.inbox if m["type"] == "events") < last:
+                await w.recv(10)
+        by_seq = [
+            {m["seq"]: m for m in w.inbox if m["type"] == "events" and m["seq"] <= last}
+            for w in watchers
+        ]
+        # every spectator got the same frames (the one spectator view of each entry) from
+        # the last one's joining on
+        common = set(by_seq[0]) & set(by_seq[1]) & set(by_seq[2])
+        assert len(common) >= 2  # the ready and the start (with the deal)
+        assert all(by_seq[0][v] == by_seq[1][v] == by_seq[2][v] for v in common)
+        mine = {m["seq"]: m for m in host.inbox if m["type"] == "events" and m["seq"] <= last}
+        deal = next(v for v, m in mine.items() if dealt(m))
+        assert deal in common
+        # the seated host's frame of the deal differs from the spectators' (its own tiles and
+        # legal actions), the spectators' has no concealed tiles (checked by the test client)
+        assert mine[deal] != by_seq[0][deal]
+        assert mine[deal]["legal"] and not by_seq[0][deal].get("legal")
+        for w in [host, *watchers]:
+            await w.close()
