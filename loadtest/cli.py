@@ -34,6 +34,7 @@ from typing import Any
 
 from loadtest.rooms import BaselineRoom, GameRoom, Pacing
 from loadtest.stats import Recorder
+from protocol.fdlimit import raise_nofile_limit
 
 __all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
 
@@ -165,6 +166,7 @@ async def run_baseline(
 
 
 def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
+    raise_nofile_limit()  # thousands of client sockets per process
     if uvloop:
         import importlib
 

@@ -18,7 +18,7 @@ from http import HTTPStatus
 from typing import Any, ClassVar
 
 import redis.exceptions
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -41,6 +41,9 @@ RECENT_ENTRIES = 16
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: socket write-buffer bytes above which frames go through the writer task (which waits for
+#: the buffer to drain) instead of straight to the socket
+DIRECT_WRITE_LIMIT = 64 * 1024
 
 
 def now_ms() -> int:
@@ -50,8 +53,9 @@ def now_ms() -> int:
 class Conn:
     """One client connection on this process."""
 
-    def __init__(self, ws: ServerConnection, cfg: Config) -> None:
+    def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
+        self.metrics = metrics or Metrics()
         self.cid = secrets.token_hex(4)
         self.player: str | None = None
         self.name = ""
@@ -65,6 +69,7 @@ class Conn:
         self.errors: deque[float] = deque()
         self.chats: deque[float] = deque()
         self.closed = False
+        self.sending = False  # the writer task is inside ws.send
 
     def allow(self) -> bool:
         t = time.monotonic()
@@ -78,8 +83,11 @@ class Conn:
     def send(self, msg: m.ServerMessage) -> None:
         if self.closed:
             return
+        data = encode(msg.to_wire())
+        if not self.sending and self.out.empty() and self._write_now(data):
+            return
         try:
-            self.out.put_nowait(encode(msg.to_wire()))
+            self.out.put_nowait(data)
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
@@ -87,15 +95,32 @@ class Conn:
                 self.ws.close(CloseCode.POLICY, "client too slow")
             )
 
+    def _write_now(self, data: bytes) -> bool:
+        """Hand a frame straight to the socket when nothing is queued before it and the
+        socket's buffer is not backed up (the common case): no wake-up of the writer task per
+        frame. False: queue it (the writer waits for the buffer to drain)."""
+        transport = self.ws.transport
+        if transport is None or transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
+            return False
+        try:
+            broadcast([self.ws], data, raise_exceptions=True)  # websockets' synchronous send
+        except Exception:
+            return False  # closing, or a send in progress: the writer deals with it
+        self.metrics.counters["messages_out"] += 1
+        return True
+
     async def writer(self, metrics: Metrics) -> None:
         while True:
             data = await self.out.get()
             if data is None:
                 return
+            self.sending = True
             try:
                 await self.ws.send(data)
             except ConnectionClosed:
                 return
+            finally:
+                self.sending = False
             metrics.inc("messages_out")
 
 
@@ -193,6 +218,8 @@ class App:
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        # room -> its load from Redis in progress (see load_shared)
+        self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
         self.timer_wake = asyncio.Event()
@@ -240,8 +267,7 @@ class App:
 
     async def reconcile_timers(self) -> None:
         """After a restart: make sure every open room with a deadline has a timer."""
-        for room in await self.store.open_rooms():
-            await self.store.reindex_timer(room)
+        await self.store.reindex_timers(await self.store.open_rooms())
 
     async def stop_tasks(self) -> None:
         tasks = [*self.tasks, *(f.task for f in self.feeds.values())]
@@ -293,8 +319,45 @@ class App:
         f.kick()
         return True
 
+    async def load_shared(self, room: str) -> tuple[int, JSON] | None:
+        """The room's latest state for a snapshot: this process's cached copy when it is
+        at the room's committed version (one small read instead of loading and decoding the
+        whole state), else one load from Redis shared by every caller waiting for the same
+        room (the four seats of a room resuming together after a restart) and kept in the
+        cache, so the presence update and the next action of the room need no load of their
+        own."""
+        cached = self.states.get(room)
+        if cached is not None and await self.store.version(room) == cached[0]:
+            return cached
+        pending = self.loading.get(room)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this caller was cancelled
+                return await self.store.load(room)  # the loading caller was
+        fut: asyncio.Future[tuple[int, JSON] | None] = asyncio.get_running_loop().create_future()
+        self.loading[room] = fut
+        try:
+            loaded = await self.store.load(room)
+        except asyncio.CancelledError:
+            fut.cancel()
+            raise
+        except Exception as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved here: the waiters re-raise it
+            raise
+        finally:
+            self.loading.pop(room, None)
+        if loaded is not None and self.states.get(room, (-1,))[0] < loaded[0]:
+            self._remember_state(room, *loaded)
+        fut.set_result(loaded)
+        self.metrics.inc("room_loads")
+        return loaded
+
     async def send_snapshot(self, conn: Conn, room: str, re: int | None = None) -> bool:
-        loaded = await self.store.load(room)
+        loaded = await self.load_shared(room)
         if loaded is None or conn.player is None:
             return False
         version, state = loaded
@@ -578,13 +641,15 @@ class App:
                     await self.reconcile_timers()
                 except redis.exceptions.RedisError:
                     self.metrics.inc("redis_errors")
-            for room, f in list(self.feeds.items()):
-                try:
-                    v = await self.store.version(room)
-                except redis.exceptions.RedisError:
-                    self.metrics.inc("redis_errors")
-                    break
-                if any(c.rooms.get(room, 0) < v for c in f.conns):
+            names = list(self.feeds)
+            try:
+                versions = await self.store.versions(names)  # pipelined: 1 trip / 256 rooms
+            except redis.exceptions.RedisError:
+                self.metrics.inc("redis_errors")
+                continue
+            for room, v in zip(names, versions, strict=True):
+                f = self.feeds.get(room)
+                if f is not None and any(c.rooms.get(room, 0) < v for c in f.conns):
                     self.metrics.inc("gap_heals")
                     f.kick()
 
@@ -651,7 +716,7 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
-        conn = Conn(ws, self.cfg)
+        conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
         loop = asyncio.get_running_loop()
@@ -847,19 +912,40 @@ class App:
             )
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
+        attached = []
         for room in room_ids:
-            if not await self.attach(conn, room):
+            if await self.attach(conn, room):
+                attached.append(room)
+            else:
                 await self.store.remove_player_room(pid, room)
-        await self.sync_presence(pid)
+        await self.sync_presence(pid, attached)
         return True
 
-    async def sync_presence(self, pid: str) -> None:
+    async def _presence_unchanged(self, room: str, pid: str) -> bool:
+        """Whether the room's state as this process holds it already shows the player's
+        presence as it is now, at the room's committed version: then there is nothing to
+        commit (a seat resuming after a restart, the common case of a reconnect storm) and
+        the check costs one small read instead of a load of the whole state."""
+        cached = self.states.get(room)
+        if cached is None:
+            return False
+        version, state = cached
+        try:
+            change = rooms.set_away(state, pid, not self.by_player.get(pid), now_ms())
+        except (RoomError, game.GameError):
+            return False
+        return change is None and await self.store.version(room) == version
+
+    async def sync_presence(self, pid: str, room_list: list[str] | None = None) -> None:
         """Mark the player's seats away or back, from whether this process holds a live
         connection of the player *now*. Serialized per player, so a resume racing with the
         close of the previous connection always ends in the right state."""
         lock = self.presence_locks.setdefault(pid, asyncio.Lock())
         async with lock:
-            for room in await self.store.player_rooms(pid):
+            room_ids = await self.store.player_rooms(pid) if room_list is None else room_list
+            for room in room_ids:
+                if await self._presence_unchanged(room, pid):
+                    continue
                 with contextlib.suppress(RoomError):
                     await self.mutate(
                         room,
@@ -1195,6 +1281,7 @@ async def run_server(
         ping_interval=None,  # App.keepalive pings, with jitter
         close_timeout=2,
         ssl=ssl_context,
+        backlog=cfg.listen_backlog,
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]

@@ -35,6 +35,8 @@ JSON = dict[str, Any]
 TIMERS = "mj:timers"
 ROOMS = "mj:rooms"
 PUBLIC = "mj:public"
+#: rooms per pipelined round trip of the batched reads (heal loop, timer re-index)
+BATCH = 256
 CHANNEL_PATTERN = "{room:*}:ch"
 
 
@@ -270,3 +272,44 @@ class Store:
     async def next_timer(self) -> int | None:
         rows = await self.r.zrange(TIMERS, 0, 0, withscores=True)
         return int(rows[0][1]) if rows else None
+
+    # ---------------------------------------------------------------- batched (scale)
+
+    async def versions(self, rooms: list[str]) -> list[int]:
+        """The committed version of each room (0: none), in pipelined batches: one round
+        trip per ``BATCH`` rooms instead of one per room (the heal loop asks for every room
+        with a feed on this process once a second)."""
+        out: list[int] = []
+        for i in range(0, len(rooms), BATCH):
+            async with self.r.pipeline(transaction=False) as p:
+                for room in rooms[i : i + BATCH]:
+                    p.hget(k_state(room), "version")
+                out.extend(int(v) if v is not None else 0 for v in await p.execute())
+        return out
+
+    async def _deadlines(self, rooms: list[str]) -> list[int | None]:
+        async with self.r.pipeline(transaction=False) as p:
+            for room in rooms:
+                p.hget(k_state(room), "deadline")
+            return [int(d) if d else None for d in await p.execute()]
+
+    async def reindex_timers(self, rooms: list[str]) -> None:
+        """:meth:`reindex_timer` for many rooms, pipelined in batches (start-up and the
+        periodic re-index; same order of operations per room, so equally safe against a
+        concurrent commit)."""
+        for i in range(0, len(rooms), BATCH):
+            chunk = rooms[i : i + BATCH]
+            found = dict(zip(chunk, await self._deadlines(chunk), strict=True))
+            due = {r: d for r, d in found.items() if d is not None}
+            none = [r for r, d in found.items() if d is None]
+            if due:
+                await self.r.zadd(TIMERS, due)
+            if none:
+                await self.r.zrem(TIMERS, *none)
+                again = {
+                    r: d
+                    for r, d in zip(none, await self._deadlines(none), strict=True)
+                    if d is not None
+                }
+                if again:
+                    await self.r.zadd(TIMERS, again)
