@@ -53,6 +53,30 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def server_metrics(port: int) -> dict[str, float]:
+    """The server's collector pauses, loop lag and frame counts (from /metrics)."""
+    import urllib.request
+
+    keep = ("mahjong_gc_", "mahjong_loop_lag", "mahjong_room_loads", "mahjong_connections ")
+    out = {}
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(keep):
+                    k, v = line.rsplit(" ", 1)
+                    out[k.replace("mahjong_", "")] = round(float(v), 4)
+    except OSError as exc:
+        out["error"] = str(exc)  # type: ignore[assignment]
+    return out
+
+
+def schedstat(pid: int) -> tuple[float, float]:
+    """(seconds on a CPU, seconds runnable but waiting for one) of process ``pid``."""
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as f:
+        run, wait, _ = f.read().split()
+    return int(run) / 1e9, int(wait) / 1e9
+
+
 def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
     return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
 
@@ -175,6 +199,8 @@ def summary(rep: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         "rss_kib_before_after": g["rss_kib_before_after"],
         "rss_kib_per_connection": g["rss_kib_per_connection"],
         "setup_ms": {k: g["setup"][k] for k in ("p50_ms", "p99_ms", "max_ms")},
+        # per second of the window: actions, p99 and max of action -> all four (ms)
+        "per_second": [[s["t"], s["actions"], s["p99_ms"], s["max_ms"]] for s in g["series"]],
         **extra,
     }
     if g["reconnects"]["count"] or g["reconnect_failures"]:
@@ -200,6 +226,9 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
         extra["server_start_s"] = round(srv.started_s, 3)
         mem0 = red.used_memory()
         url = f"ws://127.0.0.1:{srv.port}"
+        extra["gc_and_lag_at_start"] = server_metrics(srv.port)
+        sched0 = schedstat(srv.pid)
+        t_run = time.perf_counter()
         h = harness(args, url, rooms, args.duration, report, [srv.pid, red.proc.pid], storm)
         if storm:
             time.sleep(args.storm_after)
@@ -224,8 +253,17 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             time.sleep(min(args.duration / 2, 30) + rooms / args.connect_rate)
             extra["redis_bytes_per_room"] = round((red.used_memory() - mem0) / max(1, rooms))
             extra["open_rooms_mid_run"] = red.open_rooms()
-        h.wait()
+        _, status, usage = os.wait4(h.pid, 0)
+        h.returncode = os.waitstatus_to_exitcode(status)
+        extra["harness_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
+        extra["harness_wall_s"] = round(time.perf_counter() - t_run, 2)
         extra["loadavg_end"] = loadavg()
+        if not storm:
+            run, wait = (b - a for a, b in zip(sched0, schedstat(srv.pid), strict=True))
+            # the server's time runnable but not running (other processes on its CPU)
+            extra["server_sched_run_s"] = round(run, 2)
+            extra["server_sched_wait_s"] = round(wait, 2)
+        extra["gc_and_lag"] = server_metrics(srv.port)
         extra["harness_exit"] = h.returncode
         rep = json.loads(report.read_text())
         out = summary(rep, extra)
@@ -265,9 +303,23 @@ def main() -> int:
         "--storm-window", type=float, default=15.0, help="storm: CPU window after start"
     )
     ap.add_argument("--json", help="append the results (one JSON object per line) to this file")
+    ap.add_argument(
+        "--autogroup-nice",
+        type=int,
+        help="run in a new session whose scheduler autogroup gets this nice (-20..19; "
+        "negative needs root): the measured processes against other sessions' jobs",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the data directory")
     args = ap.parse_args()
     raise_nofile_limit()
+    if args.autogroup_nice is not None:
+        # Linux groups each session's processes (sched autogroup) and shares each CPU fairly
+        # among the groups, whatever the processes' nice values: a niced job of another
+        # session still takes half of the server's CPU. A new session with its own group
+        # weight gives the measured processes (server, redis, harness) their share back.
+        os.setsid()
+        with open("/proc/self/autogroup", "w", encoding="ascii") as f:
+            f.write(str(args.autogroup_nice))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # clean up the processes started
     counts = [int(x) for x in args.rooms.split(",")]
     results = []

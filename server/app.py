@@ -226,6 +226,7 @@ class App:
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
 
     # ------------------------------------------------------------------- lifecycle
@@ -633,9 +634,20 @@ class App:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers
         lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
         ticks = 0
+        loop = asyncio.get_running_loop()
         while True:
+            t = loop.time()
             await asyncio.sleep(1.0)
+            # how late the loop woke us: a blocked or saturated event loop (GC, CPU)
+            lag = loop.time() - t - 1.0
+            self.metrics.loop_lag_max = max(self.metrics.loop_lag_max, lag)
+            if lag > 0.05:
+                self.metrics.inc("loop_lags")
             ticks += 1
+            try:
+                await self.sweep_restart_leavers()
+            except redis.exceptions.RedisError:
+                self.metrics.inc("redis_errors")
             if ticks % 30 == 0:
                 try:
                     await self.reconcile_timers()
@@ -889,6 +901,8 @@ class App:
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
         self.by_player.setdefault(pid, set()).add(conn)
+        if resumed:
+            await self.store.player_back(pid)  # not a leaver of a restart (any more)
         room_ids = await self.store.player_rooms(pid)
         conn.send(
             m.Welcome(
@@ -966,6 +980,13 @@ class App:
             if peers:
                 return
             del self.by_player[pid]
+        if self.shutting_down:
+            # a graceful stop: the client was told to reconnect and usually comes back within
+            # seconds, so its seats are not marked away now (one commit per seat, and another
+            # one when it is back); a player that has not said hello again anywhere after
+            # --restart-resume-seconds is marked away then (see sweep_restart_leavers)
+            self.leavers.add(pid)
+            return
         try:
             await self.sync_presence(pid)
         except redis.exceptions.RedisError:
@@ -1231,7 +1252,28 @@ class App:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ws_server.wait_closed(), self.cfg.shutdown_grace)
+        await self.record_leavers()
         await self.stop_tasks()
+
+    async def record_leavers(self) -> None:
+        """Remember (in Redis, for whichever process runs next) the players a graceful stop
+        disconnected, each with the time after which it is marked away unless it is back."""
+        if not self.leavers:
+            return
+        at = now_ms() + int(self.cfg.restart_resume_seconds * 1000)
+        try:
+            await self.store.add_leavers(sorted(self.leavers), at)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+            log.warning("could not record the players of a graceful stop", exc_info=True)
+        self.leavers.clear()
+
+    async def sweep_restart_leavers(self) -> None:
+        """Players disconnected by a graceful stop (of any process) that did not come back in
+        time: mark their seats away now, as a disconnect would have."""
+        for pid in await self.store.due_leavers(now_ms()):
+            if not self.by_player.get(pid):
+                await self.sync_presence(pid)
 
 
 def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:
@@ -1298,6 +1340,7 @@ async def run_server(
             log.warning("graceful shutdown timed out; closing anyway")
             await app.stop_tasks()
     await app.stop_tasks()  # feeds that handlers opened while closing
+    await app.record_leavers()  # handlers that ended after the graceful part
     game.stop_bots()
     await store.close()
     log.info("stopped")

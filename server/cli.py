@@ -14,6 +14,7 @@ from server.app import run_server
 from server.config import load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
 from server.logs import setup_logging
+from server.metrics import GC
 from server.store import Store
 
 log = logging.getLogger("mahjong.server")
@@ -64,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     gc.collect()
     gc.freeze()
     gc.set_threshold(GC_GEN0, 20, 20)
+    GC.install()  # pause times per generation, in /metrics
 
     store: Store
     app_class = None

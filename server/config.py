@@ -20,6 +20,9 @@ class Config:
     redis_load_wait: float = 120.0  # at start, wait this long for a Redis still loading its AOF
     server_id: str | None = None  # defaults to host:port:pid
     grace_seconds: float = 60.0  # a disconnected seat is held this long, then a bot plays it
+    # a player disconnected by a graceful stop (restart) is marked away only if it has not
+    # said hello again (to any process) within this many seconds
+    restart_resume_seconds: float = 30.0
     bot_delay_ms: int = 600  # how long a bot "thinks"
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action

@@ -37,6 +37,8 @@ ROOMS = "mj:rooms"
 PUBLIC = "mj:public"
 #: rooms per pipelined round trip of the batched reads (heal loop, timer re-index)
 BATCH = 256
+#: players disconnected by a graceful stop -> when to mark them away unless they are back
+LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
 
 
@@ -313,3 +315,19 @@ class Store:
                 }
                 if again:
                     await self.r.zadd(TIMERS, again)
+
+    async def add_leavers(self, players: list[str], at_ms: int) -> None:
+        for i in range(0, len(players), BATCH):
+            await self.r.zadd(LEAVERS, {p: at_ms for p in players[i : i + BATCH]})
+
+    async def player_back(self, pid: str) -> None:
+        await self.r.zrem(LEAVERS, pid)
+
+    async def due_leavers(self, now_ms: int, limit: int = 256) -> list[str]:
+        """Leavers whose time is up, each claimed by exactly one caller (ZREM decides)."""
+        rows = await self.r.zrangebyscore(LEAVERS, "-inf", now_ms, start=0, num=limit)
+        out = []
+        for raw in rows:
+            if await self.r.zrem(LEAVERS, raw):
+                out.append(raw.decode())
+        return out
