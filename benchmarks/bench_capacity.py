@@ -77,6 +77,11 @@ def schedstat(pid: int) -> tuple[float, float]:
     return int(run) / 1e9, int(wait) / 1e9
 
 
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
 def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
     return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
 
@@ -127,6 +132,7 @@ class Server:
             "--log-level", "warning", *extra,
         ]  # fmt: skip
         self.cmd = pinned(cpu, cmd)
+        self.env = dict(os.environ)
         self.proc: subprocess.Popen[str] | None = None
         self.port = port
         self.started_s = 0.0
@@ -134,7 +140,7 @@ class Server:
     def start(self) -> None:
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
-            self.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=sys.stderr, text=True
+            self.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, env=self.env
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
@@ -218,6 +224,8 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
     data = Path(tempfile.mkdtemp(prefix="mj-capacity-"))
     red = Redis(data, args.redis_cpu)
     srv = Server(red.url, args.server_cpu, args.port, args.server_arg)
+    if args.tracemalloc:
+        srv.env["PYTHONTRACEMALLOC"] = "1"  # SIGUSR1 mid-run: the top allocation sites
     report = data / "run.json"
     extra: dict[str, Any] = {"loadavg_start": loadavg()}
     h: subprocess.Popen[str] | None = None
@@ -253,6 +261,9 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             time.sleep(min(args.duration / 2, 30) + rooms / args.connect_rate)
             extra["redis_bytes_per_room"] = round((red.used_memory() - mem0) / max(1, rooms))
             extra["open_rooms_mid_run"] = red.open_rooms()
+            extra["server_rss_kib_mid_run"] = rss_kib(srv.pid)
+            if args.tracemalloc:
+                os.kill(srv.pid, signal.SIGUSR1)  # logged on the server's stderr
         _, status, usage = os.wait4(h.pid, 0)
         h.returncode = os.waitstatus_to_exitcode(status)
         extra["harness_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
@@ -308,6 +319,9 @@ def main() -> int:
         type=int,
         help="run in a new session whose scheduler autogroup gets this nice (-20..19; "
         "negative needs root): the measured processes against other sessions' jobs",
+    )
+    ap.add_argument(
+        "--tracemalloc", action="store_true", help="server traces allocations; top sites mid-run"
     )
     ap.add_argument("--keep", action="store_true", help="keep the data directory")
     args = ap.parse_args()

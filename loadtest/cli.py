@@ -256,7 +256,8 @@ def print_summary(rep: dict[str, Any]) -> None:
         if rc["count"] or r["reconnect_failures"]:
             print(
                 f"{key:>8}: reconnects {rc['count']} (loss → snapshot p50 {rc['p50_ms']} "
-                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms), failures "
+                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms; attempt → snapshot p50 "
+                f"{r['resume_after_up']['p50_ms']} p99 {r['resume_after_up']['p99_ms']} ms), failures "
                 f"{r['reconnect_failures']}, resumed behind {r['resumed_behind']}"
             )
     if rep.get("ratio_game_over_baseline") is not None:

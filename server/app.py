@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import random
@@ -12,6 +13,7 @@ import signal
 import socket
 import ssl
 import time
+import tracemalloc
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
@@ -46,6 +48,30 @@ OUT_QUEUE = 2000
 DIRECT_WRITE_LIMIT = 64 * 1024
 
 
+def log_memory_top(limit: int = 30) -> None:
+    """Log the biggest allocation sites (tracemalloc must be tracing: PYTHONTRACEMALLOC=1)
+    as one JSON-friendly record: [[file:line, KiB, blocks], ...]."""
+    snap = tracemalloc.take_snapshot()
+    stats = snap.statistics("lineno")
+    total = sum(st.size for st in stats)
+    top = [
+        [f"{st.traceback[0].filename.rsplit('/', 2)[-1]}:{st.traceback[0].lineno}",
+         round(st.size / 1024), st.count]
+        for st in stats[:limit]
+    ]  # fmt: skip
+    log.warning("memory top", extra={"traced_kib": round(total / 1024), "top": top})
+
+
+def freeze_young() -> None:
+    """Collect the young generations (small: only what was allocated since the last call)
+    and move every surviving object into the collector's permanent generation, so no later
+    collection walks them again: the pauses stay short however many connections and rooms
+    the process holds. The price: a reference cycle formed later among frozen objects is
+    never collected (reference counting still frees everything else)."""
+    gc.collect(1)
+    gc.freeze()
+
+
 def now_ms() -> int:
     return int(time.time() * 1000)
 
@@ -70,6 +96,11 @@ class Conn:
         self.chats: deque[float] = deque()
         self.closed = False
         self.sending = False  # the writer task is inside ws.send
+        # started with the first frame that has to wait (see send): most connections never
+        # need one, and a task per connection costs memory at thousands of connections
+        self.writer_task: asyncio.Task[None] | None = None
+        self.pinging = False  # a keepalive ping is waiting for its pong
+        self.next_ping = time.monotonic() + random.uniform(0.5, 1.0) * cfg.keepalive_seconds
 
     def allow(self) -> bool:
         t = time.monotonic()
@@ -88,6 +119,8 @@ class Conn:
             return
         try:
             self.out.put_nowait(data)
+            if self.writer_task is None:
+                self.writer_task = asyncio.get_running_loop().create_task(self.writer())
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
@@ -109,7 +142,7 @@ class Conn:
         self.metrics.counters["messages_out"] += 1
         return True
 
-    async def writer(self, metrics: Metrics) -> None:
+    async def writer(self) -> None:
         while True:
             data = await self.out.get()
             if data is None:
@@ -121,7 +154,7 @@ class Conn:
                 return
             finally:
                 self.sending = False
-            metrics.inc("messages_out")
+            self.metrics.inc("messages_out")
 
 
 class Feed:
@@ -226,6 +259,7 @@ class App:
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
 
@@ -242,6 +276,7 @@ class App:
             loop.create_task(self.pubsub_loop()),
             self.timer_task,
             loop.create_task(self.heal_loop()),
+            loop.create_task(self.keepalive_loop()),
         ]
 
     async def wait_for_redis(self) -> None:
@@ -644,6 +679,9 @@ class App:
             if lag > 0.05:
                 self.metrics.inc("loop_lags")
             ticks += 1
+            every = self.cfg.gc_freeze_seconds
+            if every > 0 and ticks % max(1, round(every)) == 0:
+                freeze_young()
             try:
                 await self.sweep_restart_leavers()
             except redis.exceptions.RedisError:
@@ -731,46 +769,57 @@ class App:
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
-        loop = asyncio.get_running_loop()
-        writer = loop.create_task(conn.writer(self.metrics))
-        pinger = loop.create_task(self.keepalive(conn))
         try:
             await self.session(conn)
         except ConnectionClosed:
             pass
         finally:
-            pinger.cancel()
             conn.closed = True
             self.conns.discard(conn)
             self.metrics.connections -= 1
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.out.put_nowait(None)
             await self.disconnect(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pinger
+            writer = conn.writer_task
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
 
-    async def keepalive(self, conn: Conn) -> None:
-        """Ping every ``--keepalive-seconds`` (±20 %) with a random phase per connection
-        (websockets' own keepalive is off): connections opened together (a reconnect storm, a
-        load test) do not all ping at the same instant. No pong in that time: it is dead."""
+    async def keepalive_loop(self) -> None:
+        """Ping every connection every ``--keepalive-seconds`` (±20 %, with a random phase
+        per connection; websockets' own keepalive is off), so connections opened together (a
+        reconnect storm, a load test) do not all ping at the same instant. One task for all
+        connections (a task per connection costs memory at thousands of them); a ping's
+        wait for its pong is a short-lived task. No pong within that time: the connection is
+        dead and closed (1011)."""
         every = self.cfg.keepalive_seconds
         if every <= 0:
             return
-        await asyncio.sleep(random.uniform(0.5, 1.0) * every)
-        while not conn.closed:
-            try:
-                pong = await conn.ws.ping()
-                await asyncio.wait_for(pong, every)
-                self.metrics.inc("keepalive_pongs")
-            except TimeoutError:
+        tick = min(0.5, every / 4)
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(tick)
+            now = time.monotonic()
+            for conn in list(self.conns):
+                if conn.next_ping <= now and not conn.pinging and not conn.closed:
+                    conn.pinging = True
+                    t = loop.create_task(self._ping(conn, every))
+                    self.pings.add(t)  # (the loop keeps only weak references to tasks)
+                    t.add_done_callback(self.pings.discard)
+
+    async def _ping(self, conn: Conn, every: float) -> None:
+        try:
+            pong = await conn.ws.ping()
+            await asyncio.wait_for(pong, every)
+            self.metrics.inc("keepalive_pongs")
+        except TimeoutError:
+            with contextlib.suppress(Exception):
                 await conn.ws.close(1011, "keepalive ping timeout")  # as websockets does
-                return
-            except ConnectionClosed:
-                return
-            await asyncio.sleep(random.uniform(0.8, 1.2) * every)
+            return
+        except ConnectionClosed:
+            return
+        finally:
+            conn.pinging = False
+        conn.next_ping = time.monotonic() + random.uniform(0.8, 1.2) * every
 
     async def session(self, conn: Conn) -> None:
         ws = conn.ws
@@ -1312,6 +1361,9 @@ async def run_server(
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, on_signal)
+        if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
+            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+                loop.add_signal_handler(signal.SIGUSR1, log_memory_top)
     async with serve(
         app.handler,
         cfg.host,

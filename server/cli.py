@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     # less often (a server allocates many short-lived dicts per action, few cycles).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_GEN0, 20, 20)
+    gc.set_threshold(cfg.gc_gen0 or GC_GEN0, 20, 20)
     GC.install()  # pause times per generation, in /metrics
 
     store: Store

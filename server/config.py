@@ -27,6 +27,8 @@ class Config:
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
+    gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
+    gc_freeze_seconds: float = 0.0  # >0: collect the young generations and gc.freeze() this often
     listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms
     keepalive_seconds: float = 20.0  # ping each connection this often (jittered); 0 = off
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays

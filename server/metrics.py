@@ -33,17 +33,20 @@ class GcStats:
         self.count = [0, 0, 0]
         self.total = [0.0, 0.0, 0.0]
         self.max = [0.0, 0.0, 0.0]
-        self._t0 = 0.0
+        self.cpu_max = [0.0, 0.0, 0.0]  # CPU time of the pause (without waits for the CPU)
+        self._t0 = self._c0 = 0.0
 
     def callback(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._t0 = time.perf_counter()
+            self._c0 = time.thread_time()
             return
         gen = int(info.get("generation", 0))
         d = time.perf_counter() - self._t0
         self.count[gen] += 1
         self.total[gen] += d
         self.max[gen] = max(self.max[gen], d)
+        self.cpu_max[gen] = max(self.cpu_max[gen], time.thread_time() - self._c0)
 
     def install(self) -> None:
         if self.callback not in gc.callbacks:
@@ -111,6 +114,9 @@ class Metrics:
         metric("mahjong_gc_pause_seconds_max", "gauge", "Longest collector pause, by generation.")
         for g in range(3):
             out.append(f'mahjong_gc_pause_seconds_max{{generation="{g}"}} {GC.max[g]:.6f}')
+        metric("mahjong_gc_pause_cpu_seconds_max", "gauge", "Longest pause in CPU time, by gen.")
+        for g in range(3):
+            out.append(f'mahjong_gc_pause_cpu_seconds_max{{generation="{g}"}} {GC.cpu_max[g]:.6f}')
         metric("mahjong_loop_lag_seconds_max", "gauge", "Latest event-loop wake-up seen.")
         out.append(f"mahjong_loop_lag_seconds_max {self.loop_lag_max:.6f}")
         h = self.action_latency
