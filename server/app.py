@@ -924,14 +924,15 @@ class App:
             return False
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
         resumed = False
+        room_ids: list[str] = []  # a new player has none
         if msg.token:
-            found = await self.store.player_by_token(msg.token)
+            found = await self.store.resume_player(msg.token)
             if found is None:
                 self.error(conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
                 await self.flush(conn)
                 await conn.ws.close(CloseCode.BAD_TOKEN, "unknown token")
                 return False
-            pid, old_name = found
+            pid, old_name, room_ids = found
             token = msg.token
             resumed = True
             if name and name != old_name:
@@ -950,9 +951,6 @@ class App:
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
         self.by_player.setdefault(pid, set()).add(conn)
-        if resumed:
-            await self.store.player_back(pid)  # not a leaver of a restart (any more)
-        room_ids = await self.store.player_rooms(pid)
         conn.send(
             m.Welcome(
                 v=PROTOCOL_VERSION,

@@ -320,9 +320,6 @@ class Store:
         for i in range(0, len(players), BATCH):
             await self.r.zadd(LEAVERS, {p: at_ms for p in players[i : i + BATCH]})
 
-    async def player_back(self, pid: str) -> None:
-        await self.r.zrem(LEAVERS, pid)
-
     async def due_leavers(self, now_ms: int, limit: int = 256) -> list[str]:
         """Leavers whose time is up, each claimed by exactly one caller (ZREM decides)."""
         rows = await self.r.zrangebyscore(LEAVERS, "-inf", now_ms, start=0, num=limit)
@@ -331,3 +328,18 @@ class Store:
             if await self.r.zrem(LEAVERS, raw):
                 out.append(raw.decode())
         return out
+
+    async def resume_player(self, token: str) -> tuple[str, str, list[str]] | None:
+        """A resuming player's (id, name, rooms) from its token, and it is no longer a leaver
+        of a graceful stop: two round trips (the token, then the rest pipelined) instead of
+        four — a reconnect storm is thousands of these at once."""
+        raw = await self.r.get(f"mj:tok:{token_hash(token)}")
+        if raw is None:
+            return None
+        pid = raw.decode()
+        async with self.r.pipeline(transaction=False) as p:
+            p.hget(f"mj:player:{pid}", "name")
+            p.zrem(LEAVERS, pid)
+            p.smembers(f"mj:player:{pid}:rooms")
+            name, _, rooms = await p.execute()
+        return pid, (name.decode() if name else "player"), sorted(m.decode() for m in rooms)
