@@ -215,8 +215,10 @@ class GameRoom(_Room):
             self.busy[i] = False
             self.asked[i] = -1
             try:
-                await c.request({"type": "hello", "v": 1, "token": token}, timeout=10)
-                await asyncio.wait_for(fut, 10)
+                # a server taking a storm of reconnects queues the hellos: wait, do not add
+                # another reconnect to the pile
+                await c.request({"type": "hello", "v": 1, "token": token}, timeout=30)
+                await asyncio.wait_for(fut, 30)
                 return
             except Exception:
                 self.resuming.pop(i, None)

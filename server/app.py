@@ -259,6 +259,7 @@ class App:
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.hello_slots = asyncio.Semaphore(max(1, cfg.hello_concurrency))
         self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
@@ -922,6 +923,13 @@ class App:
             await self.flush(conn)  # the error goes out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
+        # At most --hello-concurrency hellos at a time, the others wait their turn (FIFO):
+        # in a reconnect storm of thousands, each hello then finishes in a few milliseconds
+        # instead of all of them competing for the Redis pool until some time out.
+        async with self.hello_slots:
+            return await self._hello(conn, msg)
+
+    async def _hello(self, conn: Conn, msg: m.Hello) -> bool:
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
         resumed = False
         room_ids: list[str] = []  # a new player has none
@@ -1292,9 +1300,14 @@ class App:
             self.timer_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self.timer_task, 1.0)
-        for conn in list(self.conns):
+        conns = list(self.conns)
+        for conn in conns:
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
-        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
+        # one waiter for all (not a polling coroutine per connection: thousands of them)
+        end = time.monotonic() + 1.0
+        while any(not c.out.empty() for c in conns) and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):

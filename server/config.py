@@ -27,6 +27,7 @@ class Config:
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
+    hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
     gc_freeze_seconds: float = 0.0  # >0: collect the young generations and gc.freeze() this often
     listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms
