@@ -29,7 +29,7 @@ class Config:
     hello_timeout: float = 10.0
     hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
-    gc_freeze_seconds: float = 0.0  # >0: collect the young generations and gc.freeze() this often
+    gc_freeze_seconds: float = 0.0  # >0: collect generation 0 and gc.freeze() this often
     listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms
     keepalive_seconds: float = 20.0  # ping each connection this often (jittered); 0 = off
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays
