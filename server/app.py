@@ -92,13 +92,15 @@ class Conn:
         self.name = ""
         self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
         self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
-        self.out: asyncio.Queue[bytes | None] = asyncio.Queue(OUT_QUEUE)
+        # frames waiting for the socket, the bad-message and chat windows: created on first
+        # use (most connections never need them; thousands of empty ones cost ~2 KiB each)
+        self._out: asyncio.Queue[bytes | None] | None = None
+        self._errors: deque[float] | None = None
+        self._chats: deque[float] | None = None
         self.tokens = float(cfg.rate_burst)
         self.rate = cfg.rate_per_second
         self.burst = cfg.rate_burst
         self.last = time.monotonic()
-        self.errors: deque[float] = deque()
-        self.chats: deque[float] = deque()
         self.closed = False
         self.sending = False  # the writer task is inside ws.send
         # started with the first frame that has to wait (see send): most connections never
@@ -106,6 +108,28 @@ class Conn:
         self.writer_task: asyncio.Task[None] | None = None
         self.pinging = False  # a keepalive ping is waiting for its pong
         self.next_ping = time.monotonic() + random.uniform(0.5, 1.0) * cfg.keepalive_seconds
+
+    @property
+    def out(self) -> asyncio.Queue[bytes | None]:
+        if self._out is None:
+            self._out = asyncio.Queue(OUT_QUEUE)
+        return self._out
+
+    @property
+    def errors(self) -> deque[float]:
+        if self._errors is None:
+            self._errors = deque()
+        return self._errors
+
+    @property
+    def chats(self) -> deque[float]:
+        if self._chats is None:
+            self._chats = deque()
+        return self._chats
+
+    def queued(self) -> bool:
+        """Frames are waiting for the socket."""
+        return self._out is not None and not self._out.empty()
 
     def allow(self) -> bool:
         t = time.monotonic()
@@ -120,7 +144,7 @@ class Conn:
         if self.closed:
             return
         data = encode(msg.to_wire())
-        if not self.sending and self.out.empty() and self._write_now(data):
+        if not self.sending and not self.queued() and self._write_now(data):
             return
         try:
             self.out.put_nowait(data)
@@ -904,7 +928,7 @@ class App:
     async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
         """Wait (a little) until everything queued for the connection was written."""
         end = time.monotonic() + timeout
-        while not conn.out.empty() and time.monotonic() < end:
+        while conn.queued() and time.monotonic() < end:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.01)  # the writer may still be inside ws.send
 
@@ -1309,7 +1333,7 @@ class App:
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
         # one waiter for all (not a polling coroutine per connection: thousands of them)
         end = time.monotonic() + 1.0
-        while any(not c.out.empty() for c in conns) and time.monotonic() < end:
+        while any(c.queued() for c in conns) and time.monotonic() < end:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.01)  # a writer may still be inside ws.send
         if self.ws_server is not None:
