@@ -38,7 +38,7 @@ async def _state(redis_url: str, room: str) -> tuple[int, dict]:  # type: ignore
         await store.close()
 
 
-async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redis_url):
+async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redis_url: str) -> None:
     from server import game
 
     ruleset = game.rulesets()[0]
@@ -52,7 +52,8 @@ async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redi
     assert all(s.get("away") is None for s in state["seats"])
     r = aioredis.Redis.from_url(redis_url)
     try:
-        leavers = {m.decode() for m in await r.zrange(LEAVERS, 0, -1)}
+        rows = await r.zrange(LEAVERS, 0, -1)
+        leavers = {m.decode() for m in rows if isinstance(m, bytes)}
     finally:
         await r.aclose()
     assert {c.player_id for c in clients} <= leavers
