@@ -34,6 +34,7 @@ from typing import Any
 
 from loadtest.rooms import BaselineRoom, GameRoom, Pacing
 from loadtest.stats import Recorder
+from protocol.fdlimit import raise_nofile_limit
 
 __all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
 
@@ -165,6 +166,7 @@ async def run_baseline(
 
 
 def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
+    raise_nofile_limit()  # thousands of client sockets per process
     if uvloop:
         import importlib
 
@@ -254,7 +256,8 @@ def print_summary(rep: dict[str, Any]) -> None:
         if rc["count"] or r["reconnect_failures"]:
             print(
                 f"{key:>8}: reconnects {rc['count']} (loss → snapshot p50 {rc['p50_ms']} "
-                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms), failures "
+                f"p99 {rc['p99_ms']} max {rc['max_ms']} ms; attempt → snapshot p50 "
+                f"{r['resume_after_up']['p50_ms']} p99 {r['resume_after_up']['p99_ms']} ms), failures "
                 f"{r['reconnect_failures']}, resumed behind {r['resumed_behind']}"
             )
     if rep.get("ratio_game_over_baseline") is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,7 +138,8 @@ class GameRoom(_Room):
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
         self.reconnect = reconnect
-        self.resuming: dict[int, tuple[float, int, asyncio.Future[float]]] = {}
+        # seat -> (loss time, successful attempt's start, version seen, resumed future)
+        self.resuming: dict[int, tuple[float, float, int, asyncio.Future[float]]] = {}
         self.hands_per_game = hands_per_game
         self.room = ""
         self.asked = [-1, -1, -1, -1]  # the version each seat last acted on
@@ -198,6 +200,7 @@ class GameRoom(_Room):
         while not self.stop.is_set() and loop.time() - t0 < 60:
             await asyncio.sleep(delay)
             delay = min(2.0, delay * 2) * (0.5 + self.rng.random())
+            attempt = loop.time()
             c = Conn(self.url, self.rec, i)
             try:
                 await c.open(timeout=10, count_failure=False)  # the server is restarting
@@ -207,13 +210,15 @@ class GameRoom(_Room):
             c.token = token
             c.on_lost = self._lost
             fut: asyncio.Future[float] = loop.create_future()
-            self.resuming[i] = (t0, last_seen, fut)
+            self.resuming[i] = (t0, attempt, last_seen, fut)
             self.conns[i] = c
             self.busy[i] = False
             self.asked[i] = -1
             try:
-                await c.request({"type": "hello", "v": 1, "token": token}, timeout=10)
-                await asyncio.wait_for(fut, 10)
+                # a server taking a storm of reconnects queues the hellos: wait, do not add
+                # another reconnect to the pile
+                await c.request({"type": "hello", "v": 1, "token": token}, timeout=30)
+                await asyncio.wait_for(fut, 30)
                 return
             except Exception:
                 self.resuming.pop(i, None)
@@ -224,8 +229,10 @@ class GameRoom(_Room):
     def on_message(self, conn: Conn, msg: JSON, now: float) -> None:
         t = msg.get("type")
         if t == "snapshot" and conn.index in self.resuming and msg.get("room") == self.room:
-            t0, last_seen, fut = self.resuming.pop(conn.index)
+            t0, attempt, last_seen, fut = self.resuming.pop(conn.index)
             self.rec.reconnects.append(now - t0)
+            self.rec.resume_after_up.append(now - attempt)
+            self.rec.note_resumed(time.time())
             if int(msg.get("seq", 0)) < last_seen:
                 self.rec.resumed_behind += 1
             # the snapshot stands in for the broadcasts this seat missed while away

@@ -73,6 +73,11 @@ class Recorder:
     cpu: dict[str, float] = field(default_factory=dict)  # pid -> CPU seconds in the window
     rss: dict[str, tuple[int, int]] = field(default_factory=dict)  # pid -> KiB before/after
     reconnects: list[float] = field(default_factory=list)  # connection lost -> snapshot
+    # the successful reconnect attempt (connect started, server up) -> the room's snapshot
+    resume_after_up: list[float] = field(default_factory=list)
+    # wall-clock (epoch) times of the first and last resume snapshot of the run
+    resumed_first_epoch: float | None = None
+    resumed_last_epoch: float | None = None
     reconnect_failures: int = 0
     lost_in_flight: int = 0  # actions whose connection was lost before their ack
     resumed_behind: int = 0  # a resume snapshot older than what the seat had already seen
@@ -118,6 +123,13 @@ class Recorder:
             self.events_frames += 1
             self.events_bytes += size
 
+    def note_resumed(self, epoch: float) -> None:
+        """A seat got its room's snapshot back after a reconnect, at wall-clock ``epoch``."""
+        if self.resumed_first_epoch is None or epoch < self.resumed_first_epoch:
+            self.resumed_first_epoch = epoch
+        if self.resumed_last_epoch is None or epoch > self.resumed_last_epoch:
+            self.resumed_last_epoch = epoch
+
     def finish(self) -> None:
         self.end = time.perf_counter()
 
@@ -141,6 +153,10 @@ class Recorder:
             out.cpu.update(p.cpu)
             out.rss.update(p.rss)
             out.reconnects.extend(p.reconnects)
+            out.resume_after_up.extend(p.resume_after_up)
+            for t in (p.resumed_first_epoch, p.resumed_last_epoch):
+                if t is not None:
+                    out.note_resumed(t)
             out.reconnect_failures += p.reconnect_failures
             out.lost_in_flight += p.lost_in_flight
             out.resumed_behind += p.resumed_behind
@@ -208,6 +224,9 @@ class Recorder:
             "latency_action_to_own_broadcast": summarize(self.own),
             "setup": summarize(self.setup),
             "reconnects": summarize(self.reconnects),
+            "resume_after_up": summarize(self.resume_after_up),
+            "resumed_first_epoch": self.resumed_first_epoch,
+            "resumed_last_epoch": self.resumed_last_epoch,
             "reconnect_failures": self.reconnect_failures,
             "lost_in_flight": self.lost_in_flight,
             "resumed_behind": self.resumed_behind,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import os
@@ -13,17 +14,17 @@ import signal
 import socket
 import ssl
 import time
+import tracemalloc
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from typing import Any, ClassVar
 
 import redis.exceptions
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
-from websockets.protocol import State
 
 from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode, encode
@@ -44,6 +45,38 @@ RECENT_ENTRIES = 16
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: socket write-buffer bytes above which frames go through the writer task (which waits for
+#: the buffer to drain) instead of straight to the socket
+DIRECT_WRITE_LIMIT = 64 * 1024
+
+
+def log_memory_top(limit: int = 30) -> None:
+    """Log the biggest allocation sites (tracemalloc must be tracing: PYTHONTRACEMALLOC=1)
+    as one JSON-friendly record: [[file:line, KiB, blocks], ...]."""
+    snap = tracemalloc.take_snapshot()
+    stats = snap.statistics("lineno")
+    total = sum(st.size for st in stats)
+    top = [
+        [f"{st.traceback[0].filename.rsplit('/', 2)[-1]}:{st.traceback[0].lineno}",
+         round(st.size / 1024), st.count]
+        for st in stats[:limit]
+    ]  # fmt: skip
+    log.warning("memory top", extra={"traced_kib": round(total / 1024), "top": top})
+
+
+async def freeze_loop(every: float) -> None:
+    """Every ``every`` seconds, collect the youngest generation (small: only what was
+    allocated since the last time) and move every surviving object into the collector's
+    permanent generation, so no later collection walks them again: pauses stay short however
+    many connections and rooms the process holds. (The gen-0 counter is allocations minus
+    deallocations: a commit frees the previous room state while allocating the next, so
+    without this the young generation grows to hundreds of thousands of objects before the
+    counter triggers a collection.) The price: a reference cycle that becomes garbage after
+    being frozen is never collected (reference counting still frees everything else)."""
+    while True:
+        await asyncio.sleep(every)
+        gc.collect(0)
+        gc.freeze()
 
 
 def now_ms() -> int:
@@ -55,21 +88,50 @@ class Conn:
 
     def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
-        self.metrics = metrics
+        self.metrics = metrics or Metrics()
         self.busy = False  # the writer task holds frames it has not finished sending
         self.cid = secrets.token_hex(4)
         self.player: str | None = None
         self.name = ""
         self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
         self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
-        self.out: asyncio.Queue[bytes | None] = asyncio.Queue(OUT_QUEUE)
+        # frames waiting for the socket, the bad-message and chat windows: created on first
+        # use (most connections never need them; thousands of empty ones cost ~2 KiB each)
+        self._out: asyncio.Queue[bytes | None] | None = None
+        self._errors: deque[float] | None = None
+        self._chats: deque[float] | None = None
         self.tokens = float(cfg.rate_burst)
         self.rate = cfg.rate_per_second
         self.burst = cfg.rate_burst
         self.last = time.monotonic()
-        self.errors: deque[float] = deque()
-        self.chats: deque[float] = deque()
         self.closed = False
+        # started with the first frame that has to wait (see send_frame): most connections
+        # never need one, and a task per connection costs memory at thousands of connections
+        self.writer_task: asyncio.Task[None] | None = None
+        self.pinging = False  # a keepalive ping is waiting for its pong
+        self.next_ping = time.monotonic() + random.uniform(0.5, 1.0) * cfg.keepalive_seconds
+
+    @property
+    def out(self) -> asyncio.Queue[bytes | None]:
+        if self._out is None:
+            self._out = asyncio.Queue(OUT_QUEUE)
+        return self._out
+
+    @property
+    def errors(self) -> deque[float]:
+        if self._errors is None:
+            self._errors = deque()
+        return self._errors
+
+    @property
+    def chats(self) -> deque[float]:
+        if self._chats is None:
+            self._chats = deque()
+        return self._chats
+
+    def queued(self) -> bool:
+        """Frames are waiting for the socket."""
+        return self._out is not None and not self._out.empty()
 
     def allow(self) -> bool:
         t = time.monotonic()
@@ -89,10 +151,12 @@ class Conn:
         once when nothing is waiting to be written before it, else queued for the writer."""
         if self.closed:
             return
-        if not self.busy and self.out.empty() and self._write_now(data):
+        if not self.busy and not self.queued() and self._write_now(data):
             return
         try:
             self.out.put_nowait(data)
+            if self.writer_task is None:
+                self.writer_task = asyncio.get_running_loop().create_task(self.writer())
         except asyncio.QueueFull:
             # the client does not read: drop it; it will resume from its last seq
             self.closed = True
@@ -112,52 +176,52 @@ class Conn:
                 transport.abort()
 
     def _write_now(self, data: bytes) -> bool:
-        """Write a frame synchronously — what ``ws.send`` does, without a task switch, a
-        queue and an async context per frame — when the connection is open and its socket
-        buffer is empty (nothing to wait for). False: the writer task must send it (it waits
-        for the buffer to drain: flow control)."""
-        ws = self.ws
-        transport = ws.transport
+        """Hand a frame straight to the socket when nothing is queued before it and the
+        socket's buffer is not backed up (the common case): no task switch, queue and async
+        context per frame. False: the writer task must send it (it waits for the buffer to
+        drain: flow control)."""
+        transport = self.ws.transport
         if (
-            ws.protocol.state is not State.OPEN
-            or transport is None
+            transport is None
             or transport.is_closing()
-            or transport.get_write_buffer_size() > 0
+            or transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT
         ):
             return False
-        ws.protocol.send_binary(data)
-        ws.send_data()
-        if self.metrics is not None:
-            self.metrics.inc("messages_out")
+        try:
+            broadcast([self.ws], data, raise_exceptions=True)  # websockets' synchronous send
+        except Exception:
+            return False  # closing, or a send in progress: the writer deals with it
+        self.metrics.counters["messages_out"] += 1
         return True
 
-    async def writer(self, metrics: Metrics) -> None:
+    async def writer(self) -> None:
         try:
-            await self._writer(metrics)
+            await self._writer()
         finally:
             self.busy = False
 
-    async def _writer(self, metrics: Metrics) -> None:
+    async def _writer(self) -> None:
         ws = self.ws
+        out = self.out
         while True:
             self.busy = False
-            data = await self.out.get()
+            data = await out.get()
             if data is None:
                 return
             self.busy = True
-            if self.out.empty():
+            if out.empty():
                 try:
                     await ws.send(data)
                 except ConnectionClosed:
                     return
-                metrics.inc("messages_out")
+                self.metrics.inc("messages_out")
                 continue
             # Several frames are queued (typically the ack of the client's own action and
             # the events frame of its commit): send them together, in one socket write.
             batch = [data]
             last = False
-            while not self.out.empty():
-                more = self.out.get_nowait()
+            while not out.empty():
+                more = out.get_nowait()
                 if more is None:
                     last = True
                     break
@@ -171,7 +235,7 @@ class Conn:
                         ws.protocol.writes = [b"".join(writes)]
             except ConnectionClosed:
                 return
-            metrics.inc("messages_out", len(batch))
+            self.metrics.inc("messages_out", len(batch))
             if last:
                 return
 
@@ -318,6 +382,8 @@ class App:
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        # room -> its load from Redis in progress (see load_shared)
+        self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         self.shutting_down = False
         #: set by stop_tasks: every background loop ends at its next turn (a cancellation
@@ -327,6 +393,9 @@ class App:
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.hello_slots = asyncio.Semaphore(max(1, cfg.hello_concurrency))
+        self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
+        self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
         self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
 
@@ -344,7 +413,10 @@ class App:
             self.timer_task,
             loop.create_task(self.heal_loop(), name="heal_loop"),
             loop.create_task(self.sweeper.run(), name="retention_sweeper"),
+            loop.create_task(self.keepalive_loop(), name="keepalive_loop"),
         ]
+        if self.cfg.gc_freeze_seconds > 0:
+            self.tasks.append(loop.create_task(freeze_loop(self.cfg.gc_freeze_seconds)))
 
     async def wait_for_redis(self) -> None:
         """Wait (bounded by ``redis_load_wait``) while Redis is still loading its data set:
@@ -383,8 +455,7 @@ class App:
 
     async def reconcile_timers(self) -> None:
         """After a restart: make sure every open room with a deadline has a timer."""
-        for room in await self.store.open_rooms():
-            await self.store.reindex_timer(room)
+        await self.store.reindex_timers(await self.store.open_rooms())
 
     async def stop_tasks(self) -> None:
         """Stop the background loops and feeds, bounded (5 s).
@@ -450,8 +521,45 @@ class App:
         f.kick()
         return True
 
+    async def load_shared(self, room: str) -> tuple[int, JSON] | None:
+        """The room's latest state for a snapshot: this process's cached copy when it is
+        at the room's committed version (one small read instead of loading and decoding the
+        whole state), else one load from Redis shared by every caller waiting for the same
+        room (the four seats of a room resuming together after a restart) and kept in the
+        cache, so the presence update and the next action of the room need no load of their
+        own."""
+        cached = self.states.get(room)
+        if cached is not None and await self.store.version(room) == cached[0]:
+            return cached
+        pending = self.loading.get(room)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this caller was cancelled
+                return await self.store.load(room)  # the loading caller was
+        fut: asyncio.Future[tuple[int, JSON] | None] = asyncio.get_running_loop().create_future()
+        self.loading[room] = fut
+        try:
+            loaded = await self.store.load(room)
+        except asyncio.CancelledError:
+            fut.cancel()
+            raise
+        except Exception as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved here: the waiters re-raise it
+            raise
+        finally:
+            self.loading.pop(room, None)
+        if loaded is not None and self.states.get(room, (-1,))[0] < loaded[0]:
+            self._remember_state(room, *loaded)
+        fut.set_result(loaded)
+        self.metrics.inc("room_loads")
+        return loaded
+
     async def send_snapshot(self, conn: Conn, room: str, re: int | None = None) -> bool:
-        loaded = await self.store.load(room)
+        loaded = await self.load_shared(room)
         if loaded is None or conn.player is None:
             return False
         version, state = loaded
@@ -793,21 +901,34 @@ class App:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers
         lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
         ticks = 0
+        loop = asyncio.get_running_loop()
         while not self.stopped:
+            t = loop.time()
             await asyncio.sleep(1.0)
+            # how late the loop woke us: a blocked or saturated event loop (GC, CPU)
+            lag = loop.time() - t - 1.0
+            self.metrics.loop_lag_max = max(self.metrics.loop_lag_max, lag)
+            if lag > 0.05:
+                self.metrics.inc("loop_lags")
             ticks += 1
+            try:
+                await self.sweep_restart_leavers()
+            except redis.exceptions.RedisError:
+                self.metrics.inc("redis_errors")
             if ticks % 30 == 0:
                 try:
                     await self.reconcile_timers()
                 except redis.exceptions.RedisError:
                     self.metrics.inc("redis_errors")
-            for room, f in list(self.feeds.items()):
-                try:
-                    v = await self.store.version(room)
-                except redis.exceptions.RedisError:
-                    self.metrics.inc("redis_errors")
-                    break
-                if any(c.rooms.get(room, 0) < v for c in f.conns):
+            names = list(self.feeds)
+            try:
+                versions = await self.store.versions(names)  # pipelined: 1 trip / 256 rooms
+            except redis.exceptions.RedisError:
+                self.metrics.inc("redis_errors")
+                continue
+            for room, v in zip(names, versions, strict=True):
+                f = self.feeds.get(room)
+                if f is not None and any(c.rooms.get(room, 0) < v for c in f.conns):
                     self.metrics.inc("gap_heals")
                     f.kick()
 
@@ -877,46 +998,57 @@ class App:
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
-        loop = asyncio.get_running_loop()
-        writer = loop.create_task(conn.writer(self.metrics))
-        pinger = loop.create_task(self.keepalive(conn))
         try:
             await self.session(conn)
         except ConnectionClosed:
             pass
         finally:
-            pinger.cancel()
             conn.closed = True
             self.conns.discard(conn)
             self.metrics.connections -= 1
-            with contextlib.suppress(asyncio.QueueFull):
-                conn.out.put_nowait(None)
             await self.disconnect(conn)
-            writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await pinger
+            writer = conn.writer_task
+            if writer is not None:
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
 
-    async def keepalive(self, conn: Conn) -> None:
-        """Ping every ``--keepalive-seconds`` (±20 %) with a random phase per connection
-        (websockets' own keepalive is off): connections opened together (a reconnect storm, a
-        load test) do not all ping at the same instant. No pong in that time: it is dead."""
+    async def keepalive_loop(self) -> None:
+        """Ping every connection every ``--keepalive-seconds`` (±20 %, with a random phase
+        per connection; websockets' own keepalive is off), so connections opened together (a
+        reconnect storm, a load test) do not all ping at the same instant. One task for all
+        connections (a task per connection costs memory at thousands of them); a ping's
+        wait for its pong is a short-lived task. No pong within that time: the connection is
+        dead and closed (1011)."""
         every = self.cfg.keepalive_seconds
         if every <= 0:
             return
-        await asyncio.sleep(random.uniform(0.5, 1.0) * every)
-        while not conn.closed:
-            try:
-                pong = await conn.ws.ping()
-                await asyncio.wait_for(pong, every)
-                self.metrics.inc("keepalive_pongs")
-            except TimeoutError:
+        tick = min(0.5, every / 4)
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(tick)
+            now = time.monotonic()
+            for conn in list(self.conns):
+                if conn.next_ping <= now and not conn.pinging and not conn.closed:
+                    conn.pinging = True
+                    t = loop.create_task(self._ping(conn, every))
+                    self.pings.add(t)  # (the loop keeps only weak references to tasks)
+                    t.add_done_callback(self.pings.discard)
+
+    async def _ping(self, conn: Conn, every: float) -> None:
+        try:
+            pong = await conn.ws.ping()
+            await asyncio.wait_for(pong, every)
+            self.metrics.inc("keepalive_pongs")
+        except TimeoutError:
+            with contextlib.suppress(Exception):
                 await conn.ws.close(1011, "keepalive ping timeout")  # as websockets does
-                return
-            except ConnectionClosed:
-                return
-            await asyncio.sleep(random.uniform(0.8, 1.2) * every)
+            return
+        except ConnectionClosed:
+            return
+        finally:
+            conn.pinging = False
+        conn.next_ping = time.monotonic() + random.uniform(0.8, 1.2) * every
 
     async def session(self, conn: Conn) -> None:
         ws = conn.ws
@@ -996,7 +1128,7 @@ class App:
     async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
         """Wait (a little) until everything queued for the connection was written."""
         end = time.monotonic() + timeout
-        while not conn.out.empty() and time.monotonic() < end:
+        while conn.queued() and time.monotonic() < end:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.01)  # the writer may still be inside ws.send
 
@@ -1019,16 +1151,24 @@ class App:
             await self.flush(conn)  # the error goes out before the close frame
             await conn.ws.close(CloseCode.UNSUPPORTED_VERSION, "unsupported protocol version")
             return False
+        # At most --hello-concurrency hellos at a time, the others wait their turn (FIFO):
+        # in a reconnect storm of thousands, each hello then finishes in a few milliseconds
+        # instead of all of them competing for the Redis pool until some time out.
+        async with self.hello_slots:
+            return await self._hello(conn, msg)
+
+    async def _hello(self, conn: Conn, msg: m.Hello) -> bool:
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
         resumed = False
+        room_ids: list[str] = []  # a new player has none
         if msg.token:
-            found = await self.store.player_by_token(msg.token)
+            found = await self.store.resume_player(msg.token)
             if found is None:
                 self.error(conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
                 await self.flush(conn)
                 await conn.ws.close(CloseCode.BAD_TOKEN, "unknown token")
                 return False
-            pid, old_name = found
+            pid, old_name, room_ids = found
             token = msg.token
             resumed = True
             if name and name != old_name:
@@ -1047,7 +1187,6 @@ class App:
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
         self.by_player.setdefault(pid, set()).add(conn)
-        room_ids = await self.store.player_rooms(pid)
         conn.send(
             m.Welcome(
                 v=PROTOCOL_VERSION,
@@ -1070,19 +1209,40 @@ class App:
             )
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
+        attached = []
         for room in room_ids:
-            if not await self.attach(conn, room):
+            if await self.attach(conn, room):
+                attached.append(room)
+            else:
                 await self.store.remove_player_room(pid, room)
-        await self.sync_presence(pid)
+        await self.sync_presence(pid, attached)
         return True
 
-    async def sync_presence(self, pid: str) -> None:
+    async def _presence_unchanged(self, room: str, pid: str) -> bool:
+        """Whether the room's state as this process holds it already shows the player's
+        presence as it is now, at the room's committed version: then there is nothing to
+        commit (a seat resuming after a restart, the common case of a reconnect storm) and
+        the check costs one small read instead of a load of the whole state."""
+        cached = self.states.get(room)
+        if cached is None:
+            return False
+        version, state = cached
+        try:
+            change = rooms.set_away(state, pid, not self.by_player.get(pid), now_ms())
+        except (RoomError, game.GameError):
+            return False
+        return change is None and await self.store.version(room) == version
+
+    async def sync_presence(self, pid: str, room_list: list[str] | None = None) -> None:
         """Mark the player's seats away or back, from whether this process holds a live
         connection of the player *now*. Serialized per player, so a resume racing with the
         close of the previous connection always ends in the right state."""
         lock = self.presence_locks.setdefault(pid, asyncio.Lock())
         async with lock:
-            for room in await self.store.player_rooms(pid):
+            room_ids = await self.store.player_rooms(pid) if room_list is None else room_list
+            for room in room_ids:
+                if await self._presence_unchanged(room, pid):
+                    continue
                 with contextlib.suppress(RoomError):
                     await self.mutate(
                         room,
@@ -1103,6 +1263,13 @@ class App:
             if peers:
                 return
             del self.by_player[pid]
+        if self.shutting_down:
+            # a graceful stop: the client was told to reconnect and usually comes back within
+            # seconds, so its seats are not marked away now (one commit per seat, and another
+            # one when it is back); a player that has not said hello again anywhere after
+            # --restart-resume-seconds is marked away then (see sweep_restart_leavers)
+            self.leavers.add(pid)
+            return
         try:
             await self.sync_presence(pid)
         except redis.exceptions.RedisError:
@@ -1362,14 +1529,40 @@ class App:
             # asyncio.wait, not wait_for: bounded even if the cancellation is swallowed
             # (wait_for would wait for the task to finish after its timeout)
             await asyncio.wait({self.timer_task}, timeout=1.0)
-        for conn in list(self.conns):
+        conns = list(self.conns)
+        for conn in conns:
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
-        await asyncio.gather(*(self.flush(c, 1.0) for c in list(self.conns)))
+        # one waiter for all (not a polling coroutine per connection: thousands of them)
+        end = time.monotonic() + 1.0
+        while any(c.queued() for c in conns) and time.monotonic() < end:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ws_server.wait_closed(), self.cfg.shutdown_grace)
+        await self.record_leavers()
         await self.stop_tasks()
+
+    async def record_leavers(self) -> None:
+        """Remember (in Redis, for whichever process runs next) the players a graceful stop
+        disconnected, each with the time after which it is marked away unless it is back."""
+        if not self.leavers:
+            return
+        at = now_ms() + int(self.cfg.restart_resume_seconds * 1000)
+        try:
+            await self.store.add_leavers(sorted(self.leavers), at)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+            log.warning("could not record the players of a graceful stop", exc_info=True)
+        self.leavers.clear()
+
+    async def sweep_restart_leavers(self) -> None:
+        """Players disconnected by a graceful stop (of any process) that did not come back in
+        time: mark their seats away now, as a disconnect would have."""
+        for pid in await self.store.due_leavers(now_ms()):
+            if not self.by_player.get(pid):
+                await self.sync_presence(pid)
 
 
 def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:
@@ -1408,6 +1601,9 @@ async def run_server(
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, on_signal)
+        if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
+            with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
+                loop.add_signal_handler(signal.SIGUSR1, log_memory_top)
     async with serve(
         app.handler,
         cfg.host,
@@ -1419,6 +1615,7 @@ async def run_server(
         ping_interval=None,  # App.keepalive pings, with jitter
         close_timeout=2,
         ssl=ssl_context,
+        backlog=cfg.listen_backlog,
     ) as ws_server:
         app.ws_server = ws_server
         port = next(iter(ws_server.sockets)).getsockname()[1]
@@ -1435,6 +1632,7 @@ async def run_server(
             log.warning("graceful shutdown timed out; closing anyway")
             await app.stop_tasks()
     await app.stop_tasks()  # feeds that handlers opened while closing
+    await app.record_leavers()  # handlers that ended after the graceful part
     game.stop_bots()
     await store.close()
     log.info("stopped")

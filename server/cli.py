@@ -9,10 +9,12 @@ import json
 import logging
 import sys
 
+from protocol.fdlimit import raise_nofile_limit
 from server.app import run_server
 from server.config import load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
 from server.logs import setup_logging
+from server.metrics import GC
 from server.store import Store
 
 log = logging.getLogger("mahjong.server")
@@ -24,6 +26,9 @@ GC_GEN0 = 20_000
 def main(argv: list[str] | None = None) -> int:
     cfg = load_config(argv)
     setup_logging(cfg.log_level, cfg.log_json)
+    soft, _ = raise_nofile_limit()  # one descriptor per connection: thousands of them
+    if 0 <= soft < 10_000:
+        log.warning("open-file limit is low for many connections", extra={"nofile": soft})
     ssl_context = None
     if bool(cfg.tls_cert) != bool(cfg.tls_key):
         log.error("--tls-cert and --tls-key go together")
@@ -65,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     # less often (a server allocates many short-lived dicts per action, few cycles).
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_GEN0, 20, 20)
+    gc.set_threshold(cfg.gc_gen0 or GC_GEN0, 20, 20)
+    GC.install()  # pause times per generation, in /metrics
 
     store: Store
     app_class = None

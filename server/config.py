@@ -20,10 +20,17 @@ class Config:
     redis_load_wait: float = 120.0  # at start, wait this long for a Redis still loading its AOF
     server_id: str | None = None  # defaults to host:port:pid
     grace_seconds: float = 60.0  # a disconnected seat is held this long, then a bot plays it
+    # a player disconnected by a graceful stop (restart) is marked away only if it has not
+    # said hello again (to any process) within this many seconds
+    restart_resume_seconds: float = 30.0
     bot_delay_ms: int = 600  # how long a bot "thinks"
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
+    hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms
+    gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
+    gc_freeze_seconds: float = 0.0  # >0: collect generation 0 and gc.freeze() this often
+    listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms
     keepalive_seconds: float = 20.0  # ping each connection this often (jittered); 0 = off
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays
     hard_frame_bytes: int = 256 * 1024  # hard limit: websockets closes with 1009

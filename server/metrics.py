@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import time
 from collections import defaultdict
+from typing import Any
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -23,6 +26,37 @@ class Histogram:
         self.counts[-1] += 1
 
 
+class GcStats:
+    """Garbage-collector pauses of this process, per generation (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.total = [0.0, 0.0, 0.0]
+        self.max = [0.0, 0.0, 0.0]
+        self.cpu_max = [0.0, 0.0, 0.0]  # CPU time of the pause (without waits for the CPU)
+        self._t0 = self._c0 = 0.0
+
+    def callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._t0 = time.perf_counter()
+            self._c0 = time.thread_time()
+            return
+        gen = int(info.get("generation", 0))
+        d = time.perf_counter() - self._t0
+        self.count[gen] += 1
+        self.total[gen] += d
+        self.max[gen] = max(self.max[gen], d)
+        self.cpu_max[gen] = max(self.cpu_max[gen], time.thread_time() - self._c0)
+
+    def install(self) -> None:
+        if self.callback not in gc.callbacks:
+            gc.callbacks.append(self.callback)
+
+
+#: the process's collector pauses (installed by ``mahjong-server`` at start-up)
+GC = GcStats()
+
+
 class Metrics:
     def __init__(self) -> None:
         self.connections = 0
@@ -30,6 +64,7 @@ class Metrics:
         self.errors: dict[str, int] = defaultdict(int)
         self.commits: dict[str, int] = defaultdict(int)
         self.action_latency = Histogram()
+        self.loop_lag_max = 0.0  # seconds, see App.heal_loop
 
     def inc(self, name: str, by: float = 1) -> None:
         self.counters[name] += by
@@ -65,9 +100,25 @@ class Metrics:
             ("keepalive_pongs", "Keepalive pings answered by clients."),
             ("bot_fallbacks", "Bot decisions over the time budget (a fast legal action)."),
             ("redis_loading_waits", "Start-up waits for Redis loading its data set."),
+            ("loop_lags", "Event-loop wake-ups over 50 ms late (checked once a second)."),
+            ("room_loads", "Room states loaded from Redis for snapshots (one per room resuming)."),
         ):
             metric(f"mahjong_{name}_total", "counter", help_)
             out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")
+        metric("mahjong_gc_collections_total", "counter", "Garbage collections, by generation.")
+        for g in range(3):
+            out.append(f'mahjong_gc_collections_total{{generation="{g}"}} {GC.count[g]}')
+        metric("mahjong_gc_pause_seconds_total", "counter", "Collector pause time, by generation.")
+        for g in range(3):
+            out.append(f'mahjong_gc_pause_seconds_total{{generation="{g}"}} {GC.total[g]:.6f}')
+        metric("mahjong_gc_pause_seconds_max", "gauge", "Longest collector pause, by generation.")
+        for g in range(3):
+            out.append(f'mahjong_gc_pause_seconds_max{{generation="{g}"}} {GC.max[g]:.6f}')
+        metric("mahjong_gc_pause_cpu_seconds_max", "gauge", "Longest pause in CPU time, by gen.")
+        for g in range(3):
+            out.append(f'mahjong_gc_pause_cpu_seconds_max{{generation="{g}"}} {GC.cpu_max[g]:.6f}')
+        metric("mahjong_loop_lag_seconds_max", "gauge", "Latest event-loop wake-up seen.")
+        out.append(f"mahjong_loop_lag_seconds_max {self.loop_lag_max:.6f}")
         h = self.action_latency
         metric(
             "mahjong_action_seconds", "histogram", "Time from receiving a request to its commit."

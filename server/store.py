@@ -45,6 +45,10 @@ JSON = dict[str, Any]
 TIMERS = "mj:timers"
 ROOMS = "mj:rooms"
 PUBLIC = "mj:public"
+#: rooms per pipelined round trip of the batched reads (heal loop, timer re-index)
+BATCH = 256
+#: players disconnected by a graceful stop -> when to mark them away unless they are back
+LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
 SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
 SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
@@ -335,6 +339,12 @@ class Store:
         retention) are dropped from the index on the way."""
         key = f"mj:player:{pid}:rooms"
         members = sorted(m.decode() for m in await self.r.smembers(key))
+        return await self._alive_rooms(pid, members)
+
+    async def _alive_rooms(self, pid: str, members: list[str]) -> list[str]:
+        """``members`` (rooms of the player's index) whose keys still exist; the others
+        (expired after their retention) are dropped from the index."""
+        key = f"mj:player:{pid}:rooms"
         if not members:
             return []
         async with self.r.pipeline(transaction=False) as p:
@@ -384,3 +394,75 @@ class Store:
     async def next_timer(self) -> int | None:
         rows = await self.r.zrange(TIMERS, 0, 0, withscores=True)
         return int(rows[0][1]) if rows else None
+
+    # ---------------------------------------------------------------- batched (scale)
+
+    async def versions(self, rooms: list[str]) -> list[int]:
+        """The committed version of each room (0: none), in pipelined batches: one round
+        trip per ``BATCH`` rooms instead of one per room (the heal loop asks for every room
+        with a feed on this process once a second)."""
+        out: list[int] = []
+        for i in range(0, len(rooms), BATCH):
+            async with self.r.pipeline(transaction=False) as p:
+                for room in rooms[i : i + BATCH]:
+                    p.hget(k_state(room), "version")
+                out.extend(int(v) if v is not None else 0 for v in await p.execute())
+        return out
+
+    async def _deadlines(self, rooms: list[str]) -> list[int | None]:
+        async with self.r.pipeline(transaction=False) as p:
+            for room in rooms:
+                p.hget(k_state(room), "deadline")
+            return [int(d) if d else None for d in await p.execute()]
+
+    async def reindex_timers(self, rooms: list[str]) -> None:
+        """:meth:`reindex_timer` for many rooms, pipelined in batches (start-up and the
+        periodic re-index; same order of operations per room, so equally safe against a
+        concurrent commit)."""
+        for i in range(0, len(rooms), BATCH):
+            chunk = rooms[i : i + BATCH]
+            found = dict(zip(chunk, await self._deadlines(chunk), strict=True))
+            due = {r: d for r, d in found.items() if d is not None}
+            none = [r for r, d in found.items() if d is None]
+            if due:
+                await self.r.zadd(TIMERS, due)
+            if none:
+                await self.r.zrem(TIMERS, *none)
+                again = {
+                    r: d
+                    for r, d in zip(none, await self._deadlines(none), strict=True)
+                    if d is not None
+                }
+                if again:
+                    await self.r.zadd(TIMERS, again)
+
+    async def add_leavers(self, players: list[str], at_ms: int) -> None:
+        for i in range(0, len(players), BATCH):
+            await self.r.zadd(LEAVERS, {p: at_ms for p in players[i : i + BATCH]})
+
+    async def due_leavers(self, now_ms: int, limit: int = 256) -> list[str]:
+        """Leavers whose time is up, each claimed by exactly one caller (ZREM decides)."""
+        rows = await self.r.zrangebyscore(LEAVERS, "-inf", now_ms, start=0, num=limit)
+        out = []
+        for raw in rows:
+            if await self.r.zrem(LEAVERS, raw):
+                out.append(raw.decode())
+        return out
+
+    async def resume_player(self, token: str) -> tuple[str, str, list[str]] | None:
+        """A resuming player's (id, name, rooms) from its token, and it is no longer a leaver
+        of a graceful stop: two round trips (the token, then the rest pipelined) instead of
+        four — a reconnect storm is thousands of these at once — plus one pipelined existence
+        check of its rooms when it has any (rooms expired after their retention are dropped
+        from its index, as in :meth:`player_rooms`)."""
+        raw = await self.r.get(f"mj:tok:{token_hash(token)}")
+        if raw is None:
+            return None
+        pid = raw.decode()
+        async with self.r.pipeline(transaction=False) as p:
+            p.hget(f"mj:player:{pid}", "name")
+            p.zrem(LEAVERS, pid)
+            p.smembers(f"mj:player:{pid}:rooms")
+            name, _, rooms = await p.execute()
+        alive = await self._alive_rooms(pid, sorted(m.decode() for m in rooms))
+        return pid, (name.decode() if name else "player"), alive

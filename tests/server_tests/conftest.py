@@ -90,6 +90,7 @@ def make_config(**over: Any) -> Config:
     base = Config(
         port=0,
         grace_seconds=1.0,
+        restart_resume_seconds=1.0,
         rate_per_second=500.0,
         rate_burst=1000,
         bot_delay_ms=0,

@@ -106,8 +106,13 @@ async def test_lost_timer_index_is_rebuilt_at_startup(redis_url, redis_proc):
         code = next(m for m in c.inbox if m["type"] == "snapshot")["lobby"]["code"]
         await w.request({"type": "join_room", "code": code})
         assert (await c.request({"type": "start_game", "room": room}))["type"] == "ack"
-        # the human (the dealer, to act first) is still seated when the process stops: the
-        # seat goes away, and after the grace period a bot must take over
+        # the human (the dealer, to act first) drops before the process stops: the seat goes
+        # away (with a deadline), and after the grace period a bot must take over (a graceful
+        # stop itself no longer marks seats away: see test_restart_resume)
+        await c.close()
+        await w.wait_for(
+            lambda m: m["type"] == "events" and (m.get("notice") or {}).get("type") == "seat_away"
+        )
     r = sync_redis.Redis(port=redis_proc.port)
     # as if the process had crashed between a commit and its index update:
     r.delete("mj:timers")

@@ -1,0 +1,355 @@
+"""Capacity soak, reconnect storm and memory per connection of one game-server process.
+
+Starts its own redis-server (AOF on, like the embedded one; unix socket), one
+``mahjong-server`` pinned to ``--server-cpu`` and the ``mahjong-loadtest`` harness pinned to
+``--harness-cpu`` (redis goes with ``--redis-cpu``), all on a fresh data directory, then:
+
+* ``soak``: ``--rooms`` rooms paced at ``--interval`` (a seat's thinking time) for
+  ``--duration`` seconds; latency action → all four delivered, errors, disconnects, CPU µs
+  per action and % of a core of server and redis, server RSS growth per connection, Redis
+  bytes per room.
+* ``ramp``: ``soak`` at each of ``--rooms 250,500,1000,2000`` (a fresh server each).
+* ``storm``: the harness runs with ``--reconnect``; after ``--storm-after`` seconds of play the
+  server gets SIGTERM and is started again on the same Redis: (a) server down-time (stop
+  signal → exit, start → listening), (b) per client, the successful reconnect attempt (the
+  server up) → its room's snapshot, and loss → snapshot, and the span from the server
+  listening again to the last seat resumed.
+
+    python benchmarks/bench_capacity.py ramp --rooms 250,500,1000,2000 --duration 60
+    python benchmarks/bench_capacity.py soak --rooms 2000 --duration 600 --json soak.json
+    python benchmarks/bench_capacity.py storm --rooms 2000 --duration 90 --storm-after 30
+
+The load average of the machine (shared with other jobs) is recorded with each run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from protocol.fdlimit import raise_nofile_limit  # noqa: E402
+
+
+def loadavg() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def server_metrics(port: int) -> dict[str, float]:
+    """The server's collector pauses, loop lag and frame counts (from /metrics)."""
+    import urllib.request
+
+    keep = ("mahjong_gc_", "mahjong_loop_lag", "mahjong_room_loads", "mahjong_connections ")
+    out = {}
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+            for line in r.read().decode().splitlines():
+                if line.startswith(keep):
+                    k, v = line.rsplit(" ", 1)
+                    out[k.replace("mahjong_", "")] = round(float(v), 4)
+    except OSError as exc:
+        out["error"] = str(exc)  # type: ignore[assignment]
+    return out
+
+
+def schedstat(pid: int) -> tuple[float, float]:
+    """(seconds on a CPU, seconds runnable but waiting for one) of process ``pid``."""
+    with open(f"/proc/{pid}/schedstat", encoding="ascii") as f:
+        run, wait, _ = f.read().split()
+    return int(run) / 1e9, int(wait) / 1e9
+
+
+def rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+
+def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
+    return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+
+
+class Redis:
+    def __init__(self, data: Path, cpu: int | None) -> None:
+        self.data = data
+        self.sock = data / "redis.sock"
+        cmd = [
+            shutil.which("redis-server") or "redis-server", "--port", "0",
+            "--unixsocket", str(self.sock), "--unixsocketperm", "700",
+            "--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec",
+            "--save", "", "--maxclients", "10000", "--logfile", str(data / "redis.log"),
+        ]  # fmt: skip
+        self.proc = subprocess.Popen(pinned(cpu, cmd), stdin=subprocess.DEVNULL)
+        import redis
+
+        self.client = redis.Redis(unix_socket_path=str(self.sock))
+        for _ in range(200):
+            try:
+                if self.sock.exists() and self.client.ping():
+                    return
+            except redis.exceptions.RedisError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    @property
+    def url(self) -> str:
+        return f"unix://{self.sock}"
+
+    def used_memory(self) -> int:
+        return int(self.client.info("memory")["used_memory"])
+
+    def open_rooms(self) -> int:
+        return int(self.client.scard("mj:rooms"))
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(20)
+
+
+class Server:
+    def __init__(self, redis_url: str, cpu: int | None, port: int, extra: list[str]) -> None:
+        cmd = [
+            sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
+            "--redis-url", redis_url, "--rate-per-second", "1000", "--rate-burst", "2000",
+            "--log-level", "warning", *extra,
+        ]  # fmt: skip
+        self.cmd = pinned(cpu, cmd)
+        self.env = dict(os.environ)
+        self.proc: subprocess.Popen[str] | None = None
+        self.port = port
+        self.started_s = 0.0
+
+    def start(self) -> None:
+        t0 = time.perf_counter()
+        self.proc = subprocess.Popen(
+            self.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, env=self.env
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line.strip():
+            raise RuntimeError("the server did not start")
+        self.port = int(json.loads(line)["listening"])
+        self.started_s = time.perf_counter() - t0
+        # keep reading stdout so the server never blocks on a full pipe
+        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def stop(self, timeout: float = 60) -> float:
+        """SIGTERM and wait; the seconds until the process exited."""
+        assert self.proc is not None
+        t0 = time.perf_counter()
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        return time.perf_counter() - t0
+
+
+def harness(args: argparse.Namespace, url: str, rooms: int, duration: float, out: Path,
+            pids: list[int], reconnect: bool) -> subprocess.Popen[str]:  # fmt: skip
+    cmd = [
+        sys.executable, "-m", "loadtest.cli", "--url", url, "--rooms", str(rooms),
+        "--duration", str(duration), "--interval", str(args.interval),
+        "--connect-rate", str(args.connect_rate), "--workers", str(args.workers),
+        "--json", str(out), "--quiet", "--ruleset", args.ruleset,
+    ]  # fmt: skip
+    if args.uvloop:
+        cmd.append("--uvloop")
+    if reconnect:
+        cmd.append("--reconnect")
+    for p in pids:
+        cmd += ["--server-pid", str(p)]
+    return subprocess.Popen(pinned(args.harness_cpu, cmd), cwd=ROOT, text=True)
+
+
+def summary(rep: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    g = rep["game"]
+    lat = g["latency_action_to_all_four"]
+    out = {
+        "rooms": rep["rooms"],
+        "interval_s": rep["interval_s"],
+        "seconds": g["seconds"],
+        "connections_peak": g["connections_peak"],
+        "rooms_playing": g["rooms"],
+        "actions_per_s": g["actions_per_s"],
+        "all_four_ms": {k: lat[k] for k in ("p50_ms", "p99_ms", "p999_ms", "max_ms")},
+        "errors": g["errors"],
+        "disconnects": g["disconnects"],
+        "connect_failures": g["connect_failures"],
+        "cpu_us_per_action": g["cpu_us_per_action"],
+        "cpu_core_share": {k: round(v / g["seconds"], 3) for k, v in g["cpu_seconds"].items()},
+        "rss_kib_before_after": g["rss_kib_before_after"],
+        "rss_kib_per_connection": g["rss_kib_per_connection"],
+        "setup_ms": {k: g["setup"][k] for k in ("p50_ms", "p99_ms", "max_ms")},
+        # per second of the window: actions, p99 and max of action -> all four (ms)
+        "per_second": [[s["t"], s["actions"], s["p99_ms"], s["max_ms"]] for s in g["series"]],
+        **extra,
+    }
+    if g["reconnects"]["count"] or g["reconnect_failures"]:
+        out["reconnects"] = g["reconnects"]
+        out["resume_after_up"] = g["resume_after_up"]
+        out["reconnect_failures"] = g["reconnect_failures"]
+        out["resumed_behind"] = g["resumed_behind"]
+        out["lost_in_flight"] = g["lost_in_flight"]
+        out["resumed_first_epoch"] = g["resumed_first_epoch"]
+        out["resumed_last_epoch"] = g["resumed_last_epoch"]
+    return out
+
+
+def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]:
+    data = Path(tempfile.mkdtemp(prefix="mj-capacity-"))
+    red = Redis(data, args.redis_cpu)
+    srv = Server(red.url, args.server_cpu, args.port, args.server_arg)
+    if args.tracemalloc:
+        srv.env["PYTHONTRACEMALLOC"] = "1"  # SIGUSR1 mid-run: the top allocation sites
+    report = data / "run.json"
+    extra: dict[str, Any] = {"loadavg_start": loadavg()}
+    h: subprocess.Popen[str] | None = None
+    try:
+        srv.start()
+        extra["server_start_s"] = round(srv.started_s, 3)
+        mem0 = red.used_memory()
+        url = f"ws://127.0.0.1:{srv.port}"
+        extra["gc_and_lag_at_start"] = server_metrics(srv.port)
+        sched0 = schedstat(srv.pid)
+        t_run = time.perf_counter()
+        h = harness(args, url, rooms, args.duration, report, [srv.pid, red.proc.pid], storm)
+        if storm:
+            time.sleep(args.storm_after)
+            extra["loadavg_before_stop"] = loadavg()
+            extra["open_rooms_before_stop"] = red.open_rooms()
+            cpu0 = cpu_seconds(srv.pid)
+            t_stop = time.time()
+            extra["stop_s"] = round(srv.stop(), 3)
+            srv.port = int(url.rsplit(":", 1)[1])
+            srv.cmd[srv.cmd.index("--port") + 1] = str(srv.port)
+            srv.start()
+            extra["start_s"] = round(srv.started_s, 3)
+            extra["down_s"] = round(time.time() - t_stop, 3)
+            up = time.time()
+            extra["server_cpu_before_stop_s"] = round(cpu0, 2)
+            time.sleep(args.storm_window)
+            extra["new_server_cpu_first_window_s"] = round(cpu_seconds(srv.pid), 2)
+            extra["storm_window_s"] = args.storm_window
+            extra["up_epoch"] = up
+        else:
+            # Redis bytes per room, in the middle of the run (every room playing)
+            time.sleep(min(args.duration / 2, 30) + rooms / args.connect_rate)
+            extra["redis_bytes_per_room"] = round((red.used_memory() - mem0) / max(1, rooms))
+            extra["open_rooms_mid_run"] = red.open_rooms()
+            extra["server_rss_kib_mid_run"] = rss_kib(srv.pid)
+            if args.tracemalloc:
+                os.kill(srv.pid, signal.SIGUSR1)  # logged on the server's stderr
+        _, status, usage = os.wait4(h.pid, 0)
+        h.returncode = os.waitstatus_to_exitcode(status)
+        extra["harness_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
+        extra["harness_wall_s"] = round(time.perf_counter() - t_run, 2)
+        extra["loadavg_end"] = loadavg()
+        if not storm:
+            run, wait = (b - a for a, b in zip(sched0, schedstat(srv.pid), strict=True))
+            # the server's time runnable but not running (other processes on its CPU)
+            extra["server_sched_run_s"] = round(run, 2)
+            extra["server_sched_wait_s"] = round(wait, 2)
+        extra["gc_and_lag"] = server_metrics(srv.port)
+        extra["harness_exit"] = h.returncode
+        rep = json.loads(report.read_text())
+        out = summary(rep, extra)
+        if storm and out.get("resumed_last_epoch"):
+            out["up_to_last_resumed_s"] = round(out["resumed_last_epoch"] - extra["up_epoch"], 3)
+        return out
+    finally:
+        if h is not None and h.poll() is None:
+            h.terminate()
+            h.wait(30)
+        if srv.proc is not None and srv.proc.poll() is None:
+            srv.stop()
+        red.stop()
+        if not args.keep:
+            shutil.rmtree(data, ignore_errors=True)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mode", choices=["soak", "ramp", "storm"])
+    ap.add_argument("--rooms", default="250", help="rooms (ramp: a comma-separated list)")
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds of play per run")
+    ap.add_argument("--interval", type=float, default=1.0, help="seat thinking time (s)")
+    ap.add_argument("--connect-rate", type=float, default=50.0, help="rooms set up per second")
+    ap.add_argument("--workers", type=int, default=1, help="harness processes")
+    ap.add_argument("--uvloop", action="store_true", help="harness on uvloop")
+    ap.add_argument("--ruleset", default="zung-jung")
+    ap.add_argument("--server-cpu", type=int, default=0)
+    ap.add_argument("--harness-cpu", type=int, default=1)
+    ap.add_argument("--redis-cpu", type=int, default=1)
+    ap.add_argument("--port", type=int, default=0, help="server port (0: a free one)")
+    ap.add_argument(
+        "--server-arg", action="append", default=[], help="extra mahjong-server argument"
+    )
+    ap.add_argument("--storm-after", type=float, default=30.0, help="storm: seconds before stop")
+    ap.add_argument(
+        "--storm-window", type=float, default=15.0, help="storm: CPU window after start"
+    )
+    ap.add_argument("--json", help="append the results (one JSON object per line) to this file")
+    ap.add_argument(
+        "--autogroup-nice",
+        type=int,
+        help="run in a new session whose scheduler autogroup gets this nice (-20..19; "
+        "negative needs root): the measured processes against other sessions' jobs",
+    )
+    ap.add_argument(
+        "--tracemalloc", action="store_true", help="server traces allocations; top sites mid-run"
+    )
+    ap.add_argument("--keep", action="store_true", help="keep the data directory")
+    args = ap.parse_args()
+    raise_nofile_limit()
+    if args.autogroup_nice is not None:
+        # Linux groups each session's processes (sched autogroup) and shares each CPU fairly
+        # among the groups, whatever the processes' nice values: a niced job of another
+        # session still takes half of the server's CPU. A new session with its own group
+        # weight gives the measured processes (server, redis, harness) their share back.
+        os.setsid()
+        with open("/proc/self/autogroup", "w", encoding="ascii") as f:
+            f.write(str(args.autogroup_nice))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # clean up the processes started
+    counts = [int(x) for x in args.rooms.split(",")]
+    results = []
+    for n in counts:
+        res = {
+            "mode": args.mode,
+            "command": " ".join(sys.argv),
+            **one_run(args, n, args.mode == "storm"),
+        }
+        results.append(res)
+        print(json.dumps(res), flush=True)
+        if args.json:
+            with open(args.json, "a", encoding="utf-8") as f:
+                f.write(json.dumps(res) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
