@@ -63,6 +63,7 @@ __all__ = [
     "ready_discards",
     "tile_total",
     "win_check",
+    "win_tiles",
 ]
 
 MIN_SEED_BYTES = 16
@@ -82,6 +83,38 @@ def get_scoring_ruleset(name: str) -> RuleSet[Any]:
 @functools.lru_cache(maxsize=65536)
 def _waits(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     return tuple(get_scoring_ruleset(name).waits(counts, n_melds))
+
+
+@functools.lru_cache(maxsize=32768)
+def win_tiles(name: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> frozenset[int]:
+    """The tile kinds that complete ``concealed`` (the hand *without* the win tile) with the
+    declared ``melds`` under rule set ``name``: exactly the ``t`` for which
+    ``is_complete(counts + t, len(melds), melds=melds)`` holds.
+
+    Memoised (a pure function of immutable values; bounded): a seat's hand is asked about
+    in every claim window until it changes, and its self-draw check is the same question
+    about the hand before the draw. The rule set's ``waits`` gives the answer from its
+    memoised per-group tables; kinds already held four times (which ``waits`` leaves out)
+    are asked directly, so the answer is ``is_complete``'s for every kind."""
+    rs = get_scoring_ruleset(name)
+    c = _counts(concealed)
+    n = len(melds)
+    if len(concealed) + 3 * n != rs.hand_size:
+        return frozenset()  # (is_complete's own size test, which not every waits makes)
+    out = {int(t) for t in rs.waits(c, n, melds=melds)}
+    for t in range(34):
+        if c[t] >= 4:
+            c[t] += 1
+            if rs.is_complete(c, n, melds=melds):
+                out.add(t)
+            c[t] -= 1
+    return frozenset(out)
+
+
+def _without(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    """``tiles`` with one ``tile`` taken out (order kept)."""
+    i = tiles.index(tile)
+    return tiles[:i] + tiles[i + 1 :]
 
 
 def _related(c: Sequence[int]) -> list[int]:
@@ -1108,8 +1141,8 @@ def _self_win_error(w: _W, seat: int) -> str | None:
         return "no drawn tile to win on (after a claim, discard)"
     if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
         return f"no win on {tile}, the tile discarded with 叮"
-    if not w.rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds):
-        return "the hand is not complete"
+    if tile not in win_tiles(w.st.config.ruleset, _without(s.concealed, tile), s.melds):
+        return "the hand is not complete"  # (the concealed tiles include the drawn one)
     res = _score(w, _build_hand(w, seat, tile, self_drawn=True, discarder=None))
     if res is None:
         return "the hand is not complete"
@@ -1129,9 +1162,7 @@ def _discard_win_error(w: _W, seat: int) -> str | None:
     if tile is None or h.discarder is None or seat == h.discarder:
         return "nothing to win on"
     s = w.seats[seat]
-    c = _counts(s.concealed)
-    c[tile] += 1
-    if not w.rs.is_complete(c, len(s.melds), melds=s.melds):
+    if tile not in win_tiles(w.st.config.ruleset, s.concealed, s.melds):
         return "the hand is not complete"
     if w.p.missed_win and s.missed_win:
         return "過水: you passed a win since your last draw"
