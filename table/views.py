@@ -25,10 +25,10 @@ from table.engine import (
     _counts,
     _discard_win_error,
     _others,
+    completes,
     drawable,
     ready_discards,
     self_win_kind,
-    win_tiles,
 )
 from table.model import Action, ActionType, Event, GameState, Phase
 
@@ -228,7 +228,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
     # the win check (scoring) only when the tile completes the hand at all (memoised)
     if (
         tile is not None
-        and tile in win_tiles(state.config.ruleset, s.concealed, s.melds)
+        and completes(state.config.ruleset, s.concealed, s.melds, tile)
         and _discard_win_error(_W(state), seat) is None
     ):
         out.append((ActionType.WIN, None))
@@ -240,15 +240,26 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
         out.append((ActionType.PUNG, None))
     if n >= 3 and h.remaining > 0:
         out.append((ActionType.KONG, None))
-    if p.chow and seat == (h.discarder + 1) % 4 and tile.is_suited:
-        for d in (-2, -1, 0):
-            first = tile.shifted(d)
-            if first is None:
-                continue
-            b, c2 = first.shifted(1), first.shifted(2)
-            if b is None or c2 is None:
-                continue
-            need = [x for x in (first, b, c2) if x != tile]
-            if all(x in s.concealed for x in need):
-                out.append((ActionType.CHOW, Tile(first)))
+    if p.chow and seat == (h.discarder + 1) % 4:
+        for first, need in _CHOWS[tile]:
+            if need[0] in s.concealed and need[1] in s.concealed:
+                out.append((ActionType.CHOW, first))
     return out
+
+
+def _chows(tile: Tile) -> tuple[tuple[Tile, tuple[Tile, Tile]], ...]:
+    """The chows a discarded ``tile`` can complete: (lowest tile, the two tiles needed)."""
+    out = []
+    for d in (-2, -1, 0):
+        first = tile.shifted(d)
+        if first is None:
+            continue
+        b, c2 = first.shifted(1), first.shifted(2)
+        if b is None or c2 is None:
+            continue
+        need = [x for x in (first, b, c2) if x != tile]
+        out.append((Tile(first), (need[0], need[1])))
+    return tuple(out)
+
+
+_CHOWS = {t: _chows(t) for t in Tile}

@@ -1,7 +1,7 @@
-"""Differential tests for the engine's memoised win checks and the direct JSON form of the
-legal actions: the cached answers equal the uncached computation (the rule set's
-``is_complete`` tried on every tile kind; ``Action.to_json`` of each legal action) over
-random hands and over every state of seeded random games."""
+"""Differential tests for the engine's memoised win check (``table.engine.completes``) and
+the direct JSON form of the legal actions: the cached answers equal the uncached
+computation (the rule set's ``is_complete`` tried on every tile kind; ``Action.to_json`` of
+each legal action) over random hands and over every state of seeded random games."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from scoring.hand import Meld
 from scoring.random_hands import random_complete
 from scoring.tiles import KINDS, Tile
 from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json
-from table.engine import _counts, get_scoring_ruleset, win_tiles
+from table.engine import _counts, completes, get_scoring_ruleset
 from table.sim import play_game
 
 
@@ -34,10 +34,13 @@ def brute_win_tiles(ruleset: str, concealed: tuple[Tile, ...], melds: tuple[Meld
 
 
 def check_win_tiles(ruleset: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:
+    """The memoised :func:`completes` on every kind, computed and then from the cache,
+    equals the brute force; whether the hand was ready."""
     want = brute_win_tiles(ruleset, concealed, melds)
-    win_tiles.cache_clear()
-    assert set(win_tiles(ruleset, concealed, melds)) == want  # computed
-    assert set(win_tiles(ruleset, concealed, melds)) == want  # from the cache
+    completes.cache_clear()
+    for _ in range(2):
+        got = {t for t in range(34) if completes(ruleset, concealed, melds, KINDS[t])}
+        assert got == want
     return bool(want)
 
 
@@ -111,7 +114,7 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
                 if state.phase is Phase.TURN and seat == h.turn and s.drawn is not None:
                     rest = list(s.concealed)
                     rest.remove(s.drawn)
-                    cached = s.drawn in win_tiles(ruleset, tuple(rest), s.melds)
+                    cached = completes(ruleset, tuple(rest), s.melds, s.drawn)
                     brute = rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds)
                     assert cached == brute
                     wins += brute
@@ -120,7 +123,7 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
                     assert h.discard is not None
                     c = _counts(s.concealed)
                     c[h.discard] += 1
-                    cached = h.discard in win_tiles(ruleset, s.concealed, s.melds)
+                    cached = completes(ruleset, s.concealed, s.melds, h.discard)
                     assert cached == rs.is_complete(c, len(s.melds), melds=s.melds)
                     wins += cached
                     checked += 1
