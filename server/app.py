@@ -369,6 +369,10 @@ class Feed:
                     return
 
 
+#: the optional ``events`` fields taken from the log entry as they are
+_EVENTS_OPTIONAL = ("lobby", "chat", "notice")
+
+
 class App:
     def __init__(self, cfg: Config, store: Store) -> None:
         self.cfg = cfg
@@ -643,17 +647,18 @@ class App:
         if entry.get("playing"):
             legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
             deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
-        msg = m.Events(
-            room=room,
-            seq=v,
-            events=events,
-            lobby=entry.get("lobby"),
-            chat=entry.get("chat"),
-            notice=entry.get("notice"),
-            legal=legal,
-            deadline=deadline,
-        )
-        return encode(msg.to_wire())
+        # ``m.Events(...).to_wire()`` built directly (same keys, same order, None left out):
+        # four of these per action
+        wire: JSON = {"type": m.Events.type, "room": room, "seq": v, "events": events}
+        for name in _EVENTS_OPTIONAL:
+            x = entry.get(name)
+            if x is not None:
+                wire[name] = x
+        if legal is not None:
+            wire["legal"] = legal
+        if deadline is not None:
+            wire["deadline"] = deadline
+        return encode(wire)
 
     # ------------------------------------------------------------------ commits
 

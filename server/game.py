@@ -204,7 +204,7 @@ def view_event(event: JSON, seat: int | None) -> JSON | None:
 
 def legal(state: JSON, seat: int) -> list[JSON]:
     t = _table()
-    return [dict(a.to_json()) for a in t.legal_actions(_state(state), seat)]
+    return t.legal_actions_json(_state(state), seat)  # type: ignore[no-any-return]
 
 
 def pending(state: JSON) -> dict[int, str]:

@@ -45,7 +45,7 @@ from table.model import (
 from table.params import PARAMS, GameParams, get_params, param_names
 from table.player import RandomPlayer
 from table.replay import replay
-from table.views import legal_actions, view, view_event, view_event_json
+from table.views import legal_actions, legal_actions_json, view, view_event, view_event_json
 from table.wall import build_wall, commitment, verify_commitment
 
 __all__ = [
@@ -82,6 +82,7 @@ __all__ = [
     "drawable",
     "get_params",
     "legal_actions",
+    "legal_actions_json",
     "new_game",
     "param_names",
     "playable_rulesets",

@@ -15,6 +15,7 @@ table builds the full :class:`scoring.Hand` with its context and asks the rule s
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 from collections.abc import Sequence
@@ -57,6 +58,7 @@ from table.wall import Deal
 
 __all__ = [
     "apply",
+    "completes",
     "drawable",
     "get_scoring_ruleset",
     "new_game",
@@ -82,6 +84,28 @@ def get_scoring_ruleset(name: str) -> RuleSet[Any]:
 @functools.lru_cache(maxsize=65536)
 def _waits(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     return tuple(get_scoring_ruleset(name).waits(counts, n_melds))
+
+
+@functools.lru_cache(maxsize=32768)
+def completes(name: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], tile: Tile) -> bool:
+    """Whether ``tile`` completes ``concealed`` (the hand *without* the win tile) with the
+    declared ``melds`` under rule set ``name``: the rule set's ``is_complete``.
+
+    Memoised (a pure function of immutable values; bounded): in a claim window the same
+    question is asked for a seat's legal actions after every answer of the window and again
+    when the seat answers (its win, or the 過水 check of its pass); the self-draw check asks
+    it about the hand before the draw. (Asking for the whole set of winning tiles instead
+    costs the special shapes' tests on all 34 kinds per hand: more than the few questions
+    a hand is asked before it changes.)"""
+    c = _counts(concealed)
+    c[tile] += 1
+    return get_scoring_ruleset(name).is_complete(c, len(melds), melds=melds)
+
+
+def _without(tiles: tuple[Tile, ...], tile: Tile) -> tuple[Tile, ...]:
+    """``tiles`` with one ``tile`` taken out (order kept)."""
+    i = tiles.index(tile)
+    return tiles[:i] + tiles[i + 1 :]
 
 
 def _related(c: Sequence[int]) -> list[int]:
@@ -195,9 +219,22 @@ def tile_total(hand: HandState) -> int:
 
 _T = TypeVar("_T", HandState, SeatState)
 
-_FIELDS: dict[type, tuple[str, ...]] = {
-    cls: tuple(cls.__dataclass_fields__) for cls in (HandState, SeatState)
-}
+
+def _replacer(cls: type) -> Any:
+    """``replace(obj, kw)`` for one frozen slots dataclass, generated once: each field set
+    through its slot descriptor (no frozen ``__setattr__``, no ``__init__``, no loop)."""
+    fields = tuple(f.name for f in dataclasses.fields(cls))
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    lines = ["def replace(obj, kw):", "    new = _new(_cls)"]
+    for f in fields:
+        env[f"_set_{f}"] = getattr(cls, f).__set__
+        lines.append(f"    _set_{f}(new, kw['{f}'] if '{f}' in kw else obj.{f})")
+    lines.append("    return new")
+    exec("\n".join(lines), env)  # (our own field names only)
+    return env["replace"]
+
+
+_REPLACE: dict[type, Any] = {cls: _replacer(cls) for cls in (HandState, SeatState)}
 
 
 def _sr(obj: _T, **kw: Any) -> _T:
@@ -207,10 +244,7 @@ def _sr(obj: _T, **kw: Any) -> _T:
 def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
     """``dataclasses.replace`` for our frozen value types, without re-running ``__init__``
     (the engine only sets fields to values of the right types)."""
-    new = object.__new__(type(obj))
-    for f in _FIELDS[type(obj)]:
-        object.__setattr__(new, f, kw[f] if f in kw else getattr(obj, f))
-    return new
+    return _REPLACE[type(obj)](obj, kw)  # type: ignore[no-any-return]
 
 
 class _W:
@@ -1108,8 +1142,8 @@ def _self_win_error(w: _W, seat: int) -> str | None:
         return "no drawn tile to win on (after a claim, discard)"
     if s.ting and w.p.ting_tile_barred and tile == s.ting_tile:
         return f"no win on {tile}, the tile discarded with 叮"
-    if not w.rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds):
-        return "the hand is not complete"
+    if not completes(w.st.config.ruleset, _without(s.concealed, tile), s.melds, tile):
+        return "the hand is not complete"  # (the concealed tiles include the drawn one)
     res = _score(w, _build_hand(w, seat, tile, self_drawn=True, discarder=None))
     if res is None:
         return "the hand is not complete"
@@ -1129,9 +1163,7 @@ def _discard_win_error(w: _W, seat: int) -> str | None:
     if tile is None or h.discarder is None or seat == h.discarder:
         return "nothing to win on"
     s = w.seats[seat]
-    c = _counts(s.concealed)
-    c[tile] += 1
-    if not w.rs.is_complete(c, len(s.melds), melds=s.melds):
+    if not completes(w.st.config.ruleset, s.concealed, s.melds, tile):
         return "the hand is not complete"
     if w.p.missed_win and s.missed_win:
         return "過水: you passed a win since your last draw"

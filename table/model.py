@@ -35,7 +35,7 @@ __all__ = [
 
 
 def _tile_json(t: Tile | None) -> str | None:
-    return None if t is None else str(t)
+    return None if t is None else _CODE[t]
 
 
 def _parse_tile(v: Any, what: str) -> Tile:
@@ -52,6 +52,8 @@ def _opt_tile(v: Any, what: str) -> Tile | None:
 
 
 _BY_CODE: dict[str, Tile] = {str(t): t for t in Tile}
+#: tile -> its code (``str(t)``, without a Python-level ``__str__`` call per tile)
+_CODE: dict[Tile, str] = {t: str(t) for t in Tile}
 
 
 def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
@@ -66,7 +68,7 @@ def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
 def _wall_json(wall: tuple[Tile, ...]) -> str:
     """The wall in a state's JSON: its tile codes joined by single spaces (one string
     instead of a list of 136-144: the bulk of a stored state, cheap to write this way)."""
-    return " ".join([str(t) for t in wall])
+    return " ".join([_CODE[t] for t in wall])
 
 
 def _wall_tiles(v: Any) -> tuple[Tile, ...]:
@@ -255,10 +257,10 @@ class SeatState:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "concealed": [str(t) for t in self.concealed],
+            "concealed": [_CODE[t] for t in self.concealed],
             "melds": [m.to_json() for m in self.melds],
-            "flowers": [str(t) for t in self.flowers],
-            "discards": [str(t) for t in self.discards],
+            "flowers": [_CODE[t] for t in self.flowers],
+            "discards": [_CODE[t] for t in self.discards],
             "drawn": _tile_json(self.drawn),
             "draws": self.draws,
             "ting": self.ting,
@@ -267,7 +269,7 @@ class SeatState:
             "ting_at": self.ting_at,
             "ting_concealed": self.ting_concealed,
             "missed_win": self.missed_win,
-            "tsumogiri": [str(t) for t in self.tsumogiri],
+            "tsumogiri": [_CODE[t] for t in self.tsumogiri],
             "sets_paid": list(self.sets_paid),
         }
 

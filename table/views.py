@@ -25,13 +25,21 @@ from table.engine import (
     _counts,
     _discard_win_error,
     _others,
+    completes,
     drawable,
     ready_discards,
     self_win_kind,
 )
 from table.model import Action, ActionType, Event, GameState, Phase
 
-__all__ = ["hidden_from", "legal_actions", "view", "view_event", "view_event_json"]
+__all__ = [
+    "hidden_from",
+    "legal_actions",
+    "legal_actions_json",
+    "view",
+    "view_event",
+    "view_event_json",
+]
 
 
 def hidden_from(etype: str, data: Mapping[str, Any], owner: int | None, seat: int | None) -> bool:
@@ -138,7 +146,7 @@ def view(state: GameState, seat: int | None) -> dict[str, Any]:
         hand["salt"] = h.salt.hex()
     out["hand"] = hand
     if seat is not None:
-        out["legal_actions"] = [a.to_json() for a in legal_actions(state, seat)]
+        out["legal_actions"] = legal_actions_json(state, seat)
     return out
 
 
@@ -158,60 +166,100 @@ def legal_actions(state: GameState, seat: int, *, ting: bool = True) -> list[Act
 
     ``ting=False`` leaves out the 叮 discards (the costliest part: a readiness search after
     each possible discard); the simple player asks for them separately when it wants one."""
+    seq = state.seq
+    return [Action(t, seat, seq, tile) for t, tile in _legal(state, seat, ting)]
+
+
+def legal_actions_json(state: GameState, seat: int, *, ting: bool = True) -> list[dict[str, Any]]:
+    """:func:`legal_actions` in JSON form (each ``Action.to_json()``), built directly: what
+    the server sends with every events frame."""
+    seq = state.seq
+    out: list[dict[str, Any]] = []
+    for t, tile in _legal(state, seat, ting):
+        # (``_value_``: the plain attribute, without the Enum ``value`` descriptor)
+        if tile is None:
+            out.append({"type": t._value_, "seat": seat, "seq": seq})
+        else:
+            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": _TILE_STR[tile]})
+    return out
+
+
+_TILE_STR = {t: str(t) for t in Tile}
+
+
+def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Tile | None]]:
+    """The legal actions as (type, tile) pairs (the one implementation of the rules above)."""
     h = state.hand
     if h is None or state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
         return []
     p = state.params
-    seq = state.seq
     s = h.seats[seat]
-    out: list[Action] = []
+    out: list[tuple[ActionType, Tile | None]] = []
     if state.phase is Phase.TURN:
         if seat != h.turn:
             return []
         w = _W(state)
         if self_win_kind(w, seat) is not None:
-            out.append(Action(ActionType.WIN, seat, seq))
+            out.append((ActionType.WIN, None))
         if s.ting:
             if s.drawn is not None:
-                out.append(Action(ActionType.DISCARD, seat, seq, s.drawn))
+                out.append((ActionType.DISCARD, s.drawn))
             return out
         kinds = sorted(set(s.concealed))
-        out.extend(Action(ActionType.DISCARD, seat, seq, t) for t in kinds)
+        discard = ActionType.DISCARD
+        out.extend([(discard, t) for t in kinds])
         if p.ting and ting:
             ready = ready_discards(p.ruleset, tuple(_counts(s.concealed)), len(s.melds))
-            out.extend(Action(ActionType.TING, seat, seq, t) for t in ready)
+            out.extend([(ActionType.TING, t) for t in ready])
         if h.remaining > 0:
-            for t in kinds:
-                if s.concealed.count(t) == 4:
-                    out.append(Action(ActionType.CONCEALED_KONG, seat, seq, t))
+            # four of a kind needs at least three tiles more than there are kinds
+            if len(s.concealed) - len(kinds) >= 3:
+                for t in kinds:
+                    if s.concealed.count(t) == 4:
+                        out.append((ActionType.CONCEALED_KONG, t))
             for m in s.melds:
                 if m.kind is MeldKind.PUNG and not m.concealed and m.first in s.concealed:
-                    out.append(Action(ActionType.ADDED_KONG, seat, seq, m.first))
+                    out.append((ActionType.ADDED_KONG, m.first))
         return out
     if seat not in h.pending:
         return []
-    out.append(Action(ActionType.PASS, seat, seq))
-    w = _W(state)
-    if _discard_win_error(w, seat) is None:
-        out.append(Action(ActionType.WIN, seat, seq))
+    out.append((ActionType.PASS, None))
+    tile = h.discard
+    # the win check (scoring) only when the tile completes the hand at all (memoised)
+    if (
+        tile is not None
+        and completes(state.config.ruleset, s.concealed, s.melds, tile)
+        and _discard_win_error(_W(state), seat) is None
+    ):
+        out.append((ActionType.WIN, None))
     if state.phase is Phase.ROB or s.ting:
         return out
-    tile = h.discard
     assert tile is not None and h.discarder is not None
     n = s.concealed.count(tile)
     if n >= 2:
-        out.append(Action(ActionType.PUNG, seat, seq))
+        out.append((ActionType.PUNG, None))
     if n >= 3 and h.remaining > 0:
-        out.append(Action(ActionType.KONG, seat, seq))
-    if p.chow and seat == (h.discarder + 1) % 4 and tile.is_suited:
-        for d in (-2, -1, 0):
-            first = tile.shifted(d)
-            if first is None:
-                continue
-            b, c2 = first.shifted(1), first.shifted(2)
-            if b is None or c2 is None:
-                continue
-            need = [x for x in (first, b, c2) if x != tile]
-            if all(x in s.concealed for x in need):
-                out.append(Action(ActionType.CHOW, seat, seq, Tile(first)))
+        out.append((ActionType.KONG, None))
+    if p.chow and seat == (h.discarder + 1) % 4:
+        for first, need in _CHOWS[tile]:
+            if need[0] in s.concealed and need[1] in s.concealed:
+                out.append((ActionType.CHOW, first))
     return out
+
+
+def _chows(tile: Tile) -> tuple[tuple[Tile, tuple[Tile, Tile]], ...]:
+    """The chows a discarded ``tile`` can complete: (lowest tile, the two tiles needed)."""
+    out = []
+    for d in (-2, -1, 0):
+        first = tile.shifted(d)
+        if first is None:
+            continue
+        b, c2 = first.shifted(1), first.shifted(2)
+        if b is None or c2 is None:
+            continue
+        need = [x for x in (first, b, c2) if x != tile]
+        out.append((Tile(first), (need[0], need[1])))
+    return tuple(out)
+
+
+_CHOWS = {t: _chows(t) for t in Tile}

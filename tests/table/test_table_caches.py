@@ -1,0 +1,130 @@
+"""Differential tests for the engine's memoised win check (``table.engine.completes``) and
+the direct JSON form of the legal actions: the cached answers equal the uncached
+computation (the rule set's ``is_complete`` tried on every tile kind; ``Action.to_json`` of
+each legal action) over random hands and over every state of seeded random games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from table_testlib import PLAYABLE
+
+from scoring.hand import Meld
+from scoring.random_hands import random_complete
+from scoring.tiles import KINDS, Tile
+from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json
+from table.engine import _counts, completes, get_scoring_ruleset
+from table.sim import play_game
+
+
+def brute_win_tiles(ruleset: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> set[int]:
+    """The uncached answer: every kind tried with the rule set's ``is_complete``."""
+    rs = get_scoring_ruleset(ruleset)
+    c = _counts(concealed)
+    out = set()
+    for t in range(34):
+        c[t] += 1
+        if rs.is_complete(c, len(melds), melds=melds):
+            out.add(t)
+        c[t] -= 1
+    return out
+
+
+def check_win_tiles(ruleset: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> bool:
+    """The memoised :func:`completes` on every kind, computed and then from the cache,
+    equals the brute force; whether the hand was ready."""
+    want = brute_win_tiles(ruleset, concealed, melds)
+    completes.cache_clear()
+    for _ in range(2):
+        got = {t for t in range(34) if completes(ruleset, concealed, melds, KINDS[t])}
+        assert got == want
+    return bool(want)
+
+
+def _near_complete(rng: random.Random, ruleset: str) -> tuple[tuple[Tile, ...], tuple[Meld, ...]]:
+    """A random complete hand of the rule set's size minus its win tile (a ready hand), with
+    one tile swapped for a random one half of the time (mostly not ready)."""
+    size = get_scoring_ruleset(ruleset).hand_size
+    concealed, melds_json, _win = random_complete(rng, size // 3)
+    tiles = sorted(Tile.parse(t) for t in concealed)
+    if rng.random() < 0.5:
+        tiles.pop(rng.randrange(len(tiles)))
+        t = rng.choice(KINDS)
+        if tiles.count(t) < 4:
+            tiles.append(t)
+        else:
+            tiles.append(tiles[0])
+    melds = tuple(Meld.from_json(m) for m in melds_json)
+    return tuple(sorted(tiles)), melds
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_win_tiles_equal_is_complete_on_every_kind(ruleset: str) -> None:
+    rng = random.Random(f"win-tiles-{ruleset}")
+    ready = 0
+    for _ in range(300):
+        concealed, melds = _near_complete(rng, ruleset)
+        ready += check_win_tiles(ruleset, concealed, melds)
+    assert ready > 50  # the ready hands (with their waits) were exercised, not only misses
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(counts=st.lists(st.integers(0, 4), min_size=34, max_size=34), n_melds=st.integers(0, 1))
+def test_win_tiles_hypothesis(ruleset: str, counts: list[int], n_melds: int) -> None:
+    """Arbitrary tile counts (also wrong sizes, four of a kind, special shapes' tiles)."""
+    size = get_scoring_ruleset(ruleset).hand_size - 3 * n_melds
+    tiles: list[Tile] = []
+    for i, n in enumerate(counts):
+        tiles.extend([KINDS[i]] * n)
+    tiles = tiles[: size + (1 if counts[0] == 4 else 0)]  # sometimes one too many
+    melds = (Meld.from_json({"kind": "pung", "tiles": ["wn", "wn", "wn"], "from": "left"}),)
+    check_win_tiles(ruleset, tuple(sorted(tiles)), melds[:n_melds])
+
+
+def _states(ruleset: str, seed: str) -> list[GameState]:
+    out: list[GameState] = []
+
+    def keep(old: GameState, action: object, new: GameState, events: object) -> None:
+        out.append(new)
+
+    play_game(GameConfig(ruleset, max_hands=2), random.Random(seed), check=keep)
+    return out
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
+    """At every state of seeded games: each asked seat's cached win tiles equal the brute
+    force (the discard under claim for the seats in the window, the drawn tile for the
+    seat on turn), and the legal actions' direct JSON equals ``Action.to_json`` of each."""
+    checked = wins = 0
+    for g in range(2):
+        for state in _states(ruleset, f"caches-{ruleset}-{g}"):
+            h = state.hand
+            for seat in range(4):
+                acts = legal_actions(state, seat)
+                assert legal_actions_json(state, seat) == [a.to_json() for a in acts]
+                if h is None or state.phase in (Phase.BETWEEN_HANDS, Phase.GAME_OVER):
+                    continue
+                s = h.seats[seat]
+                rs = get_scoring_ruleset(ruleset)
+                if state.phase is Phase.TURN and seat == h.turn and s.drawn is not None:
+                    rest = list(s.concealed)
+                    rest.remove(s.drawn)
+                    cached = completes(ruleset, tuple(rest), s.melds, s.drawn)
+                    brute = rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds)
+                    assert cached == brute
+                    wins += brute
+                    checked += 1
+                elif state.phase is not Phase.TURN and seat in h.pending:
+                    assert h.discard is not None
+                    c = _counts(s.concealed)
+                    c[h.discard] += 1
+                    cached = completes(ruleset, s.concealed, s.melds, h.discard)
+                    assert cached == rs.is_complete(c, len(s.melds), melds=s.melds)
+                    wins += cached
+                    checked += 1
+    assert checked > 100 and wins > 0
