@@ -41,10 +41,19 @@ log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
 MAX_ATTEMPTS = 25
 #: committed entries a room's feed keeps in memory (see Feed.remember)
-RECENT_ENTRIES = 16
+RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: stand-ins for a connection's handshake request and response once the handshake is done.
+#: websockets keeps both for the connection's lifetime (~1.5 KiB of headers per connection)
+#: but after the handshake only tests ``request is None`` (is the next event the handshake
+#: request or a frame?), so they must be replaced, never set to None (that breaks the
+#: closing handshake: the close frame would be taken for a request).
+_HANDSHAKE_REQUEST = Request("/", Headers())
+_HANDSHAKE_RESPONSE = Response(
+    HTTPStatus.SWITCHING_PROTOCOLS.value, "Switching Protocols", Headers()
+)
 #: socket write-buffer bytes above which frames go through the writer task (which waits for
 #: the buffer to drain) instead of straight to the socket
 DIRECT_WRITE_LIMIT = 64 * 1024
@@ -85,6 +94,29 @@ def now_ms() -> int:
 
 class Conn:
     """One client connection on this process."""
+
+    # no per-instance __dict__ (thousands of connections per process)
+    __slots__ = (
+        "_chats",
+        "_errors",
+        "_out",
+        "burst",
+        "busy",
+        "cid",
+        "closed",
+        "last",
+        "metrics",
+        "name",
+        "next_ping",
+        "pinging",
+        "player",
+        "rate",
+        "rooms",
+        "seats",
+        "tokens",
+        "writer_task",
+        "ws",
+    )
 
     def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
@@ -995,6 +1027,9 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
+        # the handshake is done: drop its request and response headers (see _HANDSHAKE_REQUEST)
+        ws.request = _HANDSHAKE_REQUEST
+        ws.response = _HANDSHAKE_RESPONSE
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
