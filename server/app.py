@@ -16,7 +16,7 @@ import ssl
 import time
 import tracemalloc
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
 from typing import Any, ClassVar
 
@@ -45,11 +45,7 @@ RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
-#: stand-ins for a connection's handshake request and response once the handshake is done.
-#: websockets keeps both for the connection's lifetime (~1.5 KiB of headers per connection)
-#: but after the handshake only tests ``request is None`` (is the next event the handshake
-#: request or a frame?), so they must be replaced, never set to None (that breaks the
-#: closing handshake: the close frame would be taken for a request).
+#: stand-ins for a connection's handshake request and response (see slim_connection)
 _HANDSHAKE_REQUEST = Request("/", Headers())
 _HANDSHAKE_RESPONSE = Response(
     HTTPStatus.SWITCHING_PROTOCOLS.value, "Switching Protocols", Headers()
@@ -1027,9 +1023,7 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
-        # the handshake is done: drop its request and response headers (see _HANDSHAKE_REQUEST)
-        ws.request = _HANDSHAKE_REQUEST
-        ws.response = _HANDSHAKE_RESPONSE
+        slim_connection(ws)
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
@@ -1598,6 +1592,41 @@ class App:
         for pid in await self.store.due_leavers(now_ms()):
             if not self.by_player.get(pid):
                 await self.sync_presence(pid)
+
+
+class _SmallQueue(list[Any]):
+    """The deque operations websockets' receive queue uses, on a list: an empty deque costs
+    760 bytes, an empty list 56, and the queue holds at most ``max_queue`` frames."""
+
+    __slots__ = ()
+
+    def popleft(self) -> Any:
+        return self.pop(0)
+
+    def extendleft(self, items: Iterable[Any]) -> None:
+        for item in items:
+            self.insert(0, item)
+
+
+def slim_connection(ws: ServerConnection) -> None:
+    """Release what a connection keeps after its opening handshake and never needs again,
+    and swap its always-empty-at-rest deques for lists (~2.5 KiB per connection):
+
+    - the handshake request and response (their headers): replaced by shared stand-ins,
+      never set to None (websockets tests ``request is None`` to tell the handshake request
+      from the frames that follow it; None breaks the closing handshake);
+    - ``drain_waiters`` (only appended to, removed from and iterated) and the receive
+      queue of the message assembler: deques, replaced only when they are deques and empty
+      (other websockets versions: left as they are)."""
+    ws.request = _HANDSHAKE_REQUEST
+    ws.response = _HANDSHAKE_RESPONSE
+    waiters = getattr(ws, "drain_waiters", None)
+    if type(waiters) is deque and not waiters:
+        ws.drain_waiters = []  # type: ignore[assignment]
+    frames = getattr(getattr(ws, "recv_messages", None), "frames", None)
+    queue = getattr(frames, "queue", None)
+    if type(queue) is deque and not queue:
+        frames.queue = _SmallQueue()  # type: ignore[union-attr]
 
 
 def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:

@@ -286,6 +286,14 @@ async def test_closing_handshake_after_the_handshake_headers_are_dropped(redis_u
         for ws in server_side:
             assert ws.request is not None and len(ws.request.headers) == 0
             assert ws.response is not None and len(ws.response.headers) == 0
+            assert type(ws.drain_waiters) is list  # deques emptied at rest: lists
+        # the receive queue (a list now) in order: a burst, and a message in fragments
+        for i in range(30):
+            await c.send({"type": "ping", "t": i})
+        assert [(await c.recv())["t"] for _ in range(30)] == list(range(30))
+        frame = P({"type": "ping", "t": 99})
+        await c.ws.send(iter([frame[:3], frame[3:]]))
+        assert (await c.recv())["t"] == 99
         await c.close()  # client-initiated: the server must answer with its close frame
         assert c.ws.protocol.close_rcvd is not None and c.ws.protocol.close_rcvd.code == 1000
         assert c.ws.protocol.close_sent is not None and c.ws.protocol.close_sent.code == 1000
