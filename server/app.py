@@ -1612,12 +1612,17 @@ def slim_connection(ws: ServerConnection) -> None:
     """Release what a connection keeps after its opening handshake and never needs again,
     and swap its always-empty-at-rest deques for lists (~2.5 KiB per connection):
 
-    - the handshake request and response (their headers): replaced by shared stand-ins,
+    - the handshake request and response: their headers emptied (the protocol's parser
+      keeps the request for the connection's lifetime), the objects replaced by shared stand-ins,
       never set to None (websockets tests ``request is None`` to tell the handshake request
       from the frames that follow it; None breaks the closing handshake);
     - ``drain_waiters`` (only appended to, removed from and iterated) and the receive
       queue of the message assembler: deques, replaced only when they are deques and empty
       (other websockets versions: left as they are)."""
+    for handshake in (ws.request, ws.response):
+        if handshake is not None:
+            # emptied in place too: websockets' parser keeps a reference to the request
+            handshake.headers.clear()
     ws.request = _HANDSHAKE_REQUEST
     ws.response = _HANDSHAKE_RESPONSE
     waiters = getattr(ws, "drain_waiters", None)
