@@ -16,7 +16,7 @@ import ssl
 import time
 import tracemalloc
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from http import HTTPStatus
 from typing import Any, ClassVar
 
@@ -41,10 +41,15 @@ log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
 MAX_ATTEMPTS = 25
 #: committed entries a room's feed keeps in memory (see Feed.remember)
-RECENT_ENTRIES = 16
+RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: stand-ins for a connection's handshake request and response (see slim_connection)
+_HANDSHAKE_REQUEST = Request("/", Headers())
+_HANDSHAKE_RESPONSE = Response(
+    HTTPStatus.SWITCHING_PROTOCOLS.value, "Switching Protocols", Headers()
+)
 #: socket write-buffer bytes above which frames go through the writer task (which waits for
 #: the buffer to drain) instead of straight to the socket
 DIRECT_WRITE_LIMIT = 64 * 1024
@@ -85,6 +90,29 @@ def now_ms() -> int:
 
 class Conn:
     """One client connection on this process."""
+
+    # no per-instance __dict__ (thousands of connections per process)
+    __slots__ = (
+        "_chats",
+        "_errors",
+        "_out",
+        "burst",
+        "busy",
+        "cid",
+        "closed",
+        "last",
+        "metrics",
+        "name",
+        "next_ping",
+        "pinging",
+        "player",
+        "rate",
+        "rooms",
+        "seats",
+        "tokens",
+        "writer_task",
+        "ws",
+    )
 
     def __init__(self, ws: ServerConnection, cfg: Config, metrics: Metrics | None = None) -> None:
         self.ws = ws
@@ -1000,6 +1028,7 @@ class App:
         conn.send(m.Error(code=code.value, message=message, detail=detail, re=re))
 
     async def handler(self, ws: ServerConnection) -> None:
+        slim_connection(ws)
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
@@ -1568,6 +1597,46 @@ class App:
         for pid in await self.store.due_leavers(now_ms()):
             if not self.by_player.get(pid):
                 await self.sync_presence(pid)
+
+
+class _SmallQueue(list[Any]):
+    """The deque operations websockets' receive queue uses, on a list: an empty deque costs
+    760 bytes, an empty list 56, and the queue holds at most ``max_queue`` frames."""
+
+    __slots__ = ()
+
+    def popleft(self) -> Any:
+        return self.pop(0)
+
+    def extendleft(self, items: Iterable[Any]) -> None:
+        for item in items:
+            self.insert(0, item)
+
+
+def slim_connection(ws: ServerConnection) -> None:
+    """Release what a connection keeps after its opening handshake and never needs again,
+    and swap its always-empty-at-rest deques for lists (~2.5 KiB per connection):
+
+    - the handshake request and response: their headers emptied (the protocol's parser
+      keeps the request for the connection's lifetime), the objects replaced by shared stand-ins,
+      never set to None (websockets tests ``request is None`` to tell the handshake request
+      from the frames that follow it; None breaks the closing handshake);
+    - ``drain_waiters`` (only appended to, removed from and iterated) and the receive
+      queue of the message assembler: deques, replaced only when they are deques and empty
+      (other websockets versions: left as they are)."""
+    for handshake in (ws.request, ws.response):
+        if handshake is not None:
+            # emptied in place too: websockets' parser keeps a reference to the request
+            handshake.headers.clear()
+    ws.request = _HANDSHAKE_REQUEST
+    ws.response = _HANDSHAKE_RESPONSE
+    waiters = getattr(ws, "drain_waiters", None)
+    if type(waiters) is deque and not waiters:
+        ws.drain_waiters = []  # type: ignore[assignment]
+    frames = getattr(getattr(ws, "recv_messages", None), "frames", None)
+    queue = getattr(frames, "queue", None)
+    if type(queue) is deque and not queue:
+        frames.queue = _SmallQueue()  # type: ignore[union-attr]
 
 
 def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:

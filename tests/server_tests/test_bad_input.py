@@ -260,3 +260,50 @@ async def _check_consistent(redis_url: str, room: str) -> None:
         for a in entry.get("actions") or []:
             st, _ = table.apply(st, table.Action.from_json(a))
     assert st.to_json() == state["game"]
+
+
+async def test_closing_handshake_after_the_handshake_headers_are_dropped(redis_url):
+    """The server drops each connection's handshake request/response headers once the
+    handshake is done (memory per connection); the closing handshake must still work both
+    ways: the client closes (the server answers the close frame) and the server closes."""
+    import gc
+
+    from websockets.asyncio.server import ServerConnection
+    from websockets.protocol import State
+
+    async with running_server(redis_url, hard_frame_bytes=64 * 1024) as srv:
+        c = await Client.connect(srv.port)
+        await c.hello("closer")
+        assert (await c.request({"type": "ping", "t": 1}))["type"] == "pong"
+        server_side = [
+            o
+            for o in gc.get_objects()
+            if type(o) is ServerConnection
+            and o.state is State.OPEN
+            and o.local_address[1] == srv.port
+        ]
+        assert server_side  # this test runs the server in-process
+        for ws in server_side:
+            assert ws.request is not None and len(ws.request.headers) == 0
+            assert ws.response is not None and len(ws.response.headers) == 0
+            assert type(ws.drain_waiters) is list  # deques emptied at rest: lists
+            parsed = ws.protocol.parser.gi_frame.f_locals.get("request")  # kept by the parser
+            assert parsed is None or len(parsed.headers) == 0
+        # the receive queue (a list now) in order: a burst, and a message in fragments
+        for i in range(30):
+            await c.send({"type": "ping", "t": i})
+        assert [(await c.recv())["t"] for _ in range(30)] == list(range(30))
+        frame = P({"type": "ping", "t": 99})
+        await c.ws.send(iter([frame[:3], frame[3:]]))
+        assert (await c.recv())["t"] == 99
+        await c.close()  # client-initiated: the server must answer with its close frame
+        assert c.ws.protocol.close_rcvd is not None and c.ws.protocol.close_rcvd.code == 1000
+        assert c.ws.protocol.close_sent is not None and c.ws.protocol.close_sent.code == 1000
+
+        d = await Client.connect(srv.port)  # server-initiated close after the drop
+        await d.hello("closed")
+        await d.send_raw(b"\x00" * (100 * 1024))
+        with pytest.raises(ConnectionClosed) as exc:
+            await d.recv()
+        assert exc.value.rcvd is not None and exc.value.rcvd.code == CloseCode.TOO_BIG
+        assert exc.value.sent is not None and exc.value.sent.code == CloseCode.TOO_BIG
