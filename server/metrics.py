@@ -105,18 +105,39 @@ class Metrics:
         ):
             metric(f"mahjong_{name}_total", "counter", help_)
             out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")
-        metric("mahjong_gc_collections_total", "counter", "Garbage collections, by generation.")
-        for g in range(3):
-            out.append(f'mahjong_gc_collections_total{{generation="{g}"}} {GC.count[g]}')
-        metric("mahjong_gc_pause_seconds_total", "counter", "Collector pause time, by generation.")
-        for g in range(3):
-            out.append(f'mahjong_gc_pause_seconds_total{{generation="{g}"}} {GC.total[g]:.6f}')
-        metric("mahjong_gc_pause_seconds_max", "gauge", "Longest collector pause, by generation.")
-        for g in range(3):
-            out.append(f'mahjong_gc_pause_seconds_max{{generation="{g}"}} {GC.max[g]:.6f}')
-        metric("mahjong_gc_pause_cpu_seconds_max", "gauge", "Longest pause in CPU time, by gen.")
-        for g in range(3):
-            out.append(f'mahjong_gc_pause_cpu_seconds_max{{generation="{g}"}} {GC.cpu_max[g]:.6f}')
+        for name, kind, help_, values, fmt in (
+            (
+                "gc_collections_total",
+                "counter",
+                "Garbage collections, by generation.",
+                GC.count,
+                "d",
+            ),
+            (
+                "gc_pause_seconds_total",
+                "counter",
+                "Collector pause time, by generation.",
+                GC.total,
+                ".6f",
+            ),
+            (
+                "gc_pause_seconds_max",
+                "gauge",
+                "Longest collector pause, by generation.",
+                GC.max,
+                ".6f",
+            ),
+            (
+                "gc_pause_cpu_seconds_max",
+                "gauge",
+                "Longest pause in CPU time, by gen.",
+                GC.cpu_max,
+                ".6f",
+            ),
+        ):
+            metric(f"mahjong_{name}", kind, help_)
+            for g in range(3):
+                out.append(f'mahjong_{name}{{generation="{g}"}} {format(values[g], fmt)}')
         metric("mahjong_loop_lag_seconds_max", "gauge", "Latest event-loop wake-up seen.")
         out.append(f"mahjong_loop_lag_seconds_max {self.loop_lag_max:.6f}")
         h = self.action_latency
