@@ -361,17 +361,22 @@ class Feed:
                 log.exception("feed catch-up crashed", extra={"room": self.room})
                 await asyncio.sleep(0.5)
 
+    def _deliver_entries(self, entries: list[tuple[int, JSON]]) -> None:
+        """Deliver each entry, in order, to the connections at the version before it (each
+        entry's frames encoded once per seat view)."""
+        for v, entry in entries:
+            frames: dict[int | None, bytes] = {}
+            for c in list(self.conns):
+                if c.rooms.get(self.room, 0) == v - 1:
+                    self.app.deliver(c, self.room, v, entry, frames)
+
     async def catch_up(self) -> None:
         async with self.lock:
             while self.conns:
                 start = min(c.rooms.get(self.room, 0) for c in self.conns) + 1
                 entries = self._from_memory(start)
                 if entries:
-                    for v, entry in entries:
-                        frames: dict[int | None, bytes] = {}
-                        for c in list(self.conns):
-                            if c.rooms.get(self.room, 0) == v - 1:
-                                self.app.deliver(c, self.room, v, entry, frames)
+                    self._deliver_entries(entries)
                     # commits by other processes arrive with their pub/sub notification,
                     # which wakes this feed again (see kick_if_behind)
                     return
@@ -388,11 +393,7 @@ class Feed:
                     for c in list(self.conns):
                         if c.rooms.get(self.room, 0) < entries[0][0] - 1:
                             await self.app.send_snapshot(c, self.room)
-                for v, entry in entries:
-                    frames = {}
-                    for c in list(self.conns):
-                        if c.rooms.get(self.room, 0) == v - 1:
-                            self.app.deliver(c, self.room, v, entry, frames)
+                self._deliver_entries(entries)
                 if len(entries) < 256:
                     return
 

@@ -388,9 +388,7 @@ def abandoned(state: JSON) -> bool:
     if any(seat.get("away") is None for seat in humans):
         return False
     if state["status"] == "playing":
-        seated = {seat.get("player") for seat in humans}
-        gone = state.get("spectators_away") or {}
-        return all(p in seated or p in gone for p in state["members"])
+        return _nobody_else_present(state, humans)
     return True
 
 
@@ -629,6 +627,11 @@ def paused(state: JSON) -> bool:
     humans = [seat for seat in state["seats"] if seat and not seat["bot"]]
     if not humans or not all(seat.get("auto") and seat.get("away") is not None for seat in humans):
         return False
+    return _nobody_else_present(state, humans)
+
+
+def _nobody_else_present(state: JSON, humans: list[JSON]) -> bool:
+    """Every member of the room is one of these seated ``humans`` or a spectator who is away."""
     seated = {seat.get("player") for seat in humans}
     gone = state.get("spectators_away") or {}
     return all(p in seated or p in gone for p in state["members"])

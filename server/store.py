@@ -28,7 +28,7 @@ import asyncio
 import contextlib
 import hashlib
 import secrets
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -233,20 +233,16 @@ class Store:
         if public:
             await self.r.sadd(PUBLIC, room)
 
-    async def close_room(
-        self, room: str, code: str, ttl_seconds: float = 0.0, members: Iterable[str] = ()
-    ) -> None:
+    async def close_room(self, room: str, code: str, ttl_seconds: float = 0.0) -> None:
         """Retire a closed room: its keys expire after ``ttl_seconds`` (0: kept forever), its
-        code is freed, it leaves the open/public sets, the timers index and the room index of
-        ``members`` (the players still in it when it closed).
+        code is freed, it leaves the open/public sets and the timers index (players' room
+        indexes drop it when read after it expires, see :meth:`player_rooms`).
 
         Idempotent, and ``mj:rooms`` is left last: a process dying half-way leaves the room
         in ``mj:rooms`` with status ``closed``, and the retention sweeper runs this again.
         """
         if ttl_seconds > 0:
             await self.expire_room(room, ttl_seconds)
-        for pid in members:
-            await self.r.srem(f"mj:player:{pid}:rooms", room)
         await self.r.delete(f"mj:code:{code}")
         await self.r.zrem(TIMERS, room)
         await self.r.srem(PUBLIC, room)

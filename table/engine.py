@@ -254,7 +254,6 @@ class _W:
         self.st = st
         self.p = st.params
         self.rs = get_scoring_ruleset(st.config.ruleset)
-        self.settlement = dict(st.config.settlement)
         self.seq = st.seq
         self.phase = st.phase
         self.dealer = st.dealer
@@ -1196,7 +1195,7 @@ def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payme
     pays = w.rs.settle(
         res,
         Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak),
-        w.settlement,
+        dict(w.st.config.settlement),
     )
     out = []
     for p in pays:

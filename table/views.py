@@ -30,7 +30,7 @@ from table.engine import (
     ready_discards,
     self_win_kind,
 )
-from table.model import Action, ActionType, Event, GameState, Phase
+from table.model import _CODE, Action, ActionType, Event, GameState, Phase
 
 __all__ = [
     "hidden_from",
@@ -180,11 +180,8 @@ def legal_actions_json(state: GameState, seat: int, *, ting: bool = True) -> lis
         if tile is None:
             out.append({"type": t._value_, "seat": seat, "seq": seq})
         else:
-            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": _TILE_STR[tile]})
+            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": _CODE[tile]})
     return out
-
-
-_TILE_STR = {t: str(t) for t in Tile}
 
 
 def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Tile | None]]:
