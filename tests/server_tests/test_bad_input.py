@@ -288,7 +288,7 @@ async def test_closing_handshake_after_the_handshake_headers_are_dropped(redis_u
             assert ws.response is not None and len(ws.response.headers) == 0
             assert type(ws.drain_waiters) is list  # deques emptied at rest: lists
             parsed = ws.protocol.parser.gi_frame.f_locals.get("request")  # kept by the parser
-            assert parsed is None or len(parsed.headers) == 0
+            assert parsed is not None and len(parsed.headers) == 0
         # the receive queue (a list now) in order: a burst, and a message in fragments
         for i in range(30):
             await c.send({"type": "ping", "t": i})

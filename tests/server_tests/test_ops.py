@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import time
 
 import pytest
 import redis
@@ -197,10 +196,9 @@ async def test_sigterm_stops_promptly_while_bots_play_flat_out(redis_url):
                 lambda m, room=room: m["type"] == "events" and m["room"] == room and m["seq"] > 20,
                 20,
             )
-        t0 = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
-        assert await asyncio.to_thread(srv.proc.wait, 15) == 0
-        assert time.monotonic() - t0 < 2 + 5, "the stop took longer than its bound"
+        # the stop is bounded by --shutdown-grace (2 s) + 5 s: a longer one is TimeoutExpired
+        assert await asyncio.to_thread(srv.proc.wait, 2 + 5) == 0
     finally:
         srv.stop()
 
@@ -211,21 +209,19 @@ async def test_keepalive_pings_keep_a_live_idle_connection_open(redis_url):
     async with running_server(redis_url, keepalive_seconds=0.2) as srv:
         c = await Client.connect(srv.port)
         await c.hello("idle")
-        await asyncio.sleep(1.5)  # several ping rounds; the client answers them
+
+        async def pongs() -> float:
+            _, _, body = await http_get(srv.port, "/metrics")
+            return next(
+                float(line.split()[1])
+                for line in body.splitlines()
+                if line.startswith("mahjong_keepalive_pongs_total ")
+            )
+
+        # several ping rounds (every 0.2 s) answered by the client, however busy the machine
+        while await pongs() < 3:
+            await asyncio.sleep(0.1)
         r = await c.request({"type": "ping"})
         assert r["type"] == "pong"
-        body = await asyncio.to_thread(_get, f"http://127.0.0.1:{srv.port}/metrics")
-        pongs = next(
-            float(line.split()[1])
-            for line in body.splitlines()
-            if line.startswith("mahjong_keepalive_pongs_total ")
-        )
-        assert pongs >= 3, body
+        assert await pongs() >= 3
         await c.close()
-
-
-def _get(url: str) -> str:
-    import urllib.request
-
-    with urllib.request.urlopen(url, timeout=5) as resp:
-        return resp.read().decode()
