@@ -40,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from loadtest import cli as loadtest_cli  # noqa: E402
 from protocol.fdlimit import raise_nofile_limit  # noqa: E402
 
 
@@ -48,9 +49,11 @@ def loadavg() -> list[float]:
 
 
 def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """``loadtest.cli.cpu_seconds`` of a process that must exist."""
+    v = loadtest_cli.cpu_seconds(pid)
+    if v is None:
+        raise ProcessLookupError(pid)
+    return v
 
 
 def server_metrics(port: int) -> dict[str, float]:
@@ -78,8 +81,11 @@ def schedstat(pid: int) -> tuple[float, float]:
 
 
 def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+    """``loadtest.cli.rss_kib`` of a process that must exist."""
+    v = loadtest_cli.rss_kib(pid)
+    if v is None:
+        raise ProcessLookupError(pid)
+    return v
 
 
 def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
