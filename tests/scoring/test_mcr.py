@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mcr_gen import generate, oracle_fans, our_fans
+from shared_dir import shared_dir
 
 from scoring import Hand, Seating, get_ruleset, net, score
 from scoring.errors import InvalidHandError, ScoringError
@@ -94,8 +95,8 @@ def test_table_matches_the_shared_data() -> None:
 
 
 def test_package_data_is_the_shared_file() -> None:
-    # the shared reference data lives next to the repository: <repo>/../shared
-    shared = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "mcr.json"
+    # the shared reference data lives next to the repository (see shared_dir)
+    shared = shared_dir() / "rules" / "mcr.json"
     assert json.loads(shared.read_text(encoding="utf-8")) == DATA
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shared_dir import shared_dir
 
 from scoring import Hand, Seating, get_ruleset, net, score
 from scoring.cli import main
@@ -17,7 +18,7 @@ from scoring.rulesets.tw16_tai import RULESET, TaiFeatures, make_ruleset
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 GOLDEN = [json.loads(x) for x in (GOLDEN_DIR / "tw16_tai.jsonl").read_text("utf-8").splitlines()]
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "rules" / "taiwan_16_tai.json"
+SHARED = shared_dir() / "rules" / "taiwan_16_tai.json"
 
 
 def _source() -> Any:

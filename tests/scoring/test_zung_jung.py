@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from shared_dir import shared_dir
 from zj_strategies import winning_hands
 
 from scoring import Hand, Seating, get_ruleset, net, score
@@ -35,7 +36,7 @@ from scoring.rulesets.zung_jung import (
 from scoring.tiles import Tile
 
 GOLDEN = Path(__file__).parent / "golden"
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "rules"
+SHARED = shared_dir() / "rules"
 
 
 def _load(name: str) -> list[dict[str, Any]]:
