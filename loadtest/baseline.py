@@ -9,6 +9,12 @@ machine". Same websockets settings as the game server (binary msgpack frames, no
 compression).
 
 Run it alone with ``python -m loadtest.baseline --port 0`` (prints ``{"listening": port}``).
+
+With ``--redis URL`` it is the **toy** the issue calibrates against: the same server doing one
+Lua call per action (bump the room's version in a Redis hash and store the action, one round
+trip on a ``redis.asyncio`` client with a blocking pool) before the broadcast, which carries
+the version Redis returned. The load test runs it with ``--toy`` beside the baseline, so a
+report says what one Redis round trip per action costs on this machine, next to the game.
 """
 
 from __future__ import annotations
@@ -23,19 +29,34 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgpack
+import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
-__all__ = ["main", "run"]
+__all__ = ["TOY_COMMIT_LUA", "main", "run"]
+
+#: the toy's commit: one round trip per action
+TOY_COMMIT_LUA = """
+local v = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HSET', KEYS[1], 'last', ARGV[1])
+return v
+"""
 
 
 class _Rooms:
-    def __init__(self) -> None:
+    def __init__(self, redis: aioredis.Redis | None = None) -> None:
         self.members: dict[str, set[ServerConnection]] = {}
         self.version: dict[str, int] = {}
         self.pad: dict[int, bytes] = {}
+        self.redis = redis
+        self.sha: str | None = None
 
-    def frame(self, room: str, size: int) -> bytes:
-        v = self.version.get(room, 0) + 1
+    async def commit(self, redis: aioredis.Redis, room: str, action: bytes) -> int:
+        """The toy's one Redis round trip: the room's new version."""
+        if self.sha is None:
+            self.sha = str(await redis.script_load(TOY_COMMIT_LUA))
+        return int(await redis.evalsha(self.sha, 1, f"toy:{room}", action))
+
+    def frame(self, room: str, size: int, v: int) -> bytes:
         self.version[room] = v
         body: dict[str, Any] = {"type": "events", "room": room, "seq": v, "events": []}
         base = len(msgpack.packb(body, use_bin_type=True))
@@ -61,7 +82,13 @@ class _Rooms:
                     await ws.send(msgpack.packb({"type": "ack", "room": room, "re": msg.get("id")}))
                 elif t == "action" and room in joined:
                     size = int(msg.get("size", 300))
-                    broadcast(self.members[room], self.frame(room, size))
+                    if self.redis is None:  # the bare baseline: counted here
+                        v = self.version.get(room, 0) + 1
+                    else:
+                        v = await self.commit(self.redis, room, frame)
+                    members = self.members.get(room)
+                    if members:
+                        broadcast(members, self.frame(room, size, v))
                 elif t == "hello":
                     await ws.send(msgpack.packb({"type": "welcome", "re": msg.get("id")}))
         finally:
@@ -79,8 +106,28 @@ async def run(
     port: int = 0,
     ready: Callable[[int], None] | None = None,
     stop: asyncio.Event | None = None,
+    redis_url: str | None = None,
 ) -> None:
-    rooms = _Rooms()
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``redis_url``: be the toy."""
+    r = None
+    if redis_url is not None:
+        pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=16, timeout=5)
+        r = aioredis.Redis(connection_pool=pool)
+    rooms = _Rooms(r)
+    try:
+        await _serve(rooms, host, port, ready, stop)
+    finally:
+        if r is not None:
+            await r.aclose()
+
+
+async def _serve(
+    rooms: _Rooms,
+    host: str,
+    port: int,
+    ready: Callable[[int], None] | None,
+    stop: asyncio.Event | None,
+) -> None:
     async with serve(
         rooms.handler, host, port, compression=None, max_size=256 * 1024, max_queue=64
     ) as server:
@@ -103,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8799, help="0: any free port")
     ap.add_argument("--uvloop", action="store_true", help="use uvloop (when installed)")
+    ap.add_argument("--redis", help="be the toy: one Lua call per action on this Redis URL")
     args = ap.parse_args(argv)
     if args.uvloop:
         import importlib
@@ -112,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def ready(port: int) -> None:
         print(json.dumps({"listening": port}), flush=True)
 
-    asyncio.run(run(args.host, args.port, ready))
+    asyncio.run(run(args.host, args.port, ready, redis_url=args.redis))
     return 0
 
 

@@ -158,8 +158,9 @@ async def run_baseline(
     pids: Sequence[int] = (),
     worker: int = 0,
     workers: int = 1,
+    label: str = "baseline",
 ) -> Recorder:
-    rec = Recorder("baseline" if workers == 1 else f"baseline/w{worker}")
+    rec = Recorder(label if workers == 1 else f"{label}/w{worker}")
     rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(worker, rooms, workers)]
     await _drive(rs, rec, duration, connect_rate, progress, pids)
     return rec
@@ -172,6 +173,8 @@ def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bo
 
         importlib.import_module("uvloop").install()
     fn = run_game if kind == "game" else run_baseline
+    if kind == "toy":
+        kw = {**kw, "label": "toy"}
     if worker:
         kw = {**kw, "pids": ()}  # CPU is measured once, by the first worker
     rec = asyncio.run(fn(**kw, worker=worker, workers=workers))
@@ -179,7 +182,7 @@ def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bo
 
 
 def run_part(kind: str, kw: dict[str, Any], workers: int, uvloop: bool) -> Recorder:
-    """Run one part (``game`` or ``baseline``) in ``workers`` harness processes."""
+    """Run one part (``game``, ``baseline`` or ``toy``) in ``workers`` harness processes."""
     if workers <= 1:
         return _worker(kind, kw, 0, 1, False)
     import multiprocessing
@@ -195,12 +198,15 @@ def run_part(kind: str, kw: dict[str, Any], workers: int, uvloop: bool) -> Recor
 
 
 def start_baseline_server(
-    cpu: int | None = None, uvloop: bool = False
+    cpu: int | None = None, uvloop: bool = False, redis_url: str | None = None
 ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``python -m loadtest.baseline`` on a free port; return (process, url)."""
+    """Start ``python -m loadtest.baseline`` on a free port (with ``redis_url``: the toy, one
+    Lua call per action); return (process, url)."""
     cmd = [sys.executable, "-m", "loadtest.baseline", "--port", "0"]
     if uvloop:
         cmd.append("--uvloop")
+    if redis_url is not None:
+        cmd += ["--redis", redis_url]
     if cpu is not None and hasattr(os, "sched_setaffinity"):
         cmd = ["taskset", "-c", str(cpu), *cmd]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -214,7 +220,31 @@ def start_baseline_server(
     return proc, f"ws://127.0.0.1:{port}"
 
 
-def report(game: Recorder | None, base: Recorder | None, args: Any) -> dict[str, Any]:
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    proc.wait(10)
+
+
+def _embedded_redis(stack: contextlib.ExitStack, pids: list[int]) -> str:
+    """A throwaway redis-server for the toy (the game server's own embedded one, same
+    settings); its pid is measured too."""
+    import tempfile
+    from pathlib import Path
+
+    from server.embedded import EmbeddedRedis
+
+    d = stack.enter_context(tempfile.TemporaryDirectory(prefix="mj-toy-"))
+    r = EmbeddedRedis(Path(d))
+    r.start()
+    stack.callback(r.stop)
+    if r.proc is not None:
+        pids.append(r.proc.pid)
+    return r.url
+
+
+def report(
+    game: Recorder | None, base: Recorder | None, args: Any, toy: Recorder | None = None
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "command": " ".join(["mahjong-loadtest", *sys.argv[1:]]),
         "rooms": args.rooms,
@@ -229,15 +259,18 @@ def report(game: Recorder | None, base: Recorder | None, args: Any) -> dict[str,
         out["game"] = game.to_json()
     if base is not None:
         out["baseline"] = base.to_json()
-    if game is not None and base is not None and base.actions:
-        g = out["game"]["actions_per_s"]
+    if toy is not None:
+        out["toy"] = toy.to_json()
+    if base is not None and base.actions:
         b = out["baseline"]["actions_per_s"]
-        out["ratio_game_over_baseline"] = round(g / b, 3) if b else None
+        for key in ("game", "toy"):
+            if key in out and b:
+                out[f"ratio_{key}_over_baseline"] = round(out[key]["actions_per_s"] / b, 3)
     return out
 
 
 def print_summary(rep: dict[str, Any]) -> None:
-    for key in ("game", "baseline"):
+    for key in ("game", "baseline", "toy"):
         r = rep.get(key)
         if r is None:
             continue
@@ -260,8 +293,9 @@ def print_summary(rep: dict[str, Any]) -> None:
                 f"{r['resume_after_up']['p50_ms']} p99 {r['resume_after_up']['p99_ms']} ms), failures "
                 f"{r['reconnect_failures']}, resumed behind {r['resumed_behind']}"
             )
-    if rep.get("ratio_game_over_baseline") is not None:
-        print(f"   ratio: game / baseline actions/s = {rep['ratio_game_over_baseline']}")
+    for key in ("game", "toy"):
+        if rep.get(f"ratio_{key}_over_baseline") is not None:
+            print(f"   ratio: {key} / baseline actions/s = {rep[f'ratio_{key}_over_baseline']}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -296,6 +330,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--payload", type=int, help="baseline frame bytes (default: the game run's mean)"
     )
+    ap.add_argument(
+        "--toy",
+        action="store_true",
+        help="also run the toy: the baseline server with one Lua call per action on Redis "
+        "(the issue's calibration point), reported beside the baseline",
+    )
+    ap.add_argument("--toy-redis", help="Redis URL for the toy (default: an embedded redis-server)")
     ap.add_argument("--uvloop", action="store_true", help="use uvloop in the harness/baseline")
     ap.add_argument(
         "--server-pid",
@@ -311,8 +352,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
     ap.add_argument("--quiet", action="store_true", help="no live progress")
     args = ap.parse_args(argv)
-    if not args.url and not args.baseline:
-        ap.error("give --url (a game server) and/or --baseline")
+    if not args.url and not args.baseline and not args.toy:
+        ap.error("give --url (a game server) and/or --baseline / --toy")
     if args.rooms < 1 or args.duration <= 0:
         ap.error("--rooms and --duration must be positive")
     if args.uvloop and args.workers <= 1:
@@ -320,7 +361,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         importlib.import_module("uvloop").install()
     pacing = Pacing(args.interval)
-    game = base = None
+    game: Recorder | None = None
     rate = args.connect_rate / max(1, args.workers)
     if args.url:
         kw = {
@@ -330,27 +371,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             "until_hands": args.until_hands, "reconnect": args.reconnect,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
-    if args.baseline:
+    parts: dict[str, Recorder] = {}
+    for kind in ("baseline", "toy"):
+        if not getattr(args, kind):
+            continue
         payload = args.payload
         if payload is None:
             mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
             payload = int(mean) if mean else DEFAULT_PAYLOAD
-        proc = None
-        url = args.baseline_url
-        if url is None:
-            proc, url = start_baseline_server(args.baseline_cpu, args.uvloop)
-        try:
+        with contextlib.ExitStack() as stack:
+            url = args.baseline_url if kind == "baseline" else None
+            pids: list[int] = []
+            if url is None:
+                redis_url = None
+                if kind == "toy":
+                    redis_url = args.toy_redis or _embedded_redis(stack, pids)
+                proc, url = start_baseline_server(args.baseline_cpu, args.uvloop, redis_url)
+                stack.callback(_stop, proc)
+                pids.insert(0, proc.pid)
             kw = {
                 "urls": [url], "rooms": args.rooms, "duration": args.duration,
                 "pacing": pacing, "payload": payload, "connect_rate": rate,
-                "progress": not args.quiet, "pids": [proc.pid] if proc is not None else [],
+                "progress": not args.quiet, "pids": pids,
             }  # fmt: skip
-            base = run_part("baseline", kw, args.workers, args.uvloop)
-        finally:
-            if proc is not None:
-                proc.terminate()
-                proc.wait(10)
-    rep = report(game, base, args)
+            parts[kind] = run_part(kind, kw, args.workers, args.uvloop)
+    base, toy = parts.get("baseline"), parts.get("toy")
+    rep = report(game, base, args, toy)
     if args.json == "-":
         print(json.dumps(rep, indent=2))
     else:
@@ -371,7 +417,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             or r.reconnect_failures
             or r.resumed_behind
         )
-        for r in (game, base)
+        for r in (game, base, toy)
     )
     return 1 if failed else 0
 

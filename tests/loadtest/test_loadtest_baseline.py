@@ -6,6 +6,9 @@ import asyncio
 import json
 import random
 
+import redis as redis_sync
+from server_tests.conftest import RedisProc
+
 from loadtest.baseline import run as run_baseline_server
 from loadtest.cli import main, run_baseline
 from loadtest.rooms import Pacing, pick_action
@@ -71,3 +74,45 @@ def test_percentiles_nearest_rank() -> None:
     s = summarize(v)
     assert s["count"] == 100 and s["max_ms"] == 100.0 and s["p999_ms"] == 100.0
     assert summarize([])["p50_ms"] is None
+
+
+async def test_the_toy_commits_each_action_to_redis_before_broadcasting(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The toy (the baseline with one Lua call per action) against a real redis-server: every
+    room's hash in Redis counts the actions committed, at least every action measured."""
+    r = RedisProc(tmp_path)
+    try:
+        stop = asyncio.Event()
+        port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        server = asyncio.create_task(
+            run_baseline_server("127.0.0.1", 0, port.set_result, stop, redis_url=r.url)
+        )
+        p = await asyncio.wait_for(port, 10)
+        rec = await run_baseline(
+            [f"ws://127.0.0.1:{p}"], 3, 1.5, Pacing(0), 350, progress=False, label="toy"
+        )
+        stop.set()
+        await server
+        rep = rec.to_json()
+        assert rep["errors_total"] == 0 and rep["actions"] > 20
+        c = redis_sync.Redis(port=r.port)
+        versions = {k.decode(): int(c.hget(k, "version")) for k in c.keys("toy:*")}
+        c.close()
+        assert len(versions) == 3
+        # every action measured was committed (Redis also counts the ones sent while the
+        # other rooms were still being set up, before the measurement started)
+        assert sum(versions.values()) >= rep["actions"]
+    finally:
+        r.stop()
+
+
+def test_cli_reports_the_toy_beside_the_baseline(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run.json"
+    args = ["--baseline", "--toy", "--rooms", "2", "--duration", "1.0", "--quiet"]
+    assert main([*args, "--json", str(out)]) == 0
+    rep = json.loads(out.read_text())
+    assert rep["toy"]["errors_total"] == 0 and rep["toy"]["actions"] > 0
+    # the toy's server and its redis-server are both measured
+    assert len(rep["toy"]["cpu_us_per_action"]) == 2
+    ratio = rep["toy"]["actions_per_s"] / rep["baseline"]["actions_per_s"]
+    assert abs(rep["ratio_toy_over_baseline"] - ratio) < 0.001 + ratio * 0.01
+    assert "ratio: toy / baseline" in capsys.readouterr().out
