@@ -88,6 +88,16 @@ def now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def seat_timeouts(deadlines: list[tuple[int, str, int]]) -> dict[int, int]:
+    """Each seat's earliest "timeout" deadline among a room's ``deadlines``
+    (``App.room_deadlines``): the deadline a seat is shown for its pending decision."""
+    timeouts: dict[int, int] = {}
+    for at, kind, seat in deadlines:
+        if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
+            timeouts[seat] = at
+    return timeouts
+
+
 class Conn:
     """One client connection on this process."""
 
@@ -626,8 +636,7 @@ class App:
     def seat_deadline(self, state: JSON, seat: int | None) -> int | None:
         if seat is None:
             return None
-        ds = [at for at, kind, s in self.room_deadlines(state) if s == seat and kind == "timeout"]
-        return min(ds) if ds else None
+        return seat_timeouts(self.room_deadlines(state)).get(seat)
 
     def deliver(
         self,
@@ -718,10 +727,7 @@ class App:
             entry["playing"] = True
             if deadlines is None:
                 deadlines = self.room_deadlines(state)
-            timeouts: dict[int, int] = {}
-            for at, kind, seat in deadlines:
-                if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
-                    timeouts[seat] = at
+            timeouts = seat_timeouts(deadlines)
             legal: JSON = {}
             seat_deadlines: JSON = {}
             for k in state.get("pending_kinds") or {}:
