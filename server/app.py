@@ -31,6 +31,7 @@ from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
 from server import game, resp, rooms
+from server.clock import now_ms
 from server.config import Config
 from server.metrics import Metrics
 from server.retention import Sweeper
@@ -82,10 +83,6 @@ async def freeze_loop(every: float) -> None:
         await asyncio.sleep(every)
         gc.collect(0)
         gc.freeze()
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 def seat_timeouts(deadlines: list[tuple[int, str, int]]) -> dict[int, int]:
