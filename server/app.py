@@ -1165,10 +1165,16 @@ class App:
 
     async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
         """Wait (a little) until everything queued for the connection was written."""
+        await self.flush_all([conn], timeout)
+
+    async def flush_all(self, conns: list[Conn], timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds in all) until everything queued for each of
+        ``conns`` was written: one waiter for all of them (not a polling coroutine per
+        connection: a shutdown flushes thousands)."""
         end = time.monotonic() + timeout
-        while conn.queued() and time.monotonic() < end:
+        while any(c.queued() for c in conns) and time.monotonic() < end:
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.01)  # the writer may still be inside ws.send
+        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
 
     async def _abuse(self, conn: Conn) -> bool:
         await conn.ws.close(CloseCode.POLICY, "too many bad messages")
@@ -1570,11 +1576,7 @@ class App:
         conns = list(self.conns)
         for conn in conns:
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
-        # one waiter for all (not a polling coroutine per connection: thousands of them)
-        end = time.monotonic() + 1.0
-        while any(c.queued() for c in conns) and time.monotonic() < end:
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
+        await self.flush_all(conns, 1.0)
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
