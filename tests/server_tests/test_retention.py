@@ -5,7 +5,6 @@ back, or the sweeper's ``now`` argument (no sleeping on the clock)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from server.app import App
 from server.config import load_config
 from server.store import PUBLIC, ROOMS, TIMERS, Store, k_log, k_seq, k_state
 from server_tests.conftest import make_config, running_server
+from server_tests.helpers import load_room, until
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)
@@ -34,15 +34,6 @@ async def _room_with(
     assert ack["type"] == "ack"
     snap = await c.wait_for(lambda msg: msg["type"] == "snapshot")
     return c, ack["room"], snap["lobby"]["code"]
-
-
-async def _until(pred, what: str, tries: int = 500) -> None:  # type: ignore[no-untyped-def]
-    """Poll a Redis-side condition (bounded; no assertion on how long it took)."""
-    for _ in range(tries):
-        if await pred():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"never happened: {what}")
 
 
 async def test_closed_room_keys_expire_and_index_entries_go(redis_url: str) -> None:
@@ -85,7 +76,7 @@ async def test_a_tiny_ttl_really_removes_the_room(redis_url: str) -> None:
         async def gone() -> bool:
             return int(await r.exists(k_state(room), k_log(room), k_seq(room))) == 0
 
-        await _until(gone, "the closed room's keys expired")
+        await until(gone, "the closed room's keys expired")
         await a.close()
     await r.aclose()
 
@@ -104,7 +95,7 @@ async def test_player_room_index_drops_expired_rooms(redis_url: str) -> None:
         async def expired() -> bool:
             return int(await r.exists(k_state(room))) == 0
 
-        await _until(expired, "the room's state expired")
+        await until(expired, "the room's state expired")
         assert await r.sismember(f"mj:player:{pid}:rooms", room)
         b = await Client.connect(srv.port, "a2")
         w = await b.hello("alice", token)
@@ -113,12 +104,6 @@ async def test_player_room_index_drops_expired_rooms(redis_url: str) -> None:
         assert await r.exists(k_state(keep)) == 1
         await b.close()
     await r.aclose()
-
-
-async def _state(r: aioredis.Redis, room: str) -> rooms.JSON:
-    loaded = await Store(r).load(room)
-    assert loaded is not None
-    return loaded[1]
 
 
 async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: str) -> None:
@@ -142,10 +127,10 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         await a.close()
 
         async def away() -> bool:
-            seat = (await _state(r, room))["seats"][0]
+            seat = (await load_room(redis_url, room))[1]["seats"][0]
             return seat is not None and seat.get("away") is not None
 
-        await _until(away, "the seat is marked away")
+        await until(away, "the seat is marked away")
         res = await sweeper.sweep(int(time.time() * 1000), take_turn=False)
         assert res.closed == 0, "not idle for long enough yet"
         res = await sweeper.sweep(later, take_turn=False)
@@ -158,7 +143,7 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         )
         assert ev["lobby"]["status"] == "closed"
         assert ev["notice"] == {"type": "room_closed", "reason": "idle"}
-        state = await _state(r, room)
+        _, state = await load_room(redis_url, room)
         assert state["status"] == "closed" and state["members"] == {}
         assert 0 < await r.pttl(k_state(room)) <= HOUR_MS
         assert not await r.sismember(ROOMS, room)
@@ -192,13 +177,13 @@ async def test_sweeper_closes_a_paused_game(redis_url: str) -> None:
         await a.close()
 
         async def paused() -> bool:
-            return rooms.paused(await _state(r, room))
+            return rooms.paused((await load_room(redis_url, room))[1])
 
-        await _until(paused, "the game paused once the only human was gone")
+        await until(paused, "the game paused once the only human was gone")
         sweeper_app = App(make_config(idle_room_seconds=60.0), Store.from_url(redis_url))
         res = await sweeper_app.sweeper.sweep(int(time.time() * 1000) + HOUR_MS, take_turn=False)
         assert res.closed == 1
-        state = await _state(r, room)
+        _, state = await load_room(redis_url, room)
         assert state["status"] == "closed"
         assert await r.pttl(k_state(room)) > 0
         assert await r.zscore(TIMERS, room) is None
