@@ -36,6 +36,15 @@ async def _room_with(
     return c, ack["room"], snap["lobby"]["code"]
 
 
+async def _closed_room(port: int, name: str = "alice") -> str:
+    """A room whose only member (``name``) created it and left it: closed."""
+    c, room, _ = await _room_with(port, name)
+    left = await c.request({"type": "leave_room", "room": room})
+    assert left["type"] == "left"
+    await c.close()
+    return room
+
+
 async def test_closed_room_keys_expire_and_index_entries_go(redis_url: str) -> None:
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=3600.0) as srv:
@@ -58,26 +67,22 @@ async def test_closed_room_keys_expire_and_index_entries_go(redis_url: str) -> N
 async def test_closed_rooms_kept_forever_with_ttl_zero(redis_url: str) -> None:
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.0) as srv:
-        a, room, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": room})
-        state = await Store(r).load(room)
-        assert state is not None and state[1]["status"] == "closed"
+        room = await _closed_room(srv.port)
+        _, state = await load_room(redis_url, room)
+        assert state["status"] == "closed"
         assert await r.pttl(k_state(room)) == -1
-        await a.close()
     await r.aclose()
 
 
 async def test_a_tiny_ttl_really_removes_the_room(redis_url: str) -> None:
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.05) as srv:
-        a, room, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": room})
+        room = await _closed_room(srv.port)
 
         async def gone() -> bool:
             return int(await r.exists(k_state(room), k_log(room), k_seq(room))) == 0
 
         await until(gone, "the closed room's keys expired")
-        await a.close()
     await r.aclose()
 
 
@@ -195,12 +200,8 @@ async def test_sweeper_repairs_half_done_and_legacy_closes(redis_url: str) -> No
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.0) as srv:
         # closed with retention off: no expiry (as every room closed before retention)
-        a, legacy, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": legacy})
-        b, half, _ = await _room_with(srv.port, "bob")
-        await b.request({"type": "leave_room", "room": half})
-        await a.close()
-        await b.close()
+        legacy = await _closed_room(srv.port)
+        half = await _closed_room(srv.port, "bob")
     assert await r.pttl(k_state(legacy)) == -1
     await r.sadd(ROOMS, half)  # a process died half-way through closing it
     await r.sadd(ROOMS, "r_ghost")  # an open room whose keys are gone
