@@ -27,10 +27,12 @@ start() {  # start PYTHONPATH PORT -> "pid datadir"
 read -r BS BD <<<"$(start "$BASE" 18821 "$@")"
 read -r AS AD <<<"$(start - 18822 "$@")"
 for _ in $(seq 100); do
-  grep -q listening "$BD/out" 2>/dev/null && grep -q listening "$AD/out" 2>/dev/null && break
+  grep -q listening "$BD/out" 2>/dev/null && grep -q listening "$AD/out" 2>/dev/null \
+    && [ -s "$BD/redis.pid" ] && [ -s "$AD/redis.pid" ] && break
   sleep 0.2
 done
-BR=$(pgrep -f "redis-server.*$BD" | head -1); AR=$(pgrep -f "redis-server.*$AD" | head -1)
+# each server's embedded redis-server writes its pid to <data dir>/redis.pid (server/embedded.py)
+BR=$(cat "$BD/redis.pid"); AR=$(cat "$AD/redis.pid")
 "$V/mahjong-loadtest" --url ws://127.0.0.1:18821 --rooms 20 --duration 20 --server-pid "$BS" \
   --server-pid "$BR" --quiet --json "$OUT/base.json" >"$OUT/base.txt" 2>&1 &
 L1=$!

@@ -56,19 +56,11 @@ class Message:
 
     def to_wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type}
-        cls = type(self)
-        names = _FIELD_NAMES.get(cls)
-        if names is None:
-            names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(self))
-        for name in names:
+        for name in _spec(type(self))[0]:  # the fields in order
             v = getattr(self, name)
             if v is not None:
                 out[name] = v
         return out
-
-
-#: message class -> its field names in order (``dataclasses.fields`` per message is slow)
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)
@@ -412,7 +404,8 @@ def _check_type(name: str, value: Any, tp: Any, meta: Any) -> None:
 M = TypeVar("M", bound=Message)
 
 
-#: message class -> ({field: (type hint, metadata)}, required field names), built once
+#: message class -> ({field: (type hint, metadata)} in field order, required field names),
+#: built once (``dataclasses.fields`` per message is slow): parsing and ``to_wire`` use it
 _SPECS: dict[type, tuple[dict[str, tuple[Any, Any]], tuple[str, ...]]] = {}
 
 

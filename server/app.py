@@ -32,6 +32,7 @@ from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
 from server import game, resp, rooms
+from server.clock import now_ms
 from server.config import Config
 from server.metrics import Metrics
 from server.retention import Sweeper
@@ -99,8 +100,14 @@ async def freeze_loop(every: float) -> None:
         gc.freeze()
 
 
-def now_ms() -> int:
-    return int(time.time() * 1000)
+def seat_timeouts(deadlines: list[tuple[int, str, int]]) -> dict[int, int]:
+    """Each seat's earliest "timeout" deadline among a room's ``deadlines``
+    (``App.room_deadlines``): the deadline a seat is shown for its pending decision."""
+    timeouts: dict[int, int] = {}
+    for at, kind, seat in deadlines:
+        if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
+            timeouts[seat] = at
+    return timeouts
 
 
 class Conn:
@@ -658,8 +665,7 @@ class App:
     def seat_deadline(self, state: JSON, seat: int | None) -> int | None:
         if seat is None:
             return None
-        ds = [at for at, kind, s in self.room_deadlines(state) if s == seat and kind == "timeout"]
-        return min(ds) if ds else None
+        return seat_timeouts(self.room_deadlines(state)).get(seat)
 
     def deliver(
         self,
@@ -750,10 +756,7 @@ class App:
             entry["playing"] = True
             if deadlines is None:
                 deadlines = self.room_deadlines(state)
-            timeouts: dict[int, int] = {}
-            for at, kind, seat in deadlines:
-                if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
-                    timeouts[seat] = at
+            timeouts = seat_timeouts(deadlines)
             legal: JSON = {}
             seat_deadlines: JSON = {}
             for k in state.get("pending_kinds") or {}:
@@ -1194,10 +1197,16 @@ class App:
 
     async def flush(self, conn: Conn, timeout: float = 2.0) -> None:
         """Wait (a little) until everything queued for the connection was written."""
+        await self.flush_all([conn], timeout)
+
+    async def flush_all(self, conns: list[Conn], timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds in all) until everything queued for each of
+        ``conns`` was written: one waiter for all of them (not a polling coroutine per
+        connection: a shutdown flushes thousands)."""
         end = time.monotonic() + timeout
-        while conn.queued() and time.monotonic() < end:
+        while any(c.queued() for c in conns) and time.monotonic() < end:
             await asyncio.sleep(0.01)
-        await asyncio.sleep(0.01)  # the writer may still be inside ws.send
+        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
 
     async def _abuse(self, conn: Conn) -> bool:
         await conn.ws.close(CloseCode.POLICY, "too many bad messages")
@@ -1599,11 +1608,7 @@ class App:
         conns = list(self.conns)
         for conn in conns:
             conn.send(m.Closing(reason="server shutting down", reconnect=True))
-        # one waiter for all (not a polling coroutine per connection: thousands of them)
-        end = time.monotonic() + 1.0
-        while any(c.queued() for c in conns) and time.monotonic() < end:
-            await asyncio.sleep(0.01)
-        await asyncio.sleep(0.01)  # a writer may still be inside ws.send
+        await self.flush_all(conns, 1.0)
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):

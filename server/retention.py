@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +32,7 @@ from typing import TYPE_CHECKING
 import redis.exceptions
 
 from server import rooms
+from server.clock import now_ms
 from server.rooms import RoomError
 
 if TYPE_CHECKING:
@@ -181,7 +181,3 @@ class Sweeper:
             if loaded is not None and loaded[1]["status"] == "closed":
                 await store.expire_room(room, ttl)
                 out.legacy_expired += 1
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)

@@ -261,8 +261,8 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
         if seat and seat.get("player") == player:
             seat["auto"] = False
             seat["away"] = None
-    if now is not None and paused(state) and not paused(s):
-        _resume_clocks(s, now)
+    if now is not None:
+        _unpause(state, s, now)
     return Change(
         s,
         "join",
@@ -429,8 +429,7 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
         seat["away"] = None
         seat["auto"] = False
         notice = {"type": "seat_back", "seat": cur}
-        if paused(state) and not paused(s):
-            _resume_clocks(s, now)
+        _unpause(state, s, now)
     return Change(s, "away" if away else "back", player, lobby_changed=True, notice=notice)
 
 
@@ -446,8 +445,7 @@ def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | 
     else:
         new.pop(player, None)
     s["spectators_away"] = new
-    if paused(state) and not paused(s):
-        _resume_clocks(s, now)
+    _unpause(state, s, now)
     # lobby_changed: the change must be committed (a spectator's presence is in the state)
     return Change(s, "away" if away else "back", player, lobby_changed=True)
 
@@ -635,6 +633,14 @@ def _nobody_else_present(state: JSON, humans: list[JSON]) -> bool:
     seated = {seat.get("player") for seat in humans}
     gone = state.get("spectators_away") or {}
     return all(p in seated or p in gone for p in state["members"])
+
+
+def _unpause(before: JSON, s: JSON, now: int) -> None:
+    """The step after a change ``before`` -> ``s`` that can end a pause (a player joins or
+    comes back, a spectator connects): if the game was paused and no longer is, its clocks
+    start again now."""
+    if paused(before) and not paused(s):
+        _resume_clocks(s, now)
 
 
 def _resume_clocks(s: JSON, now: int) -> None:

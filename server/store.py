@@ -19,7 +19,7 @@ Every change goes through one Lua script (``commit.lua``) touching only the room
 (one hash slot): idempotency check of the client sequence number, version check, state and
 next-deadline write, stream append, publish and (single Redis) the global timers index, all
 atomic and in one round trip. With Redis Cluster the timers index lives in another slot and
-is updated right after (see :meth:`Store.reindex_timer` for why that is safe).
+is updated right after (see :meth:`Store.reindex_timers` for why that is safe).
 """
 
 from __future__ import annotations
@@ -365,20 +365,8 @@ class Store:
         return int(raw) if raw else None
 
     async def reindex_timer(self, room: str) -> None:
-        """Make the timers index agree with the deadline stored in the room's hash.
-
-        Safe against a concurrent commit: that commit adds its deadline to the index after
-        writing it to the hash, so if our ZREM lands after its ZADD, the re-read below sees
-        the new deadline and adds it back.
-        """
-        d = await self.room_deadline(room)
-        if d is not None:
-            await self.r.zadd(TIMERS, {room: d})
-            return
-        await self.r.zrem(TIMERS, room)
-        d = await self.room_deadline(room)
-        if d is not None:
-            await self.r.zadd(TIMERS, {room: d})
+        """:meth:`reindex_timers` for one room."""
+        await self.reindex_timers([room])
 
     async def postpone_timer(self, room: str, at_ms: int) -> None:
         await self.r.zadd(TIMERS, {room: at_ms})
@@ -412,9 +400,14 @@ class Store:
             return [int(d) if d else None for d in await p.execute()]
 
     async def reindex_timers(self, rooms: list[str]) -> None:
-        """:meth:`reindex_timer` for many rooms, pipelined in batches (start-up and the
-        periodic re-index; same order of operations per room, so equally safe against a
-        concurrent commit)."""
+        """Make the timers index agree with the deadline stored in each room's hash,
+        pipelined in batches (start-up and the periodic re-index; :meth:`reindex_timer` for
+        one room).
+
+        Safe against a concurrent commit: that commit adds its deadline to the index after
+        writing it to the hash, so if our ZREM lands after its ZADD, the re-read below sees
+        the new deadline and adds it back.
+        """
         for i in range(0, len(rooms), BATCH):
             chunk = rooms[i : i + BATCH]
             found = dict(zip(chunk, await self._deadlines(chunk), strict=True))
@@ -437,13 +430,16 @@ class Store:
             await self.r.zadd(LEAVERS, {p: at_ms for p in players[i : i + BATCH]})
 
     async def due_leavers(self, now_ms: int, limit: int = 256) -> list[str]:
-        """Leavers whose time is up, each claimed by exactly one caller (ZREM decides)."""
+        """Leavers whose time is up, each claimed by exactly one caller (its own ZREM
+        decides; the ZREMs pipelined, one round trip)."""
         rows = await self.r.zrangebyscore(LEAVERS, "-inf", now_ms, start=0, num=limit)
-        out = []
-        for raw in rows:
-            if await self.r.zrem(LEAVERS, raw):
-                out.append(raw.decode())
-        return out
+        if not rows:
+            return []
+        async with self.r.pipeline(transaction=False) as p:
+            for raw in rows:
+                p.zrem(LEAVERS, raw)
+            removed = await p.execute()
+        return [raw.decode() for raw, n in zip(rows, removed, strict=True) if n]
 
     async def resume_player(self, token: str) -> tuple[str, str, list[str]] | None:
         """A resuming player's (id, name, rooms) from its token, and it is no longer a leaver

@@ -1,10 +1,12 @@
 """Players for the integration tests: real WebSocket clients that play from the legal actions
-the server sends them, plus the leak checks run on every message."""
+the server sends them, plus the leak checks run on every message; and the small helpers
+several test files share (polling a condition, a room's stored state, /metrics)."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from server import game
@@ -184,6 +186,68 @@ class Player:
                 raise TimeoutError(f"{self.c.label}: game not over; last {self.c.inbox[-3:]}")
             msg = await self.c.recv(timeout=left)
             self.absorb(msg)
+
+
+async def until(pred: Callable[[], Awaitable[bool]], what: str, tries: int = 500) -> None:
+    """Poll a condition every 20 ms (bounded; no assertion on how long it took)."""
+    for _ in range(tries):
+        if await pred():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def load_room(redis_url: str, room: str) -> tuple[int, JSON]:
+    """The room's committed (version, state), read from Redis; the room must exist."""
+    import redis.asyncio as aioredis
+
+    from server.store import Store
+
+    store = Store(aioredis.Redis.from_url(redis_url))
+    try:
+        loaded = await store.load(room)
+        assert loaded is not None, f"no room {room}"
+        return loaded
+    finally:
+        await store.close()
+
+
+async def http_get(port: int, path: str) -> tuple[int, str, str]:
+    """(status, content type, body) of a GET on the server's HTTP port."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    head, _, body = data.decode().partition("\r\n\r\n")
+    status = int(head.split()[1])
+    ctype = next(
+        (
+            h.split(":", 1)[1].strip()
+            for h in head.split("\r\n")
+            if h.lower().startswith("content-type:")
+        ),
+        "",
+    )
+    return status, ctype, body
+
+
+def metrics_of(body: str) -> dict[str, float]:
+    """The samples of a /metrics text: series (name with its labels) -> value."""
+    out: dict[str, float] = {}
+    for line in body.splitlines():
+        if line and not line.startswith("#"):
+            series, _, value = line.rpartition(" ")
+            out[series] = float(value)
+    return out
+
+
+def metric(body: str, series: str) -> float:
+    """One sample of a /metrics text (e.g. ``mahjong_room_loads_total``); it must be there."""
+    value = metrics_of(body).get(series)
+    if value is None:
+        raise AssertionError(f"no {series} in /metrics")
+    return value
 
 
 async def read_log(redis_url: str, room: str) -> dict[int, JSON]:

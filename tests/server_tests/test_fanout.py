@@ -16,6 +16,7 @@ from websockets.frames import Frame, Opcode
 
 from server import app as app_module
 from server_tests.conftest import running_server
+from server_tests.helpers import metric
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(120)
@@ -114,9 +115,7 @@ async def _connections(port: int) -> int:
             return str(r.read().decode())
 
     body = await asyncio.to_thread(get)
-    return int(
-        next(ln.split()[1] for ln in body.splitlines() if ln.startswith("mahjong_connections "))
-    )
+    return int(metric(body, "mahjong_connections"))
 
 
 async def test_spectators_share_one_frame_and_players_get_their_own(redis_url: str) -> None:

@@ -13,30 +13,12 @@ from protocol.codes import CloseCode
 from server import game
 from server.config import load_config
 from server_tests.conftest import ServerProc
+from server_tests.helpers import http_get, metric, metrics_of
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)
 
 RS = game.rulesets()[0]
-
-
-async def http_get(port: int, path: str) -> tuple[int, str, str]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    await writer.drain()
-    data = await asyncio.wait_for(reader.read(), 5)
-    writer.close()
-    head, _, body = data.decode().partition("\r\n\r\n")
-    status = int(head.split()[1])
-    ctype = next(
-        (
-            h.split(":", 1)[1].strip()
-            for h in head.split("\r\n")
-            if h.lower().startswith("content-type:")
-        ),
-        "",
-    )
-    return status, ctype, body
 
 
 async def test_health_ready_metrics(server):
@@ -49,10 +31,10 @@ async def test_health_ready_metrics(server):
     await c.recv()
     status, ctype, body = await http_get(server.port, "/metrics")
     assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
-    lines = dict(line.rsplit(" ", 1) for line in body.splitlines() if not line.startswith("#"))
-    assert lines["mahjong_connections"] == "1"
-    assert int(lines["mahjong_rooms_open"]) >= 1
-    assert lines['mahjong_errors_total{code="bad_frame"}'] == "1"
+    lines = metrics_of(body)
+    assert lines["mahjong_connections"] == 1
+    assert lines["mahjong_rooms_open"] >= 1
+    assert lines['mahjong_errors_total{code="bad_frame"}'] == 1
     assert 'mahjong_action_seconds_bucket{le="+Inf"}' in lines
     assert "mahjong_redis_errors_total" in lines
     await c.close()
@@ -163,10 +145,7 @@ async def test_redis_restart_is_survived(tmp_path):
             assert r["type"] == "ack", r
             assert (await http_get(srv.port, "/readyz"))[0] == 200
             _, _, body = await http_get(srv.port, "/metrics")
-            errors = next(
-                line for line in body.splitlines() if line.startswith("mahjong_redis_errors_total")
-            )
-            assert int(errors.split()[1]) >= 1
+            assert metric(body, "mahjong_redis_errors_total") >= 1
             ev = await c.wait_for(lambda m: m["type"] == "events" and m["seq"] == r["seq"])
             assert ev["lobby"]["seats"][1]["name"] == "r"
             await c.close()
@@ -212,11 +191,7 @@ async def test_keepalive_pings_keep_a_live_idle_connection_open(redis_url):
 
         async def pongs() -> float:
             _, _, body = await http_get(srv.port, "/metrics")
-            return next(
-                float(line.split()[1])
-                for line in body.splitlines()
-                if line.startswith("mahjong_keepalive_pongs_total ")
-            )
+            return metric(body, "mahjong_keepalive_pongs_total")
 
         # several ping rounds (every 0.2 s) answered by the client, however busy the machine
         while await pongs() < 3:

@@ -10,32 +10,14 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from server.store import LEAVERS, Store
+from server.store import LEAVERS
 from server_tests.conftest import running_server
-from server_tests.helpers import check_view_message, setup_table
-from server_tests.test_ops import http_get
+from server_tests.helpers import check_view_message, http_get, load_room, metric, setup_table
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(90)
 
 FAST = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms": 0}
-
-
-def _counter(body: str, name: str) -> int:
-    for line in body.splitlines():
-        if line.startswith(f"mahjong_{name}_total "):
-            return int(line.split()[1])
-    raise AssertionError(f"no {name} in /metrics")
-
-
-async def _state(redis_url: str, room: str) -> tuple[int, dict]:  # type: ignore[type-arg]
-    store = Store(aioredis.Redis.from_url(redis_url))
-    try:
-        loaded = await store.load(room)
-        assert loaded is not None
-        return loaded
-    finally:
-        await store.close()
 
 
 async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redis_url: str) -> None:
@@ -48,7 +30,7 @@ async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redi
         )
         assert (await clients[0].request({"type": "start_game", "room": room}))["type"] == "ack"
     # the server stopped gracefully: no seat was marked away, the four players are recorded
-    version, state = await _state(redis_url, room)
+    version, state = await load_room(redis_url, room)
     assert all(s.get("away") is None for s in state["seats"])
     r = aioredis.Redis.from_url(redis_url)
     try:
@@ -73,7 +55,9 @@ async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redi
             assert snap["seq"] == version, "resumed at the committed version, no presence commit"
             assert snap["you"]["seat"] == seat
         _, _, body = await http_get(srv.port, "/metrics")
-        assert _counter(body, "room_loads") == 1, "one load of the room for its three seats"
+        assert metric(body, "mahjong_room_loads_total") == 1, (
+            "one load of the room for its three seats"
+        )
         # restart_resume_seconds after the stop, the missing player's seat is marked away
         first = got[0][0]
         ev = await first.wait_for(

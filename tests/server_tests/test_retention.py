@@ -5,7 +5,6 @@ back, or the sweeper's ``now`` argument (no sleeping on the clock)."""
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from server.app import App
 from server.config import load_config
 from server.store import PUBLIC, ROOMS, TIMERS, Store, k_log, k_seq, k_state
 from server_tests.conftest import make_config, running_server
+from server_tests.helpers import load_room, until
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)
@@ -36,13 +36,13 @@ async def _room_with(
     return c, ack["room"], snap["lobby"]["code"]
 
 
-async def _until(pred, what: str, tries: int = 500) -> None:  # type: ignore[no-untyped-def]
-    """Poll a Redis-side condition (bounded; no assertion on how long it took)."""
-    for _ in range(tries):
-        if await pred():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"never happened: {what}")
+async def _closed_room(port: int, name: str = "alice") -> str:
+    """A room whose only member (``name``) created it and left it: closed."""
+    c, room, _ = await _room_with(port, name)
+    left = await c.request({"type": "leave_room", "room": room})
+    assert left["type"] == "left"
+    await c.close()
+    return room
 
 
 async def test_closed_room_keys_expire_and_index_entries_go(redis_url: str) -> None:
@@ -67,26 +67,22 @@ async def test_closed_room_keys_expire_and_index_entries_go(redis_url: str) -> N
 async def test_closed_rooms_kept_forever_with_ttl_zero(redis_url: str) -> None:
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.0) as srv:
-        a, room, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": room})
-        state = await Store(r).load(room)
-        assert state is not None and state[1]["status"] == "closed"
+        room = await _closed_room(srv.port)
+        _, state = await load_room(redis_url, room)
+        assert state["status"] == "closed"
         assert await r.pttl(k_state(room)) == -1
-        await a.close()
     await r.aclose()
 
 
 async def test_a_tiny_ttl_really_removes_the_room(redis_url: str) -> None:
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.05) as srv:
-        a, room, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": room})
+        room = await _closed_room(srv.port)
 
         async def gone() -> bool:
             return int(await r.exists(k_state(room), k_log(room), k_seq(room))) == 0
 
-        await _until(gone, "the closed room's keys expired")
-        await a.close()
+        await until(gone, "the closed room's keys expired")
     await r.aclose()
 
 
@@ -104,7 +100,7 @@ async def test_player_room_index_drops_expired_rooms(redis_url: str) -> None:
         async def expired() -> bool:
             return int(await r.exists(k_state(room))) == 0
 
-        await _until(expired, "the room's state expired")
+        await until(expired, "the room's state expired")
         assert await r.sismember(f"mj:player:{pid}:rooms", room)
         b = await Client.connect(srv.port, "a2")
         w = await b.hello("alice", token)
@@ -113,12 +109,6 @@ async def test_player_room_index_drops_expired_rooms(redis_url: str) -> None:
         assert await r.exists(k_state(keep)) == 1
         await b.close()
     await r.aclose()
-
-
-async def _state(r: aioredis.Redis, room: str) -> rooms.JSON:
-    loaded = await Store(r).load(room)
-    assert loaded is not None
-    return loaded[1]
 
 
 async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: str) -> None:
@@ -142,10 +132,10 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         await a.close()
 
         async def away() -> bool:
-            seat = (await _state(r, room))["seats"][0]
+            seat = (await load_room(redis_url, room))[1]["seats"][0]
             return seat is not None and seat.get("away") is not None
 
-        await _until(away, "the seat is marked away")
+        await until(away, "the seat is marked away")
         res = await sweeper.sweep(int(time.time() * 1000), take_turn=False)
         assert res.closed == 0, "not idle for long enough yet"
         res = await sweeper.sweep(later, take_turn=False)
@@ -158,7 +148,7 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         )
         assert ev["lobby"]["status"] == "closed"
         assert ev["notice"] == {"type": "room_closed", "reason": "idle"}
-        state = await _state(r, room)
+        _, state = await load_room(redis_url, room)
         assert state["status"] == "closed" and state["members"] == {}
         assert 0 < await r.pttl(k_state(room)) <= HOUR_MS
         assert not await r.sismember(ROOMS, room)
@@ -192,13 +182,13 @@ async def test_sweeper_closes_a_paused_game(redis_url: str) -> None:
         await a.close()
 
         async def paused() -> bool:
-            return rooms.paused(await _state(r, room))
+            return rooms.paused((await load_room(redis_url, room))[1])
 
-        await _until(paused, "the game paused once the only human was gone")
+        await until(paused, "the game paused once the only human was gone")
         sweeper_app = App(make_config(idle_room_seconds=60.0), Store.from_url(redis_url))
         res = await sweeper_app.sweeper.sweep(int(time.time() * 1000) + HOUR_MS, take_turn=False)
         assert res.closed == 1
-        state = await _state(r, room)
+        _, state = await load_room(redis_url, room)
         assert state["status"] == "closed"
         assert await r.pttl(k_state(room)) > 0
         assert await r.zscore(TIMERS, room) is None
@@ -210,12 +200,8 @@ async def test_sweeper_repairs_half_done_and_legacy_closes(redis_url: str) -> No
     r = aioredis.Redis.from_url(redis_url)
     async with running_server(redis_url, closed_room_ttl=0.0) as srv:
         # closed with retention off: no expiry (as every room closed before retention)
-        a, legacy, _ = await _room_with(srv.port)
-        await a.request({"type": "leave_room", "room": legacy})
-        b, half, _ = await _room_with(srv.port, "bob")
-        await b.request({"type": "leave_room", "room": half})
-        await a.close()
-        await b.close()
+        legacy = await _closed_room(srv.port)
+        half = await _closed_room(srv.port, "bob")
     assert await r.pttl(k_state(legacy)) == -1
     await r.sadd(ROOMS, half)  # a process died half-way through closing it
     await r.sadd(ROOMS, "r_ghost")  # an open room whose keys are gone

@@ -18,38 +18,26 @@ import redis.exceptions
 from server.app import App
 from server.store import Store
 
-from .conftest import REDIS, free_port, make_config
+from .conftest import REDIS, RedisProc, make_config
 
 KEYS = 4000
 DELAY_US = 500  # per key while loading: ~2 s of LOADING
 
 
-def _redis(tmp: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+def _slow_loading_redis(tmp: Path, port: int) -> subprocess.Popen[bytes]:
+    """redis-server as RedisProc starts it, plus the slow-loading options (which RedisProc
+    has no way to pass), and not waited for: it is LOADING while it starts."""
     args = [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp)]
     args += ["--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"]
-    return subprocess.Popen([*args, *extra], stdout=subprocess.DEVNULL)
-
-
-def _wait_up(port: int) -> None:
-    c = redis.Redis(port=port)
-    try:
-        for _ in range(300):
-            try:
-                c.ping()
-                return
-            except redis.exceptions.ConnectionError:
-                time.sleep(0.02)
-    finally:
-        c.close()
-    raise RuntimeError("redis did not start")
+    args += ["--key-load-delay", str(DELAY_US), "--loading-process-events-interval-bytes", "1024"]
+    return subprocess.Popen(args, stdout=subprocess.DEVNULL)
 
 
 @pytest.fixture
 def loading_redis(tmp_path: Path):
     """A redis-server that is LOADING a data set of KEYS keys when the fixture returns."""
-    port = free_port()
-    proc = _redis(tmp_path, port)
-    _wait_up(port)
+    rp = RedisProc(tmp_path)
+    port = rp.port
     c = redis.Redis(port=port)
     with c.pipeline(transaction=False) as p:
         for i in range(KEYS):
@@ -57,12 +45,8 @@ def loading_redis(tmp_path: Path):
         p.execute()
     c.save()
     c.close()
-    proc.terminate()
-    proc.wait(10)
-    proc = _redis(
-        tmp_path, port, "--key-load-delay", str(DELAY_US),
-        "--loading-process-events-interval-bytes", "1024",
-    )  # fmt: skip
+    rp.stop()
+    proc = _slow_loading_redis(tmp_path, port)
     try:
         _wait_loading(port)  # listening (it answers INFO while loading), not done loading
         yield port
@@ -118,22 +102,19 @@ async def test_the_wait_for_a_redis_that_does_not_answer_is_bounded(tmp_path: Pa
     """A Redis that accepts connections but never answers (a frozen process: SIGSTOP) must
     not hang the start: every attempt is bounded, then the start fails (a hang here would be
     caught by the test timeout, not by a measured duration)."""
-    port = free_port()
-    proc = _redis(tmp_path, port)
-    _wait_up(port)
-    store = Store.from_url(f"redis://127.0.0.1:{port}/0")
+    rp = RedisProc(tmp_path)
+    store = Store.from_url(rp.url)
     app = App(make_config(redis_load_wait=0.3), store)
-    proc.send_signal(signal.SIGSTOP)
+    rp.proc.send_signal(signal.SIGSTOP)
     try:
         with pytest.raises(redis.exceptions.TimeoutError, match="did not answer"):
             await app.start()
         assert app.tasks == []
     finally:
-        proc.send_signal(signal.SIGCONT)
+        rp.proc.send_signal(signal.SIGCONT)
         await app.stop_tasks()
         await store.close()
-        proc.terminate()
-        proc.wait(10)
+        rp.stop()
 
 
 class _SwallowingStore(Store):
