@@ -96,6 +96,8 @@ class CommitResult:
 
 
 COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
+RESUME_LUA = resources.files("server").joinpath("resume.lua").read_text()
+_STATE_PREFIX, _STATE_SUFFIX = k_state("\0").split("\0")
 
 #: every Redis call is bounded: a reply not read within this many seconds is a
 #: ``redis.exceptions.TimeoutError`` (redis-py before 8 waits forever by default; nothing
@@ -202,7 +204,10 @@ class Store:
         return int(raw[0]), unpack(raw[1])
 
     async def version(self, room: str) -> int:
-        v = await self.r.hget(k_state(room), "version")
+        if self.commits is not None:  # a small read: on the pipelined connection
+            v = await self.commits.execute("HGET", k_state(room), "version")
+        else:
+            v = await self.r.hget(k_state(room), "version")
         return int(v) if v is not None else 0
 
     async def last_seq(self, room: str, player: str) -> tuple[int, int]:
@@ -446,7 +451,22 @@ class Store:
         of a graceful stop: two round trips (the token, then the rest pipelined) instead of
         four — a reconnect storm is thousands of these at once — plus one pipelined existence
         check of its rooms when it has any (rooms expired after their retention are dropped
-        from its index, as in :meth:`player_rooms`)."""
+        from its index, as in :meth:`player_rooms`). On a single Redis (the pipelined
+        connection exists) all of it is one script, ``server/resume.lua``: one round trip."""
+        if self.commits is not None:
+            res = await self._eval(
+                RESUME_LUA,
+                [f"mj:tok:{token_hash(token)}", LEAVERS],
+                ["mj:player:", _STATE_PREFIX, _STATE_SUFFIX],
+            )
+            if res is None:
+                return None
+            pid_b, name_b, alive_b = res
+            return (
+                pid_b.decode(),
+                name_b.decode() if name_b else "player",
+                [r.decode() for r in alive_b],
+            )
         raw = await self.r.get(f"mj:tok:{token_hash(token)}")
         if raw is None:
             return None

@@ -51,3 +51,40 @@ async def test_due_leavers_are_claimed_once(redis_url: str) -> None:
     finally:
         await store.close()
         await other.close()
+
+
+async def _resume_fixture(store: Store, name: str) -> tuple[str, str]:
+    """A player in two rooms (one of them since expired) who left in a graceful stop."""
+    pid, token = await store.new_player(name)
+    await store.commit(f"r_live_{name}", 0, {"status": "playing"}, {"kind": "create"})
+    for room in (f"r_live_{name}", f"r_gone_{name}", f"r_also_{name}"):
+        await store.add_player_room(pid, room)
+    await store.commit(f"r_also_{name}", 0, {"status": "lobby"}, {"kind": "create"})
+    await store.add_leavers([pid], 100)
+    return pid, token
+
+
+async def test_resume_player_in_one_script_equals_the_multi_step_path(redis_url: str) -> None:
+    """On a single Redis a resume is one script (server/resume.lua); Redis Cluster keeps the
+    multi-step path (a store without the pipelined connection takes it too): both give the
+    same answer and leave Redis the same way."""
+    import redis.asyncio as aioredis
+
+    one = Store.from_url(redis_url)
+    steps = Store(aioredis.Redis.from_url(redis_url))  # no pipelined connection
+    assert one.commits is not None and steps.commits is None
+    try:
+        results = []
+        for store, name in ((one, "a"), (steps, "b")):
+            pid, token = await _resume_fixture(store, name)
+            got = await store.resume_player(token)
+            assert got == (pid, name, sorted([f"r_also_{name}", f"r_live_{name}"]))
+            # the expired room left the player's index; the player is no longer a leaver
+            assert await store.player_rooms(pid) == got[2]
+            assert await store.r.zscore(LEAVERS, pid) is None
+            results.append(got[2])
+            assert await store.resume_player("not-a-token") is None
+        assert [[r[:-2] for r in rooms] for rooms in results] == [["r_also", "r_live"]] * 2
+    finally:
+        await one.close()
+        await steps.close()
