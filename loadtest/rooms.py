@@ -19,6 +19,7 @@ from typing import Any
 
 from loadtest.conn import Conn, RequestError
 from loadtest.stats import Recorder
+from protocol.retry import retry_delay
 
 __all__ = ["BaselineRoom", "GameRoom", "Pacing", "pick_action"]
 
@@ -204,7 +205,13 @@ class GameRoom(_Room):
             c = Conn(self.url, self.rec, i)
             try:
                 await c.open(timeout=10, count_failure=False)  # the server is restarting
-            except Exception:
+            except Exception as exc:
+                # refused while the server answers the clients ahead of us: come back when
+                # it says (jittered), not on our own backoff
+                told = retry_delay(exc, self.rng)
+                if told is not None:
+                    self.rec.refused += 1
+                    delay = told
                 continue
             c.on_message = self.on_message
             c.token = token

@@ -79,6 +79,7 @@ class Recorder:
     resumed_first_epoch: float | None = None
     resumed_last_epoch: float | None = None
     reconnect_failures: int = 0
+    refused: int = 0  # reconnect attempts the server refused with 503 + Retry-After
     lost_in_flight: int = 0  # actions whose connection was lost before their ack
     resumed_behind: int = 0  # a resume snapshot older than what the seat had already seen
 
@@ -158,6 +159,7 @@ class Recorder:
                 if t is not None:
                     out.note_resumed(t)
             out.reconnect_failures += p.reconnect_failures
+            out.refused += p.refused
             out.lost_in_flight += p.lost_in_flight
             out.resumed_behind += p.resumed_behind
             for k, sec in p.seconds.items():
@@ -228,6 +230,7 @@ class Recorder:
             "resumed_first_epoch": self.resumed_first_epoch,
             "resumed_last_epoch": self.resumed_last_epoch,
             "reconnect_failures": self.reconnect_failures,
+            "reconnects_refused_503": self.refused,
             "lost_in_flight": self.lost_in_flight,
             "resumed_behind": self.resumed_behind,
             "cpu_seconds": {k: round(v, 3) for k, v in self.cpu.items()},

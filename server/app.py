@@ -122,6 +122,7 @@ class Conn:
         "busy",
         "cid",
         "closed",
+        "greeting",
         "last",
         "metrics",
         "name",
@@ -140,6 +141,7 @@ class Conn:
         self.ws = ws
         self.metrics = metrics or Metrics()
         self.busy = False  # the writer task holds frames it has not finished sending
+        self.greeting = False  # counted in App.greeting until its hello is through
         self.cid = secrets.token_hex(4)
         self.player: str | None = None
         self.name = ""
@@ -466,6 +468,8 @@ class App:
         self.timer_task: asyncio.Task[None] | None = None
         self.grace_ms = int(cfg.grace_seconds * 1000)
         self.hello_slots = asyncio.Semaphore(max(1, cfg.hello_concurrency))
+        #: connections open but not yet through their hello (see --hello-backlog)
+        self.greeting = 0
         self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
@@ -1068,11 +1072,14 @@ class App:
         conn = Conn(ws, self.cfg, self.metrics)
         self.conns.add(conn)
         self.metrics.connections += 1
+        conn.greeting = True
+        self.greeting += 1
         try:
             await self.session(conn)
         except ConnectionClosed:
             pass
         finally:
+            self._greeted(conn)
             conn.closed = True
             self.conns.discard(conn)
             self.metrics.connections -= 1
@@ -1082,6 +1089,13 @@ class App:
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await writer
+
+    def _greeted(self, conn: Conn) -> None:
+        """The connection's hello is through (or it closed first): it no longer counts
+        against ``--hello-backlog``."""
+        if conn.greeting:
+            conn.greeting = False
+            self.greeting -= 1
 
     async def keepalive_loop(self) -> None:
         """Ping every connection every ``--keepalive-seconds`` (±20 %, with a random phase
@@ -1262,6 +1276,7 @@ class App:
                 self.drop_from_feed(other, room)
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
+        self._greeted(conn)
         self.by_player.setdefault(pid, set()).add(conn)
         conn.send(
             m.Welcome(
@@ -1588,6 +1603,16 @@ class App:
             self.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
             body = self.metrics.render(n, len(self.feeds))
             return _text(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        if 0 < self.cfg.hello_backlog <= self.greeting:
+            # A reconnect storm: thousands of clients at once. The ones admitted are answered
+            # within a fraction of a second; the rest come back after Retry-After (with
+            # jitter) instead of queueing for seconds behind them.
+            self.metrics.inc("handshakes_refused")
+            return _text(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                "busy: too many connections waiting for hello; retry\n",
+                retry_after=self.cfg.hello_retry_after,
+            )
         return None
 
     # ------------------------------------------------------------------ shutdown
@@ -1677,11 +1702,18 @@ def slim_connection(ws: ServerConnection) -> None:
         frames.queue = _SmallQueue()  # type: ignore[union-attr]
 
 
-def _text(status: HTTPStatus, body: str, ctype: str = "text/plain; charset=utf-8") -> Response:
+def _text(
+    status: HTTPStatus,
+    body: str,
+    ctype: str = "text/plain; charset=utf-8",
+    retry_after: int | None = None,
+) -> Response:
     data = body.encode()
     headers = Headers(
         [("Content-Type", ctype), ("Content-Length", str(len(data))), ("Connection", "close")]
     )
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
     return Response(status.value, status.phrase, headers, data)
 
 

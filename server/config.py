@@ -28,6 +28,11 @@ class Config:
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
     hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms
+    # connections open but not yet through their hello: above this, new WebSocket handshakes
+    # get HTTP 503 with Retry-After (0 = no limit): a reconnect storm is admitted in waves the
+    # process can answer promptly instead of all at once
+    hello_backlog: int = 512
+    hello_retry_after: int = 1  # seconds, the 503's Retry-After (clients add jitter)
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
     gc_freeze_seconds: float = 0.0  # >0: collect generation 0 and gc.freeze() this often
     listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms

@@ -102,6 +102,7 @@ class Metrics:
             ("redis_loading_waits", "Start-up waits for Redis loading its data set."),
             ("loop_lags", "Event-loop wake-ups over 50 ms late (checked once a second)."),
             ("room_loads", "Room states loaded from Redis for snapshots (one per room resuming)."),
+            ("handshakes_refused", "WebSocket handshakes answered 503 (--hello-backlog full)."),
         ):
             metric(f"mahjong_{name}_total", "counter", help_)
             out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")

@@ -26,6 +26,7 @@ from protocol import messages as m
 from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
 from protocol.codes import CloseCode
 from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
+from protocol.retry import retry_delay
 from protocol.tls import TLSConfigError, client_ssl_for_url
 
 log = logging.getLogger("mahjong.cli")
@@ -147,6 +148,7 @@ class Session:
             self.on_status(self.fatal)
             return
         while not self.stopped:
+            wait: float | None = None  # the server's Retry-After, when it refused us
             try:
                 async with connect(
                     self.url,
@@ -165,6 +167,7 @@ class Session:
                     finally:
                         pinger.cancel()
             except (OSError, InvalidHandshake, TimeoutError) as exc:
+                wait = retry_delay(exc)
                 self.on_status(f"cannot connect: {exc}")
             except InvalidURI as exc:
                 self.fatal = f"bad server address: {exc}"
@@ -183,7 +186,9 @@ class Session:
                 return
             self.on_status("connection lost; reconnecting…")
             self.on_update([])
-            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF) - 1)])
+            await asyncio.sleep(
+                wait if wait is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
+            )
             attempt += 1
 
     async def _session(self, ws: ClientConnection) -> None:
