@@ -29,9 +29,10 @@ class Config:
     hello_timeout: float = 10.0
     hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms
     # connections open but not yet through their hello: above this, new WebSocket handshakes
-    # get HTTP 503 with Retry-After (0 = no limit): a reconnect storm is admitted in waves the
-    # process can answer promptly instead of all at once
-    hello_backlog: int = 512
+    # get HTTP 503 with Retry-After (0 = no limit, the default): a reconnect storm is admitted
+    # in waves the process can answer promptly instead of all at once (opt-in: each refused
+    # client pays another handshake; see BENCHMARKS.md "Reconnect storm")
+    hello_backlog: int = 0
     hello_retry_after: int = 1  # seconds, the 503's Retry-After (clients add jitter)
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
     gc_freeze_seconds: float = 0.0  # >0: collect generation 0 and gc.freeze() this often
