@@ -284,6 +284,7 @@ def print_summary(rep: dict[str, Any]) -> None:
             f"p999 {lat['p999_ms']} max {lat['max_ms']} ms, errors {r['errors_total']} "
             f"{r['errors'] or ''}, disconnects {r['disconnects']}, "
             f"connect failures {r['connect_failures']}"
+            + (f", stale actions refused {r['stale_actions']}" if r.get("stale_actions") else "")
         )
         rc = r["reconnects"]
         if rc["count"] or r["reconnect_failures"]:

@@ -27,6 +27,14 @@ class RequestError(Exception):
         self.reply = reply
         self.code = str(reply.get("code"))
 
+    @property
+    def stale(self) -> bool:
+        """An action made against a decision the table has moved past (``illegal_action``
+        with ``table_code: stale-seq``): the race of acting on a question another seat's
+        action overtook, which the server refuses without changing anything."""
+        detail = self.reply.get("detail") or {}
+        return self.code == "illegal_action" and detail.get("table_code") == "stale-seq"
+
 
 class Conn:
     """A client connection. Replies carrying ``re`` resolve :meth:`request`; every other

@@ -300,9 +300,11 @@ class GameRoom(_Room):
             self.inflight.append(f)
             self.rec.action_sent()
             self.client_seq[conn.index] += 1
-            # the table's seq is left out: the server applies the action to the current
-            # table (claim answers of several seats race each other, like real players')
-            body = {k: v for k, v in action.items() if k not in ("seq", "seat")}
+            # sent back as the server gave it (with the table's decision seq, as the protocol
+            # asks; the server fills in the seat): an answer in a claim window stays valid
+            # while the window is open, and an action on a question another seat's action
+            # overtook (a resume snapshot's, during a reconnect storm) is refused as stale
+            body = {k: v for k, v in action.items() if k != "seat"}
             msg = {
                 "type": "action",
                 "room": self.room,
@@ -317,6 +319,8 @@ class GameRoom(_Room):
             except RequestError as e:
                 if self.reconnect and e.code == "shutting_down":
                     self.rec.lost_in_flight += 1  # refused by a server going down: resumed
+                elif e.stale:
+                    self.rec.stale += 1  # the table moved on first: refused, nothing changed
                 else:
                     self.rec.error(e.code)
                 with contextlib.suppress(ValueError):

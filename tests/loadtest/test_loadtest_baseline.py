@@ -116,3 +116,16 @@ def test_cli_reports_the_toy_beside_the_baseline(tmp_path, capsys) -> None:  # t
     ratio = rep["toy"]["actions_per_s"] / rep["baseline"]["actions_per_s"]
     assert abs(rep["ratio_toy_over_baseline"] - ratio) < 0.001 + ratio * 0.01
     assert "ratio: toy / baseline" in capsys.readouterr().out
+
+
+def test_only_a_stale_seq_refusal_counts_as_stale() -> None:
+    from loadtest.conn import RequestError
+
+    def err(code: str, table_code: str | None) -> RequestError:
+        detail = {} if table_code is None else {"table_code": table_code}
+        return RequestError({"type": "error", "code": code, "message": "m", "detail": detail})
+
+    assert err("illegal_action", "stale-seq").stale
+    assert not err("illegal_action", "not-your-turn").stale
+    assert not err("illegal_action", None).stale
+    assert not err("rate_limited", "stale-seq").stale
