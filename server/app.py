@@ -47,6 +47,9 @@ RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: a process counts as live (is sent other processes' commit notifications) this long after
+#: it last renewed its registration (every 5 s, by the heal loop)
+PROCESS_LIVE_MS = 30_000
 #: stand-ins for a connection's handshake request and response (see slim_connection)
 _HANDSHAKE_REQUEST = Request("/", Headers())
 _HANDSHAKE_RESPONSE = Response(
@@ -459,6 +462,9 @@ class App:
         # room -> its load from Redis in progress (see load_shared)
         self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
+        #: this process among the live ones (mj:procs): fixed for its lifetime (server_id
+        #: gets the real port only once listening), unique even for a reused pid
+        self.proc_key = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.shutting_down = False
         #: set by stop_tasks: every background loop ends at its next turn (a cancellation
         #: alone is not enough: one landing inside a redis-py call is sometimes swallowed)
@@ -924,6 +930,7 @@ class App:
             pubsub = self.store.r.pubsub()
             try:
                 await pubsub.psubscribe(CHANNEL_PATTERN)
+                await self.register_process()
                 for f in self.feeds.values():  # we may have missed notifications
                     f.kick()
                 while not self.stopped:
@@ -954,6 +961,7 @@ class App:
                 if self.stopped:
                     sub.close()
                     return
+                await self.register_process()
                 for f in self.feeds.values():  # we may have missed notifications
                     f.kick()
                 await sub.wait_closed()
@@ -969,6 +977,14 @@ class App:
                 self.metrics.inc("redis_errors")
                 log.warning("pub/sub connection failed; reconnecting", exc_info=True)
             await asyncio.sleep(0.5)
+
+    async def register_process(self) -> None:
+        """Count this process among the live ones (``mj:procs``), once its subscription is
+        listening: from then on the others publish their commits' notifications for it, and
+        a process that finds itself alone publishes none (commit.lua). Renewed by the heal
+        loop; a process that stops renewing (crashed, or stalled for ``PROCESS_LIVE_MS``)
+        stops being notified, and its heal loop still finds what it missed."""
+        await self.store.register_process(self.proc_key, PROCESS_LIVE_MS)
 
     async def heal_loop(self) -> None:
         """Safety nets: lost pub/sub messages (versions compared once a second) and timers
@@ -986,6 +1002,8 @@ class App:
             ticks += 1
             try:
                 await self.sweep_restart_leavers()
+                if ticks % 5 == 0 and self.store.proc_id is not None:
+                    await self.register_process()
             except redis.exceptions.RedisError:
                 self.metrics.inc("redis_errors")
             if ticks % 30 == 0:
@@ -1639,6 +1657,8 @@ class App:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ws_server.wait_closed(), self.cfg.shutdown_grace)
         await self.record_leavers()
+        with contextlib.suppress(redis.exceptions.RedisError):
+            await self.store.unregister_process()
         await self.stop_tasks()
 
     async def record_leavers(self) -> None:

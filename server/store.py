@@ -37,6 +37,7 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
+from server.clock import now_ms
 from server.resp import PipelinedConnection
 from server.resp import supported as resp_supported
 
@@ -50,6 +51,7 @@ BATCH = 256
 #: players disconnected by a graceful stop -> when to mark them away unless they are back
 LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
+PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[5])
 SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
 SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
 
@@ -114,6 +116,9 @@ class Store:
         self._shas: dict[str, str] = {}
         #: the connection the commit script runs on (server/resp.py), None: redis-py's pool
         self.commits = commits
+        #: this process's id once it is registered as live (:meth:`register_process`):
+        #: commits then publish their notification only if another live process exists
+        self.proc_id: str | None = None
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Store:
@@ -176,20 +181,21 @@ class Store:
     ) -> CommitResult:
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
-        res = await self._eval(
-            COMMIT_LUA,
-            [k_state(room), k_log(room), k_seq(room), TIMERS],
-            [
-                expected_version,
-                pack(state),
-                pack(entry),
-                player if client_seq is not None and player else "",
-                client_seq if client_seq is not None else "",
-                k_channel(room),
-                "" if deadline is None else deadline,
-                room,
-            ],
-        )
+        keys = [k_state(room), k_log(room), k_seq(room), TIMERS]
+        args: list[Any] = [
+            expected_version,
+            pack(state),
+            pack(entry),
+            player if client_seq is not None and player else "",
+            client_seq if client_seq is not None else "",
+            k_channel(room),
+            "" if deadline is None else deadline,
+            room,
+        ]
+        if self.proc_id is not None:
+            keys.append(PROCS)
+            args += [now_ms(), self.proc_id]
+        res = await self._eval(COMMIT_LUA, keys, args)
         status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
         if status == "dup":
             return CommitResult("dup", int(res[1]), int(res[2]))
@@ -202,6 +208,23 @@ class Store:
         if raw[0] is None or raw[1] is None:
             return None
         return int(raw[0]), unpack(raw[1])
+
+    async def register_process(self, proc_id: str, live_ms: int) -> None:
+        """Record this process as live for ``live_ms`` from now (call again before that
+        runs out) and forget processes whose time ran out a minute ago. From the first call
+        on, this store's commits notify only when another live process exists (commit.lua):
+        so call it only once this process's own subscription is listening."""
+        now = now_ms()
+        async with self.r.pipeline(transaction=False) as p:
+            p.zadd(PROCS, {proc_id: now + live_ms})
+            p.zremrangebyscore(PROCS, "-inf", now - 60_000)
+            await p.execute()
+        self.proc_id = proc_id
+
+    async def unregister_process(self) -> None:
+        """This process stops (a graceful stop): the others stop counting it."""
+        if self.proc_id is not None:
+            await self.r.zrem(PROCS, self.proc_id)
 
     async def version(self, room: str) -> int:
         if self.commits is not None:  # a small read: on the pipelined connection

@@ -88,3 +88,56 @@ async def test_resume_player_in_one_script_equals_the_multi_step_path(redis_url:
     finally:
         await one.close()
         await steps.close()
+
+
+async def test_commits_notify_only_when_another_live_process_exists(redis_url: str) -> None:
+    """commit.lua publishes a commit's notification only if a live process other than the
+    committer is registered in mj:procs (a store that never registered always publishes)."""
+    import redis.asyncio as aioredis
+
+    from server.store import CHANNEL_PATTERN, PROCS
+
+    sub = aioredis.Redis.from_url(redis_url)
+    ps = sub.pubsub()
+    await ps.psubscribe(CHANNEL_PATTERN)
+    a = Store.from_url(redis_url)
+    b = Store.from_url(redis_url)
+    version = 0
+
+    async def notified() -> bool:
+        """Commit once in room r_n from store a; whether a notification of it came."""
+        nonlocal version
+        res = await a.commit("r_n", version, {"status": "lobby"}, {"kind": "x"})
+        assert res.status == "ok"
+        version = res.version
+        # the notification, if any, was published before the commit's reply: a PING through
+        # the subscription comes back after it
+        await ps.ping(b"fence")
+        got = False
+        while True:
+            msg = await ps.get_message(timeout=5)
+            assert msg is not None, "the fence never came back"
+            if msg["type"] == "pmessage" and msg["data"] == str(version).encode():
+                got = True
+            if msg["type"] == "pong":
+                return got
+
+    try:
+        assert await notified()  # a has not registered: it always publishes
+        await a.register_process("proc-a", 30_000)
+        assert not await notified()  # alone
+        await b.register_process("proc-b", 30_000)
+        assert await notified()  # b is live and wants to hear about it
+        await b.register_process("proc-b", -1)  # b's time has run out (crashed, stalled)
+        assert not await notified()
+        await b.register_process("proc-b", 30_000)
+        await a.r.zrem(PROCS, "proc-a")  # a itself no longer counted: b still is
+        assert await notified()
+        await b.unregister_process()
+        assert not await notified()
+        assert await a.r.zrange(PROCS, 0, -1) == []
+    finally:
+        await ps.aclose()
+        await sub.aclose()
+        await a.close()
+        await b.close()
