@@ -52,6 +52,8 @@ class Conn:
         self.token: str | None = None  # the player's resume token (from welcome)
         self.reader: asyncio.Task[None] | None = None
         self.closing = False
+        #: the server's "reconnect in this many ms" of its ``closing`` message (a graceful stop)
+        self.retry_after_ms: int | None = None
         self.closed = asyncio.Event()
 
     async def open(self, timeout: float = 30.0, count_failure: bool = True) -> None:
@@ -93,6 +95,9 @@ class Conn:
                         continue
                 if msg.get("type") == "error" and fut is None:
                     self.rec.error(str(msg.get("code")))
+                elif msg.get("type") == "closing":
+                    hint = msg.get("retry_after_ms")
+                    self.retry_after_ms = hint if isinstance(hint, int) and hint >= 0 else None
                 if self.on_message is not None:
                     self.on_message(self, msg, now)
         except ConnectionClosed:

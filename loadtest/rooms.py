@@ -189,18 +189,22 @@ class GameRoom(_Room):
 
     def _lost(self, conn: Conn) -> None:
         if not self.stop.is_set() and conn.token:
-            self._spawn(self._resume(conn.index, conn.token))
+            self._spawn(self._resume(conn.index, conn.token, conn.retry_after_ms))
 
-    async def _resume(self, i: int, token: str) -> None:
-        """Reconnect seat ``i`` with its token (jittered exponential backoff, up to 60 s) and
-        time it from the loss to the resume snapshot of the room."""
+    async def _resume(self, i: int, token: str, hint_ms: int | None = None) -> None:
+        """Reconnect seat ``i`` with its token and time it from the loss to the resume
+        snapshot of the room: first when the server said (``closing.retry_after_ms`` of a
+        graceful stop), else after a short random delay; then jittered exponential backoff,
+        for up to 60 s."""
         loop = asyncio.get_running_loop()
         t0 = loop.time()
         last_seen = self.versions[i]
-        delay = 0.05 + 0.2 * self.rng.random()
+        delay = hint_ms / 1000 if hint_ms is not None else 0.05 + 0.2 * self.rng.random()
+        backoff = 0.25  # after a failed attempt (the server not up yet): doubling, to 2 s
         while not self.stop.is_set() and loop.time() - t0 < 60:
             await asyncio.sleep(delay)
-            delay = min(2.0, delay * 2) * (0.5 + self.rng.random())
+            delay = backoff * (0.5 + self.rng.random())
+            backoff = min(2.0, backoff * 2)
             attempt = loop.time()
             c = Conn(self.url, self.rec, i)
             try:

@@ -304,6 +304,9 @@ class Closing(ServerMessage):
     type: ClassVar[str] = "closing"
     reason: str
     reconnect: bool = True
+    #: when to reconnect, in ms from now: the stopping server spreads its connections over a
+    #: window after the expected restart time, so thousands do not come back at once
+    retry_after_ms: int | None = None
 
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {

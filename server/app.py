@@ -1649,8 +1649,10 @@ class App:
             # (wait_for would wait for the task to finish after its timeout)
             await asyncio.wait({self.timer_task}, timeout=1.0)
         conns = list(self.conns)
-        for conn in conns:
-            conn.send(m.Closing(reason="server shutting down", reconnect=True))
+        for conn, delay_ms in zip(conns, self.reconnect_delays(len(conns)), strict=True):
+            conn.send(
+                m.Closing(reason="server shutting down", reconnect=True, retry_after_ms=delay_ms)
+            )
         await self.flush_all(conns, 1.0)
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
@@ -1660,6 +1662,16 @@ class App:
         with contextlib.suppress(redis.exceptions.RedisError):
             await self.store.unregister_process()
         await self.stop_tasks()
+
+    def reconnect_delays(self, n: int) -> list[int]:
+        """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
+        ``--reconnect-after-seconds`` (the expected restart), then uniformly over ``n /
+        --reconnect-rate`` seconds. A reconnect storm's cost is the same either way; spread
+        like this, each client's resume is answered promptly instead of thousands queueing
+        behind each other, and the last one is back about as early."""
+        after = max(0.0, self.cfg.reconnect_after_seconds) * 1000
+        spread = n / self.cfg.reconnect_rate * 1000 if self.cfg.reconnect_rate > 0 else 0.0
+        return [int(after + random.uniform(0, spread)) for _ in range(n)]
 
     async def record_leavers(self) -> None:
         """Remember (in Redis, for whichever process runs next) the players a graceful stop

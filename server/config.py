@@ -23,6 +23,11 @@ class Config:
     # a player disconnected by a graceful stop (restart) is marked away only if it has not
     # said hello again (to any process) within this many seconds
     restart_resume_seconds: float = 30.0
+    # a graceful stop tells each client when to reconnect (closing.retry_after_ms): after
+    # this many seconds (the expected restart time), spread over connections / reconnect_rate
+    # seconds, so a restart with thousands of clients is answered in an even stream
+    reconnect_after_seconds: float = 1.0
+    reconnect_rate: float = 2000.0  # reconnects per second the restarted server(s) take
     bot_delay_ms: int = 600  # how long a bot "thinks"
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action

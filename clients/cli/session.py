@@ -184,6 +184,9 @@ class Session:
                         fut.set_exception(SessionError("connection lost"))
             if self.stopped or self.fatal:
                 return
+            closing, self.model.closing = self.model.closing, None
+            if wait is None and closing is not None and closing.retry_after_ms is not None:
+                wait = closing.retry_after_ms / 1000  # a graceful stop said when
             self.on_status("connection lost; reconnecting…")
             self.on_update([])
             await asyncio.sleep(

@@ -85,6 +85,8 @@ async def test_sigterm_tells_clients_to_reconnect_and_exits_cleanly(redis_url):
         srv.proc.send_signal(signal.SIGTERM)
         closing = await c.wait_for(lambda m: m["type"] == "closing", 10)
         assert closing["reconnect"] is True
+        # one connection: after the expected restart (1 s by default), no spread to speak of
+        assert 1000 <= closing["retry_after_ms"] <= 1001
         c.drain()
         with pytest.raises(ConnectionClosed) as exc:
             await c.recv(timeout=10)
@@ -200,3 +202,19 @@ async def test_keepalive_pings_keep_a_live_idle_connection_open(redis_url):
         assert r["type"] == "pong"
         assert await pongs() >= 3
         await c.close()
+
+
+def test_a_graceful_stop_spreads_the_reconnects_over_a_window():
+    """closing.retry_after_ms: after --reconnect-after-seconds, uniformly over connections /
+    --reconnect-rate seconds (4,000 clients at 1,000/s: 2 s, then over 4 s)."""
+    from server.app import App
+    from server.config import Config
+
+    app = App(Config(reconnect_after_seconds=2.0, reconnect_rate=1000.0), None)  # type: ignore[arg-type]
+    delays = app.reconnect_delays(4000)
+    assert len(delays) == 4000 and all(2000 <= d <= 6000 for d in delays)
+    per_second = [
+        sum(1 for d in delays if 2000 + 1000 * k <= d < 3000 + 1000 * k) for k in range(4)
+    ]
+    assert all(800 <= n <= 1200 for n in per_second), per_second  # even, not all at once
+    assert App(Config(reconnect_rate=0), None).reconnect_delays(3) == [1000] * 3  # type: ignore[arg-type]
