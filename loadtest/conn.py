@@ -28,6 +28,14 @@ class RequestError(Exception):
         self.code = str(reply.get("code"))
 
     @property
+    def label(self) -> str:
+        """The error code, with the table's code when there is one (``illegal_action:
+        not-your-turn``): what the report counts errors by."""
+        detail = self.reply.get("detail") or {}
+        table_code = detail.get("table_code") if isinstance(detail, dict) else None
+        return f"{self.code}:{table_code}" if table_code else self.code
+
+    @property
     def stale(self) -> bool:
         """An action made against a decision the table has moved past (``illegal_action``
         with ``table_code: stale-seq``): the race of acting on a question another seat's

@@ -326,7 +326,7 @@ class GameRoom(_Room):
                 elif e.stale:
                     self.rec.stale += 1  # the table moved on first: refused, nothing changed
                 else:
-                    self.rec.error(e.code)
+                    self.rec.error(e.label)
                 with contextlib.suppress(ValueError):
                     self.inflight.remove(f)
             except (ConnectionError, TimeoutError, OSError):

@@ -129,3 +129,11 @@ def test_only_a_stale_seq_refusal_counts_as_stale() -> None:
     assert not err("illegal_action", "not-your-turn").stale
     assert not err("illegal_action", None).stale
     assert not err("rate_limited", "stale-seq").stale
+
+
+def test_errors_are_counted_by_code_and_table_code() -> None:
+    from loadtest.conn import RequestError
+
+    e = RequestError({"code": "illegal_action", "detail": {"table_code": "not-your-turn"}})
+    assert e.label == "illegal_action:not-your-turn"
+    assert RequestError({"code": "rate_limited", "detail": {}}).label == "rate_limited"
