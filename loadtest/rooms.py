@@ -293,11 +293,16 @@ class GameRoom(_Room):
         self._spawn(self._act(conn, action, v))
 
     async def _act(self, conn: Conn, action: JSON, version: int) -> None:
+        """Answer on ``conn`` after the seat's thinking time. An answer whose connection was
+        lost meanwhile is dropped, and leaves the seat's state alone: the seat resumed on a
+        new connection, which answers its own snapshot's question (an answer still thinking
+        on the old connection used to clear the new one's ``busy`` and let it answer the same
+        question twice: ``not-waiting-for-seat`` in reconnect storms)."""
         try:
             d = self.pacing.delay(self.rng)
             if d:
                 await asyncio.sleep(d)
-            if self.stop.is_set():
+            if self.stop.is_set() or self.conns[conn.index] is not conn:
                 return
             loop = asyncio.get_running_loop()
             f = _Inflight(loop.time(), version, conn.index)
@@ -337,8 +342,10 @@ class GameRoom(_Room):
                 with contextlib.suppress(ValueError):
                     self.inflight.remove(f)
         finally:
-            self.busy[conn.index] = False
-        self._act_if_asked(conn)  # a newer question that arrived while we were answering
+            if self.conns[conn.index] is conn:  # else: the seat's state is the new one's
+                self.busy[conn.index] = False
+        if self.conns[conn.index] is conn:
+            self._act_if_asked(conn)  # a newer question that arrived while we were answering
 
     async def close(self) -> None:
         """Leave the room (every seat), so the server closes it instead of letting bots
