@@ -141,3 +141,27 @@ async def test_commits_notify_only_when_another_live_process_exists(redis_url: s
         await sub.aclose()
         await a.close()
         await b.close()
+
+
+async def test_versions_in_one_script_equal_the_pipeline(redis_url: str) -> None:
+    """Store.versions: one script per batch on a single Redis, redis-py's pipeline without
+    the pipelined connection (as on a cluster): the same answer, across batch boundaries."""
+    import redis.asyncio as aioredis
+
+    from server import store as store_module
+
+    one = Store.from_url(redis_url)
+    steps = Store(aioredis.Redis.from_url(redis_url))
+    try:
+        rooms = [f"r_v{i}" for i in range(store_module.BATCH + 7)]
+        for i, room in enumerate(rooms):
+            if i % 3:  # every third room does not exist: version 0
+                for v in range(i % 4):
+                    await one.commit(room, v, {"status": "lobby"}, {"kind": "x"})
+        expected = [(i % 4) if i % 3 else 0 for i in range(len(rooms))]
+        assert await one.versions(rooms) == expected
+        assert await steps.versions(rooms) == expected
+        assert await one.versions([]) == []
+    finally:
+        await one.close()
+        await steps.close()
