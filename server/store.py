@@ -10,7 +10,8 @@ Per room (hash-tagged so one room lives in one Redis Cluster slot):
 Global: ``mj:code:<CODE>`` -> room id, ``mj:rooms`` (open rooms), ``mj:public`` (listed
 rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256(token)>`` ->
 player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set), ``mj:sweep:lock`` /
-``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``).
+``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``), ``mj:leavers`` (players
+of a graceful stop), ``mj:procs`` (live server processes, see :meth:`Store.register_process`).
 
 Retention: a closed room's own keys get an expiry (``--closed-room-ttl``) in
 :meth:`Store.close_room`; the sweeper closes abandoned rooms (``--idle-room-seconds``).
