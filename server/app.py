@@ -353,13 +353,15 @@ class Feed:
             self.kick(version)
 
     def remember(self, version: int, entry: JSON) -> None:
+        """Keep committed entry ``version`` for delivery from memory: the newest
+        ``RECENT_ENTRIES`` versions this process committed (one trim, whether or not the
+        versions are consecutive)."""
         if version > self.latest:
             self.latest = version
-        self.recent[version] = entry
-        self.recent.pop(version - RECENT_ENTRIES, None)
-        if len(self.recent) > RECENT_ENTRIES:
-            for v in sorted(self.recent)[: len(self.recent) - RECENT_ENTRIES]:
-                del self.recent[v]
+        recent = self.recent
+        recent[version] = entry
+        while len(recent) > RECENT_ENTRIES:
+            del recent[min(recent)]
 
     def deliver_now(self, version: int) -> bool:
         """Deliver this process's own commit ``version`` (remembered) at once, when no
