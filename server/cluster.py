@@ -44,11 +44,11 @@ from server.store import (
     TIMERS,
     CommitResult,
     Store,
+    commit_args,
     k_channel,
     k_log,
     k_seq,
     k_state,
-    pack,
     room_of_channel,
 )
 
@@ -174,15 +174,7 @@ class ClusterStore(Store):
         deadline: int | None = None,
     ) -> CommitResult:
         keys = [k_state(room), k_log(room), k_seq(room)]
-        args: list[Any] = [  # exactly Store.commit's
-            expected_version,
-            pack(state),
-            pack(entry),
-            player if client_seq is not None and player else "",
-            client_seq if client_seq is not None else "",
-            k_channel(room),
-            "" if deadline is None else deadline,
-        ]
+        args = commit_args(room, expected_version, state, entry, player, client_seq, deadline)
         give_up = time.monotonic() + COMMIT_RETRY_SECONDS
         delay = 0.05
         while True:

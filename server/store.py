@@ -117,6 +117,27 @@ SOCKET_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 5.0
 
 
+def commit_args(
+    room: str,
+    expected_version: int,
+    state: JSON,
+    entry: JSON,
+    player: str | None,
+    client_seq: int | None,
+    deadline: int | None,
+) -> list[Any]:
+    """ARGV[1..7] of commit.lua (see the script), shared by Store and ClusterStore."""
+    return [
+        expected_version,
+        pack(state),
+        pack(entry),
+        player if client_seq is not None and player else "",
+        client_seq if client_seq is not None else "",
+        k_channel(room),
+        "" if deadline is None else deadline,
+    ]
+
+
 class Store:
     def __init__(self, client: aioredis.Redis, commits: PipelinedConnection | None = None) -> None:
         # redis-py's stubs type replies as ``bytes | str`` unions that depend on
@@ -191,16 +212,8 @@ class Store:
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
         keys = [k_state(room), k_log(room), k_seq(room), TIMERS]
-        args: list[Any] = [
-            expected_version,
-            pack(state),
-            pack(entry),
-            player if client_seq is not None and player else "",
-            client_seq if client_seq is not None else "",
-            k_channel(room),
-            "" if deadline is None else deadline,
-            room,
-        ]
+        args = commit_args(room, expected_version, state, entry, player, client_seq, deadline)
+        args.append(room)  # ARGV[8], with KEYS[4]
         if self.proc_id is not None:
             keys.append(PROCS)
             args += [now_ms(), self.proc_id]
