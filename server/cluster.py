@@ -267,8 +267,11 @@ class ClusterStore(Store):
 
         pid = "p_" + secrets.token_hex(8)
         token = secrets.token_urlsafe(32)
+        ttl = self.player_ttl or None
         await self.cluster.hset(f"mj:player:{pid}", mapping={"name": name})
-        await self.cluster.set(f"mj:tok:{token_hash(token)}", pid)
+        if ttl is not None:
+            await self.cluster.expire(f"mj:player:{pid}", ttl)
+        await self.cluster.set(f"mj:tok:{token_hash(token)}", pid, ex=ttl)
         return pid, token
 
 

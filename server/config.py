@@ -66,6 +66,9 @@ class Config:
     closed_room_ttl: float = 7 * 86400.0
     idle_room_seconds: float = 30 * 86400.0
     retention_sweep_seconds: float = 60.0
+    # a player (token, name, room index) not seen (no hello) for this many seconds expires
+    # (0: keep forever); every hello renews it
+    player_ttl: float = 180 * 86400.0
 
     @property
     def data_path(self) -> Path:

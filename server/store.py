@@ -149,6 +149,8 @@ class Store:
         #: this process's id once it is registered as live (:meth:`register_process`):
         #: commits then publish their notification only if another live process exists
         self.proc_id: str | None = None
+        #: seconds a player's keys live after its last hello (0: forever); set by the App
+        self.player_ttl = 0
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Store:
@@ -363,9 +365,12 @@ class Store:
     async def new_player(self, name: str) -> tuple[str, str]:
         pid = "p_" + secrets.token_hex(8)
         token = secrets.token_urlsafe(32)  # 256 bits
+        ttl = self.player_ttl or None
         async with self.r.pipeline(transaction=True) as p:
             p.hset(f"mj:player:{pid}", mapping={"name": name})
-            p.set(f"mj:tok:{token_hash(token)}", pid)
+            if ttl is not None:
+                p.expire(f"mj:player:{pid}", ttl)
+            p.set(f"mj:tok:{token_hash(token)}", pid, ex=ttl)
             await p.execute()
         return pid, token
 
@@ -403,7 +408,14 @@ class Store:
         return [room for room, a in zip(members, alive, strict=True) if a]
 
     async def add_player_room(self, pid: str, room: str) -> None:
-        await self.r.sadd(f"mj:player:{pid}:rooms", room)
+        key = f"mj:player:{pid}:rooms"
+        if not self.player_ttl:
+            await self.r.sadd(key, room)
+            return
+        async with self.r.pipeline(transaction=True) as p:  # lives as long as the player
+            p.sadd(key, room)
+            p.expire(key, self.player_ttl)
+            await p.execute()
 
     async def remove_player_room(self, pid: str, room: str) -> None:
         await self.r.srem(f"mj:player:{pid}:rooms", room)
@@ -510,7 +522,7 @@ class Store:
             res = await self._eval(
                 RESUME_LUA,
                 [f"mj:tok:{token_hash(token)}", LEAVERS],
-                ["mj:player:", _STATE_PREFIX, _STATE_SUFFIX],
+                ["mj:player:", _STATE_PREFIX, _STATE_SUFFIX, self.player_ttl],
             )
             if res is None:
                 return None
@@ -528,6 +540,10 @@ class Store:
             p.hget(f"mj:player:{pid}", "name")
             p.zrem(LEAVERS, pid)
             p.smembers(f"mj:player:{pid}:rooms")
-            name, _, rooms = await p.execute()
+            if self.player_ttl:  # seen: the player lives on (the same keys as resume.lua)
+                player = f"mj:player:{pid}"
+                for key in (f"mj:tok:{token_hash(token)}", player, f"{player}:rooms"):
+                    p.expire(key, self.player_ttl)
+            name, _, rooms, *_ = await p.execute()
         alive = await self._alive_rooms(pid, sorted(m.decode() for m in rooms))
         return pid, (name.decode() if name else "player"), alive

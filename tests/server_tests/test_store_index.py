@@ -165,3 +165,38 @@ async def test_versions_in_one_script_equal_the_pipeline(redis_url: str) -> None
     finally:
         await one.close()
         await steps.close()
+
+
+async def test_players_expire_unless_seen_again(redis_url: str) -> None:
+    """--player-ttl: a new player's token, name and room index live that long; every resume
+    (one script, or the multi-step path of a store without the pipelined connection) renews
+    all three; 0 keeps them forever."""
+    import redis.asyncio as aioredis
+
+    from server.store import token_hash
+
+    one = Store.from_url(redis_url)
+    steps = Store(aioredis.Redis.from_url(redis_url))
+    try:
+        await one.commit("r_x", 0, {"status": "lobby"}, {"kind": "create"})  # a room that exists
+        for store in (one, steps):
+            store.player_ttl = 1000
+            pid, token = await store.new_player("t")
+            await store.add_player_room(pid, "r_x")
+            keys = [f"mj:tok:{token_hash(token)}", f"mj:player:{pid}", f"mj:player:{pid}:rooms"]
+            for key in keys:
+                assert 990 <= await store.r.ttl(key) <= 1000, key
+                await store.r.expire(key, 5)  # time passes
+            assert await store.resume_player(token) is not None
+            for key in keys:
+                assert 990 <= await store.r.ttl(key) <= 1000, key  # seen again: renewed
+        one.player_ttl = 0
+        pid, token = await one.new_player("forever")
+        await one.add_player_room(pid, "r_y")
+        for key in (f"mj:tok:{token_hash(token)}", f"mj:player:{pid}", f"mj:player:{pid}:rooms"):
+            assert await one.r.ttl(key) == -1, key  # no expiry
+        assert await one.resume_player(token) is not None
+        assert await one.r.ttl(f"mj:player:{pid}") == -1
+    finally:
+        await one.close()
+        await steps.close()
