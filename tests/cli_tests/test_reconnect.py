@@ -31,6 +31,7 @@ class Relay:
         self.server: asyncio.Server | None = None
         self.writers: set[asyncio.StreamWriter] = set()
         self.accepted = 0
+        self.attempts: list[float] = []  # loop time of every connection the client made
         self.down = False
 
     async def start(self) -> None:
@@ -45,6 +46,7 @@ class Relay:
         w.close()
 
     async def _conn(self, r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+        self.attempts.append(asyncio.get_running_loop().time())
         if self.down:  # the network is still down: refuse
             w.transport.abort()
             return
@@ -148,3 +150,61 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(
             assert sum(1 for s in room.seats() if s and s["bot"]) == 3
     finally:
         await relay.stop()
+
+
+async def test_after_a_graceful_stop_the_client_reconnects_when_the_server_said(
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    """A stopping server's ``closing.retry_after_ms`` (here 1.5 s: --reconnect-after-seconds,
+    no spread) is when the terminal client's session connects again — not its own backoff,
+    whose first retry is 0.1 s — and it then resumes on the next process."""
+    import signal
+
+    from server_tests.conftest import RedisProc, ServerProc
+
+    from clients.cli.model import ClientModel
+    from clients.cli.session import Session
+
+    redis = RedisProc(tmp_path)
+    srv = ServerProc("--redis-url", redis.url, "--reconnect-after-seconds", "1.5",
+                     "--reconnect-rate", "0")  # fmt: skip
+    srv2: ServerProc | None = None
+    relay = Relay(srv.port)
+    await relay.start()
+    loop = asyncio.get_running_loop()
+    lost: list[float] = []
+
+    def status(text: str) -> None:
+        if "reconnecting" in text:
+            lost.append(loop.time())
+
+    session = Session(
+        f"ws://127.0.0.1:{relay.port}", "g", ClientModel(), lambda _lines: None, on_status=status
+    )
+    task = asyncio.create_task(session.run())
+    try:
+        await asyncio.wait_for(session.ready.wait(), 10)
+        token = session.token
+        srv.proc.send_signal(signal.SIGTERM)
+        for _ in range(500):  # the session sees the graceful stop
+            if lost:
+                break
+            await asyncio.sleep(0.02)
+        assert lost, "the session never saw the graceful stop"
+        srv2 = ServerProc("--redis-url", redis.url)
+        relay.target = srv2.port
+        await asyncio.wait_for(session.ready.wait(), 15)
+        assert session.token == token  # resumed, not a new player
+        retries = [t for t in relay.attempts if t > lost[0]]
+        assert retries and retries[0] - lost[0] >= 1.4, (lost, relay.attempts)
+    finally:
+        session.stopped = True
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        if relay.server is not None:
+            relay.server.close()
+        for s in (srv, srv2):
+            if s is not None:
+                s.stop()
+        redis.stop()
