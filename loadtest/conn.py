@@ -40,8 +40,7 @@ class RequestError(Exception):
         """An action made against a decision the table has moved past (``illegal_action``
         with ``table_code: stale-seq``): the race of acting on a question another seat's
         action overtook, which the server refuses without changing anything."""
-        detail = self.reply.get("detail") or {}
-        return self.code == "illegal_action" and detail.get("table_code") == "stale-seq"
+        return self.label == "illegal_action:stale-seq"
 
 
 class Conn:

@@ -452,8 +452,6 @@ class App:
     def __init__(self, cfg: Config, store: Store) -> None:
         self.cfg = cfg
         self.store = store
-        if store is not None:  # (benchmarks build an App without a store)
-            store.player_ttl = max(0, int(self.cfg.player_ttl))
         self.metrics = Metrics()
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
         self.conns: set[Conn] = set()
@@ -488,6 +486,7 @@ class App:
     # ------------------------------------------------------------------- lifecycle
 
     async def start(self) -> None:
+        self.store.player_ttl = max(0, int(self.cfg.player_ttl))
         with contextlib.suppress(game.GameUnavailable):
             game.warm_up()
         await self.wait_for_redis()

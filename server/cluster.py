@@ -47,8 +47,10 @@ from server.store import (
     commit_args,
     k_channel,
     k_log,
+    k_player,
     k_seq,
     k_state,
+    k_token,
     room_of_channel,
 )
 
@@ -263,15 +265,13 @@ class ClusterStore(Store):
         # token never points at a missing player
         import secrets
 
-        from server.store import token_hash
-
         pid = "p_" + secrets.token_hex(8)
         token = secrets.token_urlsafe(32)
         ttl = self.player_ttl or None
-        await self.cluster.hset(f"mj:player:{pid}", mapping={"name": name})
+        await self.cluster.hset(k_player(pid), mapping={"name": name})
         if ttl is not None:
-            await self.cluster.expire(f"mj:player:{pid}", ttl)
-        await self.cluster.set(f"mj:tok:{token_hash(token)}", pid, ex=ttl)
+            await self.cluster.expire(k_player(pid), ttl)
+        await self.cluster.set(k_token(token), pid, ex=ttl)
         return pid, token
 
 

@@ -73,6 +73,22 @@ def k_channel(room: str) -> str:
     return f"{{room:{room}}}:ch"
 
 
+PLAYER_PREFIX = "mj:player:"
+
+
+def k_player(pid: str) -> str:
+    return PLAYER_PREFIX + pid
+
+
+def k_player_rooms(pid: str) -> str:
+    return f"{PLAYER_PREFIX}{pid}:rooms"
+
+
+def k_token(token: str) -> str:
+    """The key of a token (only its hash is stored; see :func:`token_hash`)."""
+    return f"mj:tok:{token_hash(token)}"
+
+
 def room_of_channel(channel: str) -> str | None:
     if channel.startswith("{room:") and channel.endswith("}:ch"):
         return channel[len("{room:") : -len("}:ch")]
@@ -367,35 +383,27 @@ class Store:
         token = secrets.token_urlsafe(32)  # 256 bits
         ttl = self.player_ttl or None
         async with self.r.pipeline(transaction=True) as p:
-            p.hset(f"mj:player:{pid}", mapping={"name": name})
+            p.hset(k_player(pid), mapping={"name": name})
             if ttl is not None:
-                p.expire(f"mj:player:{pid}", ttl)
-            p.set(f"mj:tok:{token_hash(token)}", pid, ex=ttl)
+                p.expire(k_player(pid), ttl)
+            p.set(k_token(token), pid, ex=ttl)
             await p.execute()
         return pid, token
 
-    async def player_by_token(self, token: str) -> tuple[str, str] | None:
-        pid = await self.r.get(f"mj:tok:{token_hash(token)}")
-        if pid is None:
-            return None
-        p = pid.decode()
-        name = await self.r.hget(f"mj:player:{p}", "name")
-        return p, (name.decode() if name else "player")
-
     async def set_player_name(self, pid: str, name: str) -> None:
-        await self.r.hset(f"mj:player:{pid}", "name", name)
+        await self.r.hset(k_player(pid), "name", name)
 
     async def player_rooms(self, pid: str) -> list[str]:
         """The player's rooms; rooms whose keys have expired (closed rooms past their
         retention) are dropped from the index on the way."""
-        key = f"mj:player:{pid}:rooms"
+        key = k_player_rooms(pid)
         members = sorted(m.decode() for m in await self.r.smembers(key))
         return await self._alive_rooms(pid, members)
 
     async def _alive_rooms(self, pid: str, members: list[str]) -> list[str]:
         """``members`` (rooms of the player's index) whose keys still exist; the others
         (expired after their retention) are dropped from the index."""
-        key = f"mj:player:{pid}:rooms"
+        key = k_player_rooms(pid)
         if not members:
             return []
         async with self.r.pipeline(transaction=False) as p:
@@ -408,7 +416,7 @@ class Store:
         return [room for room, a in zip(members, alive, strict=True) if a]
 
     async def add_player_room(self, pid: str, room: str) -> None:
-        key = f"mj:player:{pid}:rooms"
+        key = k_player_rooms(pid)
         if not self.player_ttl:
             await self.r.sadd(key, room)
             return
@@ -418,13 +426,9 @@ class Store:
             await p.execute()
 
     async def remove_player_room(self, pid: str, room: str) -> None:
-        await self.r.srem(f"mj:player:{pid}:rooms", room)
+        await self.r.srem(k_player_rooms(pid), room)
 
     # ------------------------------------------------------------------------ timers
-
-    async def room_deadline(self, room: str) -> int | None:
-        raw = await self.r.hget(k_state(room), "deadline")
-        return int(raw) if raw else None
 
     async def reindex_timer(self, room: str) -> None:
         """:meth:`reindex_timers` for one room."""
@@ -521,8 +525,8 @@ class Store:
         if self.commits is not None:
             res = await self._eval(
                 RESUME_LUA,
-                [f"mj:tok:{token_hash(token)}", LEAVERS],
-                ["mj:player:", _STATE_PREFIX, _STATE_SUFFIX, self.player_ttl],
+                [k_token(token), LEAVERS],
+                [PLAYER_PREFIX, _STATE_PREFIX, _STATE_SUFFIX, self.player_ttl],
             )
             if res is None:
                 return None
@@ -532,17 +536,16 @@ class Store:
                 name_b.decode() if name_b else "player",
                 [r.decode() for r in alive_b],
             )
-        raw = await self.r.get(f"mj:tok:{token_hash(token)}")
+        raw = await self.r.get(k_token(token))
         if raw is None:
             return None
         pid = raw.decode()
         async with self.r.pipeline(transaction=False) as p:
-            p.hget(f"mj:player:{pid}", "name")
+            p.hget(k_player(pid), "name")
             p.zrem(LEAVERS, pid)
-            p.smembers(f"mj:player:{pid}:rooms")
+            p.smembers(k_player_rooms(pid))
             if self.player_ttl:  # seen: the player lives on (the same keys as resume.lua)
-                player = f"mj:player:{pid}"
-                for key in (f"mj:tok:{token_hash(token)}", player, f"{player}:rooms"):
+                for key in (k_token(token), k_player(pid), k_player_rooms(pid)):
                     p.expire(key, self.player_ttl)
             name, _, rooms, *_ = await p.execute()
         alive = await self._alive_rooms(pid, sorted(m.decode() for m in rooms))

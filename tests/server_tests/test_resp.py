@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 import redis.exceptions
 
 from server.resp import PipelinedConnection, encode_command, psubscribe, supported
-from server.store import Store
+from server.store import Store, k_state
 
 
 def test_supported_urls() -> None:
@@ -97,7 +97,7 @@ async def test_store_commits_through_the_pipelined_connection(redis_url: str) ->
         res = await store.commit("r_x", 2, {"status": "z"}, {"kind": "a"}, "p_1", 6, 123)
         assert (res.status, res.version) == ("ok", 3)
         assert await store.load("r_x") == (3, {"status": "z"})
-        assert await store.room_deadline("r_x") == 123
+        assert await store.r.hget(k_state("r_x"), "deadline") == b"123"
         assert [v for v, _ in await store.read_log("r_x", 1)] == [1, 2, 3]
     finally:
         await store.close()
