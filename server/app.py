@@ -21,7 +21,7 @@ from http import HTTPStatus
 from typing import Any, ClassVar
 
 import redis.exceptions
-from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -251,18 +251,14 @@ class Conn:
         ):
             return False
         protocol = ws.protocol
-        if protocol.state is not _OPEN:
+        if protocol.state is not _OPEN or protocol.extensions:
+            # closing; or an extension (never: compression is off), which websockets' own
+            # send path in the writer task applies
             return False
-        if protocol.extensions:  # never, with compression off; websockets then frames it
-            try:
-                broadcast([ws], data, raise_exceptions=True)
-            except Exception:
-                return False
-        else:
-            try:
-                transport.write(binary_frame(data))
-            except Exception:
-                return False  # closing: the writer deals with it
+        try:
+            transport.write(binary_frame(data))
+        except Exception:
+            return False  # closing: the writer deals with it
         self.metrics.counters["messages_out"] += 1
         return True
 
