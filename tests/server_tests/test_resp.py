@@ -58,6 +58,7 @@ async def test_replies_errors_and_order(redis_url: str) -> None:
         assert all(vs == list(range(1, 101)) for vs in per_key.values())
         # a cancelled caller does not shift the replies of the others
         t = asyncio.ensure_future(c.execute("GET", "n0"))
+        await asyncio.sleep(0)  # the GET is sent (its reply still on the way), then cancelled
         t.cancel()
         assert await c.execute("GET", "n1") == b"100"
     finally:
