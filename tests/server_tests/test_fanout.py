@@ -6,9 +6,9 @@ same view are the same for each."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import itertools
 import socket
-import urllib.request
 
 import msgpack
 import pytest
@@ -16,7 +16,7 @@ from websockets.frames import Frame, Opcode
 
 from server import app as app_module
 from server_tests.conftest import running_server
-from server_tests.helpers import metric
+from server_tests.helpers import http_get, metric
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(120)
@@ -110,15 +110,22 @@ def _frame(msg: dict[str, object]) -> bytes:
 
 
 async def _connections(port: int) -> int:
-    def get() -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-            return str(r.read().decode())
-
-    body = await asyncio.to_thread(get)
+    _, _, body = await http_get(port, "/metrics")
     return int(metric(body, "mahjong_connections"))
 
 
-async def test_spectators_share_one_frame_and_players_get_their_own(redis_url: str) -> None:
+async def test_spectators_share_one_frame_and_players_get_their_own(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # every events frame the server builds, by (room, version, seat view)
+    built: collections.Counter[tuple[str, int, int | None]] = collections.Counter()
+    build = app_module.App.events_frame
+
+    def counting(self: app_module.App, room: str, v: int, entry: dict, seat: int | None) -> bytes:  # type: ignore[type-arg]
+        built[(room, v, seat)] += 1
+        return build(self, room, v, entry, seat)
+
+    monkeypatch.setattr(app_module.App, "events_frame", counting)
     async with running_server(redis_url) as srv:
         host = await Client.connect(srv.port, "host")
         await host.hello("host")
@@ -167,6 +174,8 @@ async def test_spectators_share_one_frame_and_players_get_their_own(redis_url: s
         # legal actions), the spectators' has no concealed tiles (checked by the test client)
         assert mine[deal] != by_seq[0][deal]
         assert mine[deal]["legal"] and not by_seq[0][deal].get("legal")
+        # built once for the three spectators, once for the host's seat: shared bytes
+        assert built[(room, deal, None)] == 1 and built[(room, deal, 0)] == 1
         for w in [host, *watchers]:
             await w.close()
 
