@@ -251,8 +251,7 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             cpu0 = cpu_seconds(srv.pid)
             t_stop = time.time()
             extra["stop_s"] = round(srv.stop(), 3)
-            srv.port = int(url.rsplit(":", 1)[1])
-            srv.cmd[srv.cmd.index("--port") + 1] = str(srv.port)
+            srv.cmd[srv.cmd.index("--port") + 1] = str(srv.port)  # the same port again
             srv.start()
             extra["start_s"] = round(srv.started_s, 3)
             extra["down_s"] = round(time.time() - t_stop, 3)

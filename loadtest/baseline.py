@@ -50,11 +50,12 @@ class _Rooms:
         self.redis = redis
         self.sha: str | None = None
 
-    async def commit(self, redis: aioredis.Redis, room: str, action: bytes) -> int:
+    async def commit(self, room: str, action: bytes) -> int:
         """The toy's one Redis round trip: the room's new version."""
+        assert self.redis is not None  # only the toy commits
         if self.sha is None:
-            self.sha = str(await redis.script_load(TOY_COMMIT_LUA))
-        return int(await redis.evalsha(self.sha, 1, f"toy:{room}", action))
+            self.sha = str(await self.redis.script_load(TOY_COMMIT_LUA))
+        return int(await self.redis.evalsha(self.sha, 1, f"toy:{room}", action))
 
     def frame(self, room: str, size: int, v: int) -> bytes:
         self.version[room] = v
@@ -85,7 +86,7 @@ class _Rooms:
                     if self.redis is None:  # the bare baseline: counted here
                         v = self.version.get(room, 0) + 1
                     else:
-                        v = await self.commit(self.redis, room, frame)
+                        v = await self.commit(room, frame)
                     members = self.members.get(room)
                     if members:
                         broadcast(members, self.frame(room, size, v))

@@ -373,13 +373,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}
+    payload = args.payload
+    if payload is None:
+        mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
+        payload = int(mean) if mean else DEFAULT_PAYLOAD
     for kind in ("baseline", "toy"):
         if not getattr(args, kind):
             continue
-        payload = args.payload
-        if payload is None:
-            mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
-            payload = int(mean) if mean else DEFAULT_PAYLOAD
         with contextlib.ExitStack() as stack:
             url = args.baseline_url if kind == "baseline" else None
             pids: list[int] = []

@@ -339,17 +339,6 @@ SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
 
 # ----------------------------------------------------------------------------- validation
 
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    h = _HINTS.get(cls)
-    if h is None:
-        h = typing.get_type_hints(cls)
-        _HINTS[cls] = h
-    return h
-
-
 #: type -> (typing.get_origin, typing.get_args) of it (both are slow to call per message)
 _TYPE_INFO: dict[Any, tuple[Any, tuple[Any, ...]]] = {}
 
@@ -415,7 +404,7 @@ _SPECS: dict[type, tuple[dict[str, tuple[Any, Any]], tuple[str, ...]]] = {}
 def _spec(cls: type) -> tuple[dict[str, tuple[Any, Any]], tuple[str, ...]]:
     spec = _SPECS.get(cls)
     if spec is None:
-        hints = _hints(cls)
+        hints = typing.get_type_hints(cls)
         fields = dataclasses.fields(cls)
         spec = _SPECS[cls] = (
             {f.name: (hints[f.name], f.metadata) for f in fields},
