@@ -33,7 +33,6 @@ from table.engine import (
 from table.model import _CODE, Action, ActionType, Event, GameState, Phase
 
 __all__ = [
-    "hidden_from",
     "legal_actions",
     "legal_actions_json",
     "view",
@@ -42,7 +41,7 @@ __all__ = [
 ]
 
 
-def hidden_from(etype: str, data: Mapping[str, Any], owner: int | None, seat: int | None) -> bool:
+def _hidden_from(etype: str, data: Mapping[str, Any], owner: int | None, seat: int | None) -> bool:
     """Whether ``seat`` (None: a spectator) may not see the event *at all*: another seat's
     answer in a claim window -- given (``answered``) or the server's pass for a seat that ran
     out of time (``timeout`` with ``default: pass``). The one rule for every form of an event
@@ -69,18 +68,13 @@ def view_event_json(event: Mapping[str, Any], seat: int | None) -> dict[str, Any
     for every receiving seat). This is the one place where an event is redacted."""
     etype = str(event["type"])
     owner = event.get("_owner")
-    if hidden_from(etype, event, owner, seat):
+    if _hidden_from(etype, event, owner, seat):
         return None
+    secret = () if owner is None or owner == seat else (event.get("_secret") or ())
     out = {"type": etype}
-    if owner is None or owner == seat:
-        for k, v in event.items():
-            if k not in _META:
-                out[k] = v
-    else:
-        secret = event.get("_secret") or ()
-        for k, v in event.items():
-            if k not in _META and k not in secret:
-                out[k] = v
+    for k, v in event.items():
+        if k not in _META and k not in secret:
+            out[k] = v
     return out
 
 

@@ -1,5 +1,7 @@
-"""The server and the load-test harness raise their own open-file limit (thousands of
-sockets): checked in a child process started with a low soft limit."""
+"""``protocol.fdlimit.raise_nofile_limit`` (what the server's and the load-test harness's
+entry points call first, for thousands of sockets) raises the soft open-file limit: checked
+in a child process started with a low soft limit. That the entry points call it is not
+checked here."""
 
 from __future__ import annotations
 
