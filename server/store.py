@@ -38,6 +38,7 @@ import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
+from protocol.codec import encode
 from server.clock import now_ms
 from server.resp import PipelinedConnection
 from server.resp import supported as resp_supported
@@ -96,7 +97,8 @@ def room_of_channel(channel: str) -> str | None:
 
 
 def pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+    """msgpack of ``value`` (the wire codec's reusable per-thread packer)."""
+    return encode(value)
 
 
 def unpack(data: bytes) -> Any:

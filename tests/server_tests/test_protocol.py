@@ -109,3 +109,30 @@ def test_messages_validate_fields():
 
 def test_encode_is_plain_msgpack():
     assert msgpack.unpackb(encode({"type": "ping", "t": 1})) == {"type": "ping", "t": 1}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(json_like | st.binary(max_size=8) | st.floats(allow_nan=False), max_size=4))
+def test_encode_reused_packer_gives_packb_bytes(values):
+    """``encode`` reuses one packer per thread: each value's bytes are ``packb``'s, whatever
+    was packed before it, including a value the packer refused half-way (its buffer must
+    not leak into the next frame)."""
+    for v in values:
+        assert encode(v) == msgpack.packb(v, use_bin_type=True)
+        with pytest.raises(TypeError):
+            encode({"ok": [1, 2, "three"], "bad": object()})
+    assert encode(values) == msgpack.packb(values, use_bin_type=True)
+
+
+def test_encode_packer_per_thread():
+    """Each thread gets its own packer (a msgpack Packer is not thread-safe)."""
+    import threading
+
+    from protocol import codec
+
+    seen: list[object] = []
+    t = threading.Thread(target=lambda: (encode(1), seen.append(codec._PACKERS.packer)))
+    t.start()
+    t.join()
+    encode(1)
+    assert seen and seen[0] is not codec._PACKERS.packer
