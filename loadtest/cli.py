@@ -136,11 +136,12 @@ async def run_game(
     workers: int = 1,
     until_hands: int | None = None,
     reconnect: bool = False,
+    sparse: bool = True,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
     rs = [
-        GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect)
+        GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect, sparse=sparse)
         for i in range(worker, rooms, workers)
     ]
     await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands)
@@ -324,6 +325,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="reconnect lost connections with their token (restart tests); reports the "
         "time from the loss to the room's snapshot",
     )
+    ap.add_argument(
+        "--dense",
+        action="store_true",
+        help="ask for every commit of the room (no hello.sparse): also the ones that show a "
+        "seat nothing, such as another seat's pass",
+    )
     ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
     ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
     ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
@@ -370,6 +377,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
             "progress": not args.quiet, "pids": args.server_pid,
             "until_hands": args.until_hands, "reconnect": args.reconnect,
+            "sparse": not args.dense,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}

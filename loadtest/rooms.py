@@ -6,6 +6,12 @@ connections, of the first broadcast whose room version is newer than the version
 had seen when it sent the action (the broadcast of that action's commit: the table waits for
 the action, so nothing else commits in between). "Own" is the actor's connection, "all four"
 the last of the four.
+
+With sparse delivery (``hello.sparse``, the default; ``--dense`` turns it off) a seat is not
+sent a commit that shows it nothing (another seat's pass in a claim window): "all four" is
+then the last of the seats the commit was sent to. A seat's first frame newer than the
+action's version tells which it was: the commit itself (``seq`` = version + 1), or a later
+one whose ``prev`` is older than the commit (the seat was not sent it).
 """
 
 from __future__ import annotations
@@ -63,6 +69,7 @@ class _Inflight:
     version: int
     actor: int
     seen: set[int] = field(default_factory=set)
+    last: float | None = None  # the latest arrival of the commit at a seat it was sent to
 
 
 class _Room:
@@ -89,18 +96,24 @@ class _Room:
         if not t.cancelled() and t.exception() is not None:
             self.rec.error(f"client-{type(t.exception()).__name__}")
 
-    def track(self, conn: Conn, version: int, now: float) -> None:
-        """A broadcast of room ``version`` reached seat ``conn.index`` at ``now``."""
+    def track(self, conn: Conn, version: int, now: float, prev: int | None = None) -> None:
+        """A broadcast of room ``version`` reached seat ``conn.index`` at ``now`` (``prev``:
+        the seq of the frame before it, on a sparse connection)."""
         i = conn.index
         self.versions[i] = max(self.versions[i], version)
         done = []
         for f in self.inflight:
             if version > f.version and i not in f.seen:
                 f.seen.add(i)
-                own = now - f.sent if i == f.actor else None
-                all4 = now - f.sent if len(f.seen) == 4 else None
-                self.rec.delivered(own, all4)
-                if all4 is not None:
+                # sparse: a later commit's frame means this seat was not sent the action's
+                arrived = prev is None or version == f.version + 1
+                if arrived:
+                    f.last = now
+                own = now - f.sent if arrived and i == f.actor else None
+                complete = len(f.seen) == 4
+                all4 = f.last - f.sent if complete and f.last is not None else None
+                self.rec.delivered(own, all4, arrived)
+                if complete:
                     done.append(f)
         for f in done:
             self.inflight.remove(f)
@@ -135,10 +148,12 @@ class GameRoom(_Room):
         ruleset: str,
         hands_per_game: int = 64,
         reconnect: bool = False,
+        sparse: bool = True,
     ) -> None:
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
         self.reconnect = reconnect
+        self.sparse = sparse
         # seat -> (loss time, successful attempt's start, version seen, resumed future)
         self.resuming: dict[int, tuple[float, float, int, asyncio.Future[float]]] = {}
         self.hands_per_game = hands_per_game
@@ -153,7 +168,9 @@ class GameRoom(_Room):
         t0 = asyncio.get_running_loop().time()
         await self.open_all()
         for i, c in enumerate(self.conns):
-            w = await c.request({"type": "hello", "v": 1, "name": f"lt{self.index}-{i}"})
+            w = await c.request(
+                {"type": "hello", "v": 1, "name": f"lt{self.index}-{i}", "sparse": self.sparse}
+            )
             c.token = str(w.get("token") or "") or None
             if self.reconnect:
                 c.on_lost = self._lost
@@ -228,7 +245,9 @@ class GameRoom(_Room):
             try:
                 # a server taking a storm of reconnects queues the hellos: wait, do not add
                 # another reconnect to the pile
-                await c.request({"type": "hello", "v": 1, "token": token}, timeout=30)
+                await c.request(
+                    {"type": "hello", "v": 1, "token": token, "sparse": self.sparse}, timeout=30
+                )
                 await asyncio.wait_for(fut, 30)
                 return
             except Exception:
@@ -261,7 +280,8 @@ class GameRoom(_Room):
             self._maybe_act(conn, msg)
         elif t == "events":
             v = int(msg.get("seq", 0))
-            self.track(conn, v, now)
+            prev = msg.get("prev")
+            self.track(conn, v, now, int(prev) if prev is not None else None)
             if conn.index == 0:
                 for e in msg.get("events") or []:
                     if e.get("type") == "hand_ended":

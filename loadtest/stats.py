@@ -104,10 +104,13 @@ class Recorder:
         self.actions += 1
         self._sec().actions += 1
 
-    def delivered(self, own: float | None, all_four: float | None) -> None:
-        self.deliveries += 1
+    def delivered(self, own: float | None, all_four: float | None, arrived: bool = True) -> None:
+        """A seat got its first broadcast after an action: that action's (``arrived``), or,
+        with sparse delivery, a later one (the seat was not sent the action's commit)."""
         sec = self._sec()
-        sec.deliveries += 1
+        if arrived:
+            self.deliveries += 1
+            sec.deliveries += 1
         if own is not None:
             self.own.append(own)
         if all_four is not None:
@@ -221,6 +224,9 @@ class Recorder:
             "frames_in": self.frames_in,
             "mean_events_frame_bytes": (
                 round(self.events_bytes / self.events_frames, 1) if self.events_frames else None
+            ),
+            "events_frames_per_action": (
+                round(self.events_frames / self.actions, 2) if self.actions else None
             ),
             "errors": dict(self.errors),
             "errors_total": sum(self.errors.values()),

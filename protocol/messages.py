@@ -84,6 +84,9 @@ class Hello(ClientMessage):
     token: str | None = text(128, None)
     client: str | None = text(64, None)
     id: int | None = num(0, INT_MAX, None)
+    #: only the commits that change something for this connection's seat (docs/protocol.md
+    #: section 5, "Sparse delivery"); each ``events`` then carries ``prev``
+    sparse: bool = False
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,7 @@ class Welcome(ServerMessage):
     limits: dict[str, Any]
     rulesets: list[str]
     re: int | None = None
+    sparse: bool = False  # hello.sparse honoured
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,7 @@ class Events(ServerMessage):
     notice: dict[str, Any] | None = None
     legal: list[dict[str, Any]] | None = None
     deadline: int | None = None
+    prev: int | None = None  # sparse delivery: the seq of this connection's previous frame
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,8 @@ class Conn:
         "rate",
         "rooms",
         "seats",
+        "sent",
+        "sparse",
         "tokens",
         "writer_task",
         "ws",
@@ -150,6 +152,10 @@ class Conn:
         self.name = ""
         self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
         self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
+        # hello.sparse: commits that change nothing for our seat are not sent (see quiet);
+        # room -> seq of the last events / snapshot frame actually sent (``events.prev``)
+        self.sparse = False
+        self.sent: dict[str, int] = {}
         # frames waiting for the socket, the bad-message and chat windows: created on first
         # use (most connections never need them; thousands of empty ones cost ~2 KiB each)
         self._out: asyncio.Queue[bytes | None] | None = None
@@ -373,9 +379,10 @@ class Feed:
         for c in conns:
             if c.rooms.get(room, 0) != version - 1:
                 return False
-        frames: dict[int | None, bytes] = {}
+        frames: dict[object, bytes] = {}
+        before = self.recent.get(version - 1)
         for c in conns:
-            self.app.deliver(c, room, version, entry, frames)
+            self.app.deliver(c, room, version, entry, frames, before)
         return True
 
     def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
@@ -406,11 +413,13 @@ class Feed:
     def _deliver_entries(self, entries: list[tuple[int, JSON]]) -> None:
         """Deliver each entry, in order, to the connections at the version before it (each
         entry's frames encoded once per seat view)."""
+        before = self.recent.get(entries[0][0] - 1) if entries else None
         for v, entry in entries:
-            frames: dict[int | None, bytes] = {}
+            frames: dict[object, bytes] = {}
             for c in list(self.conns):
                 if c.rooms.get(self.room, 0) == v - 1:
-                    self.app.deliver(c, self.room, v, entry, frames)
+                    self.app.deliver(c, self.room, v, entry, frames, before)
+            before = entry
 
     async def catch_up(self) -> None:
         async with self.lock:
@@ -442,6 +451,27 @@ class Feed:
 
 #: the optional ``events`` fields taken from the log entry as they are
 _EVENTS_OPTIONAL = ("lobby", "chat", "notice")
+
+
+def quiet(entry: JSON, before: JSON, seat: int | None) -> bool:
+    """Whether log entry ``entry`` changes nothing ``seat`` (None: a spectator) can see,
+    given the entry before it: no lobby, chat or notice, no event that seat may see
+    (``game.view_event``), and the seat's legal actions, deadline and the playing flag as
+    ``before`` had them. In a claim window, a pass is quiet for every seat but the one that
+    passed until the last answer (sparse delivery does not send it: the others learn
+    neither that nor when someone answered)."""
+    for name in _EVENTS_OPTIONAL:
+        if entry.get(name) is not None:
+            return False
+    if entry.get("playing") != before.get("playing"):
+        return False
+    if seat is not None:
+        key = str(seat)
+        if (entry.get("legal") or {}).get(key) != (before.get("legal") or {}).get(key):
+            return False
+        if (entry.get("deadlines") or {}).get(key) != (before.get("deadlines") or {}).get(key):
+            return False
+    return all(game.view_event(e, seat) is None for e in entry.get("events") or [])
 
 
 class App:
@@ -581,6 +611,7 @@ class App:
 
     def drop_from_feed(self, conn: Conn, room: str) -> None:
         conn.rooms.pop(room, None)
+        conn.sent.pop(room, None)
         conn.seats.pop(room, None)
         f = self.feeds.get(room)
         if f is None:
@@ -655,7 +686,7 @@ class App:
             if seat is not None and str(seat) in (state.get("pending_kinds") or {}):
                 legal = game.legal(state["game"], seat)
             deadline = self.seat_deadline(state, seat)
-        conn.rooms[room] = version
+        conn.rooms[room] = conn.sent[room] = version
         conn.seats[room] = seat
         conn.send(
             m.Snapshot(
@@ -682,11 +713,21 @@ class App:
         room: str,
         v: int,
         entry: JSON,
-        frames: dict[int | None, bytes] | None = None,
+        frames: dict[object, bytes] | None = None,
+        before: JSON | None = None,
     ) -> None:
         """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` caches the
-        encoded frame per seat view (a seat, or None for spectators) for one entry: every
-        connection with the same view gets the same bytes, built and encoded once."""
+        encoded frame per seat view (a seat, or None for spectators; for a sparse connection
+        the view and ``prev``) for one entry: every connection with the same view gets the
+        same bytes, built and encoded once.
+
+        A sparse connection (``hello.sparse``) is not sent an entry that is :func:`quiet`
+        for its seat after ``before`` (entry ``v - 1``; None when this process does not have
+        it: then the entry is sent) once it has had a frame of the room; each frame it is
+        sent carries ``prev``, the seq of the frame sent to it before (or of its snapshot).
+        By induction a client that applied only the frames it was sent knows what one that
+        applied every entry knows: each skipped entry showed nothing to its seat and left
+        its legal actions and deadline as the entry before had them."""
         lobby = entry.get("lobby")
         if lobby is not None and conn.player is not None:
             seat = None
@@ -695,11 +736,28 @@ class App:
                     seat = i
             conn.seats[room] = seat
         seat = conn.seats.get(room)
-        data = frames.get(seat) if frames is not None else None
+        key: object = seat
+        prev = None
+        if conn.sparse:
+            last = conn.sent.get(room)
+            if last is not None and before is not None:
+                qkey = ("quiet", seat)
+                q = frames.get(qkey) if frames is not None else None
+                if q is None:
+                    q = b"1" if quiet(entry, before, seat) else b""
+                    if frames is not None:
+                        frames[qkey] = q
+                if q:
+                    conn.rooms[room] = v
+                    return
+            prev = last if last is not None else v - 1
+            key = (seat, prev)
+            conn.sent[room] = v
+        data = frames.get(key) if frames is not None else None
         if data is None:
-            data = self.events_frame(room, v, entry, seat)
+            data = self.events_frame(room, v, entry, seat, prev)
             if frames is not None:
-                frames[seat] = data
+                frames[key] = data
         conn.rooms[room] = v
         conn.send_frame(data)
         if lobby is not None and conn.player not in {
@@ -708,10 +766,12 @@ class App:
         }:
             self.drop_from_feed(conn, room)  # we left (or were removed)
 
-    def events_frame(self, room: str, v: int, entry: JSON, seat: int | None) -> bytes:
+    def events_frame(
+        self, room: str, v: int, entry: JSON, seat: int | None, prev: int | None = None
+    ) -> bytes:
         """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
         its events redacted by the engine's ``view_event`` for that seat, and that seat's
-        legal actions and deadline."""
+        legal actions and deadline; ``prev`` for a sparse connection."""
         events: list[JSON] = []
         for e in entry.get("events") or []:
             seen = game.view_event(e, seat)
@@ -734,6 +794,8 @@ class App:
             wire["legal"] = legal
         if deadline is not None:
             wire["deadline"] = deadline
+        if prev is not None:
+            wire["prev"] = prev
         return encode(wire)
 
     # ------------------------------------------------------------------ commits
@@ -1299,6 +1361,7 @@ class App:
                 self.drop_from_feed(other, room)
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
+        conn.sparse = msg.sparse
         self._greeted(conn)
         self.by_player.setdefault(pid, set()).add(conn)
         conn.send(
@@ -1320,6 +1383,7 @@ class App:
                 },
                 rulesets=game.rulesets(),
                 re=msg.id,
+                sparse=msg.sparse,
             )
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
@@ -1532,7 +1596,8 @@ class App:
         f = self.feed(msg.room)
         async with f.lock:
             if msg.since < conn.rooms.get(msg.room, 0):
-                conn.rooms[msg.room] = msg.since  # replay from the client's position
+                # replay from the client's position
+                conn.rooms[msg.room] = conn.sent[msg.room] = msg.since
                 if msg.since == 0:
                     await self.send_snapshot(conn, msg.room, msg.id)
         f.kick()

@@ -317,7 +317,10 @@ class ClientModel:
             return []  # out of step: wait for the snapshot asked for
         if msg.seq <= r.seq:
             return []  # already applied (redelivered after a resync)
-        if msg.seq != r.seq + 1:
+        # the frame before this one: ``prev`` with sparse delivery (commits that show this
+        # seat nothing are not sent), else the commit before
+        before = msg.prev if msg.prev is not None else msg.seq - 1
+        if before != r.seq:
             r.needs_resync = True
             return []
         r.seq = msg.seq

@@ -196,7 +196,11 @@ class Session:
 
     async def _session(self, ws: ClientConnection) -> None:
         hello = m.Hello(
-            v=PROTOCOL_VERSION, name=self.name or None, token=self.token, client=CLIENT_NAME
+            v=PROTOCOL_VERSION,
+            name=self.name or None,
+            token=self.token,
+            client=CLIENT_NAME,
+            sparse=True,
         )
         await ws.send(encode(hello.to_wire()))
         async for frame in ws:

@@ -70,6 +70,30 @@ def test_a_gap_in_the_stream_asks_for_a_resync_and_applies_nothing():
     assert not room.needs_resync and room.seq == 9
 
 
+def test_sparse_frames_chain_by_prev():
+    """With sparse delivery a frame's ``prev`` (not ``seq`` - 1) says what came before it:
+    a skipped seq is no gap, a ``prev`` the client never saw is one."""
+    model = connected()
+    room = model.room
+    assert room is not None and room.seq == 5
+    model.apply(
+        m.Events(room="r1", seq=8, prev=5, events=[], chat={"name": "B", "text": "a", "t": 1})
+    )
+    assert not room.needs_resync and room.seq == 8 and [c.text for c in room.chat] == ["a"]
+    # the server says it sent seq 10 before this one: we never got it
+    model.apply(
+        m.Events(room="r1", seq=12, prev=10, events=[], chat={"name": "B", "text": "b", "t": 2})
+    )
+    assert room.needs_resync and room.seq == 8 and [c.text for c in room.chat] == ["a"]
+    model.apply(
+        m.Events(room="r1", seq=10, prev=8, events=[], chat={"name": "B", "text": "c", "t": 3})
+    )
+    model.apply(
+        m.Events(room="r1", seq=12, prev=10, events=[], chat={"name": "B", "text": "b", "t": 2})
+    )
+    assert room.seq == 12 and [c.text for c in room.chat] == ["a", "c", "b"]
+
+
 def test_lobby_changes_move_my_seat_and_start_the_game():
     model = connected()
     room = model.room

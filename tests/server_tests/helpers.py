@@ -130,7 +130,9 @@ class Player:
             self.legal = msg.get("legal") or []
             self.legal_at = msg["seq"]
         elif t == "events":
-            assert msg["seq"] == self.seq_seen + 1, f"gap: {self.seq_seen} -> {msg['seq']}"
+            # sparse delivery: ``prev`` is the frame before (commits showing us nothing skipped)
+            before = msg.get("prev", msg["seq"] - 1)
+            assert before == self.seq_seen, f"gap: {self.seq_seen} -> {msg['seq']} ({before})"
             self.seq_seen = msg["seq"]
             if msg.get("legal") is not None:
                 self.legal = msg["legal"]
@@ -264,13 +266,13 @@ async def read_log(redis_url: str, room: str) -> dict[int, JSON]:
 
 
 async def setup_table(
-    port: int, n_humans: int, ruleset: str, options: JSON, label: str = "p"
+    port: int, n_humans: int, ruleset: str, options: JSON, label: str = "p", sparse: bool = False
 ) -> tuple[list[Client], str]:
     """n_humans clients sit in seats 0.., bots fill the rest, all ready; returns (clients, room)."""
     clients = []
     for i in range(n_humans):
         c = await Client.connect(port, f"{label}{i}", check_view_message)
-        await c.hello(f"{label}{i}")
+        await c.hello(f"{label}{i}", sparse=sparse)
         clients.append(c)
     host = clients[0]
     ack = await host.request({"type": "create_room", "ruleset": ruleset, "options": options})

@@ -121,9 +121,16 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
     built: collections.Counter[tuple[str, int, int | None]] = collections.Counter()
     build = app_module.App.events_frame
 
-    def counting(self: app_module.App, room: str, v: int, entry: dict, seat: int | None) -> bytes:  # type: ignore[type-arg]
+    def counting(
+        self: app_module.App,
+        room: str,
+        v: int,
+        entry: dict,  # type: ignore[type-arg]
+        seat: int | None,
+        prev: int | None = None,
+    ) -> bytes:
         built[(room, v, seat)] += 1
-        return build(self, room, v, entry, seat)
+        return build(self, room, v, entry, seat, prev)
 
     monkeypatch.setattr(app_module.App, "events_frame", counting)
     async with running_server(redis_url) as srv:

@@ -92,10 +92,12 @@ class Client:
         rid = await self.send(msg)
         return await self.wait_for(lambda r: r.get("re") == rid, timeout)
 
-    async def hello(self, name: str = "p", token: str | None = None) -> JSON:
+    async def hello(self, name: str = "p", token: str | None = None, sparse: bool = False) -> JSON:
         msg: JSON = {"type": "hello", "v": 1, "name": name}
         if token:
             msg["token"] = token
+        if sparse:
+            msg["sparse"] = True
         w = await self.request(msg)
         assert w["type"] == "welcome", w
         self.player_id = w["player_id"]
