@@ -319,8 +319,8 @@ class ClientModel:
             return []  # already applied (redelivered after a resync)
         # the frame before this one: ``prev`` with sparse delivery (commits that show this
         # seat nothing are not sent), else the commit before
-        before = msg.prev if msg.prev is not None else msg.seq - 1
-        if before != r.seq:
+        prior = msg.prev if msg.prev is not None else msg.seq - 1
+        if prior != r.seq:
             r.needs_resync = True
             return []
         r.seq = msg.seq
