@@ -8,6 +8,11 @@ server, so the load test can report "game server throughput / transport limit on
 machine". Same websockets settings as the game server (binary msgpack frames, no
 compression).
 
+An action with ``"to": 1`` goes to the actor only, as the game server's sparse delivery
+sends another seat's mid-window answer (``"to": 4``: everyone); as soon as a room has seen
+a ``to``, its frames carry ``prev`` (the seq of the frame each member got before), like the
+game's. The load test mixes the two so the baseline's frames per action match the game's.
+
 Run it alone with ``python -m loadtest.baseline --port 0`` (prints ``{"listening": port}``).
 
 With ``--redis URL`` it is the **toy** the issue calibrates against: the same server doing one
@@ -46,6 +51,8 @@ class _Rooms:
     def __init__(self, redis: aioredis.Redis | None = None) -> None:
         self.members: dict[str, set[ServerConnection]] = {}
         self.version: dict[str, int] = {}
+        # (member, room) -> seq of the last frame sent to it, for rooms with sparse fan-out
+        self.sent: dict[tuple[ServerConnection, str], int] = {}
         self.pad: dict[int, bytes] = {}
         self.redis = redis
         self.sha: str | None = None
@@ -57,9 +64,11 @@ class _Rooms:
             self.sha = str(await self.redis.script_load(TOY_COMMIT_LUA))
         return int(await self.redis.evalsha(self.sha, 1, f"toy:{room}", action))
 
-    def frame(self, room: str, size: int, v: int) -> bytes:
+    def frame(self, room: str, size: int, v: int, prev: int | None = None) -> bytes:
         self.version[room] = v
         body: dict[str, Any] = {"type": "events", "room": room, "seq": v, "events": []}
+        if prev is not None:
+            body["prev"] = prev
         base = len(msgpack.packb(body, use_bin_type=True))
         n = max(0, size - base - 16)
         pad = self.pad.get(n)
@@ -88,8 +97,11 @@ class _Rooms:
                     else:
                         v = await self.commit(room, frame)
                     members = self.members.get(room)
-                    if members:
+                    to = msg.get("to")
+                    if members and to is None:
                         broadcast(members, self.frame(room, size, v))
+                    elif members:
+                        self.send_sparse(room, ws if to == 1 else None, members, size, v)
                 elif t == "hello":
                     await ws.send(msgpack.packb({"type": "welcome", "re": msg.get("id")}))
         finally:
@@ -100,6 +112,24 @@ class _Rooms:
                     if not members:
                         del self.members[room]
                         self.version.pop(room, None)
+                self.sent.pop((ws, room), None)
+
+    def send_sparse(
+        self,
+        room: str,
+        only: ServerConnection | None,
+        members: set[ServerConnection],
+        size: int,
+        v: int,
+    ) -> None:
+        """Frame ``v`` to ``only`` (None: every member), each with its ``prev``: one
+        encoding per distinct ``prev``, like the game server's per-view frames."""
+        by_prev: dict[int, list[ServerConnection]] = {}
+        for m in [only] if only is not None else members:
+            by_prev.setdefault(self.sent.get((m, room), v - 1), []).append(m)
+            self.sent[(m, room)] = v
+        for prev, conns in by_prev.items():
+            broadcast(conns, self.frame(room, size, v, prev))
 
 
 async def run(

@@ -160,9 +160,12 @@ async def run_baseline(
     worker: int = 0,
     workers: int = 1,
     label: str = "baseline",
+    fanout: float = 4.0,
 ) -> Recorder:
     rec = Recorder(label if workers == 1 else f"{label}/w{worker}")
-    rs = [BaselineRoom(urls, i, rec, pacing, payload) for i in range(worker, rooms, workers)]
+    rs = [
+        BaselineRoom(urls, i, rec, pacing, payload, fanout) for i in range(worker, rooms, workers)
+    ]
     await _drive(rs, rec, duration, connect_rate, progress, pids)
     return rec
 
@@ -280,7 +283,8 @@ def print_summary(rep: dict[str, Any]) -> None:
             print(f"{key:>8}: CPU µs per action by process: {r['cpu_us_per_action']}")
         print(
             f"{key:>8}: rooms {r['rooms']}, peak connections {r['connections_peak']}, "
-            f"hands {r['hands']}, actions {r['actions']} ({r['actions_per_s']}/s), "
+            f"hands {r['hands']}, actions {r['actions']} ({r['actions_per_s']}/s, "
+            f"{r['events_frames_per_action']} events frames each), "
             f"all-four latency p50 {lat['p50_ms']} p95 {lat['p95_ms']} p99 {lat['p99_ms']} "
             f"p999 {lat['p999_ms']} max {lat['max_ms']} ms, errors {r['errors_total']} "
             f"{r['errors'] or ''}, disconnects {r['disconnects']}, "
@@ -334,6 +338,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
     ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
     ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
+    ap.add_argument(
+        "--baseline-fanout",
+        type=float,
+        help="events frames per action of the baseline and toy (1..4; default: the game "
+        "part's, so that all three carry the same traffic; 4 without a game part)",
+    )
     ap.add_argument("--baseline-cpu", type=int, help="pin the started baseline to this CPU")
     ap.add_argument(
         "--payload", type=int, help="baseline frame bytes (default: the game run's mean)"
@@ -382,9 +392,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}
     payload = args.payload
+    game_rep = game.to_json() if game is not None else {}
     if payload is None:
-        mean = game.to_json()["mean_events_frame_bytes"] if game is not None else None
+        mean = game_rep.get("mean_events_frame_bytes")
         payload = int(mean) if mean else DEFAULT_PAYLOAD
+    fanout = args.baseline_fanout
+    if fanout is None:  # the game's: the same traffic (4 without a game part)
+        fanout = min(4.0, game_rep.get("events_frames_per_action") or 4.0)
     for kind in ("baseline", "toy"):
         if not getattr(args, kind):
             continue
@@ -401,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             kw = {
                 "urls": [url], "rooms": args.rooms, "duration": args.duration,
                 "pacing": pacing, "payload": payload, "connect_rate": rate,
-                "progress": not args.quiet, "pids": pids,
+                "progress": not args.quiet, "pids": pids, "fanout": fanout,
             }  # fmt: skip
             parts[kind] = run_part(kind, kw, args.workers, args.uvloop)
     base, toy = parts.get("baseline"), parts.get("toy")

@@ -396,15 +396,30 @@ class GameRoom(_Room):
 
 class BaselineRoom(_Room):
     """Four clients of the bare broadcast server: the seats act in turn, each action is
-    broadcast to all four (the same fan-out as a game action), ``payload`` bytes each."""
+    broadcast to all four (the same fan-out as a game action), ``payload`` bytes each.
+
+    ``fanout`` below 4 (the game's events frames per action with sparse delivery): each
+    action goes to all four with probability (fanout - 1) / 3, else to the actor only (the
+    game's pattern: a discard or a window's last answer reaches every seat, a mid-window
+    answer only the one who gave it); latency is then measured to the seats it is sent to,
+    and the next seat acts once they all have it."""
 
     def __init__(
-        self, urls: list[str], index: int, rec: Recorder, pacing: Pacing, payload: int
+        self,
+        urls: list[str],
+        index: int,
+        rec: Recorder,
+        pacing: Pacing,
+        payload: int,
+        fanout: float = 4.0,
     ) -> None:
         super().__init__(urls, index, rec, pacing)
         self.payload = payload
         self.turn = 0
         self.room = f"b{index}"
+        self.p_all = min(1.0, max(0.0, (fanout - 1) / 3))
+        self.sparse = fanout < 4
+        self.expect: set[int] = set()  # the seats the action in flight is sent to
 
     async def setup(self) -> None:
         t0 = asyncio.get_running_loop().time()
@@ -419,9 +434,23 @@ class BaselineRoom(_Room):
         if msg.get("type") != "events":
             return
         v = int(msg.get("seq", 0))
-        before = len(self.inflight)
-        self.track(conn, v, now)
-        if before and not self.inflight and not self.stop.is_set():
+        if not self.sparse:
+            before = len(self.inflight)
+            self.track(conn, v, now)
+            done = bool(before and not self.inflight)
+        else:
+            i = conn.index
+            self.versions[i] = max(self.versions[i], v)
+            f = self.inflight[0] if self.inflight else None
+            if f is None or v != f.version + 1 or i in f.seen or i not in self.expect:
+                return
+            f.seen.add(i)
+            done = f.seen >= self.expect
+            own = now - f.sent if i == f.actor else None
+            self.rec.delivered(own, now - f.sent if done else None)
+            if done:
+                self.inflight.remove(f)
+        if done and not self.stop.is_set():
             self.turn = (self.turn + 1) % 4
             self._spawn(self._act(self.turn))
 
@@ -432,18 +461,23 @@ class BaselineRoom(_Room):
         if self.stop.is_set():
             return
         conn = self.conns[seat]
-        f = _Inflight(asyncio.get_running_loop().time(), self.versions[seat], seat)
+        # the room's version (a seat an actor-only frame skipped is behind it)
+        version = max(self.versions)
+        f = _Inflight(asyncio.get_running_loop().time(), version, seat)
         self.inflight.append(f)
         self.rec.action_sent()
+        msg: JSON = {
+            "type": "action",
+            "room": self.room,
+            "seq": version + 1,
+            "action": {"type": "discard", "tile": "5p"},
+            "size": self.payload,
+        }
+        if self.sparse:
+            to_all = self.rng.random() < self.p_all
+            msg["to"] = 4 if to_all else 1
+            self.expect = {0, 1, 2, 3} if to_all else {seat}
         try:
-            await conn.send(
-                {
-                    "type": "action",
-                    "room": self.room,
-                    "seq": self.versions[seat] + 1,
-                    "action": {"type": "discard", "tile": "5p"},
-                    "size": self.payload,
-                }
-            )
+            await conn.send(msg)
         except Exception:
             self.rec.error("action-failed")

@@ -15,12 +15,16 @@ from loadtest.rooms import Pacing, pick_action
 from loadtest.stats import percentile, summarize
 
 
-async def _with_server(rooms: int, seconds: float, pacing: Pacing) -> dict[str, object]:
+async def _with_server(
+    rooms: int, seconds: float, pacing: Pacing, fanout: float = 4.0
+) -> dict[str, object]:
     stop = asyncio.Event()
     port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     server = asyncio.create_task(run_baseline_server("127.0.0.1", 0, port.set_result, stop))
     p = await asyncio.wait_for(port, 10)
-    rec = await run_baseline([f"ws://127.0.0.1:{p}"], rooms, seconds, pacing, 350, progress=False)
+    rec = await run_baseline(
+        [f"ws://127.0.0.1:{p}"], rooms, seconds, pacing, 350, progress=False, fanout=fanout
+    )
     stop.set()
     await server
     return rec.to_json()
@@ -38,6 +42,19 @@ async def test_flat_out_baseline_run_is_clean() -> None:
     # every action is delivered to the four seats of its room (minus the ones in flight)
     assert rep["deliveries"] >= 4 * (rep["actions"] - 5 * 4)
     assert 300 <= rep["mean_events_frame_bytes"] <= 400
+
+
+async def test_baseline_matches_a_sparse_fanout() -> None:
+    """``fanout`` 2.5 (the game's frames per action with sparse delivery): half the actions
+    reach the actor only, half all four, and the run stays clean (latency is measured to the
+    seats each action is sent to; a seat an action skipped still gets the next one)."""
+    rep = await _with_server(5, 2.0, Pacing(0), fanout=2.5)
+    assert rep["errors_total"] == 0 and rep["disconnects"] == 0 and rep["actions"] > 100
+    assert 2.1 <= rep["events_frames_per_action"] <= 2.9
+    lat = rep["latency_action_to_all_four"]
+    assert isinstance(lat, dict) and lat["count"] >= rep["actions"] - 5
+    # fewer deliveries than four per action, more than one
+    assert rep["actions"] < rep["deliveries"] < 4 * rep["actions"]
 
 
 async def test_paced_run_respects_the_interval() -> None:
