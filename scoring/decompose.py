@@ -156,40 +156,45 @@ ShapeMatcher = Callable[[Hand, Sequence[int]], list[Arrangement]]
 _Split = tuple[int, tuple[tuple[int, int], ...]]
 
 
+def _split_rec(
+    c: list[int], i: int, pair: int, sets: list[tuple[int, int]], honors: bool, out: list[_Split]
+) -> None:
+    """Depth-first splits of counts ``c`` from index ``i`` (module level, not a closure: a
+    recursive closure is a reference cycle, garbage only the cycle collector frees, one per
+    cache miss; see ``server.app.freeze_loop``)."""
+    n = len(c)
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        out.append((pair, tuple(sets)))
+        return
+    if c[i] >= 3:
+        c[i] -= 3
+        sets.append((1, i))
+        _split_rec(c, i, pair, sets, honors, out)
+        sets.pop()
+        c[i] += 3
+    if c[i] >= 2 and pair < 0:
+        c[i] -= 2
+        _split_rec(c, i, i, sets, honors, out)
+        c[i] += 2
+    if not honors and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        sets.append((0, i))
+        _split_rec(c, i, pair, sets, honors, out)
+        sets.pop()
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
 @cache
 def _suit_splits(c: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
     """Every split of one group's counts into chows/pungs and at most one pair."""
     out: list[_Split] = []
-
-    def rec(c: list[int], i: int, pair: int, sets: list[tuple[int, int]]) -> None:
-        n = len(c)
-        while i < n and c[i] == 0:
-            i += 1
-        if i == n:
-            out.append((pair, tuple(sets)))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            sets.append((1, i))
-            rec(c, i, pair, sets)
-            sets.pop()
-            c[i] += 3
-        if c[i] >= 2 and pair < 0:
-            c[i] -= 2
-            rec(c, i, i, sets)
-            c[i] += 2
-        if not honors and i <= 6 and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            sets.append((0, i))
-            rec(c, i, pair, sets)
-            sets.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    rec(list(c), 0, -1, [])
+    _split_rec(list(c), 0, -1, [], honors, out)
     # Different removal orders can reach the same split (11123: pair-then-chow and
     # chow-then-pair); keep each split once.
     unique: dict[_Split, None] = {}

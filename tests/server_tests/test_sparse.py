@@ -26,10 +26,11 @@ JSON = dict[str, Any]
 VIEWS: list[int | None] = [0, 1, 2, 3, None]
 
 
-def _entries(ruleset: str, seed: int, n: int) -> list[JSON]:
+def _entries(ruleset: str, seed: int, n: int, app: App | None = None) -> list[JSON]:
     """The log entries of a room playing ``n`` actions (the load test's policy), from the
     game's start: with claim windows, hands ending, and deadlines."""
-    app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
+    if app is None:
+        app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
     opts = rooms.validate_options(
         ruleset,
         {"length": "hands", "hands": 3, "hand_pause_ms": 0, "turn_seconds": 30, "claim_seconds": 5},
