@@ -334,11 +334,14 @@ class Feed:
         self.task = asyncio.get_running_loop().create_task(self._run(), name=f"feed:{room}")
 
     def close(self) -> None:
-        """Stop the feed's task: cancelled, and told to stop (see :meth:`App.stop_tasks` for
-        why both)."""
+        """Stop the feed's task: told to stop, it returns at its next turn (at once when
+        waiting, the usual case; after the log read in progress otherwise). Not cancelled
+        here: a cancelled task keeps its CancelledError, whose traceback holds the feed,
+        which holds the task -- a reference cycle per room left, garbage only the cycle
+        collector frees (and never, once frozen: ``freeze_loop``). :meth:`App.stop_tasks`
+        cancels as well, on shutdown."""
         self.closed = True
         self.wake.set()
-        self.task.cancel()
 
     def kick(self, version: int | None = None) -> None:
         """Wake the feed: ``version`` exists (None: something may have been committed)."""
