@@ -99,6 +99,9 @@ async def _drive(
     rec.start = time.perf_counter()  # measure from the moment every room plays
     rec.seconds.clear()
     rec.actions = rec.deliveries = rec.hands = 0
+    # frame counts of the window too (set-up's lobby frames would add ~1 per action at
+    # 250 rooms paced, and make the baseline's payload the lobby's size)
+    rec.frames_in = rec.bytes_in = rec.events_frames = rec.events_bytes = 0
     rec.own.clear()
     rec.all_four.clear()
     cpu0 = {pid: cpu_seconds(pid) for pid in pids}

@@ -88,18 +88,29 @@ def log_memory_top(limit: int = 30) -> None:
     log.warning("memory top", extra={"traced_kib": round(total / 1024), "top": top})
 
 
-async def freeze_loop(every: float) -> None:
+async def freeze_loop(every: float, full_every: float = 0.0) -> None:
     """Every ``every`` seconds, collect the youngest generation (small: only what was
     allocated since the last time) and move every surviving object into the collector's
     permanent generation, so no later collection walks them again: pauses stay short however
     many connections and rooms the process holds. (The gen-0 counter is allocations minus
     deallocations: a commit frees the previous room state while allocating the next, so
     without this the young generation grows to hundreds of thousands of objects before the
-    counter triggers a collection.) The price: a reference cycle that becomes garbage after
-    being frozen is never collected (reference counting still frees everything else)."""
+    counter triggers a collection.)
+
+    The price: a reference cycle that becomes garbage after being frozen is not collected
+    until the next full collection, every ``full_every`` seconds (0: never): unfreeze,
+    collect everything, freeze again -- one long pause then. The per-action code makes no
+    cycles (``tests/server_tests/test_no_cycles.py``), so there is little to find; reference
+    counting frees everything else as usual."""
+    last_full = time.monotonic()
     while True:
         await asyncio.sleep(every)
-        gc.collect(0)
+        if full_every > 0 and time.monotonic() - last_full >= full_every:
+            gc.unfreeze()
+            gc.collect()
+            last_full = time.monotonic()
+        else:
+            gc.collect(0)
         gc.freeze()
 
 
@@ -530,7 +541,12 @@ class App:
             loop.create_task(self.keepalive_loop(), name="keepalive_loop"),
         ]
         if self.cfg.gc_freeze_seconds > 0:
-            self.tasks.append(loop.create_task(freeze_loop(self.cfg.gc_freeze_seconds)))
+            self.tasks.append(
+                loop.create_task(
+                    freeze_loop(self.cfg.gc_freeze_seconds, self.cfg.gc_full_seconds),
+                    name="freeze_loop",
+                )
+            )
 
     async def wait_for_redis(self) -> None:
         """Wait (bounded by ``redis_load_wait``) while Redis is still loading its data set:

@@ -40,7 +40,12 @@ class Config:
     hello_backlog: int = 0
     hello_retry_after: int = 1  # seconds, the 503's Retry-After (clients add jitter)
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
-    gc_freeze_seconds: float = 0.0  # >0: collect generation 0 and gc.freeze() this often
+    # >0: collect generation 0 and gc.freeze() the survivors this often (0 = off: the
+    # interpreter's own young collections, which grow to 300 ms pauses at 500 rooms)
+    gc_freeze_seconds: float = 0.1
+    # with gc_freeze_seconds: unfreeze and collect everything this often, so a reference
+    # cycle that became garbage after being frozen is freed too (0 = never)
+    gc_full_seconds: float = 3600.0
     listen_backlog: int = 4096  # accept queue (capped by net.core.somaxconn): reconnect storms
     keepalive_seconds: float = 20.0  # ping each connection this often (jittered); 0 = off
     max_frame_bytes: int = 16 * 1024  # soft limit: error, connection stays

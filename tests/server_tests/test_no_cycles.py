@@ -56,3 +56,35 @@ def test_the_suit_splitter_makes_no_cycles() -> None:
             assert decompose._suit_splits(c, False)
 
     assert cyclic_garbage(split) == Counter()
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle
+
+
+@pytest.mark.parametrize("full_every", [0.0, 0.3])
+async def test_freeze_loop_frees_frozen_cycles_only_at_its_full_collection(
+    full_every: float,
+) -> None:
+    """A cycle frozen while alive and dropped afterwards stays (reference counting cannot
+    free it, the frozen generation is never walked) until the loop's full collection."""
+    import asyncio
+    import weakref
+
+    from server.app import freeze_loop
+
+    node = _Node()
+    gone = weakref.ref(node)
+    task = asyncio.create_task(freeze_loop(0.02, full_every))
+    try:
+        await asyncio.sleep(0.1)  # frozen, alive
+        del node
+        gc.collect()  # a full collection does not walk the frozen generation
+        assert gone() is not None
+        await asyncio.sleep(0.6)
+        assert (gone() is None) == (full_every > 0)
+    finally:
+        task.cancel()
+        gc.unfreeze()
+        gc.collect()
