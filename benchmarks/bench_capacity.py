@@ -1,6 +1,6 @@
 """Capacity soak, reconnect storm and memory per connection of one game-server process.
 
-Starts its own redis-server (AOF on, like the embedded one; unix socket), one
+Starts its own redis-server (``server.embedded.EmbeddedRedis``: AOF on, unix socket), one
 ``mahjong-server`` pinned to ``--server-cpu`` and the ``mahjong-loadtest`` harness pinned to
 ``--harness-cpu`` (redis goes with ``--redis-cpu``), all on a fresh data directory, then:
 
@@ -32,7 +32,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -42,6 +41,8 @@ sys.path.insert(0, str(ROOT))
 
 from loadtest import cli as loadtest_cli  # noqa: E402
 from protocol.fdlimit import raise_nofile_limit  # noqa: E402
+from server.embedded import EmbeddedRedis  # noqa: E402
+from server.procs import pinned, start_listening  # noqa: E402
 
 
 def loadavg() -> list[float]:
@@ -88,46 +89,27 @@ def rss_kib(pid: int) -> int:
     return v
 
 
-def pinned(cpu: int | None, cmd: list[str]) -> list[str]:
-    return cmd if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+class Redis(EmbeddedRedis):
+    """The game server's embedded Redis (AOF, unix socket) with room for 10,000 clients,
+    pinned to ``cpu``, kept in this session (``--autogroup-nice`` covers it), started."""
 
-
-class Redis:
     def __init__(self, data: Path, cpu: int | None) -> None:
-        self.data = data
-        self.sock = data / "redis.sock"
-        cmd = [
-            shutil.which("redis-server") or "redis-server", "--port", "0",
-            "--unixsocket", str(self.sock), "--unixsocketperm", "700",
-            "--dir", str(data), "--appendonly", "yes", "--appendfsync", "everysec",
-            "--save", "", "--maxclients", "10000", "--logfile", str(data / "redis.log"),
-        ]  # fmt: skip
-        self.proc = subprocess.Popen(pinned(cpu, cmd), stdin=subprocess.DEVNULL)
+        super().__init__(data, args=["--maxclients", "10000"], cpu=cpu, new_session=False)
+        self.start()
         import redis
 
-        self.client = redis.Redis(unix_socket_path=str(self.sock))
-        for _ in range(200):
-            try:
-                if self.sock.exists() and self.client.ping():
-                    return
-            except redis.exceptions.RedisError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        self.client = redis.Redis(unix_socket_path=str(self.socket))
 
     @property
-    def url(self) -> str:
-        return f"unix://{self.sock}"
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
 
     def used_memory(self) -> int:
         return int(self.client.info("memory")["used_memory"])
 
     def open_rooms(self) -> int:
         return int(self.client.scard("mj:rooms"))
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(20)
 
 
 class Server:
@@ -145,17 +127,10 @@ class Server:
 
     def start(self) -> None:
         t0 = time.perf_counter()
-        self.proc = subprocess.Popen(
-            self.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, env=self.env
+        self.proc, self.port = start_listening(
+            self.cmd, stderr=None, cwd=ROOT, env=self.env, timeout=120
         )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line.strip():
-            raise RuntimeError("the server did not start")
-        self.port = int(json.loads(line)["listening"])
         self.started_s = time.perf_counter() - t0
-        # keep reading stdout so the server never blocks on a full pipe
-        threading.Thread(target=self.proc.stdout.read, daemon=True).start()
 
     @property
     def pid(self) -> int:
@@ -243,7 +218,7 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
         extra["gc_and_lag_at_start"] = server_metrics(srv.port)
         sched0 = schedstat(srv.pid)
         t_run = time.perf_counter()
-        h = harness(args, url, rooms, args.duration, report, [srv.pid, red.proc.pid], storm)
+        h = harness(args, url, rooms, args.duration, report, [srv.pid, red.pid], storm)
         if storm:
             time.sleep(args.storm_after)
             extra["loadavg_before_stop"] = loadavg()
@@ -292,7 +267,7 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             h.wait(30)
         if srv.proc is not None and srv.proc.poll() is None:
             srv.stop()
-        red.stop()
+        red.stop(20)
         if not args.keep:
             shutil.rmtree(data, ignore_errors=True)
 

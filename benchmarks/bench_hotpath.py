@@ -3,7 +3,8 @@
     python benchmarks/bench_hotpath.py [--actions 4000] [--profile]
 
 Four seated players in one zung-jung room play the load test's policy
-(``loadtest.rooms.pick_action``: win, else pass, else a random discard) through the same
+(``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
+moves are ``loadtest.selfplay``'s, shared with the events-frame test) through the same
 functions the server runs per action: ``rooms.play`` (room logic, ``table.apply`` and the
 state JSON), the room's deadlines, ``App.build_entry`` (the log entry with each pending seat's
 legal actions), msgpack of the room state and of the entry (what the commit sends to Redis),
@@ -22,7 +23,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from loadtest.rooms import pick_action
+from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import encode
 from server import game, rooms
@@ -34,17 +35,7 @@ RULESET = "zung-jung"
 
 
 def _room(now: int) -> rooms.Change:
-    opts = rooms.validate_options(
-        RULESET,
-        {"length": "hands", "hands": 64, "hand_pause_ms": 0, "turn_seconds": 0, "claim_seconds": 0},
-    )
-    s = rooms.new_room("r_1", "ABCDEF", "p0", "A", RULESET, opts, now).state
-    for i in range(4):
-        if i:
-            s = rooms.join(s, f"p{i}", f"P{i}").state
-        s = rooms.sit(s, f"p{i}", i).state
-        s = rooms.ready(s, f"p{i}", True).state
-    return rooms.start(s, "p0", now)
+    return started_room(RULESET, now, hands=64, turn_seconds=0)[1]
 
 
 def run(n_actions: int) -> dict[str, float]:
@@ -59,6 +50,10 @@ def run(n_actions: int) -> dict[str, float]:
         spent[name] += time.process_time() - t
         return out
 
+    def play(*args: Any) -> rooms.Change:
+        ch: rooms.Change = timed("rooms.play (engine + state JSON)", rooms.play, *args)
+        return ch
+
     now = 0
     ch = _room(now)
     entry = app.build_entry(ch, now)
@@ -70,30 +65,20 @@ def run(n_actions: int) -> dict[str, float]:
             ch = _room(now)
             s, entry = ch.state, app.build_entry(ch, now)
             continue
-        moved = False
-        for k, legal in sorted((entry.get("legal") or {}).items()):
-            a = pick_action(legal, rng)
-            if a is None:
-                continue
-            a = {key: v for key, v in a.items() if key != "seat"}
-            ch = timed("rooms.play (engine + state JSON)", rooms.play, s, f"p{k}", a, now)
-            ds = timed("deadlines", app.room_deadlines, ch.state)
-            entry = timed("build_entry (legal actions)", app.build_entry, ch, now, ds)
-            timed("pack room state", pack, ch.state)
-            timed("pack log entry", pack, entry)
-            for seat in range(4):
-                timed("events frames (4 seats)", app.events_frame, "r_1", actions, entry, seat)
-            ack = m.Ack(room="r_1", seq=actions, client_seq=actions, duplicate=False, re=1)
-            timed("ack frame", lambda a=ack: encode(a.to_wire()))
-            s = ch.state
-            actions += 1
-            moved = True
-            break
-        if not moved:  # a deal is due (pause 0) or nothing to do: let the timers run
-            tick = rooms.tick(s, now + 10**7, 1000, 0, rng)
-            if tick is None:
-                raise SystemExit("the table is stuck")
-            s, entry = tick.state, app.build_entry(tick, now)
+        ch, moved = next_change(s, entry, rng, now, play)
+        if not moved:  # a deal was due (pause 0) or nothing to do: the timers ran
+            s, entry = ch.state, app.build_entry(ch, now)
+            continue
+        ds = timed("deadlines", app.room_deadlines, ch.state)
+        entry = timed("build_entry (legal actions)", app.build_entry, ch, now, ds)
+        timed("pack room state", pack, ch.state)
+        timed("pack log entry", pack, entry)
+        for seat in range(4):
+            timed("events frames (4 seats)", app.events_frame, ROOM, actions, entry, seat)
+        ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
+        timed("ack frame", lambda a=ack: encode(a.to_wire()))
+        s = ch.state
+        actions += 1
     return {k: v / actions * 1e6 for k, v in spent.items()}
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import shutil
 import socket
 import subprocess
@@ -23,6 +22,8 @@ from pathlib import Path
 import msgpack
 import redis
 from websockets.asyncio.client import connect
+
+from server.procs import start_listening
 
 ROOT = Path(__file__).resolve().parents[1]
 # bot_delay_ms 1: one bot action per commit, as with human players (0 batches a whole
@@ -83,14 +84,13 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
         except redis.ConnectionError:
             time.sleep(0.02)
     base = int(r.info("memory")["used_memory"])
-    sproc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", "0", "--redis-url",
-         f"redis://127.0.0.1:{rport}/0", "--bot-delay-ms", "0", "--log-level", "WARNING"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT,
-    )  # fmt: skip
+    sproc: subprocess.Popen[str] | None = None
     try:
-        assert sproc.stdout is not None
-        port = int(json.loads(sproc.stdout.readline())["listening"])
+        sproc, port = start_listening(
+            [sys.executable, "-m", "server", "--port", "0", "--redis-url",
+             f"redis://127.0.0.1:{rport}/0", "--bot-delay-ms", "0", "--log-level", "WARNING"],
+            stderr=subprocess.DEVNULL, cwd=ROOT,
+        )  # fmt: skip
         results = await asyncio.gather(
             *(play_room(port, ruleset, args.hands) for _ in range(args.rooms))
         )
@@ -103,8 +103,9 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
             per_room.append({"versions": versions, **sizes})
         used = int(r.info("memory")["used_memory"]) - base
     finally:
-        sproc.terminate()
-        sproc.wait(15)
+        if sproc is not None:
+            sproc.terminate()
+            sproc.wait(15)
         rproc.terminate()
         rproc.wait(15)
         shutil.rmtree(tmp, ignore_errors=True)

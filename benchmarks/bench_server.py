@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import shutil
@@ -35,6 +34,8 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from server.procs import start_listening  # noqa: E402
 
 
 def free_port() -> int:
@@ -213,31 +214,30 @@ async def main_async(args: argparse.Namespace) -> None:
         stdout=subprocess.DEVNULL,
     )
     time.sleep(0.3)
-    srv = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--redis-url",
-            f"redis://127.0.0.1:{rport}/0",
-            "--log-level",
-            "WARNING",
-            "--timer-poll-ms",
-            "10",
-            "--rate-per-second",
-            "10000",
-            "--rate-burst",
-            "10000",
-        ],
-        stdout=subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
+    srv: subprocess.Popen[str] | None = None
     try:
-        assert srv.stdout is not None
-        port = json.loads(srv.stdout.readline())["listening"]
+        srv, port = start_listening(
+            [
+                sys.executable,
+                "-m",
+                "server",
+                "--port",
+                "0",
+                "--redis-url",
+                f"redis://127.0.0.1:{rport}/0",
+                "--log-level",
+                "WARNING",
+                "--timer-poll-ms",
+                "10",
+                "--rate-per-second",
+                "10000",
+                "--rate-burst",
+                "10000",
+            ],
+            stderr=None,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )
         n, dt = bench_engine(ruleset, args.rooms, args.hands)
         print(f"ruleset {ruleset}, {args.rooms} games x {args.hands} hand(s)")
         print(f"engine  in-process          {n / dt:10.0f} actions/s  ({n} discards and answers)")
@@ -252,8 +252,9 @@ async def main_async(args: argparse.Namespace) -> None:
             f"p99 {lat[int(len(lat) * 0.99)] * 1000:6.2f} ms  ({len(lat)} actions)"
         )
     finally:
-        srv.terminate()
-        srv.wait()
+        if srv is not None:
+            srv.terminate()
+            srv.wait()
         redis.terminate()
         redis.wait()
         shutil.rmtree(tmp, ignore_errors=True)

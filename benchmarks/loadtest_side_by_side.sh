@@ -10,18 +10,23 @@ set -euo pipefail
 REV=$1; shift
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 V=$ROOT/.venv/bin
-BASE=$(mktemp -d); git -C "$ROOT" archive "$REV" | tar -x -C "$BASE"
-OUT=$(mktemp -d)
+BASE=$(mktemp -d); OUT=$(mktemp -d)
+BS='' AS='' BD='' AD=''
+cleanup() {  # on any exit: stop the servers still running, then remove every temp directory
+  # (no `wait`: they are not this shell's children but $(start ...)'s; kill -0 succeeds while
+  # either is alive)
+  kill -INT $BS $AS 2>/dev/null || true
+  for _ in $(seq 100); do kill -0 $BS $AS 2>/dev/null || break; sleep 0.1; done
+  rm -rf "$OUT" "$BASE" ${BD:+"$BD"} ${AD:+"$AD"}
+}
+trap cleanup EXIT
+git -C "$ROOT" archive "$REV" | tar -x -C "$BASE"
 cd /tmp  # `python -m` puts the current directory first on sys.path
-start() {  # start PYTHONPATH PORT -> "pid datadir"
-  local d; d=$(mktemp -d)
-  if [ "$1" = "-" ]; then
-    env -u PYTHONPATH "$V/python" -m server --port "$2" --host 127.0.0.1 --data-dir "$d" \
-      --rate-per-second 1000 --rate-burst 2000 --log-level warning "${@:3}" >"$d/out" 2>"$d/err" &
-  else
-    PYTHONPATH=$1 "$V/python" -m server --port "$2" --host 127.0.0.1 --data-dir "$d" \
-      --rate-per-second 1000 --rate-burst 2000 --log-level warning "${@:3}" >"$d/out" 2>"$d/err" &
-  fi
+start() {  # start PYTHONPATH PORT SERVER-ARGS... -> "pid datadir" (PYTHONPATH "-": unset)
+  local d env_path; d=$(mktemp -d)
+  if [ "$1" = "-" ]; then env_path=(-u PYTHONPATH); else env_path=("PYTHONPATH=$1"); fi
+  env "${env_path[@]}" "$V/python" -m server --port "$2" --host 127.0.0.1 --data-dir "$d" \
+    --rate-per-second 1000 --rate-burst 2000 --log-level warning "${@:3}" >"$d/out" 2>"$d/err" &
   echo "$! $d"
 }
 read -r BS BD <<<"$(start "$BASE" 18821 "$@")"
@@ -40,7 +45,5 @@ L1=$!
   --server-pid "$AR" --quiet --json "$OUT/after.json" >"$OUT/after.txt" 2>&1 &
 L2=$!
 wait $L1 $L2
-kill -INT "$BS" "$AS"; wait "$BS" "$AS" || true
 echo "--- $REV"; grep -E "CPU|game: rooms" "$OUT/base.txt"
 echo "--- working tree"; grep -E "CPU|game: rooms" "$OUT/after.txt"
-rm -rf "$BD" "$AD" "$BASE"

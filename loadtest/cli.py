@@ -35,6 +35,7 @@ from typing import Any
 from loadtest.rooms import BaselineRoom, GameRoom, Pacing
 from loadtest.stats import Recorder
 from protocol.fdlimit import raise_nofile_limit
+from server.procs import pinned, start_listening
 
 __all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
 
@@ -214,16 +215,9 @@ def start_baseline_server(
         cmd.append("--uvloop")
     if redis_url is not None:
         cmd += ["--redis", redis_url]
-    if cpu is not None and hasattr(os, "sched_setaffinity"):
-        cmd = ["taskset", "-c", str(cpu), *cmd]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    try:
-        port = int(json.loads(line)["listening"])
-    except (ValueError, KeyError, TypeError):
-        proc.kill()
-        raise RuntimeError(f"baseline server did not start: {line!r}") from None
+    if not hasattr(os, "sched_setaffinity"):
+        cpu = None  # no taskset
+    proc, port = start_listening(pinned(cpu, cmd), stderr=None, name="baseline server")
     return proc, f"ws://127.0.0.1:{port}"
 
 

@@ -14,7 +14,10 @@ import shutil
 import signal
 import subprocess
 import time
+from collections.abc import Sequence
 from pathlib import Path
+
+from server.procs import pinned
 
 log = logging.getLogger("mahjong.redis")
 
@@ -45,9 +48,25 @@ def find_redis_server(explicit: str | None = None) -> str:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: Path, binary: str | None = None) -> None:
+    """redis-server on ``data_dir/redis.sock`` (AOF in ``data_dir``). For the benchmarks:
+    ``args`` are further redis-server arguments (e.g. ``--maxclients``), ``cpu`` pins it to
+    one CPU (``taskset``), and ``new_session=False`` keeps it in this process's session
+    (and scheduler autogroup) instead of its own, where a Ctrl-C does not reach it."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        binary: str | None = None,
+        *,
+        args: Sequence[str] = (),
+        cpu: int | None = None,
+        new_session: bool = True,
+    ) -> None:
         self.data_dir = data_dir.resolve()
         self.binary = find_redis_server(binary)
+        self.args = list(args)
+        self.cpu = cpu
+        self.new_session = new_session
         self.socket = self.data_dir / "redis.sock"
         self.pidfile = self.data_dir / "redis.pid"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -111,8 +130,11 @@ class EmbeddedRedis:
             "no",
             "--logfile",
             str(self.data_dir / "redis.log"),
+            *self.args,
         ]
-        self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        self.proc = subprocess.Popen(
+            pinned(self.cpu, args), stdin=subprocess.DEVNULL, start_new_session=self.new_session
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

@@ -20,6 +20,7 @@ from table.errors import BadActionError, BadConfigError
 from table.params import GameParams, get_params
 
 __all__ = [
+    "EVENT_META_KEYS",
     "HOUSE_RULES",
     "Action",
     "ActionType",
@@ -154,6 +155,10 @@ class Action:
 
 # -- events ------------------------------------------------------------------------------
 
+#: The keys of an event's JSON form (``Event.to_json``) that are not its data: the type, the
+#: owning seat and the owner-only keys. ``table.views`` drops them from what a seat sees.
+EVENT_META_KEYS = frozenset(("type", "_owner", "_secret"))
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -167,7 +172,7 @@ class Event:
     secret: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        reserved = {"type", "_owner", "_secret"} & set(self.data)
+        reserved = EVENT_META_KEYS & set(self.data)
         if reserved:  # an engine bug, never client input: the JSON form would lose the type
             raise ValueError(f"event data may not use the reserved keys {sorted(reserved)}")
 
@@ -181,7 +186,7 @@ class Event:
 
     @classmethod
     def from_json(cls, obj: Mapping[str, Any]) -> Event:
-        data = {k: v for k, v in obj.items() if k not in ("type", "_owner", "_secret")}
+        data = {k: v for k, v in obj.items() if k not in EVENT_META_KEYS}
         return cls(str(obj["type"]), data, obj.get("_owner"), tuple(obj.get("_secret", ())))
 
 

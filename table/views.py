@@ -30,7 +30,7 @@ from table.engine import (
     ready_discards,
     self_win_kind,
 )
-from table.model import _CODE, Action, ActionType, Event, GameState, Phase
+from table.model import _CODE, EVENT_META_KEYS, Action, ActionType, Event, GameState, Phase
 
 __all__ = [
     "legal_actions",
@@ -73,12 +73,9 @@ def view_event_json(event: Mapping[str, Any], seat: int | None) -> dict[str, Any
     secret = () if owner is None or owner == seat else (event.get("_secret") or ())
     out = {"type": etype}
     for k, v in event.items():
-        if k not in _META and k not in secret:
+        if k not in EVENT_META_KEYS and k not in secret:
             out[k] = v
     return out
-
-
-_META = frozenset(("type", "_owner", "_secret"))
 
 
 def view(state: GameState, seat: int | None) -> dict[str, Any]:

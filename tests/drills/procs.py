@@ -3,7 +3,6 @@ redis-server (single, AOF, or a 6-node cluster), ``mahjong-server`` and nginx.""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -15,6 +14,8 @@ import time
 from pathlib import Path
 
 import redis
+
+from server.procs import start_listening
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_CLI = shutil.which("redis-cli") or "/usr/bin/redis-cli"
@@ -252,8 +253,7 @@ class ServerProcess:
             os.close(fd)
             log = Path(name)
         self.log = log
-        self._err = open(log, "ab")  # noqa: SIM115 - closed in stop()/kill()
-        self.proc = subprocess.Popen(
+        self.proc, self.port = start_listening(
             [
                 sys.executable,
                 "-m",
@@ -269,20 +269,10 @@ class ServerProcess:
                 "20",
                 *args,
             ],
-            stdout=subprocess.PIPE,
-            stderr=self._err,
-            stdin=subprocess.DEVNULL,
+            stderr=log,
             env=env,
             cwd=cwd or ROOT,
         )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()  # the one "listening" line; nothing else is printed
-        if not line:
-            self.proc.wait(10)
-            raise RuntimeError(
-                f"server did not start (rc={self.proc.returncode}): {self.log.read_text()}"
-            )
-        self.port = int(json.loads(line)["listening"])
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -291,7 +281,6 @@ class ServerProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
-        self._err.close()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -301,7 +290,6 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        self._err.close()
 
 
 NGINX_CONF = """

@@ -4,7 +4,6 @@ finished (at most 90 s on a busy machine)."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -15,22 +14,20 @@ import pytest
 
 from loadtest.cli import run_game
 from loadtest.rooms import Pacing
+from server.procs import StartError, start_listening
+
+
+def _server_cmd(port: int, data: Path) -> list[str]:
+    return [
+        sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data),
+        "--log-level", "WARNING", "--rate-per-second", "1000", "--rate-burst", "2000",
+    ]  # fmt: skip
 
 
 @pytest.fixture
 def server_url(tmp_path: Path) -> Iterator[tuple[str, int]]:
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "server", "--port", "0", "--data-dir", str(tmp_path),
-            "--log-level", "WARNING", "--rate-per-second", "1000", "--rate-burst", "2000",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
+    proc, port = start_listening(_server_cmd(0, tmp_path), stderr=None)
     try:
-        port = int(json.loads(line)["listening"])
         yield f"ws://127.0.0.1:{port}", proc.pid
     finally:
         proc.terminate()
@@ -59,20 +56,10 @@ def _start(port: int, data: Path) -> tuple[subprocess.Popen[str], int]:
     embedded Redis is still loading the AOF (``BusyLoadingError``: a server start-up issue,
     reported — not what this test is about)."""
     for _attempt in range(6):
-        proc = subprocess.Popen(
-            [
-                sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data),
-                "--log-level", "WARNING", "--rate-per-second", "1000", "--rate-burst", "2000",
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if line.strip():
-            return proc, int(json.loads(line)["listening"])
-        proc.wait(20)
-        time.sleep(1)
+        try:
+            return start_listening(_server_cmd(port, data), stderr=None)
+        except StartError:
+            time.sleep(1)
     raise RuntimeError("the server did not start")
 
 

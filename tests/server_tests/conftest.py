@@ -8,7 +8,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ import redis
 
 from server.app import App, run_server
 from server.config import Config
+from server.procs import start_listening
 from server.store import Store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -30,7 +31,18 @@ def free_port() -> int:
 
 
 class RedisProc:
-    def __init__(self, tmp: Path, appendonly: bool = False, port: int | None = None) -> None:
+    """redis-server on a free (or the given) port of 127.0.0.1, data in ``tmp``; ``extra_args``
+    go last on its command line. Returns once it answers PING, unless ``wait`` is False (a
+    Redis that loads a large data set answers LOADING for a while)."""
+
+    def __init__(
+        self,
+        tmp: Path,
+        appendonly: bool = False,
+        port: int | None = None,
+        extra_args: Sequence[str] = (),
+        wait: bool = True,
+    ) -> None:
         self.port = port or free_port()
         self.dir = tmp
         args = [
@@ -52,7 +64,9 @@ class RedisProc:
             args += ["--appendonly", "yes", "--appendfsync", "always"]
         else:
             args += ["--appendonly", "no"]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen([*args, *extra_args], stdout=subprocess.DEVNULL)
+        if not wait:
+            return
         c = redis.Redis(port=self.port)
         for _ in range(200):
             try:
@@ -139,39 +153,27 @@ class ServerProc:
     """``python -m server`` in a subprocess (for SIGKILL / SIGTERM / multi-process tests)."""
 
     def __init__(self, *args: str, cwd: Path | None = None) -> None:
-        import json
         import os
         import sys
 
         env = dict(os.environ)
         env.pop("REDIS_URL", None)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--port",
-                "0",
-                "--no-log-json",
-                "--log-level",
-                "WARNING",
-                "--bot-delay-ms",
-                "0",
-                "--timer-poll-ms",
-                "20",
-                *args,
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=env,
-            cwd=cwd,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-            raise RuntimeError(f"server did not start: {err}")
-        self.port = int(json.loads(line)["listening"])
+        cmd = [
+            sys.executable,
+            "-m",
+            "server",
+            "--port",
+            "0",
+            "--no-log-json",
+            "--log-level",
+            "WARNING",
+            "--bot-delay-ms",
+            "0",
+            "--timer-poll-ms",
+            "20",
+            *args,
+        ]
+        self.proc, self.port = start_listening(cmd, env=env, cwd=cwd)
 
     def kill(self) -> None:
         import signal

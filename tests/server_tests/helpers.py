@@ -9,7 +9,10 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import redis.asyncio as aioredis
+
 from server import game
+from server.store import Store
 from server_tests.wsclient import Client
 
 JSON = dict[str, Any]
@@ -199,19 +202,18 @@ async def until(pred: Callable[[], Awaitable[bool]], what: str, tries: int = 500
     raise AssertionError(f"never happened: {what}")
 
 
-async def load_room(redis_url: str, room: str) -> tuple[int, JSON]:
-    """The room's committed (version, state), read from Redis; the room must exist."""
-    import redis.asyncio as aioredis
-
-    from server.store import Store
-
-    store = Store(aioredis.Redis.from_url(redis_url))
+async def load_room(src: str | Store, room: str) -> tuple[int, JSON]:
+    """The room's committed (version, state), read from Redis; the room must exist. ``src``
+    is a Store to read through (a poll loop opens one and passes it to every poll) or a Redis
+    URL (a Store is opened for this one read, then closed)."""
+    store = Store(aioredis.Redis.from_url(src)) if isinstance(src, str) else src
     try:
         loaded = await store.load(room)
         assert loaded is not None, f"no room {room}"
         return loaded
     finally:
-        await store.close()
+        if store is not src:
+            await store.close()
 
 
 async def http_get(port: int, path: str) -> tuple[int, str, str]:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from loadtest.rooms import pick_action
+from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server import game, rooms
+from server import game
 from server.app import App
 from server.config import Config
 
@@ -38,20 +38,8 @@ def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> byt
 
 def test_events_frame_equals_the_message_encoding() -> None:
     app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
-    opts = rooms.validate_options(
-        "zung-jung",
-        {"length": "hands", "hands": 1, "hand_pause_ms": 0, "turn_seconds": 30, "claim_seconds": 0},
-    )
-    s = rooms.new_room("r_1", "ABCDEF", "p0", "A", "zung-jung", opts, 0).state
-    entries: list[dict[str, Any]] = []
-    for i in range(4):
-        if i:
-            ch = rooms.join(s, f"p{i}", f"P{i}")
-            entries.append(app.build_entry(ch, 0))
-            s = ch.state
-        s = rooms.sit(s, f"p{i}", i).state
-        s = rooms.ready(s, f"p{i}", True).state
-    ch = rooms.start(s, "p0", 0)
+    joins, ch = started_room("zung-jung", 0, hands=1, turn_seconds=30)
+    entries = [app.build_entry(j, 0) for j in joins]
     entries.append(app.build_entry(ch, 0))
     entries.append({**entries[-1], "chat": {"from": "p1", "text": "hi"}, "notice": {"x": 1}})
     s, entry = ch.state, entries[-2]
@@ -59,20 +47,11 @@ def test_events_frame_equals_the_message_encoding() -> None:
     now = 0
     while s["status"] == "playing" and len(entries) < 300:
         now += 10
-        for k, legal in sorted((entry.get("legal") or {}).items()):
-            a = pick_action(legal, rng)
-            if a is not None:
-                a = {key: v for key, v in a.items() if key != "seat"}
-                ch = rooms.play(s, f"p{k}", a, now)
-                break
-        else:
-            tick = rooms.tick(s, now + 10**7, 1000, 0, rng)
-            assert tick is not None
-            ch = tick
+        ch, _ = next_change(s, entry, rng, now)
         entry = app.build_entry(ch, now)
         entries.append(entry)
         s = ch.state
     assert any(e.get("legal") for e in entries) and any(e.get("deadlines") for e in entries)
     for v, entry in enumerate(entries):
         for seat in (None, 0, 1, 2, 3):
-            assert app.events_frame("r_1", v, entry, seat) == _expected("r_1", v, entry, seat)
+            assert app.events_frame(ROOM, v, entry, seat) == _expected(ROOM, v, entry, seat)

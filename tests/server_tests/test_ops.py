@@ -13,7 +13,7 @@ from protocol.codes import CloseCode
 from server import game
 from server.config import load_config
 from server_tests.conftest import ServerProc
-from server_tests.helpers import http_get, metric, metrics_of
+from server_tests.helpers import http_get, metric, metrics_of, until
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)
@@ -195,9 +195,12 @@ async def test_keepalive_pings_keep_a_live_idle_connection_open(redis_url):
             _, _, body = await http_get(srv.port, "/metrics")
             return metric(body, "mahjong_keepalive_pongs_total")
 
-        # several ping rounds (every 0.2 s) answered by the client, however busy the machine
-        while await pongs() < 3:
-            await asyncio.sleep(0.1)
+        async def three_pongs() -> bool:
+            return await pongs() >= 3
+
+        # several ping rounds (every 0.2 s) answered by the client, however busy the machine;
+        # bounded by until's 500 polls: a failure names what never happened
+        await until(three_pongs, "three keepalive pongs counted in /metrics")
         r = await c.request({"type": "ping"})
         assert r["type"] == "pong"
         assert await pongs() >= 3

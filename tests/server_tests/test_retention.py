@@ -130,9 +130,10 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         assert res.looked_at == 1 and res.closed == 0, "a seated player is present"
         pid = a.player_id
         await a.close()
+        reader = Store.from_url(redis_url)  # one Store for every poll and read below
 
         async def away() -> bool:
-            seat = (await load_room(redis_url, room))[1]["seats"][0]
+            seat = (await load_room(reader, room))[1]["seats"][0]
             return seat is not None and seat.get("away") is not None
 
         await until(away, "the seat is marked away")
@@ -148,7 +149,8 @@ async def test_sweeper_closes_an_abandoned_lobby_and_clients_see_it(redis_url: s
         )
         assert ev["lobby"]["status"] == "closed"
         assert ev["notice"] == {"type": "room_closed", "reason": "idle"}
-        _, state = await load_room(redis_url, room)
+        _, state = await load_room(reader, room)
+        await reader.close()
         assert state["status"] == "closed" and state["members"] == {}
         assert 0 < await r.pttl(k_state(room)) <= HOUR_MS
         assert not await r.sismember(ROOMS, room)
@@ -180,15 +182,17 @@ async def test_sweeper_closes_a_paused_game(redis_url: str) -> None:
         ):
             assert (await a.request(msg))["type"] == "ack", msg
         await a.close()
+        reader = Store.from_url(redis_url)  # one Store for every poll and read below
 
         async def paused() -> bool:
-            return rooms.paused((await load_room(redis_url, room))[1])
+            return rooms.paused((await load_room(reader, room))[1])
 
         await until(paused, "the game paused once the only human was gone")
         sweeper_app = App(make_config(idle_room_seconds=60.0), Store.from_url(redis_url))
         res = await sweeper_app.sweeper.sweep(int(time.time() * 1000) + HOUR_MS, take_turn=False)
         assert res.closed == 1
-        _, state = await load_room(redis_url, room)
+        _, state = await load_room(reader, room)
+        await reader.close()
         assert state["status"] == "closed"
         assert await r.pttl(k_state(room)) > 0
         assert await r.zscore(TIMERS, room) is None

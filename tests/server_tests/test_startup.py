@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -18,19 +17,10 @@ import redis.exceptions
 from server.app import App
 from server.store import Store
 
-from .conftest import REDIS, RedisProc, make_config
+from .conftest import RedisProc, make_config
 
 KEYS = 4000
 DELAY_US = 500  # per key while loading: ~2 s of LOADING
-
-
-def _slow_loading_redis(tmp: Path, port: int) -> subprocess.Popen[bytes]:
-    """redis-server as RedisProc starts it, plus the slow-loading options (which RedisProc
-    has no way to pass), and not waited for: it is LOADING while it starts."""
-    args = [REDIS, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(tmp)]
-    args += ["--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning"]
-    args += ["--key-load-delay", str(DELAY_US), "--loading-process-events-interval-bytes", "1024"]
-    return subprocess.Popen(args, stdout=subprocess.DEVNULL)
 
 
 @pytest.fixture
@@ -46,13 +36,14 @@ def loading_redis(tmp_path: Path):
     c.save()
     c.close()
     rp.stop()
-    proc = _slow_loading_redis(tmp_path, port)
+    slow = ["--key-load-delay", str(DELAY_US), "--loading-process-events-interval-bytes", "1024"]
+    # not waited for by RedisProc: it answers LOADING while it starts
+    rp = RedisProc(tmp_path, port=port, extra_args=slow, wait=False)
     try:
         _wait_loading(port)  # listening (it answers INFO while loading), not done loading
         yield port
     finally:
-        proc.terminate()
-        proc.wait(10)
+        rp.stop()
 
 
 def _wait_loading(port: int) -> None:

@@ -1,0 +1,75 @@
+"""One room played in-process through the server's room functions (:mod:`server.rooms`), no
+sockets and no Redis: four seated players ``p0``..``p3`` answer with the load test's policy
+(:func:`loadtest.rooms.pick_action`). Used by ``benchmarks/bench_hotpath.py`` (CPU per
+action) and by the events-frame test (the entries of a played game)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from loadtest.rooms import pick_action
+from server import rooms
+
+__all__ = ["ROOM", "StuckTableError", "next_change", "started_room"]
+
+JSON = dict[str, Any]
+
+#: The room's id.
+ROOM = "r_1"
+
+
+class StuckTableError(RuntimeError):
+    """No seat has a legal action and running the room's timers changes nothing."""
+
+
+def started_room(
+    ruleset: str, now: int, *, hands: int, turn_seconds: int
+) -> tuple[list[rooms.Change], rooms.Change]:
+    """Room :data:`ROOM` opened by ``p0``, joined by ``p1``..``p3``, each player sitting at
+    the seat of its number and ready, and the game of ``hands`` hands started (no pause
+    between hands, no claim window time): (the three joins' changes, the start's change)."""
+    opts = rooms.validate_options(
+        ruleset,
+        {
+            "length": "hands",
+            "hands": hands,
+            "hand_pause_ms": 0,
+            "turn_seconds": turn_seconds,
+            "claim_seconds": 0,
+        },
+    )
+    s = rooms.new_room(ROOM, "ABCDEF", "p0", "A", ruleset, opts, now).state
+    joins: list[rooms.Change] = []
+    for i in range(4):
+        if i:
+            ch = rooms.join(s, f"p{i}", f"P{i}")
+            joins.append(ch)
+            s = ch.state
+        s = rooms.sit(s, f"p{i}", i).state
+        s = rooms.ready(s, f"p{i}", True).state
+    return joins, rooms.start(s, "p0", now)
+
+
+def next_change(
+    state: JSON,
+    entry: JSON,
+    rng: random.Random,
+    now: int,
+    play: Callable[[JSON, str, JSON, int], rooms.Change] = rooms.play,
+) -> tuple[rooms.Change, bool]:
+    """The playing room's next change after ``entry`` (its latest ``App.build_entry``): the
+    first seat by number with a legal action plays ``pick_action``'s choice through ``play``
+    (``rooms.play``, or a wrapper that times it) -- (the change, True); when no seat has
+    anything to do (a deal is due: pauses are 0), the room's timers run -- (their change,
+    False)."""
+    for k, legal in sorted((entry.get("legal") or {}).items()):
+        a = pick_action(legal, rng)
+        if a is not None:
+            a = {key: v for key, v in a.items() if key != "seat"}
+            return play(state, f"p{k}", a, now), True
+    tick = rooms.tick(state, now + 10**7, 1000, 0, rng)
+    if tick is None:
+        raise StuckTableError("no seat can act and the room's timers change nothing")
+    return tick, False

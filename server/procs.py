@@ -1,0 +1,129 @@
+"""Starting a server as a child process and waiting until it listens.
+
+``mahjong-server`` (``python -m server``) and the load test's baseline
+(``python -m loadtest.baseline``) print one line, ``{"listening": port}``, once they accept
+connections. :func:`start_listening` starts such a command and returns the port from that
+line; the load-test harness, the benchmarks and the tests all start their servers with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import subprocess
+import tempfile
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any, Final, Literal
+
+__all__ = ["COLLECT", "StartError", "pinned", "start_listening"]
+
+
+class StartError(RuntimeError):
+    """The command exited, printed something else, or printed nothing in time, instead of
+    its ``{"listening": port}`` line. The message has its exit status and its stderr when
+    that was collected (``stderr`` :data:`COLLECT` or a file)."""
+
+
+def pinned(cpu: int | None, cmd: Sequence[str]) -> list[str]:
+    """``cmd`` run on CPU ``cpu`` only (``taskset -c``; Linux), or as it is for None."""
+    return list(cmd) if cpu is None else ["taskset", "-c", str(cpu), *cmd]
+
+
+def _pump(out: IO[str], first: queue.Queue[str]) -> None:
+    """Hand over the first line, then keep reading (and dropping) the rest of stdout, so the
+    process never blocks on a full pipe."""
+    try:
+        first.put(out.readline())
+        for _ in out:
+            pass
+    except (OSError, ValueError):  # closed under us
+        first.put("")
+
+
+#: ``stderr`` of :func:`start_listening`: into an anonymous temporary file, read for the
+#: error message if the process does not start (a file, not a pipe: nobody reads it later,
+#: and a full pipe would block the process).
+COLLECT: Final = "collect"
+
+
+def start_listening(
+    cmd: Sequence[str],
+    *,
+    timeout: float = 60.0,
+    stderr: Literal["collect"] | Path | int | IO[Any] | None = COLLECT,
+    cwd: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+    name: str = "server",
+) -> tuple[subprocess.Popen[str], int]:
+    """Start ``cmd`` and wait (at most ``timeout`` seconds) for its ``{"listening": port}``
+    line on stdout; (the process, the port). Its stdin is /dev/null; its further stdout is
+    read and dropped.
+
+    ``stderr``: :data:`COLLECT`, a ``Path`` (appended to; read for the error message), or
+    what :class:`subprocess.Popen` takes except ``PIPE`` (``None``: this process's stderr,
+    ``DEVNULL``, an open file). On failure the process is stopped and :class:`StartError`
+    names ``name``.
+    """
+
+    def popen(err: int | IO[Any] | None) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            list(cmd),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            cwd=cwd,
+            env=env,
+            text=True,
+        )
+
+    with contextlib.ExitStack() as stack:  # our copy of a stderr file: the child has its own
+        collected: IO[bytes] | None = None
+        if isinstance(stderr, str):  # COLLECT
+            collected = stack.enter_context(tempfile.TemporaryFile())
+            proc = popen(collected)
+        elif isinstance(stderr, Path):
+            proc = popen(stack.enter_context(stderr.open("ab")))
+        else:
+            proc = popen(stderr)
+        assert proc.stdout is not None
+        first: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=_pump, args=(proc.stdout, first), daemon=True).start()
+        try:
+            line = first.get(timeout=timeout)
+        except queue.Empty:
+            line = None
+        try:
+            if line is not None:
+                return proc, int(json.loads(line)["listening"])
+        except (ValueError, KeyError, TypeError):
+            pass
+        _stop(proc, line)
+        if collected is not None:
+            collected.seek(0)
+            err = collected.read().decode(errors="replace")
+        elif isinstance(stderr, Path):
+            err = stderr.read_text(errors="replace")
+        else:
+            err = ""
+    if line is None:
+        what = f"{name} printed no listening line within {timeout:g} s"
+    elif line:
+        what = f"{name} printed {line.strip()[:200]!r} instead of its listening line"
+    else:
+        what = f"{name} exited with {proc.returncode} before listening"
+    err = err.strip()[-4000:]
+    raise StartError(f"{what}: {err}" if err else what)
+
+
+def _stop(proc: subprocess.Popen[str], line: str | None) -> None:
+    """Stop a process that did not start: wait for it if it closed its stdout (it is
+    exiting), kill it otherwise (or if it does not exit in time)."""
+    if line == "":
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(10)
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
