@@ -4,8 +4,12 @@
 # on PYTHONPATH) and the working tree, each with its embedded Redis and its own
 # `mahjong-loadtest --rooms 20 --duration 20`. Extra arguments go to both servers (e.g.
 # `--event-loop asyncio`). Prints each run's CPU µs per action (server, redis) and actions/s.
+# LT_BASE / LT_AFTER: extra `mahjong-loadtest` arguments for one side (e.g. LT_BASE=--dense to
+# compare dense with sparse delivery on the same code); a revision without sparse delivery
+# (its servers refuse hello.sparse) gets --dense by itself.
 #
 #     bash benchmarks/loadtest_side_by_side.sh beb701f [--event-loop asyncio]
+#     LT_BASE=--dense bash benchmarks/loadtest_side_by_side.sh HEAD
 set -euo pipefail
 REV=$1; shift
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +25,9 @@ cleanup() {  # on any exit: stop the servers still running, then remove every te
 }
 trap cleanup EXIT
 git -C "$ROOT" archive "$REV" | tar -x -C "$BASE"
+read -r -a LT_BASE <<<"${LT_BASE:-}"
+read -r -a LT_AFTER <<<"${LT_AFTER:-}"
+grep -q "sparse" "$BASE/protocol/messages.py" || LT_BASE+=(--dense)
 cd /tmp  # `python -m` puts the current directory first on sys.path
 start() {  # start PYTHONPATH PORT SERVER-ARGS... -> "pid datadir" (PYTHONPATH "-": unset)
   local d env_path; d=$(mktemp -d)
@@ -39,11 +46,13 @@ done
 # each server's embedded redis-server writes its pid to <data dir>/redis.pid (server/embedded.py)
 BR=$(cat "$BD/redis.pid"); AR=$(cat "$AD/redis.pid")
 "$V/mahjong-loadtest" --url ws://127.0.0.1:18821 --rooms 20 --duration 20 --server-pid "$BS" \
-  --server-pid "$BR" --quiet --json "$OUT/base.json" >"$OUT/base.txt" 2>&1 &
+  --server-pid "$BR" --quiet --json "$OUT/base.json" ${LT_BASE[@]+"${LT_BASE[@]}"} \
+  >"$OUT/base.txt" 2>&1 &
 L1=$!
 "$V/mahjong-loadtest" --url ws://127.0.0.1:18822 --rooms 20 --duration 20 --server-pid "$AS" \
-  --server-pid "$AR" --quiet --json "$OUT/after.json" >"$OUT/after.txt" 2>&1 &
+  --server-pid "$AR" --quiet --json "$OUT/after.json" ${LT_AFTER[@]+"${LT_AFTER[@]}"} \
+  >"$OUT/after.txt" 2>&1 &
 L2=$!
 wait $L1 $L2
-echo "--- $REV"; grep -E "CPU|game: rooms" "$OUT/base.txt"
-echo "--- working tree"; grep -E "CPU|game: rooms" "$OUT/after.txt"
+echo "--- $REV ${LT_BASE[*]:-}"; grep -E "CPU|game: rooms" "$OUT/base.txt"
+echo "--- working tree ${LT_AFTER[*]:-}"; grep -E "CPU|game: rooms" "$OUT/after.txt"

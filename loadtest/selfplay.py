@@ -25,11 +25,12 @@ class StuckTableError(RuntimeError):
 
 
 def started_room(
-    ruleset: str, now: int, *, hands: int, turn_seconds: int
+    ruleset: str, now: int, *, hands: int, turn_seconds: int, claim_seconds: int = 0
 ) -> tuple[list[rooms.Change], rooms.Change]:
     """Room :data:`ROOM` opened by ``p0``, joined by ``p1``..``p3``, each player sitting at
     the seat of its number and ready, and the game of ``hands`` hands started (no pause
-    between hands, no claim window time): (the three joins' changes, the start's change)."""
+    between hands; claim windows without a time limit unless ``claim_seconds``): (the three
+    joins' changes, the start's change)."""
     opts = rooms.validate_options(
         ruleset,
         {
@@ -37,7 +38,7 @@ def started_room(
             "hands": hands,
             "hand_pause_ms": 0,
             "turn_seconds": turn_seconds,
-            "claim_seconds": 0,
+            "claim_seconds": claim_seconds,
         },
     )
     s = rooms.new_room(ROOM, "ABCDEF", "p0", "A", ruleset, opts, now).state

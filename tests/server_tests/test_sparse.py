@@ -16,8 +16,7 @@ from typing import Any
 import msgpack
 import pytest
 
-from loadtest.rooms import pick_action
-from server import rooms
+from loadtest.selfplay import next_change, started_room
 from server.app import App, quiet
 from server.config import Config
 from server_tests.helpers import Player, read_log, setup_table
@@ -31,31 +30,12 @@ def _entries(ruleset: str, seed: int, n: int, app: App | None = None) -> list[JS
     game's start: with claim windows, hands ending, and deadlines."""
     if app is None:
         app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
-    opts = rooms.validate_options(
-        ruleset,
-        {"length": "hands", "hands": 3, "hand_pause_ms": 0, "turn_seconds": 30, "claim_seconds": 5},
-    )
-    s = rooms.new_room("r_1", "ABCDEF", "p0", "A", ruleset, opts, 0).state
-    for i in range(4):
-        if i:
-            s = rooms.join(s, f"p{i}", f"P{i}").state
-        s = rooms.sit(s, f"p{i}", i).state
-        s = rooms.ready(s, f"p{i}", True).state
-    ch = rooms.start(s, "p0", 0)
+    _, ch = started_room(ruleset, 0, hands=3, turn_seconds=30, claim_seconds=5)
     entries = [app.build_entry(ch, 0)]
     s, rng, now = ch.state, random.Random(seed), 0
     while s["status"] == "playing" and len(entries) < n:
         now += 100
-        entry = entries[-1]
-        for k, legal in sorted((entry.get("legal") or {}).items()):
-            a = pick_action(legal, rng)
-            if a is not None:
-                ch = rooms.play(s, f"p{k}", {x: y for x, y in a.items() if x != "seat"}, now)
-                break
-        else:  # a deal is due: let the timers run
-            tick = rooms.tick(s, now + 10**7, 1000, 0, rng)
-            assert tick is not None, "the table is stuck"
-            ch = tick
+        ch, _ = next_change(s, entries[-1], rng, now)
         entries.append(app.build_entry(ch, now))
         s = ch.state
     return entries
