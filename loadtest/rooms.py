@@ -153,7 +153,8 @@ class GameRoom(_Room):
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
         self.reconnect = reconnect
-        self.sparse = sparse
+        # hello.sparse only when asked for: a server older than sparse delivery refuses the field
+        self._sparse = {"sparse": True} if sparse else {}
         # seat -> (loss time, successful attempt's start, version seen, resumed future)
         self.resuming: dict[int, tuple[float, float, int, asyncio.Future[float]]] = {}
         self.hands_per_game = hands_per_game
@@ -169,7 +170,7 @@ class GameRoom(_Room):
         await self.open_all()
         for i, c in enumerate(self.conns):
             w = await c.request(
-                {"type": "hello", "v": 1, "name": f"lt{self.index}-{i}", "sparse": self.sparse}
+                {"type": "hello", "v": 1, "name": f"lt{self.index}-{i}", **self._sparse}
             )
             c.token = str(w.get("token") or "") or None
             if self.reconnect:
@@ -246,7 +247,7 @@ class GameRoom(_Room):
                 # a server taking a storm of reconnects queues the hellos: wait, do not add
                 # another reconnect to the pile
                 await c.request(
-                    {"type": "hello", "v": 1, "token": token, "sparse": self.sparse}, timeout=30
+                    {"type": "hello", "v": 1, "token": token, **self._sparse}, timeout=30
                 )
                 await asyncio.wait_for(fut, 30)
                 return
