@@ -48,6 +48,7 @@ class Ws:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.rid = 0
+        self.pending: list[dict[str, Any]] = []  # received while waiting for a reply
 
     async def send(self, msg: dict[str, Any]) -> int:
         self.rid += 1
@@ -55,14 +56,19 @@ class Ws:
         return self.rid
 
     async def recv(self) -> dict[str, Any]:
+        if self.pending:
+            return self.pending.pop(0)
         return msgpack.unpackb(await self.ws.recv())  # type: ignore[no-any-return]
 
     async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send and return the reply; what arrives before it stays for :meth:`recv` (the
+        start's first ``events``, with the dealer's legal actions, can beat the ack)."""
         rid = await self.send(msg)
         while True:
-            m = await self.recv()
+            m = msgpack.unpackb(await self.ws.recv())
             if m.get("re") == rid:
-                return m
+                return m  # type: ignore[no-any-return]
+            self.pending.append(m)
 
 
 async def client(port: int, name: str) -> Ws:
