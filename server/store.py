@@ -246,7 +246,10 @@ class Store:
     # ------------------------------------------------------------------------- rooms
 
     async def load(self, room: str) -> tuple[int, JSON] | None:
-        raw = await self.r.hmget(k_state(room), ["version", "state"])
+        if self.commits is not None:  # a few KiB: on the pipelined connection (no pool)
+            raw = await self.commits.execute("HMGET", k_state(room), "version", "state")
+        else:
+            raw = await self.r.hmget(k_state(room), ["version", "state"])
         if raw[0] is None or raw[1] is None:
             return None
         return int(raw[0]), unpack(raw[1])
