@@ -105,6 +105,13 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
+def _expire_room(p: Any, room: str, ttl_seconds: float) -> None:
+    """Queue on pipeline ``p`` the expiry of the room's own keys (state, log, client seqs)."""
+    ms = max(1, int(ttl_seconds * 1000))
+    for key in (k_state(room), k_log(room), k_seq(room)):
+        p.pexpire(key, ms)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -285,13 +292,16 @@ class Store:
     async def read_log(
         self, room: str, start: int, end: int | None = None, count: int | None = None
     ) -> list[tuple[int, JSON]]:
-        rows = await self.r.xrange(
-            k_log(room), min=f"{start}-1", max="+" if end is None else f"{end}-1", count=count
-        )
+        lo, hi = f"{start}-1", "+" if end is None else f"{end}-1"
         out = []
-        for entry_id, fields in rows:
-            v = int(entry_id.split(b"-")[0])
-            out.append((v, unpack(fields[b"d"])))
+        if self.commits is not None:  # on the pipelined connection (no pool): raw replies
+            args = ["XRANGE", k_log(room), lo, hi, *(["COUNT", count] if count else [])]
+            for entry_id, flat in await self.commits.execute(*args):
+                fields = dict(zip(flat[::2], flat[1::2], strict=True))
+                out.append((int(entry_id.split(b"-")[0]), unpack(fields[b"d"])))
+            return out
+        for entry_id, fields in await self.r.xrange(k_log(room), min=lo, max=hi, count=count):
+            out.append((int(entry_id.split(b"-")[0]), unpack(fields[b"d"])))
         return out
 
     async def reserve_code(self, code: str, room: str) -> bool:
@@ -313,20 +323,25 @@ class Store:
 
         Idempotent, and ``mj:rooms`` is left last: a process dying half-way leaves the room
         in ``mj:rooms`` with status ``closed``, and the retention sweeper runs this again.
+
+        One pipeline (one pooled connection, one round trip; the commands run in this
+        order): when a load test's 8,000 seats left at once, four round trips per room, each
+        taking its own connection from the pool of 32, left requests waiting past the pool's
+        10 s and failing with ``unavailable``.
         """
-        if ttl_seconds > 0:
-            await self.expire_room(room, ttl_seconds)
-        await self.r.delete(f"mj:code:{code}")
-        await self.r.zrem(TIMERS, room)
-        await self.r.srem(PUBLIC, room)
-        await self.r.srem(ROOMS, room)
+        async with self.r.pipeline(transaction=False) as p:
+            if ttl_seconds > 0:
+                _expire_room(p, room, ttl_seconds)
+            p.delete(f"mj:code:{code}")
+            p.zrem(TIMERS, room)
+            p.srem(PUBLIC, room)
+            p.srem(ROOMS, room)
+            await p.execute()
 
     async def expire_room(self, room: str, ttl_seconds: float) -> None:
         """Let the room's own keys (state, log, client seqs; one slot) expire."""
-        ms = max(1, int(ttl_seconds * 1000))
         async with self.r.pipeline(transaction=False) as p:
-            for key in (k_state(room), k_log(room), k_seq(room)):
-                p.pexpire(key, ms)
+            _expire_room(p, room, ttl_seconds)
             await p.execute()
 
     async def room_ttl_ms(self, room: str) -> int:

@@ -199,3 +199,26 @@ async def test_players_expire_unless_seen_again(redis_url: str) -> None:
     finally:
         await one.close()
         await steps.close()
+
+
+async def test_reads_on_the_pipelined_connection_equal_redis_py_reads(redis_url):
+    """``load`` and ``read_log`` answer the same through the pipelined connection (raw RESP
+    replies parsed here) as through redis-py's pool (a store without that connection)."""
+    import redis.asyncio as aioredis
+
+    piped = Store.from_url(redis_url)
+    pooled = Store(aioredis.Redis.from_url(redis_url))
+    assert piped.commits is not None and pooled.commits is None
+    try:
+        for v in range(6):
+            state = {"status": "playing", "n": v, "blob": b"\x00\xff" * v, "list": [v, "x"]}
+            await piped.commit("r_reads", v, state, {"kind": "action", "n": v, "e": [{"k": v}]})
+        for store in (piped, pooled):
+            assert await store.load("r_reads") == (6, state)
+            assert await store.load("r_none") is None
+        for args in [(1,), (3,), (2, 4), (1, None, 2), (7,)]:
+            assert await piped.read_log("r_reads", *args) == await pooled.read_log("r_reads", *args)
+        assert [v for v, _ in await piped.read_log("r_reads", 2, 4)] == [2, 3, 4]
+    finally:
+        await piped.close()
+        await pooled.close()
