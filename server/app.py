@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import io
 import logging
 import os
@@ -33,6 +32,7 @@ from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
 from server import game, resp, rooms
 from server.clock import now_ms
+from server.collector import freeze_loop
 from server.config import Config
 from server.metrics import Metrics
 from server.retention import Sweeper
@@ -86,32 +86,6 @@ def log_memory_top(limit: int = 30) -> None:
         for st in stats[:limit]
     ]  # fmt: skip
     log.warning("memory top", extra={"traced_kib": round(total / 1024), "top": top})
-
-
-async def freeze_loop(every: float, full_every: float = 0.0) -> None:
-    """Every ``every`` seconds, collect the youngest generation (small: only what was
-    allocated since the last time) and move every surviving object into the collector's
-    permanent generation, so no later collection walks them again: pauses stay short however
-    many connections and rooms the process holds. (The gen-0 counter is allocations minus
-    deallocations: a commit frees the previous room state while allocating the next, so
-    without this the young generation grows to hundreds of thousands of objects before the
-    counter triggers a collection.)
-
-    The price: a reference cycle that becomes garbage after being frozen is not collected
-    until the next full collection, every ``full_every`` seconds (0: never): unfreeze,
-    collect everything, freeze again -- one long pause then. The per-action code makes no
-    cycles (``tests/server_tests/test_no_cycles.py``), so there is little to find; reference
-    counting frees everything else as usual."""
-    last_full = time.monotonic()
-    while True:
-        await asyncio.sleep(every)
-        if full_every > 0 and time.monotonic() - last_full >= full_every:
-            gc.unfreeze()
-            gc.collect()
-            last_full = time.monotonic()
-        else:
-            gc.collect(0)
-        gc.freeze()
 
 
 def seat_timeouts(deadlines: list[tuple[int, str, int]]) -> dict[int, int]:
