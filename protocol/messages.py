@@ -85,8 +85,9 @@ class Hello(ClientMessage):
     client: str | None = text(64, None)
     id: int | None = num(0, INT_MAX, None)
     #: only the commits that change something for this connection's seat (docs/protocol.md
-    #: section 5, "Sparse delivery"); each ``events`` then carries ``prev``
-    sparse: bool = False
+    #: section 5, "Sparse delivery"); each ``events`` then carries ``prev``. Left out (None)
+    #: unless asked for: a server from before it refuses the field
+    sparse: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -225,7 +226,8 @@ class Welcome(ServerMessage):
     limits: dict[str, Any]
     rulesets: list[str]
     re: int | None = None
-    sparse: bool = False  # hello.sparse honoured
+    # hello.sparse honoured; only in answer to it (a client from before it refuses the field)
+    sparse: bool | None = None
 
 
 @dataclass(frozen=True)

@@ -1366,7 +1366,7 @@ class App:
                 self.drop_from_feed(other, room)
             await other.ws.close(CloseCode.SUPERSEDED, "resumed on another connection")
         conn.player, conn.name = pid, name
-        conn.sparse = msg.sparse
+        conn.sparse = bool(msg.sparse)
         self._greeted(conn)
         self.by_player.setdefault(pid, set()).add(conn)
         conn.send(
@@ -1388,7 +1388,7 @@ class App:
                 },
                 rulesets=game.rulesets(),
                 re=msg.id,
-                sparse=msg.sparse,
+                sparse=True if msg.sparse else None,
             )
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})

@@ -24,7 +24,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from clients.cli.model import ClientModel
 from protocol import messages as m
 from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
-from protocol.codes import CloseCode
+from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
 from protocol.retry import retry_delay
 from protocol.tls import TLSConfigError, client_ssl_for_url
@@ -46,6 +46,14 @@ RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to com
 
 class SessionError(Exception):
     pass
+
+
+def _refuses_sparse(msg: m.ServerMessage) -> bool:
+    """The answer of a server older than ``hello.sparse`` to a hello carrying it (it refuses
+    fields it does not know)."""
+    return (
+        isinstance(msg, m.Error) and msg.code == ErrorCode.BAD_MESSAGE and "'sparse'" in msg.message
+    )
 
 
 class Session:
@@ -203,6 +211,7 @@ class Session:
             sparse=True,
         )
         await ws.send(encode(hello.to_wire()))
+        welcomed = False
         async for frame in ws:
             if isinstance(frame, str):
                 continue
@@ -210,6 +219,13 @@ class Session:
                 msg = parse_server(decode(frame, _LIMITS))
             except (CodecError, ProtocolError) as exc:
                 log.warning("bad frame from the server: %s", exc)
+                continue
+            if isinstance(msg, m.Welcome):
+                welcomed = True
+            elif not welcomed and hello.sparse and _refuses_sparse(msg):
+                # a server from before sparse delivery: every commit then, seq by seq
+                hello = dataclasses.replace(hello, sparse=None)
+                await ws.send(encode(hello.to_wire()))
                 continue
             self._handle(msg)
         code = ws.close_code

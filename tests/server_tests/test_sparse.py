@@ -154,3 +154,18 @@ def test_quiet_rules(change: JSON, seat: int | None, expected: bool) -> None:
     entry = {**_BEFORE, "actions": [{"type": "pass", "seat": 1, "seq": 6}], **change}
     entry = {k: v for k, v in entry.items() if v is not None}
     assert quiet(entry, _BEFORE, seat) is expected
+
+
+async def test_a_client_that_does_not_ask_sees_no_new_field(server) -> None:
+    """A client from before sparse delivery refuses fields it does not know: the welcome
+    carries ``sparse`` only in answer to ``hello.sparse``."""
+    from server_tests.wsclient import Client
+
+    old = await Client.connect(server.port, "old")
+    new = await Client.connect(server.port, "new")
+    try:
+        assert "sparse" not in await old.hello("old")
+        assert (await new.hello("new", sparse=True))["sparse"] is True
+    finally:
+        await old.close()
+        await new.close()
