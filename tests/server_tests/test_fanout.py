@@ -114,9 +114,12 @@ async def _connections(port: int) -> int:
     return int(metric(body, "mahjong_connections"))
 
 
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "sparse"])
 async def test_spectators_share_one_frame_and_players_get_their_own(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, sparse: bool
 ) -> None:
+    """(With ``sparse`` the spectators ask for sparse delivery: their frames carry ``prev``
+    and are shared per view and ``prev``, the same for all of them once all have joined.)"""
     # every events frame the server builds, by (room, version, seat view)
     built: collections.Counter[tuple[str, int, int | None]] = collections.Counter()
     build = app_module.App.events_frame
@@ -147,7 +150,7 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
         watchers = []
         for i in range(3):
             w = await Client.connect(srv.port, f"w{i}")
-            await w.hello(f"w{i}")
+            await w.hello(f"w{i}", sparse=sparse)
             await w.request({"type": "join_room", "code": code})
             watchers.append(w)
         assert (await host.request({"type": "ready", "room": room, "ready": True}))["type"] == "ack"
@@ -183,6 +186,7 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
         assert mine[deal]["legal"] and not by_seq[0][deal].get("legal")
         # built once for the three spectators, once for the host's seat: shared bytes
         assert built[(room, deal, None)] == 1 and built[(room, deal, 0)] == 1
+        assert ("prev" in by_seq[0][deal]) is sparse and "prev" not in mine[deal]
         for w in [host, *watchers]:
             await w.close()
 
