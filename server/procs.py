@@ -12,13 +12,14 @@ import contextlib
 import json
 import queue
 import subprocess
+import sys
 import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
-__all__ = ["COLLECT", "StartError", "pinned", "start_listening"]
+__all__ = ["COLLECT", "StartError", "pinned", "server_command", "start_listening", "stop"]
 
 
 class StartError(RuntimeError):
@@ -116,6 +117,24 @@ def start_listening(
         what = f"{name} exited with {proc.returncode} before listening"
     err = err.strip()[-4000:]
     raise StartError(f"{what}: {err}" if err else what)
+
+
+def server_command(*args: str) -> list[str]:
+    """``python -m server`` on 127.0.0.1 and a free port (read its ``{"listening": port}``
+    line with :func:`start_listening`), plus ``args``."""
+    return [sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", "0", *args]
+
+
+def stop(proc: subprocess.Popen[Any], timeout: float = 15) -> None:
+    """Stop ``proc`` if it still runs: SIGTERM (a graceful stop), then SIGKILL if it has
+    not exited after ``timeout`` seconds."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _stop(proc: subprocess.Popen[str], line: str | None) -> None:

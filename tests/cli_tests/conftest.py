@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from server_tests.conftest import RedisProc
 
-from server.procs import start_listening
+from server.procs import server_command, start_listening, stop
 
 
 class ServerProcs:
@@ -20,14 +18,7 @@ class ServerProcs:
     def __init__(self, tmp: Path) -> None:
         self.redis = RedisProc(tmp)
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        cmd = [
-            sys.executable,
-            "-m",
-            "server",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
+        cmd = server_command(
             "--redis-url",
             self.redis.url,
             "--grace-seconds",
@@ -38,7 +29,7 @@ class ServerProcs:
             "20",
             "--log-level",
             "WARNING",
-        ]
+        )
         self.log = tmp / "server.log"
         try:
             self.server, self.port = start_listening(
@@ -53,12 +44,7 @@ class ServerProcs:
         return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        if self.server.poll() is None:
-            self.server.terminate()
-            try:
-                self.server.wait(10)
-            except subprocess.TimeoutExpired:
-                self.server.kill()
+        stop(self.server, 10)
         self.redis.stop()
 
 

@@ -8,14 +8,13 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import redis
 
-from server.procs import start_listening
+from server.procs import server_command, start_listening, stop
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_CLI = shutil.which("redis-cli") or "/usr/bin/redis-cli"
@@ -121,13 +120,8 @@ class RedisNode:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGCONT)
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+            self.proc.send_signal(signal.SIGCONT)  # a frozen process cannot act on SIGTERM
+            stop(self.proc, 10)
 
 
 class RedisCluster:
@@ -254,21 +248,14 @@ class ServerProcess:
             log = Path(name)
         self.log = log
         self.proc, self.port = start_listening(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
+            server_command(
                 "--no-log-json",
                 "--log-level",
                 "WARNING",
                 "--timer-poll-ms",
                 "20",
                 *args,
-            ],
+            ),
             stderr=log,
             env=env,
             cwd=cwd or ROOT,
@@ -283,13 +270,7 @@ class ServerProcess:
             self.proc.wait(10)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
 
 
 NGINX_CONF = """

@@ -18,7 +18,7 @@ import redis
 
 from server.app import App, run_server
 from server.config import Config
-from server.procs import start_listening
+from server.procs import start_listening, stop
 from server.store import Store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -186,10 +186,4 @@ class ServerProc:
         return self.proc.wait(timeout)
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        stop(self.proc)
