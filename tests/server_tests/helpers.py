@@ -193,6 +193,17 @@ class Player:
             self.absorb(msg)
 
 
+#: room options for a one-hand game with no timers and no pauses (tests drive every move)
+FAST_ONE_HAND = {
+    "turn_seconds": 0,
+    "claim_seconds": 0,
+    "hand_pause_ms": 0,
+    "bot_delay_ms": 0,
+    "length": "hands",
+    "hands": 1,
+}
+
+
 async def until(pred: Callable[[], Awaitable[bool]], what: str, tries: int = 500) -> None:
     """Poll a condition every 20 ms (bounded; no assertion on how long it took)."""
     for _ in range(tries):

@@ -12,7 +12,7 @@ from websockets.exceptions import ConnectionClosed
 
 from protocol.codes import CloseCode, ErrorCode
 from server_tests.conftest import running_server
-from server_tests.helpers import Player, check_view_message, setup_table
+from server_tests.helpers import FAST_ONE_HAND, Player, check_view_message, setup_table
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(120)
@@ -176,14 +176,7 @@ async def test_fuzz_ten_thousand_bad_frames(redis_url):
             srv.port,
             3,
             (await _ruleset()),
-            {
-                "turn_seconds": 0,
-                "claim_seconds": 0,
-                "hand_pause_ms": 0,
-                "bot_delay_ms": 0,
-                "length": "hands",
-                "hands": 1,
-            },
+            dict(FAST_ONE_HAND),
         )
         f = await Client.connect(srv.port, "fuzz", check_view_message)
         await f.hello("fuzz")

@@ -19,7 +19,7 @@ import pytest
 from loadtest.selfplay import next_change, started_room
 from server.app import App, quiet
 from server.config import Config
-from server_tests.helpers import Player, read_log, setup_table
+from server_tests.helpers import FAST_ONE_HAND, Player, read_log, setup_table
 
 JSON = dict[str, Any]
 VIEWS: list[int | None] = [0, 1, 2, 3, None]
@@ -96,15 +96,9 @@ async def test_sparse_clients_play_a_game_on_the_server(server, redis_url) -> No
     before it by ``prev`` (the test player asserts it), each got fewer frames than the
     room has commits, and every commit missing from a seat's stream shows that seat
     nothing (checked against the log in Redis)."""
-    opts = {
-        "turn_seconds": 0,
-        "claim_seconds": 0,
-        "hand_pause_ms": 0,
-        "bot_delay_ms": 0,
-        "length": "hands",
-        "hands": 1,
-    }
-    clients, room = await setup_table(server.port, 4, "zung-jung", opts, label="sp", sparse=True)
+    clients, room = await setup_table(
+        server.port, 4, "zung-jung", FAST_ONE_HAND, label="sp", sparse=True
+    )
     r = await clients[0].request({"type": "start_game", "room": room})
     assert r["type"] == "ack"
     players = [Player(c, random.Random(i), claim_rate=0.5) for i, c in enumerate(clients)]

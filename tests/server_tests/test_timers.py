@@ -8,7 +8,7 @@ import pytest
 
 from server import game
 from server_tests.conftest import running_server
-from server_tests.helpers import setup_table
+from server_tests.helpers import FAST_ONE_HAND, setup_table
 from server_tests.test_bad_input import _check_consistent
 from server_tests.wsclient import Client
 
@@ -90,14 +90,7 @@ async def test_lost_timer_index_is_rebuilt_at_startup(redis_url, redis_proc):
     import redis as sync_redis
 
     assert game.available() and game.rulesets()
-    opts = {
-        "turn_seconds": 0,
-        "claim_seconds": 0,
-        "hand_pause_ms": 0,
-        "bot_delay_ms": 0,
-        "length": "hands",
-        "hands": 1,
-    }
+    opts = dict(FAST_ONE_HAND)
     async with running_server(redis_url) as a:
         clients, room = await setup_table(a.port, 1, game.rulesets()[0], opts)
         c = clients[0]
