@@ -79,6 +79,7 @@ async def _drive(
     progress: bool,
     pids: Sequence[int] = (),
     until_hands: int | None = None,
+    gc_freeze_seconds: float = GC_FREEZE_SECONDS,
 ) -> None:
     """Set the rooms up (at ``connect_rate`` rooms/s), run for ``duration`` (or until
     ``until_hands`` hands are finished, if sooner), close them."""
@@ -95,8 +96,8 @@ async def _drive(
     # the harness holds thousands of connections too: without this its own collector paused
     # it for ~1.1 s at 8,000 connections, and every action in flight then was measured late
     freezer = None
-    if GC_FREEZE_SECONDS > 0:
-        freezer = asyncio.get_running_loop().create_task(freeze_loop(GC_FREEZE_SECONDS))
+    if gc_freeze_seconds > 0:
+        freezer = asyncio.get_running_loop().create_task(freeze_loop(gc_freeze_seconds))
 
     async def setup(r: GameRoom | BaselineRoom, delay: float) -> None:
         await asyncio.sleep(delay)
@@ -157,6 +158,7 @@ async def run_game(
     until_hands: int | None = None,
     reconnect: bool = False,
     sparse: bool = True,
+    gc_freeze_seconds: float = GC_FREEZE_SECONDS,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
@@ -164,7 +166,7 @@ async def run_game(
         GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect, sparse=sparse)
         for i in range(worker, rooms, workers)
     ]
-    await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands)
+    await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands, gc_freeze_seconds)
     return rec
 
 
@@ -181,12 +183,13 @@ async def run_baseline(
     workers: int = 1,
     label: str = "baseline",
     fanout: float = 4.0,
+    gc_freeze_seconds: float = GC_FREEZE_SECONDS,
 ) -> Recorder:
     rec = Recorder(label if workers == 1 else f"{label}/w{worker}")
     rs = [
         BaselineRoom(urls, i, rec, pacing, payload, fanout) for i in range(worker, rooms, workers)
     ]
-    await _drive(rs, rec, duration, connect_rate, progress, pids)
+    await _drive(rs, rec, duration, connect_rate, progress, pids, None, gc_freeze_seconds)
     return rec
 
 
@@ -318,7 +321,6 @@ def print_summary(rep: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    global GC_FREEZE_SECONDS
     ap = argparse.ArgumentParser(
         prog="mahjong-loadtest",
         description="Load-test mahjong servers with N rooms × 4 WebSocket clients.",
@@ -390,7 +392,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--chart", help="write a PNG chart (needs the 'loadtest' extra)")
     ap.add_argument("--quiet", action="store_true", help="no live progress")
     args = ap.parse_args(argv)
-    GC_FREEZE_SECONDS = args.gc_freeze_seconds
     if not args.url and not args.baseline and not args.toy:
         ap.error("give --url (a game server) and/or --baseline / --toy")
     if args.rooms < 1 or args.duration <= 0:
@@ -408,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "pacing": pacing, "ruleset": args.ruleset, "connect_rate": rate,
             "progress": not args.quiet, "pids": args.server_pid,
             "until_hands": args.until_hands, "reconnect": args.reconnect,
-            "sparse": not args.dense,
+            "sparse": not args.dense, "gc_freeze_seconds": args.gc_freeze_seconds,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}
@@ -437,6 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "urls": [url], "rooms": args.rooms, "duration": args.duration,
                 "pacing": pacing, "payload": payload, "connect_rate": rate,
                 "progress": not args.quiet, "pids": pids, "fanout": fanout,
+                "gc_freeze_seconds": args.gc_freeze_seconds,
             }  # fmt: skip
             parts[kind] = run_part(kind, kw, args.workers, args.uvloop)
     base, toy = parts.get("baseline"), parts.get("toy")
