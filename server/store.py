@@ -253,10 +253,7 @@ class Store:
     # ------------------------------------------------------------------------- rooms
 
     async def load(self, room: str) -> tuple[int, JSON] | None:
-        if self.commits is not None:  # a few KiB: on the pipelined connection (no pool)
-            raw = await self.commits.execute("HMGET", k_state(room), "version", "state")
-        else:
-            raw = await self.r.hmget(k_state(room), ["version", "state"])
+        raw = await self._cmd("HMGET", k_state(room), "version", "state")
         if raw[0] is None or raw[1] is None:
             return None
         return int(raw[0]), unpack(raw[1])
@@ -279,10 +276,7 @@ class Store:
             await self.r.zrem(PROCS, self.proc_id)
 
     async def version(self, room: str) -> int:
-        if self.commits is not None:  # a small read: on the pipelined connection
-            v = await self.commits.execute("HGET", k_state(room), "version")
-        else:
-            v = await self.r.hget(k_state(room), "version")
+        v = await self._cmd("HGET", k_state(room), "version")
         return int(v) if v is not None else 0
 
     async def last_seq(self, room: str, player: str) -> tuple[int, int]:
