@@ -379,7 +379,7 @@ class Feed:
         for c in conns:
             if c.rooms.get(room, 0) != version - 1:
                 return False
-        frames: dict[object, bytes] = {}
+        frames = EntryFrames()
         before = self.recent.get(version - 1)
         for c in conns:
             self.app.deliver(c, room, version, entry, frames, before)
@@ -415,7 +415,7 @@ class Feed:
         entry's frames encoded once per seat view)."""
         before = self.recent.get(entries[0][0] - 1) if entries else None
         for v, entry in entries:
-            frames: dict[object, bytes] = {}
+            frames = EntryFrames()
             for c in list(self.conns):
                 if c.rooms.get(self.room, 0) == v - 1:
                     self.app.deliver(c, self.room, v, entry, frames, before)
@@ -453,13 +453,45 @@ class Feed:
 _EVENTS_OPTIONAL = ("lobby", "chat", "notice")
 
 
-def quiet(entry: JSON, before: JSON, seat: int | None) -> bool:
+def visible_events(entry: JSON, seat: int | None) -> list[JSON]:
+    """The events of log entry ``entry`` as ``seat`` (None: a spectator) may see them
+    (``game.view_event``; the ones it may not see left out)."""
+    out = []
+    for e in entry.get("events") or []:
+        seen = game.view_event(e, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+class EntryFrames:
+    """What delivering one log entry computes once per seat view and shares among the
+    connections with that view: the encoded frame (per seat, or per seat and ``prev`` for a
+    sparse connection), the seat's visible events and whether the entry is :func:`quiet`
+    for the seat."""
+
+    __slots__ = ("events", "frames", "quiet")
+
+    def __init__(self) -> None:
+        self.frames: dict[object, bytes] = {}
+        self.quiet: dict[int | None, bool] = {}
+        self.events: dict[int | None, list[JSON]] = {}
+
+    def visible(self, entry: JSON, seat: int | None) -> list[JSON]:
+        ev = self.events.get(seat)
+        if ev is None:
+            ev = self.events[seat] = visible_events(entry, seat)
+        return ev
+
+
+def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None = None) -> bool:
     """Whether log entry ``entry`` changes nothing ``seat`` (None: a spectator) can see,
     given the entry before it: no lobby, chat or notice, no event that seat may see
-    (``game.view_event``), and the seat's legal actions, deadline and the playing flag as
-    ``before`` had them. In a claim window, a pass is quiet for every seat but the one that
-    passed until the last answer (sparse delivery does not send it: the others learn
-    neither that nor when someone answered)."""
+    (``events``: :func:`visible_events` of the seat when the caller has them), and the
+    seat's legal actions, deadline and the playing flag as ``before`` had them. In a claim
+    window, a pass is quiet for every seat but the one that passed until the last answer
+    (sparse delivery does not send it: the others learn neither that nor when someone
+    answered)."""
     for name in _EVENTS_OPTIONAL:
         if entry.get(name) is not None:
             return False
@@ -471,6 +503,8 @@ def quiet(entry: JSON, before: JSON, seat: int | None) -> bool:
             return False
         if (entry.get("deadlines") or {}).get(key) != (before.get("deadlines") or {}).get(key):
             return False
+    if events is not None:
+        return not events
     return all(game.view_event(e, seat) is None for e in entry.get("events") or [])
 
 
@@ -718,13 +752,14 @@ class App:
         room: str,
         v: int,
         entry: JSON,
-        frames: dict[object, bytes] | None = None,
+        frames: EntryFrames | None = None,
         before: JSON | None = None,
     ) -> None:
-        """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` caches the
-        encoded frame per seat view (a seat, or None for spectators; for a sparse connection
-        the view and ``prev``) for one entry: every connection with the same view gets the
-        same bytes, built and encoded once.
+        """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` is shared by
+        the connections the entry is delivered to: every connection with the same view (a
+        seat, or None for spectators; for a sparse connection the view and ``prev``) gets the
+        same bytes, built and encoded once, and the seat's visible events are computed once
+        for both the quiet decision and the frame.
 
         A sparse connection (``hello.sparse``) is not sent an entry that is :func:`quiet`
         for its seat after ``before`` (entry ``v - 1``; None when this process does not have
@@ -741,28 +776,27 @@ class App:
                     seat = i
             conn.seats[room] = seat
         seat = conn.seats.get(room)
+        if frames is None:
+            frames = EntryFrames()
         key: object = seat
         prev = None
         if conn.sparse:
             last = conn.sent.get(room)
             if last is not None and before is not None:
-                qkey = ("quiet", seat)
-                q = frames.get(qkey) if frames is not None else None
+                q = frames.quiet.get(seat)
                 if q is None:
-                    q = b"1" if quiet(entry, before, seat) else b""
-                    if frames is not None:
-                        frames[qkey] = q
+                    q = frames.quiet[seat] = quiet(entry, before, seat, frames.visible(entry, seat))
                 if q:
                     conn.rooms[room] = v
                     return
             prev = last if last is not None else v - 1
             key = (seat, prev)
             conn.sent[room] = v
-        data = frames.get(key) if frames is not None else None
+        data = frames.frames.get(key)
         if data is None:
-            data = self.events_frame(room, v, entry, seat, prev)
-            if frames is not None:
-                frames[key] = data
+            data = frames.frames[key] = self.events_frame(
+                room, v, entry, seat, prev, frames.visible(entry, seat)
+            )
         conn.rooms[room] = v
         conn.send_frame(data)
         if lobby is not None and conn.player not in {
@@ -772,16 +806,20 @@ class App:
             self.drop_from_feed(conn, room)  # we left (or were removed)
 
     def events_frame(
-        self, room: str, v: int, entry: JSON, seat: int | None, prev: int | None = None
+        self,
+        room: str,
+        v: int,
+        entry: JSON,
+        seat: int | None,
+        prev: int | None = None,
+        events: list[JSON] | None = None,
     ) -> bytes:
         """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
-        its events redacted by the engine's ``view_event`` for that seat, and that seat's
-        legal actions and deadline; ``prev`` for a sparse connection."""
-        events: list[JSON] = []
-        for e in entry.get("events") or []:
-            seen = game.view_event(e, seat)
-            if seen is not None:
-                events.append(seen)
+        its events redacted by the engine's ``view_event`` for that seat (``events``: the
+        caller's :func:`visible_events` of the seat), and that seat's legal actions and
+        deadline; ``prev`` for a sparse connection."""
+        if events is None:
+            events = visible_events(entry, seat)
         key = str(seat) if seat is not None else None
         legal = None
         deadline = None

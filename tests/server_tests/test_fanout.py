@@ -131,9 +131,10 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
         entry: dict,  # type: ignore[type-arg]
         seat: int | None,
         prev: int | None = None,
+        events: list[dict] | None = None,  # type: ignore[type-arg]
     ) -> bytes:
         built[(room, v, seat)] += 1
-        return build(self, room, v, entry, seat, prev)
+        return build(self, room, v, entry, seat, prev, events)
 
     monkeypatch.setattr(app_module.App, "events_frame", counting)
     async with running_server(redis_url) as srv:

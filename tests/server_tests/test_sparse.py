@@ -17,7 +17,7 @@ import msgpack
 import pytest
 
 from loadtest.selfplay import next_change, started_room
-from server.app import App, quiet
+from server.app import App, quiet, visible_events
 from server.config import Config
 from server_tests.helpers import FAST_ONE_HAND, Player, read_log, setup_table
 
@@ -61,10 +61,15 @@ def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
         for v, entry in enumerate(entries, start=1):
             dense.append(msgpack.unpackb(app.events_frame("r_1", v, entry, view)))
             before = entries[v - 2] if v > 1 else None
+            seen = visible_events(entry, view)  # what App.deliver computes once per seat
+            if before is not None:
+                assert quiet(entry, before, view, seen) == quiet(entry, before, view)
             if before is not None and quiet(entry, before, view):
                 skipped += 1
             else:
-                frame = msgpack.unpackb(app.events_frame("r_1", v, entry, view, last_sent))
+                raw = app.events_frame("r_1", v, entry, view, last_sent)
+                assert app.events_frame("r_1", v, entry, view, last_sent, seen) == raw
+                frame = msgpack.unpackb(raw)
                 assert frame["prev"] == last_sent and frame["seq"] == v
                 sparse.append(frame)
                 last_sent = v
