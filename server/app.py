@@ -35,6 +35,7 @@ from server.clock import now_ms
 from server.collector import freeze_loop
 from server.config import Config
 from server.metrics import Metrics
+from server.reconnect import HelloMeter, Learned, restart_gap, schedule, smooth
 from server.retention import Sweeper
 from server.rooms import Change, RoomError
 from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
@@ -538,6 +539,11 @@ class App:
         self.hello_slots = asyncio.Semaphore(max(1, cfg.hello_concurrency))
         #: connections open but not yet through their hello (see --hello-backlog)
         self.greeting = 0
+        self.hellos_done = 0  # hellos answered (the reconnect schedule's meter)
+        #: restart gap and saturated hello rate learned from earlier restarts (mj:restart),
+        #: used by a graceful stop's reconnect schedule (server/reconnect.py)
+        self.learned = Learned()
+        self.meter = HelloMeter(busy_waiting=max(1, cfg.hello_concurrency))
         self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
@@ -559,7 +565,14 @@ class App:
             loop.create_task(self.heal_loop(), name="heal_loop"),
             loop.create_task(self.sweeper.run(), name="retention_sweeper"),
             loop.create_task(self.keepalive_loop(), name="keepalive_loop"),
+            loop.create_task(self.meter_loop(), name="meter_loop"),
         ]
+        try:
+            gap, rate = await self.store.learned_restart()
+            self.learned = Learned(gap, rate)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+        self.metrics.learned = self.learned
         if self.cfg.gc_freeze_seconds > 0:
             self.tasks.append(
                 loop.create_task(
@@ -1373,7 +1386,10 @@ class App:
         # in a reconnect storm of thousands, each hello then finishes in a few milliseconds
         # instead of all of them competing for the Redis pool until some time out.
         async with self.hello_slots:
-            return await self._hello(conn, msg)
+            ok = await self._hello(conn, msg)
+        if ok:
+            self.hellos_done += 1
+        return ok
 
     async def _hello(self, conn: Conn, msg: m.Hello) -> bool:
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
@@ -1747,7 +1763,20 @@ class App:
             # (wait_for would wait for the task to finish after its timeout)
             await asyncio.wait({self.timer_task}, timeout=1.0)
         conns = list(self.conns)
-        for conn, delay_ms in zip(conns, self.reconnect_delays(len(conns)), strict=True):
+        processes = 1
+        try:
+            # what other processes learned since this one started, and who else is live
+            gap, rate = await self.store.learned_restart()
+            self.learned = Learned(
+                gap if gap is not None else self.learned.restart_gap_s,
+                rate if rate is not None else self.learned.hello_rate,
+            )
+            processes = max(1, await self.store.live_processes())
+            await self.store.note_stopping(now_ms())
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+        delays = self.reconnect_delays(len(conns), processes)
+        for conn, delay_ms in zip(conns, delays, strict=True):
             conn.send(
                 m.Closing(reason="server shutting down", reconnect=True, retry_after_ms=delay_ms)
             )
@@ -1761,15 +1790,55 @@ class App:
             await self.store.unregister_process()
         await self.stop_tasks()
 
-    def reconnect_delays(self, n: int) -> list[int]:
+    def reconnect_delays(self, n: int, processes: int = 1) -> list[int]:
         """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
-        ``--reconnect-after-seconds`` (the expected restart), then uniformly over ``n /
-        --reconnect-rate`` seconds. A reconnect storm's cost is the same either way; spread
-        like this, each client's resume is answered promptly instead of thousands queueing
-        behind each other, and the last one is back about as early."""
-        after = max(0.0, self.cfg.reconnect_after_seconds) * 1000
-        spread = n / self.cfg.reconnect_rate * 1000 if self.cfg.reconnect_rate > 0 else 0.0
-        return [int(after + random.uniform(0, spread)) for _ in range(n)]
+        ``--reconnect-after-seconds`` (the expected restart; at least the restart gap
+        learned from earlier restarts when no other process is live), then uniformly over
+        ``n / --reconnect-rate`` seconds (slower when the learned hello rate says so):
+        :func:`server.reconnect.schedule`. A reconnect storm's cost is the same either way;
+        spread like this, each client's resume is answered promptly instead of thousands
+        queueing behind each other, and the last one is back about as early."""
+        return schedule(
+            n,
+            self.cfg.reconnect_after_seconds,
+            self.cfg.reconnect_rate,
+            self.learned,
+            processes,
+            random.Random(),
+        )
+
+    async def meter_loop(self, every: float = 0.25) -> None:
+        """Sample the hello meter: a window in which this process was saturated with hellos
+        (a reconnect storm) measures its hello rate, kept (smoothed) in Redis for the next
+        graceful stop of any process (``server/reconnect.py``)."""
+        while not self.stopped:
+            await asyncio.sleep(every)
+            rate = self.meter.tick(time.monotonic(), self.hellos_done, self.greeting)
+            if rate is None:
+                continue
+            self.learned = Learned(
+                self.learned.restart_gap_s, smooth(self.learned.hello_rate, rate)
+            )
+            self.metrics.learned = self.learned
+            try:
+                await self.store.save_hello_rate(self.learned.hello_rate or rate)
+            except redis.exceptions.RedisError:
+                self.metrics.inc("redis_errors")
+
+    async def note_listening(self) -> None:
+        """This process listens: if it follows a graceful stop, learn the restart gap (the
+        stop's ``closing`` messages -> now)."""
+        try:
+            gap = restart_gap(await self.store.take_stopped_at(), now_ms())
+            if gap is None:
+                return
+            await self.store.save_restart_gap(gap)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+            return
+        self.learned = Learned(gap, self.learned.hello_rate)
+        self.metrics.learned = self.learned
+        log.info("restart gap learned", extra={"seconds": gap})
 
     async def record_leavers(self) -> None:
         """Remember (in Redis, for whichever process runs next) the players a graceful stop
@@ -1898,6 +1967,7 @@ async def run_server(
         log.info("listening", extra={"host": cfg.host, "port": port, "server": app.server_id})
         if ready is not None:
             ready(port)
+        await app.note_listening()
         await stop.wait()
         try:
             # bounded: a stop must never hang (a stuck client, a slow Redis)

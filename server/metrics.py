@@ -65,6 +65,8 @@ class Metrics:
         self.commits: dict[str, int] = defaultdict(int)
         self.action_latency = Histogram()
         self.loop_lag_max = 0.0  # seconds, see App.heal_loop
+        #: restart gap and hello rate learned from restarts (server/reconnect.py)
+        self.learned: Any = None
 
     def inc(self, name: str, by: float = 1) -> None:
         self.counters[name] += by
@@ -139,6 +141,21 @@ class Metrics:
             metric(f"mahjong_{name}", kind, help_)
             for g in range(3):
                 out.append(f'mahjong_{name}{{generation="{g}"}} {format(values[g], fmt)}')
+        learned = self.learned
+        if learned is not None and learned.restart_gap_s is not None:
+            metric(
+                "mahjong_learned_restart_gap_seconds",
+                "gauge",
+                "Graceful stop to the next process listening, last measured.",
+            )
+            out.append(f"mahjong_learned_restart_gap_seconds {learned.restart_gap_s:.3f}")
+        if learned is not None and learned.hello_rate is not None:
+            metric(
+                "mahjong_learned_hello_rate",
+                "gauge",
+                "Hellos per second a saturated process answered (smoothed).",
+            )
+            out.append(f"mahjong_learned_hello_rate {learned.hello_rate:.1f}")
         metric("mahjong_loop_lag_seconds_max", "gauge", "Latest event-loop wake-up seen.")
         out.append(f"mahjong_loop_lag_seconds_max {self.loop_lag_max:.6f}")
         h = self.action_latency

@@ -54,6 +54,10 @@ BATCH = 256
 LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
 PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[5])
+#: what restarts taught the processes (server/reconnect.py): ``stopped_at`` (ms, the last
+#: graceful stop, until a process starting after it takes it), ``gap_ms`` (stop -> the next
+#: process listening), ``hello_rate`` (hellos/s of a saturated process)
+RESTART = "mj:restart"
 SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
 SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
 
@@ -274,6 +278,39 @@ class Store:
         """This process stops (a graceful stop): the others stop counting it."""
         if self.proc_id is not None:
             await self.r.zrem(PROCS, self.proc_id)
+
+    async def live_processes(self) -> int:
+        """Processes live now (``mj:procs``, this one included when registered)."""
+        return int(await self.r.zcount(PROCS, now_ms(), "+inf"))
+
+    async def learned_restart(self) -> tuple[float | None, float | None]:
+        """(restart gap in seconds, hello rate) learned from earlier restarts, None where
+        nothing was learned yet (``server/reconnect.py``)."""
+        gap, rate = await self.r.hmget(RESTART, ["gap_ms", "hello_rate"])
+        return (
+            int(gap) / 1000 if gap is not None else None,
+            float(rate) if rate is not None else None,
+        )
+
+    async def note_stopping(self, at_ms: int) -> None:
+        """A graceful stop told its clients to reconnect at ``at_ms``: the next process to
+        listen measures the restart gap from it (:meth:`take_stopped_at`)."""
+        await self.r.hset(RESTART, "stopped_at", at_ms)
+
+    async def take_stopped_at(self) -> int | None:
+        """The last graceful stop's time, removed (only the first process listening after
+        it measures from it; two starting together both read it, which is harmless)."""
+        async with self.r.pipeline(transaction=False) as p:
+            p.hget(RESTART, "stopped_at")
+            p.hdel(RESTART, "stopped_at")
+            raw, _ = await p.execute()
+        return int(raw) if raw is not None else None
+
+    async def save_restart_gap(self, seconds: float) -> None:
+        await self.r.hset(RESTART, "gap_ms", max(0, round(seconds * 1000)))
+
+    async def save_hello_rate(self, rate: float) -> None:
+        await self.r.hset(RESTART, "hello_rate", f"{rate:.1f}")
 
     async def version(self, room: str) -> int:
         v = await self._cmd("HGET", k_state(room), "version")

@@ -12,6 +12,8 @@ from websockets.exceptions import ConnectionClosed
 from protocol.codes import CloseCode
 from server import game
 from server.config import load_config
+from server.reconnect import GAP_FACTOR, GAP_MARGIN_S
+from server.store import RESTART
 from server_tests.conftest import ServerProc
 from server_tests.helpers import http_get, metric, metrics_of, until
 from server_tests.wsclient import Client
@@ -100,6 +102,22 @@ async def test_sigterm_tells_clients_to_reconnect_and_exits_cleanly(redis_url):
             assert w2["rooms"] == [ack["room"]]
             snap = await c2.wait_for(lambda m: m["type"] == "snapshot")
             assert snap["room"] == ack["room"]
+            # the new process measured the restart (the stop's closing -> it listening) ...
+            r = redis.Redis.from_url(redis_url)
+
+            async def learned() -> bool:
+                return r.hget(RESTART, "gap_ms") is not None
+
+            await until(learned, "the restart gap learned")
+            gap_s = int(r.hget(RESTART, "gap_ms") or 0) / 1000
+            r.close()
+            assert 0 < gap_s < 60
+            # ... and its own graceful stop waits that long (stretched) before reconnects
+            srv2.proc.send_signal(signal.SIGTERM)
+            closing2 = await c2.wait_for(lambda m: m["type"] == "closing", 10)
+            expected = int(max(1.0, gap_s * GAP_FACTOR + GAP_MARGIN_S) * 1000)  # 1 s: floor
+            assert expected <= closing2["retry_after_ms"] <= expected + 1
+            assert srv2.proc.wait(15) == 0
             await c2.close()
         finally:
             srv2.stop()

@@ -1,0 +1,144 @@
+"""When the clients of a graceful stop should come back, learned from earlier restarts.
+
+A graceful stop tells each client when to reconnect (``closing.retry_after_ms``): after the
+expected restart time, spread evenly at the rate the restarted process answers hellos. Both
+numbers depend on the machine (the benchmark machine of one session answered ~2,300 resumes
+a second, the one of a later session ~700), so a fixed default is wrong somewhere: clients
+told to come back before the server listens retry together the moment it does, and clients
+sent faster than it answers queue behind each other, which is exactly the storm the spread
+was meant to avoid. So the processes measure both and keep them in Redis (``mj:restart``):
+
+* the **restart gap**: from a graceful stop's ``closing`` messages to the next process
+  listening (:func:`restart_gap`);
+* the **hello rate**: hellos a process answered per second while it was saturated, that is
+  while more connections waited for their hello than it processes at once for a whole
+  window (:class:`HelloMeter`), smoothed over windows and restarts (:func:`smooth`).
+
+The next graceful stop schedules with them (:func:`schedule`). Configuration stays in
+charge: ``--reconnect-after-seconds`` is a floor, ``--reconnect-rate`` a ceiling.
+
+Pure: no clock, no Redis, no randomness of its own; the server passes times, counts and an
+RNG (``server/app.py``: ``App.meter_loop``, ``App.shutdown``, ``run_server``)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+__all__ = [
+    "HEADROOM",
+    "MAX_GAP_MS",
+    "MAX_SPREAD_S",
+    "HelloMeter",
+    "Learned",
+    "restart_gap",
+    "schedule",
+    "smooth",
+]
+
+#: share of the measured hello rate a schedule plans for: the restarted process also plays
+#: the rooms already back, and a queue that never forms answers every hello promptly
+HEADROOM = 0.8
+#: a stop older than this is not the one the starting process follows (a crash in between,
+#: a process started by hand much later): no gap is learned from it
+MAX_GAP_MS = 10 * 60 * 1000
+#: the learned gap is stretched by this factor and margin: arriving a little late costs a
+#: client a fraction of a second, arriving early costs a retry with everyone else
+GAP_FACTOR = 1.25
+GAP_MARGIN_S = 0.25
+#: no client is told to wait longer than this for its turn (a tiny rate, configured or
+#: measured in a sick moment, must not park clients for hours)
+MAX_SPREAD_S = 300.0
+
+
+@dataclass(frozen=True)
+class Learned:
+    """What earlier restarts measured (None: nothing yet)."""
+
+    restart_gap_s: float | None = None
+    hello_rate: float | None = None
+
+
+def restart_gap(stopped_at_ms: int | None, listening_at_ms: int) -> float | None:
+    """Seconds from a graceful stop (its ``closing`` messages, ``stopped_at_ms``) to a
+    process listening (``listening_at_ms``); None without a stop, or for one in the future
+    (clocks of two machines) or older than :data:`MAX_GAP_MS`."""
+    if stopped_at_ms is None:
+        return None
+    gap = listening_at_ms - stopped_at_ms
+    if gap < 0 or gap > MAX_GAP_MS:
+        return None
+    return gap / 1000
+
+
+def smooth(old: float | None, sample: float, weight: float = 0.5) -> float:
+    """The learned rate after one more ``sample``: an exponential moving average (the first
+    sample stands alone)."""
+    if old is None or old <= 0:
+        return sample
+    return (1 - weight) * old + weight * sample
+
+
+class HelloMeter:
+    """The hello rate of a saturated process, from periodic samples of two numbers the
+    server keeps anyway: hellos answered so far (a counter) and connections waiting for
+    their hello. A window of ``window`` seconds in which every sample saw at least
+    ``busy_waiting`` connections waiting (the hello slots all taken and a queue behind them)
+    measured the process's capacity: hellos answered in it ÷ its length. A window with any
+    sample below that measured only the demand, and yields nothing."""
+
+    def __init__(self, busy_waiting: int, window: float = 1.0) -> None:
+        if busy_waiting < 1 or window <= 0:
+            raise ValueError("busy_waiting must be >= 1 and window > 0")
+        self.busy_waiting = busy_waiting
+        self.window = window
+        self._start: float | None = None
+        self._start_done = 0
+        self._busy = False
+
+    def tick(self, now: float, done: int, waiting: int) -> float | None:
+        """One sample at monotonic time ``now``: ``done`` hellos answered since the process
+        started, ``waiting`` connections waiting for theirs. Returns the hello rate of the
+        window this sample closes when the process was saturated through all of it, else
+        None."""
+        busy = waiting >= self.busy_waiting
+        if self._start is None or done < self._start_done:
+            self._start, self._start_done, self._busy = now, done, busy
+            return None
+        self._busy = self._busy and busy
+        elapsed = now - self._start
+        if elapsed < self.window:
+            return None
+        rate = (done - self._start_done) / elapsed if self._busy else None
+        self._start, self._start_done, self._busy = now, done, busy
+        return rate
+
+
+def schedule(
+    n: int,
+    after_s: float,
+    rate: float,
+    learned: Learned,
+    processes: int,
+    rng: random.Random,
+) -> list[int]:
+    """When each of ``n`` clients of a graceful stop should reconnect, in ms from now.
+
+    ``after_s`` (``--reconnect-after-seconds``) is the wait before the first one; when this
+    is the only live process (``processes`` counts the live ones, this one included) and a
+    restart gap was learned, the wait is at least that gap (stretched by
+    :data:`GAP_FACTOR` plus :data:`GAP_MARGIN_S`). With other live processes the clients
+    can reconnect to them at once, so the learned gap does not apply.
+
+    The clients are then spread uniformly over ``n / r`` seconds, where ``r`` is ``rate``
+    (``--reconnect-rate``; 0: no spread) or, when lower, :data:`HEADROOM` of the learned
+    hello rate times ``processes`` (the restarted process and the others share them), at
+    most :data:`MAX_SPREAD_S`."""
+    after = max(0.0, after_s)
+    if learned.restart_gap_s is not None and processes <= 1:
+        after = max(after, learned.restart_gap_s * GAP_FACTOR + GAP_MARGIN_S)
+    r = rate
+    if r > 0 and learned.hello_rate is not None and learned.hello_rate > 0:
+        r = min(r, HEADROOM * learned.hello_rate * max(1, processes))
+    spread = min(n / r, MAX_SPREAD_S) if r > 0 else 0.0
+    return [int((after + rng.uniform(0, spread)) * 1000) for _ in range(n)]

@@ -1,0 +1,185 @@
+"""The reconnect schedule of a graceful stop, learned from earlier restarts
+(``server/reconnect.py``): the pure parts table-driven and by property, then the meter on a
+real server saturated with hellos, measuring its hello rate into Redis and /metrics. (The
+restart gap learned from a real stop and used by the next one: ``test_ops.py``.)"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+
+import pytest
+import redis.asyncio as aredis
+from hypothesis import given
+from hypothesis import strategies as st
+
+from server.reconnect import (
+    GAP_FACTOR,
+    GAP_MARGIN_S,
+    HEADROOM,
+    MAX_GAP_MS,
+    MAX_SPREAD_S,
+    HelloMeter,
+    Learned,
+    restart_gap,
+    schedule,
+    smooth,
+)
+from server.store import RESTART
+from server_tests.conftest import running_server
+from server_tests.helpers import http_get, metric, until
+from server_tests.wsclient import Client
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.mark.parametrize(
+    ("stopped_at", "listening_at", "expected"),
+    [
+        (None, 5_000, None),  # no graceful stop before this start
+        (1_000, 3_500, 2.5),
+        (1_000, 1_000, 0.0),
+        (5_000, 4_000, None),  # a stop "after" the start: clocks of two machines
+        (0, MAX_GAP_MS, MAX_GAP_MS / 1000),
+        (0, MAX_GAP_MS + 1, None),  # too old to be the stop this start follows
+    ],
+)
+def test_restart_gap(stopped_at: int | None, listening_at: int, expected: float | None) -> None:
+    assert restart_gap(stopped_at, listening_at) == expected
+
+
+def test_smooth_starts_from_the_first_sample_then_averages() -> None:
+    assert smooth(None, 700.0) == 700.0
+    assert smooth(0.0, 700.0) == 700.0
+    assert smooth(700.0, 900.0) == 800.0
+    assert smooth(700.0, 900.0, weight=0.25) == 750.0
+
+
+def _ticks(meter: HelloMeter, rows: list[tuple[float, int, int]]) -> list[float | None]:
+    return [meter.tick(t, done, waiting) for t, done, waiting in rows]
+
+
+def test_meter_measures_only_windows_saturated_throughout() -> None:
+    meter = HelloMeter(busy_waiting=32, window=1.0)
+    got = _ticks(
+        meter,
+        [
+            (0.0, 0, 500),  # starts a window
+            (0.5, 300, 400),
+            (1.0, 700, 100),  # a full window, saturated at every sample: 700 hellos/s
+            (1.5, 1000, 10),  # the queue ran dry in this window
+            (2.0, 1200, 50),  # -> nothing measured (demand, not capacity)
+            (2.5, 1500, 40),
+            (3.0, 1900, 40),  # saturated again: 700 in 1 s
+        ],
+    )
+    assert got == [None, None, 700.0, None, None, None, 700.0]
+
+
+def test_meter_needs_a_whole_window_and_survives_a_counter_reset() -> None:
+    meter = HelloMeter(busy_waiting=1, window=2.0)
+    assert _ticks(meter, [(0.0, 0, 5), (1.0, 100, 5), (1.9, 190, 5)]) == [None, None, None]
+    assert meter.tick(2.0, 400, 5) == 200.0
+    # a smaller count than the window's start (a new App): start over, no negative rate
+    assert _ticks(meter, [(2.5, 3, 5), (4.5, 403, 5)]) == [None, 200.0]
+
+
+@pytest.mark.parametrize(("busy", "window"), [(0, 1.0), (1, 0.0), (-3, -1.0)])
+def test_meter_rejects_nonsense(busy: int, window: float) -> None:
+    with pytest.raises(ValueError):
+        HelloMeter(busy, window)
+
+
+_NOTHING = Learned()
+_SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
+
+
+@pytest.mark.parametrize(
+    ("n", "after", "rate", "learned", "procs", "lo_ms", "hi_ms"),
+    [
+        # nothing learned: the configuration as it is
+        (1000, 1.0, 2000.0, _NOTHING, 1, 1000, 1500),
+        (3, 1.0, 0.0, _NOTHING, 1, 1000, 1000),  # rate 0: no spread
+        # learned: wait for the measured restart, spread at HEADROOM of the measured rate
+        (1000, 1.0, 2000.0, _SLOW, 1, (2.0 * GAP_FACTOR + GAP_MARGIN_S) * 1000,
+         (2.0 * GAP_FACTOR + GAP_MARGIN_S + 1000 / (HEADROOM * 500)) * 1000),
+        # the configured wait is a floor, the configured rate a ceiling
+        (1000, 9.0, 2000.0, _SLOW, 1, 9000, 9000 + 1000 / (HEADROOM * 500) * 1000),
+        (1000, 1.0, 100.0, _SLOW, 1, 2750, 2750 + 10_000),
+        # other live processes take reconnects at once: no restart to wait for, and the
+        # restarted process shares the clients with them
+        (1000, 0.0, 2000.0, _SLOW, 2, 0, 1000 / (HEADROOM * 500 * 2) * 1000),
+        (3, 1.0, 0.0, _SLOW, 1, 2750, 2750),  # rate 0 stays "no spread"
+        # a tiny rate (configured, or measured in a sick moment) parks nobody for hours
+        (1000, 0.0, 1e-9, _NOTHING, 1, 0, MAX_SPREAD_S * 1000),
+        (1000, 0.0, 2000.0, Learned(None, 1e-9), 1, 0, MAX_SPREAD_S * 1000),
+    ],
+)  # fmt: skip
+def test_schedule(
+    n: int, after: float, rate: float, learned: Learned, procs: int, lo_ms: float, hi_ms: float
+) -> None:
+    delays = schedule(n, after, rate, learned, procs, random.Random(1))
+    assert len(delays) == n
+    assert min(delays) >= int(lo_ms) and max(delays) <= int(hi_ms)
+    if hi_ms - lo_ms >= 1000:  # spread evenly, not bunched at one end
+        mid = (lo_ms + hi_ms) / 2
+        assert 0.4 * n <= sum(1 for d in delays if d < mid) <= 0.6 * n
+
+
+@given(
+    n=st.integers(0, 300),
+    after=st.floats(-1.0, 30.0),
+    rate=st.floats(0.0, 10_000.0),
+    gap=st.none() | st.floats(0.0, 600.0),
+    hello=st.none() | st.floats(0.0, 10_000.0),
+    procs=st.integers(0, 5),
+)
+def test_schedule_is_never_sooner_than_configured_nor_faster(
+    n: int, after: float, rate: float, gap: float | None, hello: float | None, procs: int
+) -> None:
+    """Learning only ever waits longer and spreads wider than the configuration says."""
+    learned = schedule(n, after, rate, Learned(gap, hello), procs, random.Random(0))
+    plain = schedule(n, after, rate, Learned(), procs, random.Random(0))
+    assert len(learned) == len(plain) == n
+    assert all(a >= b for a, b in zip(sorted(learned), sorted(plain), strict=True))
+    assert all(d >= int(max(0.0, after) * 1000) for d in learned)
+
+
+async def test_a_server_saturated_with_hellos_learns_its_hello_rate(redis_url: str) -> None:
+    """Clients saying hello faster than a server with one hello slot answers them (a small
+    reconnect storm, kept up for a few meter windows): the server measures the rate it
+    answered them at, keeps it in Redis (mj:restart) and shows it in /metrics."""
+    r = aredis.Redis.from_url(redis_url)
+    async with running_server(redis_url, hello_concurrency=1) as srv:
+        stop = asyncio.Event()
+        said = 0
+
+        async def churn(i: int) -> None:
+            nonlocal said
+            while not stop.is_set():
+                c = await Client.connect(srv.port, f"s{i}")
+                try:
+                    await c.hello(f"s{i}")
+                    said += 1
+                finally:
+                    await c.close()
+
+        tasks = [asyncio.create_task(churn(i)) for i in range(40)]
+        try:
+
+            async def learned() -> bool:
+                return await r.hget(RESTART, "hello_rate") is not None
+
+            await until(learned, "a hello rate measured and stored", tries=1000)
+        finally:
+            stop.set()
+            for t in tasks:
+                with contextlib.suppress(Exception):
+                    await t
+        rate = float(await r.hget(RESTART, "hello_rate") or 0)
+        # a real rate: positive, and no more than the hellos answered in the run allow
+        assert 0 < rate <= said
+        _, _, body = await http_get(srv.port, "/metrics")
+        assert metric(body, "mahjong_learned_hello_rate") == pytest.approx(rate, abs=0.1)
+    await r.aclose()
