@@ -18,7 +18,7 @@ import redis
 
 from server.app import App, run_server
 from server.config import Config
-from server.procs import start_listening, stop
+from server.procs import server_command, start_listening, stop
 from server.store import Store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
@@ -154,25 +154,13 @@ class ServerProc:
 
     def __init__(self, *args: str, cwd: Path | None = None) -> None:
         import os
-        import sys
 
         env = dict(os.environ)
         env.pop("REDIS_URL", None)
-        cmd = [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--no-log-json",
-            "--log-level",
-            "WARNING",
-            "--bot-delay-ms",
-            "0",
-            "--timer-poll-ms",
-            "20",
-            *args,
-        ]
+        cmd = server_command(
+            "--no-log-json", "--log-level", "WARNING", "--bot-delay-ms", "0",
+            "--timer-poll-ms", "20", *args,
+        )  # fmt: skip
         self.proc, self.port = start_listening(cmd, env=env, cwd=cwd)
 
     def kill(self) -> None:
