@@ -1,6 +1,6 @@
 """Redis memory per room and per finished game, for capacity planning (docs/deploy.md).
 
-Starts its own redis-server (AOF off, free port) and one ``mahjong-server`` process, plays
+Starts its own redis-server (``server.embedded.EmbeddedRedis`` with AOF off) and one ``mahjong-server`` process, plays
 ``--rooms`` complete games of ``--hands`` hands with four bots each (the host watches), then
 reads ``MEMORY USAGE`` of every room key and Redis's ``used_memory``.
 
@@ -12,29 +12,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import shutil
-import socket
 import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 import msgpack
 import redis
 from websockets.asyncio.client import connect
 
-from server.procs import start_listening
+from server.embedded import EmbeddedRedis
+from server.procs import server_command, start_listening
 
 ROOT = Path(__file__).resolve().parents[1]
 # bot_delay_ms 1: one bot action per commit, as with human players (0 batches a whole
 # sequence of bot moves into one commit)
 FAST = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms": 1}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 async def request(ws, msg: dict, rid: int) -> dict:  # type: ignore[no-untyped-def,type-arg]
@@ -70,25 +62,14 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
 
     ruleset = args.ruleset or game.rulesets()[0]
     tmp = Path(tempfile.mkdtemp(prefix="bench-mem-"))
-    rport = free_port()
-    rproc = subprocess.Popen(
-        [shutil.which("redis-server") or "/usr/bin/redis-server", "--port", str(rport),
-         "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", str(tmp)],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
-    r = redis.Redis(port=rport)
-    for _ in range(200):
-        try:
-            r.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.02)
+    red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False)
+    red.start()
+    r = redis.Redis(unix_socket_path=str(red.socket))
     base = int(r.info("memory")["used_memory"])
     sproc: subprocess.Popen[str] | None = None
     try:
         sproc, port = start_listening(
-            [sys.executable, "-m", "server", "--port", "0", "--redis-url",
-             f"redis://127.0.0.1:{rport}/0", "--bot-delay-ms", "0", "--log-level", "WARNING"],
+            server_command("--redis-url", red.url, "--bot-delay-ms", "0", "--log-level", "WARNING"),
             stderr=subprocess.DEVNULL, cwd=ROOT,
         )  # fmt: skip
         results = await asyncio.gather(
@@ -106,8 +87,8 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
         if sproc is not None:
             sproc.terminate()
             sproc.wait(15)
-        rproc.terminate()
-        rproc.wait(15)
+        r.close()
+        red.stop(15)
         shutil.rmtree(tmp, ignore_errors=True)
     n = len(per_room)
     return {
