@@ -13,11 +13,18 @@ Starts its own redis-server (``server.embedded.EmbeddedRedis``: AOF on, unix soc
   server gets SIGTERM and is started again on the same Redis: (a) server down-time (stop
   signal → exit, start → listening), (b) per client, the successful reconnect attempt (the
   server up) → its room's snapshot, and loss → snapshot, and the span from the server
-  listening again to the last seat resumed.
+  listening again to the last seat resumed. ``--restarts K`` restarts it K times, each
+  ``--storm-after`` seconds after the previous one came up (``--duration`` must cover
+  ``--storm-after`` × K + ``--storm-window``), and reports each restart under ``restarts``:
+  its stop/start times, CPU, and the resumes from its stop to the next one's
+  (``loadtest.stats.resumes_per_restart``); the top-level fields stay those of one restart
+  (the last) and of the whole run.
 
     python benchmarks/bench_capacity.py ramp --rooms 250,500,1000,2000 --duration 60
     python benchmarks/bench_capacity.py soak --rooms 2000 --duration 600 --json soak.json
     python benchmarks/bench_capacity.py storm --rooms 2000 --duration 90 --storm-after 30
+    python benchmarks/bench_capacity.py storm --rooms 500 --duration 100 --storm-after 30 \
+        --restarts 3
 
 The load average of the machine (shared with other jobs) is recorded with each run.
 """
@@ -40,6 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from loadtest import cli as loadtest_cli  # noqa: E402
+from loadtest.stats import resumes_per_restart  # noqa: E402
 from protocol.fdlimit import raise_nofile_limit  # noqa: E402
 from server.embedded import EmbeddedRedis  # noqa: E402
 from server.procs import pinned, start_listening  # noqa: E402
@@ -150,6 +158,30 @@ class Server:
         return time.perf_counter() - t0
 
 
+def restart(srv: Server, red: Redis, window: float) -> dict[str, Any]:
+    """Stop the server (SIGTERM), start it again on the same Redis and port, and wait
+    ``window`` seconds: its stop and start times, down-time, the wall-clock times of the stop
+    signal (``stop_epoch``) and of the new server listening (``up_epoch``), and the CPU
+    seconds of the old process until its stop and of the new one in the window."""
+    out: dict[str, Any] = {"loadavg_before_stop": loadavg()}
+    out["open_rooms_before_stop"] = red.open_rooms()
+    cpu0 = cpu_seconds(srv.pid)
+    t_stop = time.time()
+    out["stop_s"] = round(srv.stop(), 3)
+    srv.cmd[srv.cmd.index("--port") + 1] = str(srv.port)  # the same port again
+    srv.start()
+    out["start_s"] = round(srv.started_s, 3)
+    out["down_s"] = round(time.time() - t_stop, 3)
+    up = time.time()
+    out["server_cpu_before_stop_s"] = round(cpu0, 2)
+    time.sleep(window)
+    out["new_server_cpu_first_window_s"] = round(cpu_seconds(srv.pid), 2)
+    out["storm_window_s"] = window
+    out["up_epoch"] = up
+    out["stop_epoch"] = t_stop
+    return out
+
+
 def harness(args: argparse.Namespace, url: str, rooms: int, duration: float, out: Path,
             pids: list[int], reconnect: bool) -> subprocess.Popen[str]:  # fmt: skip
     cmd = [
@@ -219,23 +251,15 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
         sched0 = schedstat(srv.pid)
         t_run = time.perf_counter()
         h = harness(args, url, rooms, args.duration, report, [srv.pid, red.pid], storm)
+        restarts: list[dict[str, Any]] = []
         if storm:
-            time.sleep(args.storm_after)
-            extra["loadavg_before_stop"] = loadavg()
-            extra["open_rooms_before_stop"] = red.open_rooms()
-            cpu0 = cpu_seconds(srv.pid)
-            t_stop = time.time()
-            extra["stop_s"] = round(srv.stop(), 3)
-            srv.cmd[srv.cmd.index("--port") + 1] = str(srv.port)  # the same port again
-            srv.start()
-            extra["start_s"] = round(srv.started_s, 3)
-            extra["down_s"] = round(time.time() - t_stop, 3)
-            up = time.time()
-            extra["server_cpu_before_stop_s"] = round(cpu0, 2)
-            time.sleep(args.storm_window)
-            extra["new_server_cpu_first_window_s"] = round(cpu_seconds(srv.pid), 2)
-            extra["storm_window_s"] = args.storm_window
-            extra["up_epoch"] = up
+            due = time.time() + args.storm_after
+            for _ in range(args.restarts):
+                time.sleep(max(0.0, due - time.time()))
+                restarts.append(restart(srv, red, args.storm_window))
+                due = restarts[-1]["up_epoch"] + args.storm_after
+            # the top-level fields are the last restart's (the only one by default)
+            extra.update({k: v for k, v in restarts[-1].items() if k != "stop_epoch"})
         else:
             # Redis bytes per room, in the middle of the run (every room playing)
             time.sleep(min(args.duration / 2, 30) + rooms / args.connect_rate)
@@ -260,6 +284,14 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
         out = summary(rep, extra)
         if storm and out.get("resumed_last_epoch"):
             out["up_to_last_resumed_s"] = round(out["resumed_last_epoch"] - extra["up_epoch"], 3)
+        if storm:
+            split = resumes_per_restart(
+                rep["game"]["resumes"], [(r["stop_epoch"], r["up_epoch"]) for r in restarts]
+            )
+            for r, resumes in zip(restarts, split, strict=True):
+                r.update(resumes, stop_epoch=round(r["stop_epoch"], 3))
+                r["up_epoch"] = round(r["up_epoch"], 3)
+            out["restarts"] = restarts
         return out
     finally:
         if h is not None and h.poll() is None:
@@ -293,6 +325,12 @@ def main() -> int:
     ap.add_argument(
         "--storm-window", type=float, default=15.0, help="storm: CPU window after start"
     )
+    ap.add_argument(
+        "--restarts",
+        type=int,
+        default=1,
+        help="storm: restarts, each --storm-after seconds after the previous one came up",
+    )
     ap.add_argument("--json", help="append the results (one JSON object per line) to this file")
     ap.add_argument(
         "--autogroup-nice",
@@ -305,6 +343,21 @@ def main() -> int:
     )
     ap.add_argument("--keep", action="store_true", help="keep the data directory")
     args = ap.parse_args()
+    if args.mode == "storm":
+        if args.restarts < 1:
+            ap.error("--restarts must be at least 1")
+        if args.restarts > 1 and args.storm_window > args.storm_after:
+            ap.error(
+                f"--storm-window {args.storm_window:g} is longer than --storm-after "
+                f"{args.storm_after:g}: the CPU window would reach into the next restart"
+            )
+        needed = args.storm_after * args.restarts + args.storm_window
+        if needed > args.duration:
+            ap.error(
+                f"--duration {args.duration:g} is too short for {args.restarts} restart(s): "
+                f"--storm-after × --restarts + --storm-window = {needed:g} s; give "
+                f"--duration {needed:g} or more"
+            )
     raise_nofile_limit()
     if args.autogroup_nice is not None:
         # Linux groups each session's processes (sched autogroup) and shares each CPU fairly

@@ -261,9 +261,7 @@ class GameRoom(_Room):
         t = msg.get("type")
         if t == "snapshot" and conn.index in self.resuming and msg.get("room") == self.room:
             t0, attempt, last_seen, fut = self.resuming.pop(conn.index)
-            self.rec.reconnects.append(now - t0)
-            self.rec.resume_after_up.append(now - attempt)
-            self.rec.note_resumed(time.time())
+            self.rec.resumed(time.time(), now - attempt, now - t0)
             if int(msg.get("seq", 0)) < last_seen:
                 self.rec.resumed_behind += 1
             # the snapshot stands in for the broadcasts this seat missed while away

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Recorder", "percentile", "summarize"]
+__all__ = ["Recorder", "percentile", "resumes_per_restart", "summarize"]
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float | None:
@@ -35,6 +36,46 @@ def summarize(values: Sequence[float]) -> dict[str, float | int | None]:
         "p999_ms": ms(percentile(s, 99.9)),
         "max_ms": ms(s[-1] if s else None),
     }
+
+
+def resumes_per_restart(
+    rows: Iterable[Sequence[float]], restarts: Sequence[tuple[float, float]]
+) -> list[dict[str, Any]]:
+    """The resumes of a run with several server restarts, split by restart.
+
+    ``rows``: ``(epoch, after_up_s, loss_s)`` per resume (``Recorder.resumes``, or the lists
+    of the JSON report); ``restarts``: ``(stop_epoch, up_epoch)`` per restart, in order
+    (SIGTERM sent; the new server listening). A restart's resumes are those whose snapshot
+    arrived from its stop to the next restart's stop (or the end of the run); those before
+    the first stop belong to no restart. The window opens at the stop, not at ``up_epoch``:
+    a client may resume on the new server before the orchestrator has read its clock
+    (``resumed_before_up`` counts them) and must not be lost.
+
+    Per restart: ``reconnects`` (loss -> snapshot) and ``resume_after_up`` (successful
+    attempt -> snapshot) as :func:`summarize`, ``resumed_before_up``, and
+    ``up_to_last_resumed_s`` (up -> the restart's last resume; ``None`` without resumes).
+    """
+    times = [t for restart in restarts for t in restart]
+    if times != sorted(times):
+        raise ValueError(f"restarts out of order: {restarts}")
+    stops = [stop for stop, _ in restarts]
+    mine: list[list[Sequence[float]]] = [[] for _ in restarts]
+    for row in rows:
+        i = bisect.bisect_right(stops, row[0]) - 1  # the last restart stopped at or before it
+        if i >= 0:
+            mine[i].append(row)
+    out = []
+    for (_, up), rs in zip(restarts, mine, strict=True):
+        last = max((r[0] for r in rs), default=None)
+        out.append(
+            {
+                "reconnects": summarize([r[2] for r in rs]),
+                "resume_after_up": summarize([r[1] for r in rs]),
+                "resumed_before_up": sum(1 for r in rs if r[0] < up),
+                "up_to_last_resumed_s": None if last is None else round(last - up, 3),
+            }
+        )
+    return out
 
 
 @dataclass
@@ -75,6 +116,9 @@ class Recorder:
     reconnects: list[float] = field(default_factory=list)  # connection lost -> snapshot
     # the successful reconnect attempt (connect started, server up) -> the room's snapshot
     resume_after_up: list[float] = field(default_factory=list)
+    # per resume: (wall-clock epoch of the snapshot, attempt -> snapshot, loss -> snapshot), to
+    # split a run with several server restarts into the resumes of each (resumes_per_restart)
+    resumes: list[tuple[float, float, float]] = field(default_factory=list)
     # wall-clock (epoch) times of the first and last resume snapshot of the run
     resumed_first_epoch: float | None = None
     resumed_last_epoch: float | None = None
@@ -128,6 +172,15 @@ class Recorder:
             self.events_frames += 1
             self.events_bytes += size
 
+    def resumed(self, epoch: float, after_up: float, loss: float) -> None:
+        """A seat got its room's snapshot back at wall-clock ``epoch``, ``after_up`` seconds
+        after its successful reconnect attempt started and ``loss`` seconds after its
+        connection was lost."""
+        self.reconnects.append(loss)
+        self.resume_after_up.append(after_up)
+        self.resumes.append((epoch, after_up, loss))
+        self.note_resumed(epoch)
+
     def note_resumed(self, epoch: float) -> None:
         """A seat got its room's snapshot back after a reconnect, at wall-clock ``epoch``."""
         if self.resumed_first_epoch is None or epoch < self.resumed_first_epoch:
@@ -159,6 +212,7 @@ class Recorder:
             out.rss.update(p.rss)
             out.reconnects.extend(p.reconnects)
             out.resume_after_up.extend(p.resume_after_up)
+            out.resumes.extend(p.resumes)
             for t in (p.resumed_first_epoch, p.resumed_last_epoch):
                 if t is not None:
                     out.note_resumed(t)
@@ -173,6 +227,7 @@ class Recorder:
                 mine.deliveries += sec.deliveries
                 mine.latencies.extend(sec.latencies)
                 mine.errors += sec.errors
+        out.resumes.sort()  # the workers' resumes interleave in time
         return out
 
     @property
@@ -237,6 +292,8 @@ class Recorder:
             "resume_after_up": summarize(self.resume_after_up),
             "resumed_first_epoch": self.resumed_first_epoch,
             "resumed_last_epoch": self.resumed_last_epoch,
+            # [epoch, attempt -> snapshot s, loss -> snapshot s] per resume (ms resolution)
+            "resumes": [[round(x, 3) for x in r] for r in self.resumes],
             "reconnect_failures": self.reconnect_failures,
             "reconnects_refused_503": self.refused,
             "stale_actions": self.stale,
