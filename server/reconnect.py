@@ -11,8 +11,9 @@ was meant to avoid. So the processes measure both and keep them in Redis (``mj:r
 * the **restart gap**: from a graceful stop's ``closing`` messages to the next process
   listening (:func:`restart_gap`);
 * the **hello rate**: hellos a process answered per second while it was saturated, that is
-  while more connections waited for their hello than it processes at once for a whole
-  window (:class:`HelloMeter`), smoothed over windows and restarts (:func:`smooth`).
+  while more connections waited for their hello than it processes at once, over the whole
+  saturated stretch (:class:`HelloMeter`), smoothed over stretches and restarts
+  (:func:`smooth`).
 
 The next graceful stop schedules with them (:func:`schedule`). Configuration stays in
 charge: ``--reconnect-after-seconds`` is a floor, ``--reconnect-rate`` a ceiling.
@@ -82,35 +83,44 @@ def smooth(old: float | None, sample: float, weight: float = 0.5) -> float:
 class HelloMeter:
     """The hello rate of a saturated process, from periodic samples of two numbers the
     server keeps anyway: hellos answered so far (a counter) and connections waiting for
-    their hello. A window of ``window`` seconds in which every sample saw at least
-    ``busy_waiting`` connections waiting (the hello slots all taken and a queue behind them)
-    measured the process's capacity: hellos answered in it ÷ its length. A window with any
-    sample below that measured only the demand, and yields nothing."""
+    their hello.
 
-    def __init__(self, busy_waiting: int, window: float = 1.0) -> None:
-        if busy_waiting < 1 or window <= 0:
-            raise ValueError("busy_waiting must be >= 1 and window > 0")
+    A *stretch* is a run of samples that each saw at least ``busy_waiting`` connections
+    waiting (the hello slots all taken and a queue behind them): the process was working
+    as fast as it could. Its rate is the hellos answered from its first sample to the first
+    sample after it, over that time: the whole stretch, not its parts, because a storm's
+    first second goes mostly to WebSocket handshakes (hellos answered then are few) and its
+    last ones mostly to hellos, and only together do they say how many clients a second the
+    process brings back. A stretch shorter than ``window`` seconds measures nothing (too
+    little to tell); one longer than ``longest`` seconds is measured and a new one begun
+    (a process that stays saturated still reports). Samples below ``busy_waiting`` measure
+    only the demand, and yield nothing."""
+
+    def __init__(self, busy_waiting: int, window: float = 1.0, longest: float = 30.0) -> None:
+        if busy_waiting < 1 or window <= 0 or longest < window:
+            raise ValueError("busy_waiting must be >= 1 and 0 < window <= longest")
         self.busy_waiting = busy_waiting
         self.window = window
-        self._start: float | None = None
+        self.longest = longest
+        self._start: float | None = None  # the stretch's first sample, None: no stretch
         self._start_done = 0
-        self._busy = False
 
     def tick(self, now: float, done: int, waiting: int) -> float | None:
         """One sample at monotonic time ``now``: ``done`` hellos answered since the process
         started, ``waiting`` connections waiting for theirs. Returns the hello rate of the
-        window this sample closes when the process was saturated through all of it, else
-        None."""
+        stretch this sample ends (or cuts at ``longest``), else None."""
         busy = waiting >= self.busy_waiting
-        if self._start is None or done < self._start_done:
-            self._start, self._start_done, self._busy = now, done, busy
+        if self._start is not None and done < self._start_done:
+            self._start = None  # the counter went back (a new App): start over
+        if self._start is None:
+            if busy:
+                self._start, self._start_done = now, done
             return None
-        self._busy = self._busy and busy
         elapsed = now - self._start
-        if elapsed < self.window:
+        if busy and elapsed < self.longest:
             return None
-        rate = (done - self._start_done) / elapsed if self._busy else None
-        self._start, self._start_done, self._busy = now, done, busy
+        rate = (done - self._start_done) / elapsed if elapsed >= self.window else None
+        self._start, self._start_done = (now, done) if busy else (None, 0)
         return rate
 
 
