@@ -69,7 +69,10 @@ def server_metrics(port: int) -> dict[str, float]:
     """The server's collector pauses, loop lag and frame counts (from /metrics)."""
     import urllib.request
 
-    keep = ("mahjong_gc_", "mahjong_loop_lag", "mahjong_room_loads", "mahjong_connections ")
+    keep = (
+        "mahjong_gc_", "mahjong_loop_lag", "mahjong_room_loads", "mahjong_connections ",
+        "mahjong_learned_",
+    )  # fmt: skip
     out = {}
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
