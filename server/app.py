@@ -1755,6 +1755,17 @@ class App:
             return
         self.shutting_down = True
         log.info("shutting down", extra={"connections": len(self.conns)})
+        # how long each part took, logged at the end: the restart gap clients wait out
+        # (server/reconnect.py) is mostly this stop at thousands of connections
+        phases: dict[str, float] = {}
+        t = time.monotonic()
+
+        def lap(name: str) -> None:
+            nonlocal t
+            now = time.monotonic()
+            phases[name] = round(now - t, 3)
+            t = now
+
         # take no new work: the other processes (or the next start) fire the timers; a tick
         # running in a worker thread is not waited for (its commit is dropped or lands)
         if self.timer_task is not None:
@@ -1762,6 +1773,7 @@ class App:
             # asyncio.wait, not wait_for: bounded even if the cancellation is swallowed
             # (wait_for would wait for the task to finish after its timeout)
             await asyncio.wait({self.timer_task}, timeout=1.0)
+        lap("timers_s")
         conns = list(self.conns)
         processes = 1
         try:
@@ -1780,15 +1792,20 @@ class App:
             conn.send(
                 m.Closing(reason="server shutting down", reconnect=True, retry_after_ms=delay_ms)
             )
+        lap("closing_sent_s")
         await self.flush_all(conns, 1.0)
+        lap("flushed_s")
         if self.ws_server is not None:
             self.ws_server.close(close_connections=True)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.ws_server.wait_closed(), self.cfg.shutdown_grace)
+        lap("connections_closed_s")
         await self.record_leavers()
         with contextlib.suppress(redis.exceptions.RedisError):
             await self.store.unregister_process()
         await self.stop_tasks()
+        lap("leavers_and_tasks_s")
+        log.info("stopped gracefully", extra={"connections": len(conns), **phases})
 
     def reconnect_delays(self, n: int, processes: int = 1) -> list[int]:
         """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
