@@ -1775,7 +1775,7 @@ class App:
             await asyncio.wait({self.timer_task}, timeout=1.0)
         lap("timers_s")
         conns = list(self.conns)
-        processes = 1
+        others = 0
         try:
             # what other processes learned since this one started, and who else is live
             gap, rate = await self.store.learned_restart()
@@ -1783,11 +1783,12 @@ class App:
                 gap if gap is not None else self.learned.restart_gap_s,
                 rate if rate is not None else self.learned.hello_rate,
             )
-            processes = max(1, await self.store.live_processes())
+            # the live processes besides this one (registered in mj:procs until it stops)
+            others = max(0, await self.store.live_processes() - 1)
             await self.store.note_stopping(now_ms())
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
-        delays = self.reconnect_delays(len(conns), processes)
+        delays = self.reconnect_delays(len(conns), others)
         for conn, delay_ms in zip(conns, delays, strict=True):
             conn.send(
                 m.Closing(reason="server shutting down", reconnect=True, retry_after_ms=delay_ms)
@@ -1807,10 +1808,10 @@ class App:
         lap("leavers_and_tasks_s")
         log.info("stopped gracefully", extra={"connections": len(conns), **phases})
 
-    def reconnect_delays(self, n: int, processes: int = 1) -> list[int]:
+    def reconnect_delays(self, n: int, others: int = 0) -> list[int]:
         """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
         ``--reconnect-after-seconds`` (the expected restart; at least the restart gap
-        learned from earlier restarts when no other process is live), then uniformly over
+        learned from earlier restarts when no ``others`` are live), then uniformly over
         ``n / --reconnect-rate`` seconds (slower when the learned hello rate says so):
         :func:`server.reconnect.schedule`. A reconnect storm's cost is the same either way;
         spread like this, each client's resume is answered promptly instead of thousands
@@ -1820,7 +1821,7 @@ class App:
             self.cfg.reconnect_after_seconds,
             self.cfg.reconnect_rate,
             self.learned,
-            processes,
+            others,
             random.Random(),
         )
 

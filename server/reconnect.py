@@ -129,26 +129,26 @@ def schedule(
     after_s: float,
     rate: float,
     learned: Learned,
-    processes: int,
+    others: int,
     rng: random.Random,
 ) -> list[int]:
     """When each of ``n`` clients of a graceful stop should reconnect, in ms from now.
 
-    ``after_s`` (``--reconnect-after-seconds``) is the wait before the first one; when this
-    is the only live process (``processes`` counts the live ones, this one included) and a
-    restart gap was learned, the wait is at least that gap (stretched by
-    :data:`GAP_FACTOR` plus :data:`GAP_MARGIN_S`). With other live processes the clients
-    can reconnect to them at once, so the learned gap does not apply.
+    ``after_s`` (``--reconnect-after-seconds``) is the wait before the first one; when no
+    other process is live (``others``: live processes besides the stopping one) and a restart
+    gap was learned, the wait is at least that gap (stretched by :data:`GAP_FACTOR` plus
+    :data:`GAP_MARGIN_S`). With other live processes the clients can reconnect to them at
+    once, so the learned gap does not apply.
 
     The clients are then spread uniformly over ``n / r`` seconds, where ``r`` is ``rate``
     (``--reconnect-rate``; 0: no spread) or, when lower, :data:`HEADROOM` of the learned
-    hello rate times ``processes`` (the restarted process and the others share them), at
-    most :data:`MAX_SPREAD_S`."""
+    hello rate times the processes that take the clients (the others, or the restarted one
+    when there are none), at most :data:`MAX_SPREAD_S`."""
     after = max(0.0, after_s)
-    if learned.restart_gap_s is not None and processes <= 1:
+    if learned.restart_gap_s is not None and others <= 0:
         after = max(after, learned.restart_gap_s * GAP_FACTOR + GAP_MARGIN_S)
     r = rate
     if r > 0 and learned.hello_rate is not None and learned.hello_rate > 0:
-        r = min(r, HEADROOM * learned.hello_rate * max(1, processes))
+        r = min(r, HEADROOM * learned.hello_rate * max(1, others))
     spread = min(n / r, MAX_SPREAD_S) if r > 0 else 0.0
     return [int((after + rng.uniform(0, spread)) * 1000) for _ in range(n)]

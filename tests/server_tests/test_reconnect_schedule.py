@@ -101,30 +101,32 @@ _SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
 
 
 @pytest.mark.parametrize(
-    ("n", "after", "rate", "learned", "procs", "lo_ms", "hi_ms"),
+    ("n", "after", "rate", "learned", "others", "lo_ms", "hi_ms"),
     [
         # nothing learned: the configuration as it is
-        (1000, 1.0, 2000.0, _NOTHING, 1, 1000, 1500),
-        (3, 1.0, 0.0, _NOTHING, 1, 1000, 1000),  # rate 0: no spread
+        (1000, 1.0, 2000.0, _NOTHING, 0, 1000, 1500),
+        (3, 1.0, 0.0, _NOTHING, 0, 1000, 1000),  # rate 0: no spread
         # learned: wait for the measured restart, spread at HEADROOM of the measured rate
-        (1000, 1.0, 2000.0, _SLOW, 1, (2.0 * GAP_FACTOR + GAP_MARGIN_S) * 1000,
+        (1000, 1.0, 2000.0, _SLOW, 0, (2.0 * GAP_FACTOR + GAP_MARGIN_S) * 1000,
          (2.0 * GAP_FACTOR + GAP_MARGIN_S + 1000 / (HEADROOM * 500)) * 1000),
         # the configured wait is a floor, the configured rate a ceiling
-        (1000, 9.0, 2000.0, _SLOW, 1, 9000, 9000 + 1000 / (HEADROOM * 500) * 1000),
-        (1000, 1.0, 100.0, _SLOW, 1, 2750, 2750 + 10_000),
-        # other live processes take reconnects at once: no restart to wait for, and the
-        # restarted process shares the clients with them
+        (1000, 9.0, 2000.0, _SLOW, 0, 9000, 9000 + 1000 / (HEADROOM * 500) * 1000),
+        (1000, 1.0, 100.0, _SLOW, 0, 2750, 2750 + 10_000),
+        # other live processes take reconnects at once: no restart to wait for, and they
+        # share the clients (two others: twice the rate; one, as a new process taking over
+        # from a stopping one: the rate of one)
         (1000, 0.0, 2000.0, _SLOW, 2, 0, 1000 / (HEADROOM * 500 * 2) * 1000),
-        (3, 1.0, 0.0, _SLOW, 1, 2750, 2750),  # rate 0 stays "no spread"
+        (1000, 0.0, 2000.0, _SLOW, 1, 0, 1000 / (HEADROOM * 500) * 1000),
+        (3, 1.0, 0.0, _SLOW, 0, 2750, 2750),  # rate 0 stays "no spread"
         # a tiny rate (configured, or measured in a sick moment) parks nobody for hours
-        (1000, 0.0, 1e-9, _NOTHING, 1, 0, MAX_SPREAD_S * 1000),
-        (1000, 0.0, 2000.0, Learned(None, 1e-9), 1, 0, MAX_SPREAD_S * 1000),
+        (1000, 0.0, 1e-9, _NOTHING, 0, 0, MAX_SPREAD_S * 1000),
+        (1000, 0.0, 2000.0, Learned(None, 1e-9), 0, 0, MAX_SPREAD_S * 1000),
     ],
 )  # fmt: skip
 def test_schedule(
-    n: int, after: float, rate: float, learned: Learned, procs: int, lo_ms: float, hi_ms: float
+    n: int, after: float, rate: float, learned: Learned, others: int, lo_ms: float, hi_ms: float
 ) -> None:
-    delays = schedule(n, after, rate, learned, procs, random.Random(1))
+    delays = schedule(n, after, rate, learned, others, random.Random(1))
     assert len(delays) == n
     assert min(delays) >= int(lo_ms) and max(delays) <= int(hi_ms)
     if hi_ms - lo_ms >= 1000:  # spread evenly, not bunched at one end
@@ -138,14 +140,14 @@ def test_schedule(
     rate=st.floats(0.0, 10_000.0),
     gap=st.none() | st.floats(0.0, 600.0),
     hello=st.none() | st.floats(0.0, 10_000.0),
-    procs=st.integers(0, 5),
+    others=st.integers(0, 5),
 )
 def test_schedule_is_never_sooner_than_configured_nor_faster(
-    n: int, after: float, rate: float, gap: float | None, hello: float | None, procs: int
+    n: int, after: float, rate: float, gap: float | None, hello: float | None, others: int
 ) -> None:
     """Learning only ever waits longer and spreads wider than the configuration says."""
-    learned = schedule(n, after, rate, Learned(gap, hello), procs, random.Random(0))
-    plain = schedule(n, after, rate, Learned(), procs, random.Random(0))
+    learned = schedule(n, after, rate, Learned(gap, hello), others, random.Random(0))
+    plain = schedule(n, after, rate, Learned(), others, random.Random(0))
     assert len(learned) == len(plain) == n
     assert all(a >= b for a, b in zip(sorted(learned), sorted(plain), strict=True))
     assert all(d >= int(max(0.0, after) * 1000) for d in learned)
