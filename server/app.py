@@ -557,6 +557,12 @@ class App:
             game.warm_up()
         await self.wait_for_redis()
         await self.reconcile_timers()
+        try:
+            gap, rate = await self.store.learned_restart()
+            self.learned = Learned(gap, rate)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+        self.metrics.learned = self.learned
         loop = asyncio.get_running_loop()
         self.timer_task = loop.create_task(self.timer_loop(), name="timer_loop")
         self.tasks = [
@@ -567,12 +573,6 @@ class App:
             loop.create_task(self.keepalive_loop(), name="keepalive_loop"),
             loop.create_task(self.meter_loop(), name="meter_loop"),
         ]
-        try:
-            gap, rate = await self.store.learned_restart()
-            self.learned = Learned(gap, rate)
-        except redis.exceptions.RedisError:
-            self.metrics.inc("redis_errors")
-        self.metrics.learned = self.learned
         if self.cfg.gc_freeze_seconds > 0:
             self.tasks.append(
                 loop.create_task(

@@ -7,6 +7,8 @@ import time
 from collections import defaultdict
 from typing import Any
 
+from server.reconnect import Learned
+
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
 
@@ -66,7 +68,7 @@ class Metrics:
         self.action_latency = Histogram()
         self.loop_lag_max = 0.0  # seconds, see App.heal_loop
         #: restart gap and hello rate learned from restarts (server/reconnect.py)
-        self.learned: Any = None
+        self.learned: Learned | None = None
 
     def inc(self, name: str, by: float = 1) -> None:
         self.counters[name] += by
