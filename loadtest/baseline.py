@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -36,6 +35,8 @@ from typing import Any
 import msgpack
 import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+from server.procs import announce_listening
 
 __all__ = ["TOY_COMMIT_LUA", "main", "run"]
 
@@ -188,10 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         importlib.import_module("uvloop").install()
 
-    def ready(port: int) -> None:
-        print(json.dumps({"listening": port}), flush=True)
-
-    asyncio.run(run(args.host, args.port, ready, redis_url=args.redis))
+    asyncio.run(run(args.host, args.port, announce_listening, redis_url=args.redis))
     return 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import importlib
-import json
 import logging
 import sys
 
@@ -15,6 +14,7 @@ from server.config import load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
 from server.logs import setup_logging
 from server.metrics import GC
+from server.procs import announce_listening
 from server.store import Store
 
 log = logging.getLogger("mahjong.server")
@@ -61,10 +61,6 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         url = embedded.url
 
-    def ready(port: int) -> None:
-        # one machine-readable line on stdout so supervisors and tests learn the port
-        print(json.dumps({"listening": port}), flush=True)
-
     # Everything imported so far (the engine, scoring tables, the bot's caches) lives for the
     # whole process: move it out of the collector's way, and collect the young generation
     # less often (a server allocates many short-lived dicts per action, few cycles).
@@ -97,7 +93,11 @@ def main(argv: list[str] | None = None) -> int:
                 return 2
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
-            runner.run(run_server(cfg, store, ready, ssl_context=ssl_context, app_class=app_class))
+            runner.run(
+                run_server(
+                    cfg, store, announce_listening, ssl_context=ssl_context, app_class=app_class
+                )
+            )
     except KeyboardInterrupt:
         pass
     except OSError as exc:

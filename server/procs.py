@@ -2,8 +2,9 @@
 
 ``mahjong-server`` (``python -m server``) and the load test's baseline
 (``python -m loadtest.baseline``) print one line, ``{"listening": port}``, once they accept
-connections. :func:`start_listening` starts such a command and returns the port from that
-line; the load-test harness, the benchmarks and the tests all start their servers with it.
+connections (:func:`announce_listening`). :func:`start_listening` starts such a command and
+returns the port from that line; the load-test harness, the benchmarks and the tests all
+start their servers with it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
-__all__ = ["COLLECT", "StartError", "pinned", "server_command", "start_listening", "stop"]
+__all__ = [
+    "COLLECT",
+    "StartError",
+    "announce_listening",
+    "pinned",
+    "server_command",
+    "start_listening",
+    "stop",
+]
+
+
+def announce_listening(port: int) -> None:
+    """Print the one machine-readable line a started server owes its starter (supervisors,
+    :func:`start_listening`): ``{"listening": port}`` on stdout, flushed."""
+    print(json.dumps({"listening": port}), flush=True)
 
 
 class StartError(RuntimeError):
