@@ -35,7 +35,7 @@ from server.clock import now_ms
 from server.collector import freeze_loop
 from server.config import Config
 from server.metrics import Metrics
-from server.reconnect import HelloMeter, Learned, restart_gap, schedule, smooth
+from server.reconnect import HelloMeter, Learned, Plan, plan, raised, restart_gap, smooth
 from server.retention import Sweeper
 from server.rooms import Change, RoomError
 from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
@@ -48,6 +48,10 @@ RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
+#: a restart's reconnect plan is checked this long after its last client was due (the
+#: hellos of the last ones are through by then), and never later than this
+PROBE_GRACE_S = 2.0
+MAX_PROBE_WAIT_S = 330.0
 #: a process counts as live (is sent other processes' commit notifications) this long after
 #: it last renewed its registration (every 5 s, by the heal loop)
 PROCESS_LIVE_MS = 30_000
@@ -544,6 +548,7 @@ class App:
         #: used by a graceful stop's reconnect schedule (server/reconnect.py)
         self.learned = Learned()
         self.meter = HelloMeter(busy_waiting=max(1, cfg.hello_concurrency))
+        self.stretches = 0  # saturated stretches the meter measured (see probe_plan)
         self.pings: set[asyncio.Task[None]] = set()  # keepalive pings waiting for a pong
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
         self.ws_server: Server | None = None
@@ -1785,10 +1790,17 @@ class App:
             )
             # the live processes besides this one (registered in mj:procs until it stops)
             others = max(0, await self.store.live_processes() - 1)
-            await self.store.note_stopping(now_ms())
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
-        delays = self.reconnect_delays(len(conns), others)
+        p = self.reconnect_plan(len(conns), others)
+        at = now_ms()
+        try:
+            await self.store.note_stopping(
+                at, at + int((p.after_s + p.spread_s) * 1000), p.rate_per_process
+            )
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+        delays = p.delays(len(conns), random.Random())
         for conn, delay_ms in zip(conns, delays, strict=True):
             conn.send(
                 m.Closing(reason="server shutting down", reconnect=True, retry_after_ms=delay_ms)
@@ -1808,6 +1820,13 @@ class App:
         lap("leavers_and_tasks_s")
         log.info("stopped gracefully", extra={"connections": len(conns), **phases})
 
+    def reconnect_plan(self, n: int, others: int = 0) -> Plan:
+        """The reconnect plan of a graceful stop with ``n`` clients and ``others`` live
+        processes besides this one (:func:`server.reconnect.plan`)."""
+        return plan(
+            n, self.cfg.reconnect_after_seconds, self.cfg.reconnect_rate, self.learned, others
+        )
+
     def reconnect_delays(self, n: int, others: int = 0) -> list[int]:
         """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
         ``--reconnect-after-seconds`` (the expected restart; at least the restart gap
@@ -1816,14 +1835,7 @@ class App:
         :func:`server.reconnect.schedule`. A reconnect storm's cost is the same either way;
         spread like this, each client's resume is answered promptly instead of thousands
         queueing behind each other, and the last one is back about as early."""
-        return schedule(
-            n,
-            self.cfg.reconnect_after_seconds,
-            self.cfg.reconnect_rate,
-            self.learned,
-            others,
-            random.Random(),
-        )
+        return self.reconnect_plan(n, others).delays(n, random.Random())
 
     async def meter_loop(self, every: float = 0.25) -> None:
         """Sample the hello meter: a window in which this process was saturated with hellos
@@ -1834,6 +1846,7 @@ class App:
             rate = self.meter.tick(time.monotonic(), self.hellos_done, self.greeting)
             if rate is None:
                 continue
+            self.stretches += 1
             self.learned = Learned(
                 self.learned.restart_gap_s, smooth(self.learned.hello_rate, rate)
             )
@@ -1845,9 +1858,11 @@ class App:
 
     async def note_listening(self) -> None:
         """This process listens: if it follows a graceful stop, learn the restart gap (the
-        stop's ``closing`` messages -> now)."""
+        stop's ``closing`` messages -> now), and check the stop's reconnect plan once its
+        last client is due (:meth:`probe_plan`)."""
         try:
-            gap = restart_gap(await self.store.take_stopped_at(), now_ms())
+            at, until, rate = await self.store.take_stopped()
+            gap = restart_gap(at, now_ms())
             if gap is None:
                 return
             await self.store.save_restart_gap(gap)
@@ -1857,6 +1872,32 @@ class App:
         self.learned = Learned(gap, self.learned.hello_rate)
         self.metrics.learned = self.learned
         log.info("restart gap learned", extra={"seconds": gap})
+        if until is not None and rate is not None and rate > 0:
+            task = asyncio.get_running_loop().create_task(
+                self.probe_plan(until, rate), name="probe_plan"
+            )
+            self.tasks.append(task)
+
+    async def probe_plan(self, until_ms: int, planned_rate: float) -> None:
+        """After the last client of the graceful stop this process follows was due (and a
+        little more): if its reconnects never saturated this process, they could have come
+        faster; raise the learned hello rate (:func:`server.reconnect.raised`)."""
+        before = self.stretches
+        wait = min(max(0, until_ms - now_ms()) / 1000 + PROBE_GRACE_S, MAX_PROBE_WAIT_S)
+        await asyncio.sleep(wait)
+        if self.stopped or self.stretches != before:
+            return  # a stopping process, or a measured storm: the meter has spoken
+        new = raised(self.learned.hello_rate, planned_rate, self.cfg.reconnect_rate)
+        if new is None or new == self.learned.hello_rate:
+            return
+        try:
+            await self.store.save_hello_rate(new)
+        except redis.exceptions.RedisError:
+            self.metrics.inc("redis_errors")
+            return
+        log.info("reconnects did not saturate: hello rate raised", extra={"rate": round(new, 1)})
+        self.learned = Learned(self.learned.restart_gap_s, new)
+        self.metrics.learned = self.learned
 
     async def record_leavers(self) -> None:
         """Remember (in Redis, for whichever process runs next) the players a graceful stop

@@ -15,8 +15,10 @@ was meant to avoid. So the processes measure both and keep them in Redis (``mj:r
   saturated stretch (:class:`HelloMeter`), smoothed over stretches and restarts
   (:func:`smooth`).
 
-The next graceful stop schedules with them (:func:`schedule`). Configuration stays in
-charge: ``--reconnect-after-seconds`` is a floor, ``--reconnect-rate`` a ceiling.
+The next graceful stop schedules with them (:func:`plan`). Configuration stays in
+charge: ``--reconnect-after-seconds`` is a floor, ``--reconnect-rate`` a ceiling. A restart
+whose reconnects, spread at the learned rate, never saturated the process that took them
+raises the learned rate a little (:func:`raised`), so it can go up as well as down.
 
 Pure: no clock, no Redis, no randomness of its own; the server passes times, counts and an
 RNG (``server/app.py``: ``App.meter_loop``, ``App.shutdown``, ``run_server``)."""
@@ -30,8 +32,12 @@ __all__ = [
     "HEADROOM",
     "MAX_GAP_MS",
     "MAX_SPREAD_S",
+    "PROBE_STEP",
     "HelloMeter",
     "Learned",
+    "Plan",
+    "plan",
+    "raised",
     "restart_gap",
     "schedule",
     "smooth",
@@ -50,6 +56,9 @@ GAP_MARGIN_S = 0.25
 #: no client is told to wait longer than this for its turn (a tiny rate, configured or
 #: measured in a sick moment, must not park clients for hours)
 MAX_SPREAD_S = 300.0
+#: a restart whose spread reconnects never saturated the process raises the learned rate by
+#: this factor (:func:`raised`): a utilisation of 0.8 probes 0.88, then 0.97, …
+PROBE_STEP = 1.1
 
 
 @dataclass(frozen=True)
@@ -124,15 +133,23 @@ class HelloMeter:
         return rate
 
 
-def schedule(
-    n: int,
-    after_s: float,
-    rate: float,
-    learned: Learned,
-    others: int,
-    rng: random.Random,
-) -> list[int]:
-    """When each of ``n`` clients of a graceful stop should reconnect, in ms from now.
+@dataclass(frozen=True)
+class Plan:
+    """A graceful stop's reconnect schedule: the first client after ``after_s`` seconds,
+    the rest spread uniformly over ``spread_s`` more, at ``rate_per_process`` hellos a second
+    for each process that takes them (0: no spread)."""
+
+    after_s: float
+    spread_s: float
+    rate_per_process: float
+
+    def delays(self, n: int, rng: random.Random) -> list[int]:
+        """The ms from now at which each of ``n`` clients should reconnect."""
+        return [int((self.after_s + rng.uniform(0, self.spread_s)) * 1000) for _ in range(n)]
+
+
+def plan(n: int, after_s: float, rate: float, learned: Learned, others: int) -> Plan:
+    """The reconnect schedule of a graceful stop with ``n`` clients.
 
     ``after_s`` (``--reconnect-after-seconds``) is the wait before the first one; when no
     other process is live (``others``: live processes besides the stopping one) and a restart
@@ -147,8 +164,40 @@ def schedule(
     after = max(0.0, after_s)
     if learned.restart_gap_s is not None and others <= 0:
         after = max(after, learned.restart_gap_s * GAP_FACTOR + GAP_MARGIN_S)
+    takers = max(1, others)
     r = rate
     if r > 0 and learned.hello_rate is not None and learned.hello_rate > 0:
-        r = min(r, HEADROOM * learned.hello_rate * max(1, others))
+        r = min(r, HEADROOM * learned.hello_rate * takers)
     spread = min(n / r, MAX_SPREAD_S) if r > 0 else 0.0
-    return [int((after + rng.uniform(0, spread)) * 1000) for _ in range(n)]
+    return Plan(after, spread, r / takers if r > 0 else 0.0)
+
+
+def schedule(
+    n: int,
+    after_s: float,
+    rate: float,
+    learned: Learned,
+    others: int,
+    rng: random.Random,
+) -> list[int]:
+    """When each of ``n`` clients of a graceful stop should reconnect, in ms from now:
+    :func:`plan`'s delays."""
+    return plan(n, after_s, rate, learned, others).delays(n, rng)
+
+
+def raised(learned_rate: float | None, planned_rate: float, ceiling: float) -> float | None:
+    """The hello rate to learn after a restart whose reconnects, sent at ``planned_rate``
+    per process, never saturated the process that took them: it answers at least that
+    fast, and maybe faster. Without this a learned rate could only go down (a storm spread
+    below the capacity is never saturated, so never measured): the learned rate (or what the
+    plan implies, if higher) is raised by :data:`PROBE_STEP`, no higher than the rate whose
+    plan the configured ceiling (``--reconnect-rate``; 0: none) would cap anyway. The next
+    storm then runs a little closer to the capacity; one that saturates the process is
+    measured again (:class:`HelloMeter`). None: nothing to raise (nothing learned, or no
+    spread was planned)."""
+    if learned_rate is None or learned_rate <= 0 or planned_rate <= 0:
+        return None
+    new = max(learned_rate, planned_rate / HEADROOM) * PROBE_STEP
+    if ceiling > 0:
+        new = min(new, ceiling / HEADROOM)
+    return max(new, learned_rate)

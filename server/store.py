@@ -54,9 +54,10 @@ BATCH = 256
 LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
 PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[5])
-#: what restarts taught the processes (server/reconnect.py): ``stopped_at`` (ms, the last
-#: graceful stop, until a process starting after it takes it), ``gap_ms`` (stop -> the next
-#: process listening), ``hello_rate`` (hellos/s of a saturated process)
+#: what restarts taught the processes (server/reconnect.py): ``stopped_at``,
+#: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
+#: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
+#: listening), ``hello_rate`` (hellos/s of a saturated process)
 RESTART = "mj:restart"
 SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
 SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
@@ -292,19 +293,33 @@ class Store:
             float(rate) if rate is not None else None,
         )
 
-    async def note_stopping(self, at_ms: int) -> None:
-        """A graceful stop told its clients to reconnect at ``at_ms``: the next process to
-        listen measures the restart gap from it (:meth:`take_stopped_at`)."""
-        await self.r.hset(RESTART, "stopped_at", at_ms)
+    async def note_stopping(self, at_ms: int, until_ms: int, planned_rate: float) -> None:
+        """A graceful stop told its clients to reconnect from ``at_ms`` until ``until_ms`` at
+        ``planned_rate`` hellos a second per process: the next process to listen measures
+        the restart gap from it and checks the plan (:meth:`take_stopped`)."""
+        await self.r.hset(
+            RESTART,
+            mapping={
+                "stopped_at": at_ms,
+                "planned_until": until_ms,
+                "planned_rate": f"{planned_rate:.1f}",
+            },
+        )
 
-    async def take_stopped_at(self) -> int | None:
-        """The last graceful stop's time, removed (only the first process listening after
-        it measures from it; two starting together both read it, which is harmless)."""
+    async def take_stopped(self) -> tuple[int | None, int | None, float | None]:
+        """The last graceful stop's (time, end of its reconnect plan, planned rate), removed:
+        only the first process listening after it follows up on it (two starting together
+        both read it, which is harmless)."""
+        fields = ["stopped_at", "planned_until", "planned_rate"]
         async with self.r.pipeline(transaction=False) as p:
-            p.hget(RESTART, "stopped_at")
-            p.hdel(RESTART, "stopped_at")
-            raw, _ = await p.execute()
-        return int(raw) if raw is not None else None
+            p.hmget(RESTART, fields)
+            p.hdel(RESTART, *fields)
+            (at, until, rate), _ = await p.execute()
+        return (
+            int(at) if at is not None else None,
+            int(until) if until is not None else None,
+            float(rate) if rate is not None else None,
+        )
 
     async def save_restart_gap(self, seconds: float) -> None:
         await self.r.hset(RESTART, "gap_ms", max(0, round(seconds * 1000)))

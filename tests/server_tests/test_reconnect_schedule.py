@@ -20,8 +20,11 @@ from server.reconnect import (
     HEADROOM,
     MAX_GAP_MS,
     MAX_SPREAD_S,
+    PROBE_STEP,
     HelloMeter,
     Learned,
+    plan,
+    raised,
     restart_gap,
     schedule,
     smooth,
@@ -190,4 +193,61 @@ async def test_a_server_saturated_with_hellos_learns_its_hello_rate(redis_url: s
         assert 0 < rate <= said
         _, _, body = await http_get(srv.port, "/metrics")
         assert metric(body, "mahjong_learned_hello_rate") == pytest.approx(rate, abs=0.1)
+    await r.aclose()
+
+
+def test_plan_counts_the_processes_that_take_the_clients() -> None:
+    alone = plan(1000, 1.0, 2000.0, _SLOW, 0)
+    assert alone.rate_per_process == HEADROOM * 500
+    assert alone.spread_s == 1000 / (HEADROOM * 500)
+    assert alone.after_s == 2.0 * GAP_FACTOR + GAP_MARGIN_S
+    two = plan(1000, 1.0, 2000.0, _SLOW, 2)  # two others share them: each at the rate
+    assert two.rate_per_process == HEADROOM * 500 and two.spread_s == 1000 / (HEADROOM * 1000)
+    assert two.after_s == 1.0  # no restart to wait for
+    capped = plan(1000, 1.0, 100.0, _SLOW, 0)
+    assert capped.rate_per_process == 100.0 and capped.spread_s == 10.0
+    assert plan(3, 1.0, 0.0, _SLOW, 0).rate_per_process == 0.0  # no spread planned
+
+
+@pytest.mark.parametrize(
+    ("learned", "planned", "ceiling", "expected"),
+    [
+        (None, 80.0, 2000.0, None),  # nothing learned: nothing to raise
+        (100.0, 0.0, 2000.0, None),  # no spread was planned
+        (100.0, 80.0, 2000.0, 100.0 * PROBE_STEP),  # planned at HEADROOM of it: a step up
+        (100.0, 120.0, 2000.0, 120.0 / HEADROOM * PROBE_STEP),  # the plan implied more
+        (100.0, 80.0, 84.0, 84.0 / HEADROOM),  # no higher than the ceiling lets a plan go
+        (100.0, 80.0, 40.0, 100.0),  # the ceiling caps below it already: unchanged
+        (100.0, 80.0, 0.0, 100.0 * PROBE_STEP),  # no ceiling
+    ],
+)
+def test_raised(
+    learned: float | None, planned: float, ceiling: float, expected: float | None
+) -> None:
+    got = raised(learned, planned, ceiling)
+    assert got == (pytest.approx(expected) if expected is not None else None)
+
+
+async def test_a_restart_that_did_not_saturate_raises_the_learned_rate(redis_url: str) -> None:
+    """A graceful stop plans its reconnects at HEADROOM of the learned rate (here 100
+    hellos/s, one client); the next process, never saturated by them, raises the learned
+    rate by PROBE_STEP once the plan's last client was due — so the rate can go up, not only
+    down."""
+    r = aredis.Redis.from_url(redis_url)
+    await r.hset(RESTART, "hello_rate", "100.0")
+    async with running_server(redis_url) as srv:
+        c = await Client.connect(srv.port, "p")
+        await c.hello("p")
+    # the stop noted its plan: 80 hellos/s for the one process taking the clients
+    assert float(await r.hget(RESTART, "planned_rate") or 0) == HEADROOM * 100
+    async with running_server(redis_url):
+
+        async def raised_rate() -> bool:
+            return float(await r.hget(RESTART, "hello_rate") or 0) != 100.0
+
+        await until(raised_rate, "the learned rate raised", tries=400)  # plan: ~1 s, +2 s
+        assert float(await r.hget(RESTART, "hello_rate") or 0) == pytest.approx(
+            100.0 * PROBE_STEP, abs=0.1
+        )
+        assert await r.hget(RESTART, "planned_rate") is None  # taken by this process
     await r.aclose()
