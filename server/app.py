@@ -1862,16 +1862,17 @@ class App:
         last client is due (:meth:`probe_plan`)."""
         try:
             at, until, rate = await self.store.take_stopped()
-            gap = restart_gap(at, now_ms())
-            if gap is None:
+            sample = restart_gap(at, now_ms())
+            if sample is None:
                 return
+            gap = smooth(self.learned.restart_gap_s, sample)
             await self.store.save_restart_gap(gap)
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
             return
         self.learned = Learned(gap, self.learned.hello_rate)
         self.metrics.learned = self.learned
-        log.info("restart gap learned", extra={"seconds": gap})
+        log.info("restart gap learned", extra={"seconds": sample, "smoothed": round(gap, 3)})
         if until is not None and rate is not None and rate > 0:
             task = asyncio.get_running_loop().create_task(
                 self.probe_plan(until, rate), name="probe_plan"

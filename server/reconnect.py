@@ -9,7 +9,7 @@ sent faster than it answers queue behind each other, which is exactly the storm 
 was meant to avoid. So the processes measure both and keep them in Redis (``mj:restart``):
 
 * the **restart gap**: from a graceful stop's ``closing`` messages to the next process
-  listening (:func:`restart_gap`);
+  listening (:func:`restart_gap`), smoothed over restarts;
 * the **hello rate**: hellos a process answered per second while it was saturated, that is
   while more connections waited for their hello than it processes at once, over the whole
   saturated stretch (:class:`HelloMeter`), smoothed over stretches and restarts
@@ -47,9 +47,10 @@ __all__ = [
 #: share of the measured hello rate a schedule plans for: the restarted process also plays
 #: the rooms already back, and a queue that never forms answers every hello promptly
 HEADROOM = 0.8
-#: a stop older than this is not the one the starting process follows (a crash in between,
-#: a process started by hand much later): no gap is learned from it
-MAX_GAP_MS = 10 * 60 * 1000
+#: a longer gap was not a restart to plan the next one by (a crash in between, maintenance,
+#: a process started by hand much later): nothing is learned from it. Clients told to wait
+#: too long sit idle, which is worse than arriving early (a retry with the others)
+MAX_GAP_MS = 30 * 1000
 #: the learned gap is stretched by this factor and margin: arriving a little late costs a
 #: client a fraction of a second, arriving early costs a retry with everyone else
 GAP_FACTOR = 1.25
