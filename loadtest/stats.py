@@ -113,15 +113,10 @@ class Recorder:
     end: float | None = None
     cpu: dict[str, float] = field(default_factory=dict)  # pid -> CPU seconds in the window
     rss: dict[str, tuple[int, int]] = field(default_factory=dict)  # pid -> KiB before/after
-    reconnects: list[float] = field(default_factory=list)  # connection lost -> snapshot
-    # the successful reconnect attempt (connect started, server up) -> the room's snapshot
-    resume_after_up: list[float] = field(default_factory=list)
-    # per resume: (wall-clock epoch of the snapshot, attempt -> snapshot, loss -> snapshot), to
-    # split a run with several server restarts into the resumes of each (resumes_per_restart)
+    # per resume: (wall-clock epoch of the snapshot, the successful reconnect attempt (connect
+    # started, server up) -> snapshot, connection lost -> snapshot); the rest of the resume
+    # figures are read from it, and resumes_per_restart splits a run with several restarts
     resumes: list[tuple[float, float, float]] = field(default_factory=list)
-    # wall-clock (epoch) times of the first and last resume snapshot of the run
-    resumed_first_epoch: float | None = None
-    resumed_last_epoch: float | None = None
     reconnect_failures: int = 0
     refused: int = 0  # reconnect attempts the server refused with 503 + Retry-After
     stale: int = 0  # actions refused as stale-seq (the table had moved on): not errors
@@ -176,17 +171,25 @@ class Recorder:
         """A seat got its room's snapshot back at wall-clock ``epoch``, ``after_up`` seconds
         after its successful reconnect attempt started and ``loss`` seconds after its
         connection was lost."""
-        self.reconnects.append(loss)
-        self.resume_after_up.append(after_up)
         self.resumes.append((epoch, after_up, loss))
-        self.note_resumed(epoch)
 
-    def note_resumed(self, epoch: float) -> None:
-        """A seat got its room's snapshot back after a reconnect, at wall-clock ``epoch``."""
-        if self.resumed_first_epoch is None or epoch < self.resumed_first_epoch:
-            self.resumed_first_epoch = epoch
-        if self.resumed_last_epoch is None or epoch > self.resumed_last_epoch:
-            self.resumed_last_epoch = epoch
+    @property
+    def reconnects(self) -> list[float]:
+        """Connection lost -> the room's snapshot, per resume."""
+        return [r[2] for r in self.resumes]
+
+    @property
+    def resume_after_up(self) -> list[float]:
+        """The successful reconnect attempt -> the room's snapshot, per resume."""
+        return [r[1] for r in self.resumes]
+
+    @property
+    def resumed_first_epoch(self) -> float | None:
+        return min((r[0] for r in self.resumes), default=None)
+
+    @property
+    def resumed_last_epoch(self) -> float | None:
+        return max((r[0] for r in self.resumes), default=None)
 
     def finish(self) -> None:
         self.end = time.perf_counter()
@@ -210,12 +213,7 @@ class Recorder:
             out.setup.extend(p.setup)
             out.cpu.update(p.cpu)
             out.rss.update(p.rss)
-            out.reconnects.extend(p.reconnects)
-            out.resume_after_up.extend(p.resume_after_up)
             out.resumes.extend(p.resumes)
-            for t in (p.resumed_first_epoch, p.resumed_last_epoch):
-                if t is not None:
-                    out.note_resumed(t)
             out.reconnect_failures += p.reconnect_failures
             out.refused += p.refused
             out.stale += p.stale
