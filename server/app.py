@@ -567,7 +567,6 @@ class App:
             self.learned = Learned(gap, rate)
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
-        self.metrics.learned = self.learned
         loop = asyncio.get_running_loop()
         self.timer_task = loop.create_task(self.timer_loop(), name="timer_loop")
         self.tasks = [
@@ -1738,7 +1737,7 @@ class App:
             except Exception:
                 n = None
             self.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
-            body = self.metrics.render(n, len(self.feeds))
+            body = self.metrics.render(n, len(self.feeds), self.learned)
             return _text(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if 0 < self.cfg.hello_backlog <= self.greeting:
             # A reconnect storm: thousands of clients at once. The ones admitted are answered
@@ -1827,16 +1826,6 @@ class App:
             n, self.cfg.reconnect_after_seconds, self.cfg.reconnect_rate, self.learned, others
         )
 
-    def reconnect_delays(self, n: int, others: int = 0) -> list[int]:
-        """When each of ``n`` clients of a graceful stop should reconnect (ms from now):
-        ``--reconnect-after-seconds`` (the expected restart; at least the restart gap
-        learned from earlier restarts when no ``others`` are live), then uniformly over
-        ``n / --reconnect-rate`` seconds (slower when the learned hello rate says so):
-        :func:`server.reconnect.schedule`. A reconnect storm's cost is the same either way;
-        spread like this, each client's resume is answered promptly instead of thousands
-        queueing behind each other, and the last one is back about as early."""
-        return self.reconnect_plan(n, others).delays(n, random.Random())
-
     async def meter_loop(self, every: float = 0.25) -> None:
         """Sample the hello meter: a window in which this process was saturated with hellos
         (a reconnect storm) measures its hello rate, kept (smoothed) in Redis for the next
@@ -1847,12 +1836,10 @@ class App:
             if rate is None:
                 continue
             self.stretches += 1
-            self.learned = Learned(
-                self.learned.restart_gap_s, smooth(self.learned.hello_rate, rate)
-            )
-            self.metrics.learned = self.learned
+            smoothed = smooth(self.learned.hello_rate, rate)
+            self.learned = Learned(self.learned.restart_gap_s, smoothed)
             try:
-                await self.store.save_hello_rate(self.learned.hello_rate or rate)
+                await self.store.save_hello_rate(smoothed)
             except redis.exceptions.RedisError:
                 self.metrics.inc("redis_errors")
 
@@ -1871,7 +1858,6 @@ class App:
             self.metrics.inc("redis_errors")
             return
         self.learned = Learned(gap, self.learned.hello_rate)
-        self.metrics.learned = self.learned
         log.info("restart gap learned", extra={"seconds": sample, "smoothed": round(gap, 3)})
         if until is not None and rate is not None and rate > 0:
             task = asyncio.get_running_loop().create_task(
@@ -1898,7 +1884,6 @@ class App:
             return
         log.info("reconnects did not saturate: hello rate raised", extra={"rate": round(new, 1)})
         self.learned = Learned(self.learned.restart_gap_s, new)
-        self.metrics.learned = self.learned
 
     async def record_leavers(self) -> None:
         """Remember (in Redis, for whichever process runs next) the players a graceful stop

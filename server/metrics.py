@@ -67,13 +67,14 @@ class Metrics:
         self.commits: dict[str, int] = defaultdict(int)
         self.action_latency = Histogram()
         self.loop_lag_max = 0.0  # seconds, see App.heal_loop
-        #: restart gap and hello rate learned from restarts (server/reconnect.py)
-        self.learned: Learned | None = None
 
     def inc(self, name: str, by: float = 1) -> None:
         self.counters[name] += by
 
-    def render(self, rooms_open: int | None, rooms_local: int) -> str:
+    def render(
+        self, rooms_open: int | None, rooms_local: int, learned: Learned | None = None
+    ) -> str:
+        """The exposition text; ``learned``: what restarts taught (server/reconnect.py)."""
         out: list[str] = []
 
         def metric(name: str, kind: str, help_: str) -> None:
@@ -143,7 +144,6 @@ class Metrics:
             metric(f"mahjong_{name}", kind, help_)
             for g in range(3):
                 out.append(f'mahjong_{name}{{generation="{g}"}} {format(values[g], fmt)}')
-        learned = self.learned
         if learned is not None and learned.restart_gap_s is not None:
             metric(
                 "mahjong_learned_restart_gap_seconds",

@@ -40,7 +40,6 @@ __all__ = [
     "plan",
     "raised",
     "restart_gap",
-    "schedule",
     "smooth",
 ]
 
@@ -172,19 +171,6 @@ def plan(n: int, after_s: float, rate: float, learned: Learned, others: int) -> 
         r = min(r, HEADROOM * learned.hello_rate * takers)
     spread = min(n / r, MAX_SPREAD_S) if r > 0 else 0.0
     return Plan(after, spread, r / takers if r > 0 else 0.0)
-
-
-def schedule(
-    n: int,
-    after_s: float,
-    rate: float,
-    learned: Learned,
-    others: int,
-    rng: random.Random,
-) -> list[int]:
-    """When each of ``n`` clients of a graceful stop should reconnect, in ms from now:
-    :func:`plan`'s delays."""
-    return plan(n, after_s, rate, learned, others).delays(n, rng)
 
 
 def raised(learned_rate: float | None, planned_rate: float, ceiling: float) -> float | None:

@@ -26,7 +26,6 @@ from server.reconnect import (
     plan,
     raised,
     restart_gap,
-    schedule,
     smooth,
 )
 from server.store import RESTART
@@ -129,7 +128,7 @@ _SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
 def test_schedule(
     n: int, after: float, rate: float, learned: Learned, others: int, lo_ms: float, hi_ms: float
 ) -> None:
-    delays = schedule(n, after, rate, learned, others, random.Random(1))
+    delays = plan(n, after, rate, learned, others).delays(n, random.Random(1))
     assert len(delays) == n
     assert min(delays) >= int(lo_ms) and max(delays) <= int(hi_ms)
     if hi_ms - lo_ms >= 1000:  # spread evenly, not bunched at one end
@@ -149,8 +148,8 @@ def test_schedule_is_never_sooner_than_configured_nor_faster(
     n: int, after: float, rate: float, gap: float | None, hello: float | None, others: int
 ) -> None:
     """Learning only ever waits longer and spreads wider than the configuration says."""
-    learned = schedule(n, after, rate, Learned(gap, hello), others, random.Random(0))
-    plain = schedule(n, after, rate, Learned(), others, random.Random(0))
+    learned = plan(n, after, rate, Learned(gap, hello), others).delays(n, random.Random(0))
+    plain = plan(n, after, rate, Learned(), others).delays(n, random.Random(0))
     assert len(learned) == len(plain) == n
     assert all(a >= b for a, b in zip(sorted(learned), sorted(plain), strict=True))
     assert all(d >= int(max(0.0, after) * 1000) for d in learned)
