@@ -508,9 +508,7 @@ def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None
             return False
         if (entry.get("deadlines") or {}).get(key) != (before.get("deadlines") or {}).get(key):
             return False
-    if events is not None:
-        return not events
-    return all(game.view_event(e, seat) is None for e in entry.get("events") or [])
+    return not (visible_events(entry, seat) if events is None else events)
 
 
 class App:
