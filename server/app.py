@@ -35,7 +35,16 @@ from server.clock import now_ms
 from server.collector import freeze_loop
 from server.config import Config
 from server.metrics import Metrics
-from server.reconnect import HelloMeter, Learned, Plan, plan, raised, restart_gap, smooth
+from server.reconnect import (
+    HelloMeter,
+    Learned,
+    Plan,
+    plan,
+    probe_wait,
+    raised,
+    restart_gap,
+    smooth,
+)
 from server.retention import Sweeper
 from server.rooms import Change, RoomError
 from server.store import CHANNEL_PATTERN, CommitResult, Store, room_of_channel
@@ -48,10 +57,6 @@ RECENT_ENTRIES = 4
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 OUT_QUEUE = 2000
-#: a restart's reconnect plan is checked this long after its last client was due (the
-#: hellos of the last ones are through by then), and never later than this
-PROBE_GRACE_S = 2.0
-MAX_PROBE_WAIT_S = 330.0
 #: a process counts as live (is sent other processes' commit notifications) this long after
 #: it last renewed its registration (every 5 s, by the heal loop)
 PROCESS_LIVE_MS = 30_000
@@ -1868,8 +1873,7 @@ class App:
         little more): if its reconnects never saturated this process, they could have come
         faster; raise the learned hello rate (:func:`server.reconnect.raised`)."""
         before = self.stretches
-        wait = min(max(0, until_ms - now_ms()) / 1000 + PROBE_GRACE_S, MAX_PROBE_WAIT_S)
-        await asyncio.sleep(wait)
+        await asyncio.sleep(probe_wait(until_ms, now_ms()))
         if self.stopped or self.stretches != before:
             return  # a stopping process, or a measured storm: the meter has spoken
         new = raised(self.learned.hello_rate, planned_rate, self.cfg.reconnect_rate)

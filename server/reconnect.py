@@ -38,6 +38,7 @@ __all__ = [
     "Learned",
     "Plan",
     "plan",
+    "probe_wait",
     "raised",
     "restart_gap",
     "smooth",
@@ -60,6 +61,10 @@ MAX_SPREAD_S = 300.0
 #: a restart whose spread reconnects never saturated the process raises the learned rate by
 #: this factor (:func:`raised`): a utilisation of 0.8 probes 0.88, then 0.97, …
 PROBE_STEP = 1.1
+#: a restart's reconnect plan is checked this long after its last client was due (the
+#: hellos of the last ones are through by then), and never later than this from now
+PROBE_GRACE_S = 2.0
+MAX_PROBE_WAIT_S = MAX_SPREAD_S + 30.0
 
 
 @dataclass(frozen=True)
@@ -189,3 +194,9 @@ def raised(learned_rate: float | None, planned_rate: float, ceiling: float) -> f
     if ceiling > 0:
         new = min(new, ceiling / HEADROOM)
     return max(new, learned_rate)
+
+
+def probe_wait(until_ms: int, now_ms: int) -> float:
+    """Seconds from ``now_ms`` until a plan whose last client is due at ``until_ms`` is
+    checked (:data:`PROBE_GRACE_S` after it, at most :data:`MAX_PROBE_WAIT_S`)."""
+    return min(max(0, until_ms - now_ms) / 1000 + PROBE_GRACE_S, MAX_PROBE_WAIT_S)

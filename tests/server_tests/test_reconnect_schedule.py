@@ -24,6 +24,7 @@ from server.reconnect import (
     HelloMeter,
     Learned,
     plan,
+    probe_wait,
     raised,
     restart_gap,
     smooth,
@@ -206,6 +207,12 @@ def test_plan_counts_the_processes_that_take_the_clients() -> None:
     capped = plan(1000, 1.0, 100.0, _SLOW, 0)
     assert capped.rate_per_process == 100.0 and capped.spread_s == 10.0
     assert plan(3, 1.0, 0.0, _SLOW, 0).rate_per_process == 0.0  # no spread planned
+
+
+def test_probe_waits_for_the_last_client_and_a_little_more() -> None:
+    assert probe_wait(10_000, 4_000) == 8.0  # 6 s to the last client, + 2 s
+    assert probe_wait(4_000, 10_000) == 2.0  # already due: the grace only
+    assert probe_wait(10_000_000, 0) == 330.0  # a plan no longer than the spread allows
 
 
 @pytest.mark.parametrize(
