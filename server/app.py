@@ -1798,7 +1798,7 @@ class App:
         at = now_ms()
         try:
             await self.store.note_stopping(
-                at, at + int((p.after_s + p.spread_s) * 1000), p.rate_per_process
+                at, at + int((p.after_s + p.spread_s) * 1000), p.probe_rate
             )
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")

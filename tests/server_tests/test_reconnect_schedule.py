@@ -17,13 +17,17 @@ from hypothesis import strategies as st
 from server.reconnect import (
     GAP_FACTOR,
     GAP_MARGIN_S,
-    HEADROOM,
     MAX_GAP_MS,
+    MAX_OVERSHOOT,
     MAX_SPREAD_S,
+    PROBE_MIN_SPREAD_S,
     PROBE_STEP,
+    QUEUE_BUDGET_S,
+    RATE_ERROR,
     HelloMeter,
     Learned,
     plan,
+    planned_rate,
     probe_wait,
     raised,
     restart_gap,
@@ -101,6 +105,37 @@ def test_meter_rejects_nonsense(busy: int, window: float, longest: float) -> Non
 
 _NOTHING = Learned()
 _SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
+#: planned_rate(1000, 500): 1 / (1 / 450 - 0.5 / 1000) (test_planned_rate)
+_R1000 = 580.645
+#: planned_rate(1000, 1000) (two processes at 500 each)
+_R1000x2 = 1636.364
+
+
+@pytest.mark.parametrize(
+    ("n", "capacity", "expected"),
+    [
+        (8000, 945.0, 898.25),  # a large storm: about the capacity (1 / (1/850.5 - 0.5/8000))
+        (1000, 500.0, _R1000),
+        (1000, 1000.0, _R1000x2),
+        (100, 500.0, 1000.0),  # a queue of 100 at 450/s is within the budget: 2 × capacity
+        (0, 500.0, 1000.0),
+        (1, 1e-9, 0.9e-9),  # a tiny rate: even one client would queue
+    ],
+)
+def test_planned_rate(n: int, capacity: float, expected: float) -> None:
+    assert planned_rate(n, capacity) == pytest.approx(expected, rel=1e-4)
+
+
+@given(n=st.integers(1, 100_000), capacity=st.floats(1.0, 100_000.0))
+def test_planned_rate_keeps_the_queue_within_the_budget(n: int, capacity: float) -> None:
+    """Sent at the planned rate to a process RATE_ERROR slower than learned, the last client
+    waits no more than the budget; never faster than MAX_OVERSHOOT × capacity; a larger storm
+    is never sent faster."""
+    r = planned_rate(n, capacity)
+    slow = capacity * (1 - RATE_ERROR)
+    assert 0 < r <= MAX_OVERSHOOT * capacity * (1 + 1e-9)
+    assert n / slow - n / r <= QUEUE_BUDGET_S + 1e-6
+    assert planned_rate(n + 1, capacity) <= r * (1 + 1e-9)
 
 
 @pytest.mark.parametrize(
@@ -109,17 +144,17 @@ _SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
         # nothing learned: the configuration as it is
         (1000, 1.0, 2000.0, _NOTHING, 0, 1000, 1500),
         (3, 1.0, 0.0, _NOTHING, 0, 1000, 1000),  # rate 0: no spread
-        # learned: wait for the measured restart, spread at HEADROOM of the measured rate
+        # learned: wait for the measured restart, spread as the queueing budget allows
         (1000, 1.0, 2000.0, _SLOW, 0, (2.0 * GAP_FACTOR + GAP_MARGIN_S) * 1000,
-         (2.0 * GAP_FACTOR + GAP_MARGIN_S + 1000 / (HEADROOM * 500)) * 1000),
+         (2.0 * GAP_FACTOR + GAP_MARGIN_S + 1000 / _R1000) * 1000),
         # the configured wait is a floor, the configured rate a ceiling
-        (1000, 9.0, 2000.0, _SLOW, 0, 9000, 9000 + 1000 / (HEADROOM * 500) * 1000),
+        (1000, 9.0, 2000.0, _SLOW, 0, 9000, 9000 + 1000 / _R1000 * 1000),
         (1000, 1.0, 100.0, _SLOW, 0, 2750, 2750 + 10_000),
         # other live processes take reconnects at once: no restart to wait for, and they
         # share the clients (two others: twice the rate; one, as a new process taking over
         # from a stopping one: the rate of one)
-        (1000, 0.0, 2000.0, _SLOW, 2, 0, 1000 / (HEADROOM * 500 * 2) * 1000),
-        (1000, 0.0, 2000.0, _SLOW, 1, 0, 1000 / (HEADROOM * 500) * 1000),
+        (1000, 0.0, 2000.0, _SLOW, 2, 0, 1000 / _R1000x2 * 1000),
+        (1000, 0.0, 2000.0, _SLOW, 1, 0, 1000 / _R1000 * 1000),
         (3, 1.0, 0.0, _SLOW, 0, 2750, 2750),  # rate 0 stays "no spread"
         # a tiny rate (configured, or measured in a sick moment) parks nobody for hours
         (1000, 0.0, 1e-9, _NOTHING, 0, 0, MAX_SPREAD_S * 1000),
@@ -198,15 +233,26 @@ async def test_a_server_saturated_with_hellos_learns_its_hello_rate(redis_url: s
 
 def test_plan_counts_the_processes_that_take_the_clients() -> None:
     alone = plan(1000, 1.0, 2000.0, _SLOW, 0)
-    assert alone.rate_per_process == HEADROOM * 500
-    assert alone.spread_s == 1000 / (HEADROOM * 500)
+    assert alone.rate_per_process == pytest.approx(_R1000)
+    assert alone.spread_s == pytest.approx(1000 / _R1000)
     assert alone.after_s == 2.0 * GAP_FACTOR + GAP_MARGIN_S
-    two = plan(1000, 1.0, 2000.0, _SLOW, 2)  # two others share them: each at the rate
-    assert two.rate_per_process == HEADROOM * 500 and two.spread_s == 1000 / (HEADROOM * 1000)
+    two = plan(1000, 1.0, 2000.0, _SLOW, 2)  # two others share them: half each
+    assert two.rate_per_process == pytest.approx(_R1000x2 / 2)
+    assert two.spread_s == pytest.approx(1000 / _R1000x2)
     assert two.after_s == 1.0  # no restart to wait for
     capped = plan(1000, 1.0, 100.0, _SLOW, 0)
     assert capped.rate_per_process == 100.0 and capped.spread_s == 10.0
     assert plan(3, 1.0, 0.0, _SLOW, 0).rate_per_process == 0.0  # no spread planned
+
+
+def test_a_plan_too_short_to_saturate_anything_probes_nothing() -> None:
+    """The rate the next process checks a plan by: the plan's, unless it was spread over
+    less than PROBE_MIN_SPREAD_S (a few clients taken without a queue say nothing about
+    the capacity)."""
+    assert plan(1000, 1.0, 2000.0, _SLOW, 0).probe_rate == pytest.approx(_R1000)
+    short = plan(100, 1.0, 2000.0, _SLOW, 0)  # at 1,000/s: 0.1 s
+    assert short.spread_s < PROBE_MIN_SPREAD_S and short.probe_rate == 0.0
+    assert plan(1000, 1.0, 0.0, _SLOW, 0).probe_rate == 0.0  # no spread at all
 
 
 def test_probe_waits_for_the_last_client_and_a_little_more() -> None:
@@ -220,9 +266,9 @@ def test_probe_waits_for_the_last_client_and_a_little_more() -> None:
     [
         (None, 80.0, 2000.0, None),  # nothing learned: nothing to raise
         (100.0, 0.0, 2000.0, None),  # no spread was planned
-        (100.0, 80.0, 2000.0, 100.0 * PROBE_STEP),  # planned at HEADROOM of it: a step up
-        (100.0, 120.0, 2000.0, 120.0 / HEADROOM * PROBE_STEP),  # the plan implied more
-        (100.0, 80.0, 84.0, 84.0 / HEADROOM),  # no higher than the ceiling lets a plan go
+        (100.0, 80.0, 2000.0, 100.0 * PROBE_STEP),  # planned below it: a step up from it
+        (100.0, 120.0, 2000.0, 120.0 * PROBE_STEP),  # planned above it and not saturated
+        (100.0, 80.0, 105.0, 105.0),  # no higher than the ceiling
         (100.0, 80.0, 40.0, 100.0),  # the ceiling caps below it already: unchanged
         (100.0, 80.0, 0.0, 100.0 * PROBE_STEP),  # no ceiling
     ],
@@ -235,25 +281,29 @@ def test_raised(
 
 
 async def test_a_restart_that_did_not_saturate_raises_the_learned_rate(redis_url: str) -> None:
-    """A graceful stop plans its reconnects at HEADROOM of the learned rate (here 100
-    hellos/s, one client); the next process, never saturated by them, raises the learned
-    rate by PROBE_STEP once the plan's last client was due — so the rate can go up, not only
+    """A graceful stop plans its reconnects by the learned rate (here 10 hellos/s; 20
+    clients: planned_rate(20, 10) = 1 / (1/9 - 0.5/20) = 11.6/s, spread over 1.7 s); the
+    next process, never saturated by them, raises the learned rate to PROBE_STEP × the
+    planned rate once the plan's last client was due — so the rate can go up, not only
     down."""
     r = aredis.Redis.from_url(redis_url)
-    await r.hset(RESTART, "hello_rate", "100.0")
+    await r.hset(RESTART, "hello_rate", "10.0")
+    expected = planned_rate(20, 10.0)
+    assert expected == pytest.approx(11.61, abs=0.01)
     async with running_server(redis_url) as srv:
-        c = await Client.connect(srv.port, "p")
-        await c.hello("p")
-    # the stop noted its plan: 80 hellos/s for the one process taking the clients
-    assert float(await r.hget(RESTART, "planned_rate") or 0) == HEADROOM * 100
+        clients = [await Client.connect(srv.port, f"p{i}") for i in range(20)]
+        for i, c in enumerate(clients):
+            await c.hello(f"p{i}")
+    # the stop noted its plan: the rate for the one process taking the clients
+    assert float(await r.hget(RESTART, "planned_rate") or 0) == pytest.approx(expected, abs=0.05)
     async with running_server(redis_url):
 
         async def raised_rate() -> bool:
-            return float(await r.hget(RESTART, "hello_rate") or 0) != 100.0
+            return float(await r.hget(RESTART, "hello_rate") or 0) != 10.0
 
-        await until(raised_rate, "the learned rate raised", tries=400)  # plan: ~1 s, +2 s
+        await until(raised_rate, "the learned rate raised", tries=600)  # plan ~3 s, +2 s
         assert float(await r.hget(RESTART, "hello_rate") or 0) == pytest.approx(
-            100.0 * PROBE_STEP, abs=0.1
+            expected * PROBE_STEP, abs=0.1
         )
         assert await r.hget(RESTART, "planned_rate") is None  # taken by this process
     await r.aclose()
