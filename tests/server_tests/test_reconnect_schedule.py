@@ -105,21 +105,22 @@ def test_meter_rejects_nonsense(busy: int, window: float, longest: float) -> Non
 
 _NOTHING = Learned()
 _SLOW = Learned(restart_gap_s=2.0, hello_rate=500.0)
-#: planned_rate(1000, 500): 1 / (1 / 450 - 0.5 / 1000) (test_planned_rate)
-_R1000 = 580.645
-#: planned_rate(1000, 1000) (two processes at 500 each)
-_R1000x2 = 1636.364
+#: planned_rate(1000, 500): 1 / (1 / 375 - 0.5 / 1000) (test_planned_rate)
+_R1000 = 461.53846
+#: planned_rate(1000, 1000) (two processes at 500 each): 1 / (1 / 750 - 0.5 / 1000)
+_R1000x2 = 1200.0
 
 
 @pytest.mark.parametrize(
     ("n", "capacity", "expected"),
     [
-        (8000, 945.0, 898.25),  # a large storm: about the capacity (1 / (1/850.5 - 0.5/8000))
+        (8000, 945.0, 741.62),  # a large storm: 1 / (1 / 708.75 - 0.5 / 8000)
+        (2000, 945.0, 861.37),  # a smaller one faster: 1 / (1 / 708.75 - 0.5 / 2000)
         (1000, 500.0, _R1000),
         (1000, 1000.0, _R1000x2),
-        (100, 500.0, 1000.0),  # a queue of 100 at 450/s is within the budget: 2 × capacity
+        (100, 500.0, 1000.0),  # a queue of 100 at 375/s is within the budget: 2 × capacity
         (0, 500.0, 1000.0),
-        (1, 1e-9, 0.9e-9),  # a tiny rate: even one client would queue
+        (1, 1e-9, 0.75e-9),  # a tiny rate: even one client would queue
     ],
 )
 def test_planned_rate(n: int, capacity: float, expected: float) -> None:
@@ -282,14 +283,13 @@ def test_raised(
 
 async def test_a_restart_that_did_not_saturate_raises_the_learned_rate(redis_url: str) -> None:
     """A graceful stop plans its reconnects by the learned rate (here 10 hellos/s; 20
-    clients: planned_rate(20, 10) = 1 / (1/9 - 0.5/20) = 11.6/s, spread over 1.7 s); the
-    next process, never saturated by them, raises the learned rate to PROBE_STEP × the
-    planned rate once the plan's last client was due — so the rate can go up, not only
-    down."""
+    clients: planned_rate(20, 10) = 1 / (1/7.5 - 0.5/20) = 9.23/s, spread over 2.2 s); the
+    next process, never saturated by them, raises the learned rate by PROBE_STEP once the
+    plan's last client was due — so the rate can go up, not only down."""
     r = aredis.Redis.from_url(redis_url)
     await r.hset(RESTART, "hello_rate", "10.0")
     expected = planned_rate(20, 10.0)
-    assert expected == pytest.approx(11.61, abs=0.01)
+    assert expected == pytest.approx(9.23, abs=0.01)
     async with running_server(redis_url) as srv:
         clients = [await Client.connect(srv.port, f"p{i}") for i in range(20)]
         for i, c in enumerate(clients):
@@ -303,7 +303,7 @@ async def test_a_restart_that_did_not_saturate_raises_the_learned_rate(redis_url
 
         await until(raised_rate, "the learned rate raised", tries=600)  # plan ~3 s, +2 s
         assert float(await r.hget(RESTART, "hello_rate") or 0) == pytest.approx(
-            expected * PROBE_STEP, abs=0.1
+            10.0 * PROBE_STEP, abs=0.1
         )
         assert await r.hget(RESTART, "planned_rate") is None  # taken by this process
     await r.aclose()
