@@ -1429,7 +1429,10 @@ class App:
         conn.player, conn.name = pid, name
         conn.sparse = bool(msg.sparse)
         self._greeted(conn)
+        first_here = not self.by_player.get(pid)
         self.by_player.setdefault(pid, set()).add(conn)
+        if first_here:  # other processes deciding the player's presence see this one
+            await self.store.note_online(pid, self.proc_key)
         conn.send(
             m.Welcome(
                 v=PROTOCOL_VERSION,
@@ -1463,20 +1466,33 @@ class App:
         return True
 
     async def sync_presence(self, pid: str, room_list: list[str] | None = None) -> None:
-        """Mark the player's seats away or back, from whether this process holds a live
-        connection of the player *now*. Serialized per player, so a resume racing with the
-        close of the previous connection always ends in the right state."""
+        """Mark the player's seats away or back: back while any live process (this one or
+        another on the same Redis) holds a connection of the player, away when none does
+        (:meth:`Store.online_elsewhere`). Serialized per player on this process, so a resume
+        racing with the close of the previous connection always ends in the right state;
+        across processes, a seat marked away is checked again after the commit: a connection
+        that came back on another process meanwhile may have committed "back" before this
+        "away", and the seat is then marked back."""
         lock = self.presence_locks.setdefault(pid, asyncio.Lock())
         async with lock:
             room_ids = await self.store.player_rooms(pid) if room_list is None else room_list
-            for room in room_ids:
-                # (nothing is committed for a seat whose presence is already right: see the
-                # version check in _mutate)
-                with contextlib.suppress(RoomError):
-                    await self.mutate(
-                        room,
-                        lambda s: rooms.set_away(s, pid, not self.by_player.get(pid), now_ms()),
-                    )
+            for _ in range(3):  # a player flapping between processes: bounded
+                away = not self.by_player.get(pid) and not await self.store.online_elsewhere(
+                    pid, self.proc_key
+                )
+
+                def mark(state: JSON, away: bool = away) -> Change | None:
+                    return rooms.set_away(state, pid, away, now_ms())
+
+                for room in room_ids:
+                    # (nothing is committed for a seat whose presence is already right: see
+                    # the version check in _mutate)
+                    with contextlib.suppress(RoomError):
+                        await self.mutate(room, mark)
+                if not away or not room_ids:
+                    break
+                if not await self.store.online_elsewhere(pid, self.proc_key):
+                    break
         if not lock.locked() and not self.by_player.get(pid):
             self.presence_locks.pop(pid, None)
 
@@ -1496,13 +1512,16 @@ class App:
             # a graceful stop: the client was told to reconnect and usually comes back within
             # seconds, so its seats are not marked away now (one commit per seat, and another
             # one when it is back); a player that has not said hello again anywhere after
-            # --restart-resume-seconds is marked away then (see sweep_restart_leavers)
+            # --restart-resume-seconds is marked away then (see sweep_restart_leavers). This
+            # process stays in the player's online set: it is not live once it has stopped
             self.leavers.add(pid)
             return
         try:
+            await self.store.note_offline(pid, self.proc_key)
             await self.sync_presence(pid)
         except redis.exceptions.RedisError:
             self.metrics.inc("redis_errors")
+        self.metrics.inc("presence_checks")
 
     async def dispatch(self, conn: Conn, msg: m.ClientMessage) -> None:
         handler = self.HANDLERS.get(type(msg))

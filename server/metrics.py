@@ -107,6 +107,11 @@ class Metrics:
             ("redis_loading_waits", "Start-up waits for Redis loading its data set."),
             ("loop_lags", "Event-loop wake-ups over 50 ms late (checked once a second)."),
             ("room_loads", "Room states loaded from Redis for snapshots (one per room resuming)."),
+            (
+                "presence_checks",
+                "Players whose last connection here closed, their seats then marked away "
+                "unless another process holds one of theirs.",
+            ),
             ("handshakes_refused", "WebSocket handshakes answered 503 (--hello-backlog full)."),
         ):
             metric(f"mahjong_{name}_total", "counter", help_)

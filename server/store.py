@@ -9,7 +9,9 @@ Per room (hash-tagged so one room lives in one Redis Cluster slot):
 
 Global: ``mj:code:<CODE>`` -> room id, ``mj:rooms`` (open rooms), ``mj:public`` (listed
 rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256(token)>`` ->
-player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set), ``mj:sweep:lock`` /
+player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set),
+``mj:player:<id>:on`` (set: the processes holding a connection of the player, see
+:meth:`Store.online_elsewhere`), ``mj:sweep:lock`` /
 ``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``), ``mj:leavers`` (players
 of a graceful stop), ``mj:procs`` (live server processes, see :meth:`Store.register_process`).
 
@@ -88,6 +90,10 @@ def k_player(pid: str) -> str:
 
 def k_player_rooms(pid: str) -> str:
     return f"{PLAYER_PREFIX}{pid}:rooms"
+
+
+def k_online(pid: str) -> str:
+    return f"{PLAYER_PREFIX}{pid}:on"
 
 
 def k_token(token: str) -> str:
@@ -279,6 +285,36 @@ class Store:
         """This process stops (a graceful stop): the others stop counting it."""
         if self.proc_id is not None:
             await self.r.zrem(PROCS, self.proc_id)
+
+    async def note_online(self, pid: str, proc: str) -> None:
+        """Process ``proc`` holds a connection of player ``pid`` now (its first one there)."""
+        key = k_online(pid)
+        await self._cmd("SADD", key, proc)
+        if self.player_ttl:  # lives as long as the player
+            await self._cmd("EXPIRE", key, self.player_ttl)
+
+    async def note_offline(self, pid: str, proc: str) -> None:
+        """Process ``proc`` closed its last connection of player ``pid``."""
+        await self._cmd("SREM", k_online(pid), proc)
+
+    async def online_elsewhere(self, pid: str, proc: str) -> bool:
+        """Whether a live process other than ``proc`` holds a connection of player ``pid``.
+
+        Each process notes its first connection of a player (:meth:`note_online`) and its
+        last one closing (:meth:`note_offline`); a process that stopped noting (crashed, or
+        stopped gracefully: it leaves ``mj:procs``) is not live, and its members are removed
+        here on the way. Call it after the caller's own :meth:`note_offline`: of two
+        processes losing a player's last connections at once, the later one to ask then sees
+        neither, so the seat is marked away exactly when no connection is left."""
+        members = {m.decode() for m in await self._cmd("SMEMBERS", k_online(pid))}
+        members.discard(proc)
+        if not members:
+            return False
+        live = {m.decode() for m in await self._cmd("ZRANGEBYSCORE", PROCS, now_ms(), "+inf")}
+        dead = members - live
+        if dead:
+            await self._cmd("SREM", k_online(pid), *sorted(dead))
+        return bool(members & live)
 
     async def live_processes(self) -> int:
         """Processes live now (``mj:procs``, this one included when registered)."""
