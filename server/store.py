@@ -286,12 +286,15 @@ class Store:
         if self.proc_id is not None:
             await self.r.zrem(PROCS, self.proc_id)
 
+    async def _add_to_player_set(self, key: str, member: str) -> None:
+        """Add to one of a player's sets, which lives as long as the player."""
+        await self._cmd("SADD", key, member)
+        if self.player_ttl:
+            await self._cmd("EXPIRE", key, self.player_ttl)
+
     async def note_online(self, pid: str, proc: str) -> None:
         """Process ``proc`` holds a connection of player ``pid`` now (its first one there)."""
-        key = k_online(pid)
-        await self._cmd("SADD", key, proc)
-        if self.player_ttl:  # lives as long as the player
-            await self._cmd("EXPIRE", key, self.player_ttl)
+        await self._add_to_player_set(k_online(pid), proc)
 
     async def note_offline(self, pid: str, proc: str) -> None:
         """Process ``proc`` closed its last connection of player ``pid``."""
@@ -527,10 +530,7 @@ class Store:
         return [room for room, a in zip(members, alive, strict=True) if a]
 
     async def add_player_room(self, pid: str, room: str) -> None:
-        key = k_player_rooms(pid)
-        await self._cmd("SADD", key, room)
-        if self.player_ttl:  # lives as long as the player
-            await self._cmd("EXPIRE", key, self.player_ttl)
+        await self._add_to_player_set(k_player_rooms(pid), room)
 
     async def remove_player_room(self, pid: str, room: str) -> None:
         await self._cmd("SREM", k_player_rooms(pid), room)
