@@ -59,8 +59,19 @@ log = logging.getLogger("mahjong.cluster")
 _PUBLISH = "redis.call('PUBLISH', ARGV[6], nv)"
 if _PUBLISH not in COMMIT_LUA:  # pragma: no cover - caught by the cluster drill at once
     raise RuntimeError("server/commit.lua changed: update server/cluster.py")
-# commit.lua without its PUBLISH: on a cluster the notification is an SPUBLISH sent after WAIT
-COMMIT_CLUSTER_LUA = COMMIT_LUA.replace(_PUBLISH, "")
+_DUP = "    return {'dup', v, last}"
+if _DUP not in COMMIT_LUA:  # pragma: no cover - caught by test_cluster_dup_wait at once
+    raise RuntimeError("server/commit.lua changed: update server/cluster.py")
+# commit.lua without its PUBLISH: on a cluster the notification is an SPUBLISH sent after
+# WAIT. And a repeated change ("dup": the first attempt's connection was lost, perhaps before
+# its WAIT answered) writes the sequence number it found again, the same value: WAIT covers
+# the writes of the connection it is sent on, and a new connection has written nothing, so
+# without a write of its own the WAIT after a "dup" would promise nothing about the change
+# it repeats (Redis 7.0 happens to record the offset after any command, read-only ones too,
+# which the WAIT documentation does not promise)
+COMMIT_CLUSTER_LUA = COMMIT_LUA.replace(_PUBLISH, "").replace(
+    _DUP, "    redis.call('HSET', KEYS[3], player, last)\n" + _DUP
+)
 
 # errors after which the slot map is re-read and the command retried
 _RETRY_PREFIXES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "LOADING", "MASTERDOWN")

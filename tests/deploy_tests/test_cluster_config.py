@@ -18,9 +18,16 @@ def test_cluster_urls():
     assert cluster_url("redis://h:7000") == "redis://h:7000"
 
 
-def test_cluster_commit_is_the_commit_script_without_its_publish():
+def test_cluster_commit_is_the_commit_script_without_its_publish_and_writing_on_dup():
+    """The commit script less its PUBLISH, plus one write before the "dup" answer (see
+    server/cluster.py and tests/drills/test_cluster_dup_wait.py)."""
     assert "PUBLISH" in COMMIT_LUA and "PUBLISH" not in COMMIT_CLUSTER_LUA
-    expected = [x for x in COMMIT_LUA.splitlines() if "redis.call('PUBLISH'" not in x]
+    expected = []
+    for line in COMMIT_LUA.splitlines():
+        if line.strip() == "return {'dup', v, last}":
+            expected.append("    redis.call('HSET', KEYS[3], player, last)")
+        if "redis.call('PUBLISH'" not in line:
+            expected.append(line)
     assert [x for x in COMMIT_CLUSTER_LUA.splitlines() if x.strip()] == [
         x for x in expected if x.strip()
     ]

@@ -226,6 +226,24 @@ class RedisCluster:
             c.close()
         raise LookupError(key)
 
+    def replica_of_key(self, key: str) -> RedisNode:
+        """The replica of the master owning ``key``'s slot (from ``CLUSTER NODES``)."""
+        master = self.master_of_key(key)
+        c = master.client()
+        try:
+            master_id = c.execute_command("CLUSTER", "MYID")
+            master_id = master_id.decode() if isinstance(master_id, bytes) else str(master_id)
+            nodes = c.execute_command("CLUSTER", "NODES")
+        finally:
+            c.close()
+        text = nodes.decode() if isinstance(nodes, bytes) else str(nodes)
+        for line in text.splitlines():
+            fields = line.split()
+            if len(fields) > 3 and "slave" in fields[2] and fields[3] == master_id:
+                port = int(fields[1].split("@")[0].rsplit(":", 1)[1])
+                return next(n for n in self.nodes if n.port == port)
+        raise LookupError(key)
+
     def wait_healthy(self, timeout: float = 30) -> None:
         wait_until(self._healthy, timeout, "the cluster to be healthy again", interval=0.2)
 
