@@ -1432,7 +1432,13 @@ class App:
         first_here = not self.by_player.get(pid)
         self.by_player.setdefault(pid, set()).add(conn)
         if first_here:  # other processes deciding the player's presence see this one
-            await self.store.note_online(pid, self.proc_key)
+            try:
+                await self.store.note_online(pid, self.proc_key)
+            except redis.exceptions.RedisError:
+                # the hello goes on: only another process's presence check for this player
+                # could miss this connection (its seat then marked away until it says hello
+                # again)
+                self.metrics.inc("redis_errors")
         conn.send(
             m.Welcome(
                 v=PROTOCOL_VERSION,
