@@ -287,10 +287,20 @@ class Store:
             await self.r.zrem(PROCS, self.proc_id)
 
     async def _add_to_player_set(self, key: str, member: str) -> None:
-        """Add to one of a player's sets, which lives as long as the player."""
-        await self._cmd("SADD", key, member)
-        if self.player_ttl:
-            await self._cmd("EXPIRE", key, self.player_ttl)
+        """Add to one of a player's sets, which lives as long as the player: one round trip
+        (a resume in a reconnect storm makes one of these)."""
+        if not self.player_ttl:
+            await self._cmd("SADD", key, member)
+        elif self.commits is not None:  # both sent at once, in order, on one connection
+            await asyncio.gather(
+                self.commits.execute("SADD", key, member),
+                self.commits.execute("EXPIRE", key, self.player_ttl),
+            )
+        else:
+            async with self.r.pipeline(transaction=False) as p:
+                p.sadd(key, member)
+                p.expire(key, self.player_ttl)
+                await p.execute()
 
     async def note_online(self, pid: str, proc: str) -> None:
         """Process ``proc`` holds a connection of player ``pid`` now (its first one there)."""

@@ -56,6 +56,7 @@ async def test_a_seat_stays_back_while_another_process_holds_a_connection(
         pid = on_a.player_id
         assert pid is not None
         assert len(await r.smembers(k_online(pid))) == 2  # both processes hold her
+        assert await r.ttl(k_online(pid)) > 0  # lives as long as the player (--player-ttl)
 
         before = await _checks(a.port)
         await on_a.close()
