@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -1016,6 +1016,10 @@ def _build_hand(
         ),
         "hand_number": h.number,
     }
+    if self_drawn and w.p.fanxue:
+        owed = fanxue_owed(w.last_result, seat)
+        if owed is not None:
+            ctx["fanxue"], ctx["fanxue_payers"] = owed
     flowers = s.flowers
     if flower_loser is not None and w.p.robbed_flowers_in_hand:
         flowers = flowers + w.seats[flower_loser].flowers  # the robbed flower(s): all eight
@@ -1262,6 +1266,7 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
     tile, discarder = h.discard, h.discarder
     assert tile is not None and discarder is not None
     out = []
+    multi_bonus = 0  # the 雙響 / 三響 bonus as the rule set valued it (the same for each winner)
     for seat in winners:
         hand = _build_hand(
             w,
@@ -1274,6 +1279,7 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         )
         res = _score(w, hand)
         assert res is not None  # checked when the claim was made
+        multi_bonus = sum(item.total for item in res.items if item.id in MULTI_WIN_IDS)
         pays = _settle(w, seat, res, discarder)
         _win_instants(w, seat, discarder)
         out.append(
@@ -1294,13 +1300,51 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
             "winners": out,
         },
     )
-    _end_hand(w, winners)
+    record = None
+    if w.p.fanxue and len(winners) > 1 and multi_bonus > 0:
+        record = fanxue_record(w.last_result, discarder, winners, multi_bonus)
+    _end_hand(w, winners, record)
+
+
+# -- 反雪 (hk-tw16) ---------------------------------------------------------------------------------
+
+#: the scoring items that value a multiple win (雙響 / 三響) in the rule sets that play 反雪
+MULTI_WIN_IDS = frozenset({"double-win", "triple-win"})
+
+
+def fanxue_record(
+    last_result: Mapping[str, Any] | None, discarder: int, winners: list[int], bonus: int
+) -> dict[str, Any]:
+    """The 反雪 record a hand leaves when ``discarder`` dealt into several ``winners`` at
+    once, valued ``bonus`` (雙響 5, 三響 15 in hk-tw16): ``{seat: {"bonus", "payers"}}``.
+    Accumulated over consecutive hands ("累積已被雙響或三響番數額外番數總和"): if the same
+    seat had dealt into a multiple win in the hand before too (its record is still in
+    ``last_result``), the bonuses add up and the payers are the winners of both. Pure."""
+    before = ((last_result or {}).get("fanxue") or {}).get(str(discarder)) or {}
+    return {
+        str(discarder): {
+            "bonus": int(before.get("bonus", 0)) + bonus,
+            "payers": sorted({*before.get("payers", ()), *winners}),
+        }
+    }
+
+
+def fanxue_owed(last_result: Mapping[str, Any] | None, seat: int) -> tuple[int, list[int]] | None:
+    """(bonus, payers) of 反雪 for ``seat`` self-drawing in this hand: it dealt into 雙響 /
+    三響 in the previous hand (the record that hand left), else None. "放槍者於被雙響或三響後的一局
+    自摸胡牌 … 反雪只會加在於上一局榮和／連續榮和之玩家"."""
+    rec = ((last_result or {}).get("fanxue") or {}).get(str(seat))
+    if not rec:
+        return None
+    return int(rec["bonus"]), [int(p) for p in rec["payers"]]
 
 
 # -- end of a hand, game progression ---------------------------------------------------------------
 
 
-def _end_hand(w: _W, winners: list[int]) -> None:
+def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -> None:
+    """``fanxue``: the 反雪 record this hand leaves for the next one (:func:`fanxue_record`);
+    a record not renewed by this hand expires with it."""
     h = w.hand
     p = w.p
     w.emit(
@@ -1327,7 +1371,10 @@ def _end_hand(w: _W, winners: list[int]) -> None:
         w.dealer = (w.dealer + 1) % 4
         if w.dealer == w.st.config.first_dealer:
             w.round_index += 1
-    w.last_result = {"hand": h.number, "winners": winners}
+    result: dict[str, Any] = {"hand": h.number, "winners": winners}
+    if fanxue:
+        result["fanxue"] = fanxue
+    w.last_result = result
     w.set(pending=(), claims=())
     over = w.hands_played >= p.max_hands if p.max_hands is not None else w.round_index >= p.rounds
     if over:

@@ -71,6 +71,10 @@ class GameParams:
     #: sets, dice, concealed kongs, 追, 自追, 三叮一笑, 天誅地滅) and the scoring rule set's
     #: ``instant_payments`` values them (hk-tw16).
     instant: bool
+    #: 反雪: a seat that dealt into 雙響 / 三響 and self-draws in the next hand scores twice
+    #: the bonus it suffered (accumulated over consecutive such hands), paid by the winners
+    #: of those hands only; the table keeps the record from hand to hand (hk-tw16).
+    fanxue: bool = False
 
     def with_overrides(self, **changes: Any) -> GameParams:
         return replace(self, **changes)
@@ -107,6 +111,7 @@ class GameParams:
             "robbed_flowers_in_hand": self.robbed_flowers_in_hand,
             "first_turn_keys": dict(self.first_turn_keys),
             "instant": self.instant,
+            "fanxue": self.fanxue,
         }
 
 
@@ -192,6 +197,7 @@ PARAMS: dict[str, GameParams] = {
             robbed_flowers_in_hand=False,
             first_turn_keys=(),
             instant=True,
+            fanxue=True,
         ),
         GameParams(
             ruleset="tw16-tai",
