@@ -21,7 +21,6 @@ import asyncio
 import os
 import random
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -35,13 +34,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from server.procs import start_listening  # noqa: E402
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from server.embedded import EmbeddedRedis  # noqa: E402
+from server.procs import server_command, start_listening  # noqa: E402
 
 
 class Ws:
@@ -202,48 +196,20 @@ async def main_async(args: argparse.Namespace) -> None:
 
     ruleset = args.ruleset or table.playable_rulesets()[0]
     tmp = Path(tempfile.mkdtemp())
-    rport = free_port()
-    redis = subprocess.Popen(
-        [
-            shutil.which("redis-server") or "/usr/bin/redis-server",
-            "--port",
-            str(rport),
-            "--save",
-            "",
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            "everysec",
-            "--dir",
-            str(tmp),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    time.sleep(0.3)
+    # the server's own embedded Redis (unix socket, AOF everysec), kept in this session
+    red = EmbeddedRedis(tmp, new_session=False)
+    red.start()
     srv: subprocess.Popen[str] | None = None
     try:
         srv, port = start_listening(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--port",
-                "0",
-                "--redis-url",
-                f"redis://127.0.0.1:{rport}/0",
-                "--log-level",
-                "WARNING",
-                "--timer-poll-ms",
-                "10",
-                "--rate-per-second",
-                "10000",
-                "--rate-burst",
-                "10000",
-            ],
+            server_command(
+                "--redis-url", red.url, "--log-level", "WARNING", "--timer-poll-ms", "10",
+                "--rate-per-second", "10000", "--rate-burst", "10000",
+            ),
             stderr=None,
             cwd=ROOT,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-        )
+        )  # fmt: skip
         n, dt = bench_engine(ruleset, args.rooms, args.hands)
         print(f"ruleset {ruleset}, {args.rooms} games x {args.hands} hand(s)")
         print(f"engine  in-process          {n / dt:10.0f} actions/s  ({n} discards and answers)")
@@ -261,8 +227,7 @@ async def main_async(args: argparse.Namespace) -> None:
         if srv is not None:
             srv.terminate()
             srv.wait()
-        redis.terminate()
-        redis.wait()
+        red.stop(15)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
