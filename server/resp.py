@@ -229,6 +229,20 @@ class PipelinedConnection:
             proto = await self._protocol()
         return await proto.send(encode_command(args))
 
+    async def execute_many(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Send several commands at once, in this order on this connection (one round
+        trip), and return their replies in the same order. A command Redis refuses raises
+        its error here once every reply has arrived."""
+        proto = self._proto
+        if proto is None or proto.lost is not None:
+            proto = await self._protocol()
+        futs = [proto.send(encode_command(c)) for c in commands]
+        replies = await asyncio.gather(*futs, return_exceptions=True)
+        for r in replies:
+            if isinstance(r, BaseException):
+                raise r
+        return list(replies)
+
     async def close(self) -> None:
         proto, self._proto = self._proto, None
         if proto is not None and proto.transport is not None:

@@ -289,18 +289,8 @@ class Store:
     async def _add_to_player_set(self, key: str, member: str) -> None:
         """Add to one of a player's sets, which lives as long as the player: one round trip
         (a resume in a reconnect storm makes one of these)."""
-        if not self.player_ttl:
-            await self._cmd("SADD", key, member)
-        elif self.commits is not None:  # both sent at once, in order, on one connection
-            await asyncio.gather(
-                self.commits.execute("SADD", key, member),
-                self.commits.execute("EXPIRE", key, self.player_ttl),
-            )
-        else:
-            async with self.r.pipeline(transaction=False) as p:
-                p.sadd(key, member)
-                p.expire(key, self.player_ttl)
-                await p.execute()
+        expire = [("EXPIRE", key, self.player_ttl)] if self.player_ttl else []
+        await self._cmds(("SADD", key, member), *expire)
 
     async def note_online(self, pid: str, proc: str) -> None:
         """Process ``proc`` holds a connection of player ``pid`` now (its first one there)."""
@@ -319,11 +309,11 @@ class Store:
         here on the way. Call it after the caller's own :meth:`note_offline`: of two
         processes losing a player's last connections at once, the later one to ask then sees
         neither, so the seat is marked away exactly when no connection is left."""
-        members = {m.decode() for m in await self._cmd("SMEMBERS", k_online(pid))}
-        members.discard(proc)
-        if not members:
-            return False
-        live = {m.decode() for m in await self._cmd("ZRANGEBYSCORE", PROCS, now_ms(), "+inf")}
+        raw_members, raw_live = await self._cmds(
+            ("SMEMBERS", k_online(pid)), ("ZRANGEBYSCORE", PROCS, now_ms(), "+inf")
+        )
+        members = {m.decode() for m in raw_members} - {proc}
+        live = {m.decode() for m in raw_live}
         dead = members - live
         if dead:
             await self._cmd("SREM", k_online(pid), *sorted(dead))
@@ -407,6 +397,17 @@ class Store:
         if self.commits is not None:
             return await self.commits.execute(*args)
         return await self.r.execute_command(*args)
+
+    async def _cmds(self, *commands: tuple[Any, ...]) -> list[Any]:
+        """Several commands in one round trip, run in this order, their replies as
+        :meth:`_cmd` gives them: on the pipelined connection when there is one, else a
+        redis-py pipeline (no transaction)."""
+        if self.commits is not None:
+            return await self.commits.execute_many(*commands)
+        async with self.r.pipeline(transaction=False) as p:
+            for c in commands:
+                p.execute_command(*c)
+            return list(await p.execute())
 
     async def reserve_code(self, code: str, room: str) -> bool:
         return bool(await self._cmd("SET", f"mj:code:{code}", room, "NX"))

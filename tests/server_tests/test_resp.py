@@ -65,6 +65,26 @@ async def test_replies_errors_and_order(redis_url: str) -> None:
         await c.close()
 
 
+@pytest.mark.parametrize("connected", [True, False])
+async def test_execute_many_runs_in_order_in_one_batch(redis_url: str, connected: bool) -> None:
+    """Several commands sent together (also as the first use of the connection, while it
+    is still connecting): run in order, replies in order; a refused one raises its error
+    after the others ran, and the connection goes on."""
+    c = PipelinedConnection(redis_url)
+    try:
+        if connected:
+            assert await c.execute("PING") == b"PONG"
+        got = await c.execute_many(
+            ("DEL", "m"), ("RPUSH", "m", "a"), ("RPUSH", "m", "b"), ("LRANGE", "m", 0, -1)
+        )
+        assert got == [0, 1, 2, [b"a", b"b"]]
+        with pytest.raises(redis.exceptions.ResponseError):
+            await c.execute_many(("INCR", "m"), ("RPUSH", "m", "c"))  # m is a list
+        assert await c.execute("LRANGE", "m", 0, -1) == [b"a", b"b", b"c"]
+    finally:
+        await c.close()
+
+
 async def test_lost_connection_fails_in_flight_and_reconnects(redis_url: str) -> None:
     c = PipelinedConnection(redis_url)
     admin = redis.Redis.from_url(redis_url)
