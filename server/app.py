@@ -1480,25 +1480,25 @@ class App:
         that came back on another process meanwhile may have committed "back" before this
         "away", and the seat is then marked back."""
         lock = self.presence_locks.setdefault(pid, asyncio.Lock())
+
+        async def absent() -> bool:
+            return not self.by_player.get(pid) and not await self.store.online_elsewhere(
+                pid, self.proc_key
+            )
+
+        async def mark(room_ids: list[str], away: bool) -> None:
+            for room in room_ids:
+                # (nothing is committed for a seat whose presence is already right: see the
+                # version check in _mutate)
+                with contextlib.suppress(RoomError):
+                    await self.mutate(room, lambda s: rooms.set_away(s, pid, away, now_ms()))
+
         async with lock:
             room_ids = await self.store.player_rooms(pid) if room_list is None else room_list
-            for _ in range(3):  # a player flapping between processes: bounded
-                away = not self.by_player.get(pid) and not await self.store.online_elsewhere(
-                    pid, self.proc_key
-                )
-
-                def mark(state: JSON, away: bool = away) -> Change | None:
-                    return rooms.set_away(state, pid, away, now_ms())
-
-                for room in room_ids:
-                    # (nothing is committed for a seat whose presence is already right: see
-                    # the version check in _mutate)
-                    with contextlib.suppress(RoomError):
-                        await self.mutate(room, mark)
-                if not away or not room_ids:
-                    break
-                if not await self.store.online_elsewhere(pid, self.proc_key):
-                    break
+            away = await absent()
+            await mark(room_ids, away)
+            if away and room_ids and not await absent():
+                await mark(room_ids, False)  # back on another process meanwhile
         if not lock.locked() and not self.by_player.get(pid):
             self.presence_locks.pop(pid, None)
 
