@@ -1312,6 +1312,12 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
 MULTI_WIN_IDS = frozenset({"double-win", "triple-win"})
 
 
+def _fanxue_of(last_result: Mapping[str, Any] | None, seat: int) -> Mapping[str, Any] | None:
+    """The 反雪 record the last hand left for ``seat`` (None: none)."""
+    rec: Mapping[str, Any] | None = ((last_result or {}).get("fanxue") or {}).get(str(seat))
+    return rec
+
+
 def fanxue_record(
     last_result: Mapping[str, Any] | None, discarder: int, winners: list[int], bonus: int
 ) -> dict[str, Any]:
@@ -1320,7 +1326,7 @@ def fanxue_record(
     Accumulated over consecutive hands ("累積已被雙響或三響番數額外番數總和"): if the same
     seat had dealt into a multiple win in the hand before too (its record is still in
     ``last_result``), the bonuses add up and the payers are the winners of both. Pure."""
-    before = ((last_result or {}).get("fanxue") or {}).get(str(discarder)) or {}
+    before = _fanxue_of(last_result, discarder) or {}
     return {
         str(discarder): {
             "bonus": int(before.get("bonus", 0)) + bonus,
@@ -1333,7 +1339,7 @@ def fanxue_owed(last_result: Mapping[str, Any] | None, seat: int) -> tuple[int, 
     """(bonus, payers) of 反雪 for ``seat`` self-drawing in this hand: it dealt into 雙響 /
     三響 in the previous hand (the record that hand left), else None. "放槍者於被雙響或三響後的一局
     自摸胡牌 … 反雪只會加在於上一局榮和／連續榮和之玩家"."""
-    rec = ((last_result or {}).get("fanxue") or {}).get(str(seat))
+    rec = _fanxue_of(last_result, seat)
     if not rec:
         return None
     return int(rec["bonus"]), [int(p) for p in rec["payers"]]
