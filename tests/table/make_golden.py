@@ -71,14 +71,10 @@ def robbing_kong() -> Script:
     sc.act(2, A.PASS)  # could win here (過水 only bars it until seat 2's next draw)
     sc.act(1, A.PUNG)
     sc.act(3, A.PASS)
-    sc.act(1, A.DISCARD, "7p")
-    sc.pass_all()
-    sc.act(2, A.DISCARD, "we")
-    sc.pass_all()
-    sc.act(3, A.DISCARD, "ws")
-    sc.pass_all()
-    sc.act(0, A.DISCARD, "ww")
-    sc.pass_all()
+    sc.discard_unclaimed(1, "7p")
+    sc.discard_unclaimed(2, "we")
+    sc.discard_unclaimed(3, "ws")
+    sc.discard_unclaimed(0, "ww")
     sc.act(1, A.ADDED_KONG, "5p")
     assert sc.state.phase is Phase.ROB
     sc.act(3, A.PASS)
@@ -129,20 +125,17 @@ def _ting_hand(sc: Script, dealer: int, second_draw_wins: bool) -> None:
     hands[others[1]] = tiles("we we ws ws ww ww wn 1s 2s 3s 3p 66s")
     draws = "dr ws ww we" + (" 5p" if second_draw_wins else " 9s dg dg dg 5p")
     sc.start(wall=build_wall(False, 13, dealer, hands, tiles(draws), tiles("dw")))
-    sc.act(dealer, A.DISCARD, "wn")
-    sc.pass_all()
+    sc.discard_unclaimed(dealer, "wn")
     sc.act(t, A.TING, "dr")
     sc.pass_all()
     for s, tile in ((others[0], "ws"), (others[1], "ww"), (dealer, "we")):
-        sc.act(s, A.DISCARD, tile)
-        sc.pass_all()
+        sc.discard_unclaimed(s, tile)
     if not second_draw_wins:
         # the 9s did not win: discarded automatically, the window opened
         assert sc.state.phase is Phase.CLAIM and sc.hand.discard == tiles("9s")[0]
         sc.pass_all()
         for s in (others[0], others[1], dealer):
-            sc.act(s, A.DISCARD, "dg")
-            sc.pass_all()
+            sc.discard_unclaimed(s, "dg")
     sc.act(t, A.WIN)
 
 
@@ -169,14 +162,12 @@ def missed_win() -> Script:
     ]
     sc = Script(new_game(GameConfig(RS13, max_hands=1)))
     sc.start(wall=build_wall(False, 13, 0, hands, tiles("9p we 9p"), tiles("dg")))
-    sc.act(0, A.DISCARD, "9p")
-    sc.pass_all()
+    sc.discard_unclaimed(0, "9p")
     assert sc.hand.seats[2].missed_win
     sc.act(1, A.DISCARD, "9p")
     sc.expect_error("not-a-win", 2, A.WIN)
     sc.pass_all()
-    sc.act(2, A.DISCARD, "we")  # drew we: 過水 is over
-    sc.pass_all()
+    sc.discard_unclaimed(2, "we")  # drew we: 過水 is over
     sc.act(3, A.DISCARD, "9p")
     sc.act(2, A.WIN)
     sc.pass_all()
@@ -241,14 +232,10 @@ def seven_robs_one(ruleset: str = "tw16-tai") -> Script:
     repl = tiles("5m 5m 5p 5p 6p 6p 7p 3p 4p")
     sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
     sc.start(seed=b"seven-robs-one-0", wall=build_wall(True, 16, 0, hands, draws, repl))
-    sc.act(0, A.DISCARD, "6p")
-    sc.pass_all()
-    sc.act(1, A.DISCARD, "3s")
-    sc.pass_all()
-    sc.act(2, A.DISCARD, "dr")
-    sc.pass_all()
-    sc.act(3, A.DISCARD, "dg")
-    sc.pass_all()
+    sc.discard_unclaimed(0, "6p")
+    sc.discard_unclaimed(1, "3s")
+    sc.discard_unclaimed(2, "dr")
+    sc.discard_unclaimed(3, "dg")
     sc.act(0, A.WIN)
     return sc
 

@@ -268,6 +268,11 @@ class Script:
     ) -> None:
         self.do(Action(ActionType.START_HAND, None, self.state.seq, seed=seed, wall=wall))
 
+    def discard_unclaimed(self, seat: int, tile: Tile | str | None) -> None:
+        """``seat`` discards ``tile`` and every seat prompted for it passes."""
+        self.act(seat, ActionType.DISCARD, tile)
+        self.pass_all()
+
     def pass_all(self, *except_: int) -> None:
         h = self.state.hand
         assert h is not None

@@ -85,12 +85,9 @@ def _self_draw_by_seat_0(sc: Script) -> None:
         tiles("dg dg dg dw dw dw wn wn wn 7m 8m 4s 6s 2p 3p 8p"),
     ]
     sc.start(seed=b"fanxue-hand-0002", wall=build_wall(True, 16, 1, hands, tiles("dr dr 5p")))
-    sc.act(1, A.DISCARD, "5s")
-    sc.pass_all()
-    sc.act(2, A.DISCARD, "dr")
-    sc.pass_all()
-    sc.act(3, A.DISCARD, "dr")
-    sc.pass_all()
+    sc.discard_unclaimed(1, "5s")
+    sc.discard_unclaimed(2, "dr")
+    sc.discard_unclaimed(3, "dr")
     sc.act(0, A.WIN)
 
 

@@ -96,8 +96,7 @@ def test_heaven_earth_slay(ruleset: str) -> None:
     ]
     sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
     sc.start(seed=quiet_seed(), wall=build_wall(True, 16, 0, hands, tiles("dr 5m"), tiles("9m")))
-    sc.act(0, A.DISCARD, "we")
-    sc.pass_all()
+    sc.discard_unclaimed(0, "we")
     ev = sc.act(1, A.TING, "dr")
     assert [e.data["kind"] for e in ev if e.type == "ting"] == ["earth"]
     sc.pass_all()

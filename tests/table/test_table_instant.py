@@ -67,12 +67,9 @@ def test_no_chase_when_the_run_breaks(ruleset: str) -> None:
         seed=_seed_without_dice_payment(),
         wall=build_wall(True, 16, 0, hands, tiles("1m 2m 3m 4m"), tiles("9m 9m")),
     )
-    sc.act(0, A.DISCARD, "we")
-    sc.pass_all()
-    sc.act(1, A.DISCARD, "we")
-    sc.pass_all()
-    sc.act(2, A.DISCARD, "2m")  # another tile breaks the run
-    sc.pass_all()
+    sc.discard_unclaimed(0, "we")
+    sc.discard_unclaimed(1, "we")
+    sc.discard_unclaimed(2, "2m")  # another tile breaks the run
     sc.act(3, A.DISCARD, "we")
     assert payments(sc, "chase") == []
 

@@ -107,8 +107,7 @@ def test_claim_priority_privacy_and_sequence_numbers() -> None:
     assert sc.state.phase is Phase.TURN and sc.hand.turn == 2
     assert sc.hand.seats[0].discards == ()  # the claimed tile left the river
     assert sc.hand.seats[2].drawn is None
-    sc.act(2, A.DISCARD, "9m")
-    sc.pass_all()
+    sc.discard_unclaimed(2, "9m")
     assert sc.hand.turn == 3 and sc.hand.seats[3].drawn == DRAWS[0]
 
 
@@ -263,12 +262,10 @@ def test_added_kong_nobody_robs() -> None:
     sc.act(0, A.DISCARD, "5s")
     sc.pass_all(2)
     sc.act(2, A.PUNG)  # seat 2 pungs 5s
-    sc.act(2, A.DISCARD, "9m")
-    sc.pass_all()
+    sc.discard_unclaimed(2, "9m")
     # seats 3, 0, 1 draw and discard what they drew; seat 2 then draws
     for s in (3, 0, 1):
-        sc.act(s, A.DISCARD, sc.hand.seats[s].drawn)
-        sc.pass_all()
+        sc.discard_unclaimed(s, sc.hand.seats[s].drawn)
     assert sc.hand.turn == 2
     drawn = sc.hand.seats[2].drawn
     assert drawn == tiles("5s")[0]  # the fourth
