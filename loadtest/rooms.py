@@ -328,10 +328,10 @@ class GameRoom(_Room):
             self.inflight.append(f)
             self.rec.action_sent()
             self.client_seq[conn.index] += 1
-            # sent back as the server gave it (with the table's decision seq, as the protocol
-            # asks; the server fills in the seat): an answer in a claim window stays valid
-            # while the window is open, and an action on a question another seat's action
-            # overtook (a resume snapshot's, during a reconnect storm) is refused as stale
+            # sent back as the server gave it (with the seq of the decision it answers, as
+            # the protocol asks; the server fills in the seat): an answer in a claim window
+            # stays valid while that window is open, and an action on a question that has
+            # closed (a resume snapshot's, during a reconnect storm) is refused as stale
             body = {k: v for k, v in action.items() if k != "seat"}
             msg = {
                 "type": "action",

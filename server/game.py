@@ -11,7 +11,8 @@ engine types and the room state stored in Redis is plain msgpack-able data:
   stable code and changing nothing;
 * ``view(state, seat)`` / ``view_event(event, seat)`` -> what that seat (None: a spectator)
   may see: the ONLY sources of game data sent to clients;
-* ``legal(state, seat)``, ``pending(state)`` (who must decide now: "turn" or "claim"),
+* ``legal(state, seat)``, ``pending(state)`` (who must decide now: "turn" or "claim", with
+  the engine's identity of each open decision),
   ``timeout_action(state, seat)``, ``bot_action(state, seat, rng)``, ``finished(state)``,
   ``summary(state)``.
 """
@@ -184,11 +185,10 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
 
 
 def complete_action(state: JSON, action: JSON, seat: int) -> JSON:
-    """A client's action with its seat filled in, and the table's seq when it sent none."""
-    out = {**action, "seat": seat}
-    if "seq" not in out:
-        out["seq"] = int(state["seq"])
-    return out
+    """A client's action with its seat filled in. Its ``seq`` names the decision it answers
+    (``table.decisions``); the engine refuses it as stale when that decision is no longer
+    open."""
+    return {**action, "seat": seat}
 
 
 def table_seq(state: JSON) -> int:
@@ -211,15 +211,19 @@ def legal(state: JSON, seat: int) -> list[JSON]:
     return t.legal_actions_json(_state(state), seat)  # type: ignore[no-any-return]
 
 
-def pending(state: JSON) -> dict[int, str]:
-    """Seats the table waits for now: the turn seat, or the seats asked in a claim window."""
+def pending(state: JSON) -> dict[int, tuple[str, int]]:
+    """The open decisions, as the engine names them (``table.decisions``): seat -> (kind,
+    id). ``kind`` is "turn" or "claim" (a robbing window is timed like a claim window);
+    ``id`` stays the same exactly as long as that decision is open, and an answer to it must
+    carry it as its ``seq``."""
     phase = state.get("phase")
-    hand = state.get("hand")
-    if hand is None or phase in ("between_hands", "game_over"):
+    if state.get("hand") is None or phase in ("between_hands", "game_over"):
         return {}
-    if phase == "turn":
-        return {int(hand["turn"]): "turn"}
-    return {int(s): "claim" for s in hand.get("pending") or []}
+    t = _table()
+    return {
+        seat: ("turn" if d.kind is t.DecisionKind.TURN else "claim", d.id)
+        for seat, d in t.decisions(_state(state)).items()
+    }
 
 
 def timeout_action(state: JSON, seat: int) -> JSON:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,6 +142,7 @@ def new_room(
         "game": None,
         "game_no": 0,
         "pending_since": {},  # seat -> ms when its current decision started
+        "pending_ids": {},  # seat -> the engine's id of that decision (table.decisions)
         "next_hand_at": None,
         "history": [],  # summaries of finished games in this room
     }
@@ -404,6 +406,7 @@ def close_idle(state: JSON) -> Change | None:
     s["spectators_away"] = {}
     s["pending_kinds"] = {}
     s["pending_since"] = {}
+    s["pending_ids"] = {}
     s["next_hand_at"] = None
     return Change(
         s, "close", None, lobby_changed=True, notice={"type": "room_closed", "reason": "idle"}
@@ -481,8 +484,16 @@ def _game_options(state: JSON) -> JSON:
     }
 
 
-def _deal_if_needed(s: JSON, change: Change, now: int) -> None:
-    action = game.start_hand_action(s["game"], secrets.token_hex(32))
+WallSeed = Callable[[], str]
+
+
+def secret_wall_seed() -> str:
+    """A wall seed for a real deal: 256 bits from the operating system's CSPRNG."""
+    return secrets.token_hex(32)
+
+
+def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> None:
+    action = game.start_hand_action(s["game"], wall_seed())
     if action is None:
         return
     s["game"], events = game.apply(s["game"], action)
@@ -492,7 +503,9 @@ def _deal_if_needed(s: JSON, change: Change, now: int) -> None:
     s["next_hand_at"] = None
 
 
-def start(state: JSON, player: str, now: int) -> Change:
+def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_seed) -> Change:
+    """The host starts the game: the first hand is dealt from a wall made from
+    ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal)."""
     _member(state, player)
     _host(state, player)
     _lobby_only(state)
@@ -511,7 +524,7 @@ def start(state: JSON, player: str, now: int) -> Change:
     s["status"] = "playing"
     s["game_no"] += 1
     change = Change(s, "start", player, lobby_changed=True)
-    _deal_if_needed(s, change, now)
+    _deal_if_needed(s, change, now, wall_seed)
     return change
 
 
@@ -535,26 +548,26 @@ def rematch(state: JSON, player: str) -> Change:
 
 
 def _refresh_pending(s: JSON, now: int) -> None:
-    """Start the clock for new decisions; a claim decision still open keeps its start time."""
+    """Start the clock of every decision the table opened; a decision still open (the same
+    id, as the engine names it: ``game.pending``) keeps its start time, and so its deadline.
+
+    A claim window that closes and reopens in one step (a 叮 seat's automatic discard after
+    the next draw) is a new decision with a new id for every seat asked, even a seat asked
+    in both: it gets the whole claim time again."""
     old = s.get("pending_since") or {}
-    old_kinds = s.get("pending_kinds") or {}
-    old_seq = s.get("pending_seq") or {}
-    new: JSON = {}
+    old_ids = s.get("pending_ids") or {}
+    since: JSON = {}
     kinds: JSON = {}
-    seqs: JSON = {}
-    cur = game.table_seq(s["game"])
-    for seat, kind in game.pending(s["game"]).items():
+    ids: JSON = {}
+    for seat, (kind, decision) in game.pending(s["game"]).items():
         k = str(seat)
         kinds[k] = kind
-        if kind == "claim" and old_kinds.get(k) == "claim" and k in old:
-            new[k] = old[k]
-            seqs[k] = old_seq.get(k, cur)
-        else:
-            new[k] = now
-            seqs[k] = cur
-    s["pending_since"] = new
+        ids[k] = decision
+        since[k] = old[k] if old_ids.get(k) == decision and k in old else now
+    s["pending_since"] = since
     s["pending_kinds"] = kinds
-    s["pending_seq"] = seqs
+    s["pending_ids"] = ids
+    s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
 
 
 def _after_game_step(s: JSON, change: Change, now: int) -> None:
@@ -577,20 +590,14 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
     seat = seat_of(state, player)
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
+    decision = action.get("seq")
+    if not isinstance(decision, int) or isinstance(decision, bool):
+        raise RoomError(
+            ErrorCode.BAD_MESSAGE,
+            "action.seq is required: the table seq of the decision it answers "
+            "(the seq of the legal entry, or game.seq)",
+        )
     full = game.complete_action(state["game"], action, seat)
-    # The table's seq moves with every answer in a claim window, so three seats answering
-    # the same discard at once would all but one be stale. An answer made against any
-    # state of the seat's *current* decision is still an answer to that decision: rebase it.
-    k = str(seat)
-    since_seq = (state.get("pending_seq") or {}).get(k)
-    if (
-        since_seq is not None
-        and (state.get("pending_kinds") or {}).get(k) == "claim"
-        and isinstance(full.get("seq"), int)
-        and not isinstance(full.get("seq"), bool)
-        and since_seq <= full["seq"] < game.table_seq(state["game"])
-    ):
-        full["seq"] = game.table_seq(state["game"])
     try:
         new_game, events = game.apply(state["game"], full)
     except game.GameError as exc:
@@ -689,6 +696,7 @@ def tick(
     rng: random.Random,
     max_steps: int = 32,
     bot_budget_s: float | None = None,
+    wall_seed: WallSeed = secret_wall_seed,
 ) -> Change | None:
     """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal).
 
@@ -710,7 +718,7 @@ def tick(
             continue
         if kind == "deal":
             s["next_hand_at"] = None
-            _deal_if_needed(s, change, now)
+            _deal_if_needed(s, change, now, wall_seed)
             continue
         if kind == "bot":
             action = game.bot_action(s["game"], i, rng, bot_budget_s)

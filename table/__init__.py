@@ -5,6 +5,7 @@
   actions;
 * :func:`view` / :func:`view_event` — the one place that decides what a seat may see;
   :func:`legal_actions` for clients and bots;
+* :func:`decisions` — who the table waits for, each open decision with its identity;
 * :func:`replay` — rebuild any state from its initial state and action log;
 * :mod:`table.params` — the game parameters of every rule set;
 * :mod:`table.wall` — the seeded shuffle and the wall commitment;
@@ -13,6 +14,7 @@
 See docs/table.md.
 """
 
+from table.decisions import Decision, DecisionKind, decisions
 from table.engine import apply, drawable, new_game, tile_total, win_check
 from table.errors import (
     BadActionError,
@@ -57,6 +59,8 @@ __all__ = [
     "BadConfigError",
     "Claim",
     "ClaimNotAllowedError",
+    "Decision",
+    "DecisionKind",
     "Event",
     "GameConfig",
     "GameOverError",
@@ -79,6 +83,7 @@ __all__ = [
     "apply",
     "build_wall",
     "commitment",
+    "decisions",
     "drawable",
     "get_params",
     "legal_actions",

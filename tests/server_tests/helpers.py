@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -305,3 +306,28 @@ async def setup_table(
         r = await host.request({"type": "add_bot", "room": room, "seat": seat})
         assert r["type"] == "ack", r
     return clients, room
+
+
+async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
+    """Put a known table state into the room, through the same atomic commit the server uses
+    (a test fixture: production deals always come from the server's own secret seeds); its
+    decisions start now. Returns the commit's room seq."""
+    from server import rooms
+
+    store = Store(aioredis.Redis.from_url(redis_url))
+    try:
+        loaded = await store.load(room)
+        assert loaded is not None
+        version, state = loaded
+        state["game"] = game_json
+        state["status"] = "playing"
+        state["pending_kinds"] = {}
+        state["pending_ids"] = {}
+        rooms._refresh_pending(state, int(time.time() * 1000))
+        res = await store.commit(
+            room, version, state, {"kind": "fixture", "t": 0, "lobby": rooms.public_lobby(state)}
+        )
+        assert res.status == "ok"
+        return int(res.version)
+    finally:
+        await store.close()

@@ -6,13 +6,12 @@ import asyncio
 import itertools
 import json
 import random
-import time
 from pathlib import Path
 
 import pytest
 
 from server import game
-from server_tests.helpers import Player, read_log, setup_table
+from server_tests.helpers import Player, inject_game, read_log, setup_table
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -88,30 +87,6 @@ async def test_simultaneous_claims_resolve_deterministically(server, redis_url):
 DATA = Path(__file__).resolve().parent / "data" / "three_claims_mcr.json"
 
 
-async def _inject(redis_url: str, room: str, game_json: dict) -> int:
-    """Put a known table state into the room, through the same atomic commit the server uses
-    (a test fixture: production deals always come from the server's own secret seeds)."""
-    import redis.asyncio as aioredis
-
-    from server import rooms
-    from server.store import Store
-
-    store = Store(aioredis.Redis.from_url(redis_url))
-    try:
-        version, state = await store.load(room)
-        state["game"] = game_json
-        state["status"] = "playing"
-        state["pending_kinds"] = {}
-        rooms._refresh_pending(state, int(time.time() * 1000))
-        res = await store.commit(
-            room, version, state, {"kind": "fixture", "t": 0, "lobby": rooms.public_lobby(state)}
-        )
-        assert res.status == "ok"
-        return res.version
-    finally:
-        await store.close()
-
-
 @pytest.mark.parametrize("order", [(0, 1, 3), (3, 1, 0), (1, 3, 0)])
 async def test_three_claims_on_one_discard(server, redis_url, order):
     """Seat 2 discards; seat 3 chows, seat 0 pungs and seat 1 wins, all at the same moment
@@ -128,7 +103,7 @@ async def test_three_claims_on_one_discard(server, redis_url, order):
         server.port, 4, doc["ruleset"], {**FAST, "length": "hands", "hands": 1}
     )
     assert (await clients[0].request({"type": "start_game", "room": room}))["type"] == "ack"
-    v = await _inject(redis_url, room, st.to_json())
+    v = await inject_game(redis_url, room, st.to_json())
     snaps = []
     for c in clients:
         c.drain()

@@ -1,0 +1,185 @@
+"""The room logic times and accepts answers per decision, as the engine names it.
+
+A claim window that closes and reopens in one step (a 叮 seat's automatic discard after the
+next draw) is a new decision for every seat asked in it, also for the seat whose answer (or
+timeout) closed the first one: it gets the whole claim time again, and an answer meant for
+the first window is refused as stale (``illegal_action``, ``stale-seq``), changing nothing.
+
+Table-driven over every rule set with 叮 (the others with the ``ting`` house rule), on
+``server.rooms`` with fixed wall seeds and an injected clock.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import random
+from collections.abc import Iterator
+
+import pytest
+
+import table
+from protocol.codes import ErrorCode
+from server import rooms
+
+CLAIM_S = 10
+TURN_S = 20
+GRACE_MS = 60_000
+BOT_DELAY_MS = 500
+
+CASES = [
+    ("hk-tw16", {}, 1),
+    ("tw16-tai", {}, 1),
+    ("mcr", {"ting": True}, 1),
+    ("zung-jung", {"ting": True}, 1),
+    ("zung-jung-v3.3", {"ting": True}, 1),
+]
+
+JSON = dict
+
+
+def _room(ruleset: str, house: JSON, seed: int) -> JSON:
+    """Four human players, seated and ready, the game started with walls from ``seed``."""
+    opts = rooms.validate_options(
+        ruleset,
+        {
+            "length": "hands",
+            "hands": 1,
+            "hand_pause_ms": 0,
+            "turn_seconds": TURN_S,
+            "claim_seconds": CLAIM_S,
+            "house_rules": house,
+        },
+    )
+    s = rooms.new_room("r_1", "ABCDEF", "p0", "P0", ruleset, opts, 0).state
+    for i in range(4):
+        p = f"p{i}"
+        if i:
+            s = rooms.join(s, p, p.upper()).state
+        s = rooms.sit(s, p, i).state
+        s = rooms.ready(s, p, True).state
+    walls = iter(range(1, 1000))
+
+    def wall_seed() -> str:
+        return hashlib.sha256(f"{seed}:{next(walls)}".encode()).hexdigest()
+
+    return rooms.start(s, "p0", 1000, wall_seed).state
+
+
+def _moves(ruleset: str, house: JSON, seed: int) -> Iterator[tuple[JSON, int, JSON, int]]:
+    """(room state, seat, the seat's action, now) for every step of a seeded game in which
+    every seat is a human answering at once with the engine's random player (which declares
+    叮 whenever it can); the lowest pending seat acts first."""
+    s = _room(ruleset, house, seed)
+    player = table.RandomPlayer(random.Random(seed), claim_rate=0.0, ting_rate=1.0)
+    now = 1000
+    while s["status"] == "playing" and s["pending_kinds"]:
+        seat = int(min(s["pending_kinds"]))
+        a = player.choose(table.GameState.from_json(s["game"]), seat)
+        assert a is not None
+        now += 100
+        action = {k: v for k, v in a.to_json().items() if k != "seat"}
+        yield s, seat, action, now
+        s = rooms.play(s, f"p{seat}", action, now).state
+
+
+def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, int, JSON, int]]:
+    """The steps whose answer closes a claim window and reopens one with the same seat."""
+    out = []
+    for s, seat, action, now in _moves(ruleset, house, seed):
+        if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) != 1:
+            continue
+        after = rooms.play(s, f"p{seat}", action, now).state
+        if after["pending_kinds"].get(str(seat)) == "claim":
+            out.append((s, seat, action, now))
+    return out
+
+
+def _deadline(state: JSON, seat: int) -> int:
+    [at] = [
+        at
+        for at, kind, i in rooms.deadlines(state, GRACE_MS, BOT_DELAY_MS)
+        if i == seat and kind == "timeout"
+    ]
+    return at
+
+
+def _refused_as_stale(state: JSON, seat: int, seq: int, now: int) -> None:
+    before = copy.deepcopy(state)
+    with pytest.raises(rooms.RoomError) as exc:
+        rooms.play(state, f"p{seat}", {"type": "pass", "seq": seq}, now)
+    assert exc.value.code is ErrorCode.ILLEGAL_ACTION
+    assert exc.value.detail == {"table_code": "stale-seq"}
+    assert state == before
+
+
+@pytest.mark.parametrize(("ruleset", "house", "seed"), CASES)
+def test_an_answer_that_reopens_the_window_starts_a_new_decision(ruleset, house, seed):
+    found = _closing_answers(ruleset, house, seed)
+    assert found, "the case must reach a window that closes and reopens in one answer"
+    for s, seat, action, now in found:
+        old_seq = s["game"]["seq"]
+        assert action["seq"] == old_seq
+        k = str(seat)
+        asked_at = s["pending_since"][k]
+        assert asked_at < now
+        after = rooms.play(s, f"p{seat}", action, now + 250).state
+        new_seq = after["game"]["seq"]
+        assert new_seq != old_seq
+        # start time, deadline and id are the new window's
+        assert after["pending_since"][k] == now + 250
+        assert _deadline(after, seat) == now + 250 + CLAIM_S * 1000
+        assert after["pending_ids"][k] == new_seq
+        # the same answer again (a retry, a second key press) is not an answer to the new one
+        _refused_as_stale(after, seat, old_seq, now + 300)
+        # the new window is answered with its own seq
+        rooms.play(after, f"p{seat}", {"type": "pass", "seq": new_seq}, now + 300)
+
+
+@pytest.mark.parametrize(("ruleset", "house", "seed"), CASES)
+def test_a_timeout_that_reopens_the_window_starts_a_new_decision(ruleset, house, seed):
+    """The server's pass for a seat that ran out of time closes the window; in the next one
+    that seat has its whole claim time again (it is not timed out a second time at once)."""
+    found = _closing_answers(ruleset, house, seed)
+    assert found
+    for s, seat, _action, _now in found:
+        k = str(seat)
+        old_seq = s["game"]["seq"]
+        due = _deadline(s, seat)
+        change = rooms.tick(s, due, GRACE_MS, BOT_DELAY_MS, random.Random(0))
+        assert change is not None
+        after = change.state
+        timeouts = [e for e in change.events if e["type"] == "timeout"]
+        assert [e["seat"] for e in timeouts] == [seat], "one timeout, for the first window only"
+        assert after["pending_kinds"].get(k) == "claim"
+        assert after["pending_ids"][k] == after["game"]["seq"] != old_seq
+        assert after["pending_since"][k] == due
+        assert _deadline(after, seat) == due + CLAIM_S * 1000
+        # the player's own pass for the first window, arriving just after the timeout
+        _refused_as_stale(after, seat, old_seq, due + 5)
+
+
+@pytest.mark.parametrize(("ruleset", "house", "seed"), CASES[:2])
+def test_a_decision_still_open_keeps_its_clock(ruleset, house, seed):
+    """Other seats answering one by one do not restart a seat's claim time."""
+    kept = 0
+    for s, seat, action, now in _moves(ruleset, house, seed):
+        if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) < 2:
+            continue
+        after = rooms.play(s, f"p{seat}", action, now).state
+        for k in after["pending_kinds"]:
+            assert after["pending_since"][k] == s["pending_since"][k]
+            assert after["pending_ids"][k] == s["pending_ids"][k] == s["game"]["seq"]
+            kept += 1
+    assert kept > 20
+
+
+def test_an_action_without_its_seq_is_a_bad_message():
+    s, seat, action, now = next(_moves("hk-tw16", {}, 1))
+    before = copy.deepcopy(s)
+    for bad in ({"type": action["type"], "tile": action.get("tile")}, {**action, "seq": "3"}):
+        with pytest.raises(rooms.RoomError) as exc:
+            rooms.play(s, f"p{seat}", bad, now)
+        assert exc.value.code is ErrorCode.BAD_MESSAGE
+        assert "seq" in exc.value.message
+    assert s == before
