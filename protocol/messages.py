@@ -442,7 +442,10 @@ def _build(cls: type[M], raw: dict[str, Any]) -> M:
     return cls(**kwargs)
 
 
-def _request_id(raw: dict[str, Any]) -> int | None:
+def request_id_of(raw: Any) -> int | None:
+    """The request id of a decoded frame: its ``id`` when it is a map with a valid one."""
+    if not isinstance(raw, dict):
+        return None
     rid = raw.get("id")
     if isinstance(rid, int) and not isinstance(rid, bool) and 0 <= rid <= INT_MAX:
         return rid
@@ -457,7 +460,7 @@ def parse_client(raw: Any) -> ClientMessage:
     """
     if not isinstance(raw, dict):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message must be a map")
-    rid = _request_id(raw)
+    rid = request_id_of(raw)
     t = raw.get("type")
     if not isinstance(t, str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "missing string field 'type'", rid)

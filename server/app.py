@@ -29,7 +29,13 @@ from websockets.protocol import State
 from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
-from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS, ProtocolError, parse_client
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
+    ProtocolError,
+    parse_client,
+    request_id_of,
+)
 from server import game, resp, rooms
 from server.clock import now_ms
 from server.collector import freeze_loop
@@ -1310,9 +1316,24 @@ class App:
             conn.errors.popleft()
         return len(conn.errors) <= self.cfg.max_errors
 
+    def frame_request_id(self, frame: str | bytes) -> int | None:
+        """The request id of a frame that is not handled (rate-limited), so the client can
+        tell which request was dropped; None when it has none or does not decode."""
+        if isinstance(frame, str):
+            return None
+        try:
+            return request_id_of(decode(frame, self.limits))
+        except CodecError:
+            return None
+
     async def handle_frame(self, conn: Conn, frame: str | bytes) -> bool:
         if not conn.allow():
-            self.error(conn, ErrorCode.RATE_LIMITED, "too many messages; slow down")
+            self.error(
+                conn,
+                ErrorCode.RATE_LIMITED,
+                "too many messages; slow down",
+                self.frame_request_id(frame),
+            )
             if not self.note_error(conn):
                 await conn.ws.close(CloseCode.POLICY, "too many bad messages")
                 return False
@@ -1683,15 +1704,23 @@ class App:
         self._ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 
     async def on_resync(self, conn: Conn, msg: m.Resync) -> None:
+        """``since`` 0, or beyond what this connection was sent: a snapshot (with ``re``).
+        Otherwise every commit after ``since`` again, in order, then an ``ack`` (with
+        ``re``) whose ``seq`` is the last one resent: the resend is complete."""
         self._in_room(conn, msg.room)
         f = self.feed(msg.room)
+        if msg.since == 0 or msg.since > conn.rooms.get(msg.room, 0):
+            async with f.lock:
+                await self.send_snapshot(conn, msg.room, msg.id)
+            f.kick()
+            return
         async with f.lock:
             if msg.since < conn.rooms.get(msg.room, 0):
                 # replay from the client's position
                 conn.rooms[msg.room] = conn.sent[msg.room] = msg.since
-                if msg.since == 0:
-                    await self.send_snapshot(conn, msg.room, msg.id)
         f.kick()
+        await f.catch_up()
+        conn.send(m.Ack(room=msg.room, seq=conn.rooms.get(msg.room, 0), re=msg.id))
 
     async def on_get_log(self, conn: Conn, msg: m.GetLog) -> None:
         self._in_room(conn, msg.room)

@@ -367,7 +367,7 @@ def leave(state: JSON, player: str, now: int) -> Change:
             s["seats"][cur] = None
     if s["host"] == player and s["members"]:
         s["host"] = sorted(s["members"])[0]
-    if not s["members"]:
+    if not s["members"] and not _pauses_when_empty(s):
         s["status"] = "closed"
     return Change(
         s,
@@ -375,6 +375,16 @@ def leave(state: JSON, player: str, now: int) -> Change:
         player,
         lobby_changed=True,
         notice={"type": "left", "player": player, "name": name},
+    )
+
+
+def _pauses_when_empty(state: JSON) -> bool:
+    """A room its last member has left stays open only for a game in play with human seats:
+    it pauses (:func:`paused`) and keeps its code, so a player who comes back with
+    ``join_room`` (or a resume) gets the seat back, until the retention sweeper closes it as
+    abandoned. Every other room closes when its last member leaves."""
+    return state["status"] == "playing" and any(
+        seat and not seat["bot"] for seat in state["seats"]
     )
 
 

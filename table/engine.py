@@ -20,7 +20,7 @@ import functools
 import sys
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, cast
 
 import scoring
 from scoring.decompose import Arrangement, Wait, is_standard_complete
@@ -28,6 +28,8 @@ from scoring.engine import Item, RuleSet, ScoreResult, Seating
 from scoring.errors import ScoringError
 from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
 from scoring.tiles import Tile
+from scoring.tiles import Wind as ScoringWind
+from table import events as E
 from table.errors import (
     BadActionError,
     ClaimNotAllowedError,
@@ -55,6 +57,8 @@ from table.model import (
 )
 from table.params import GameParams
 from table.wall import Deal
+from table.wire import Wind as WindCode
+from table.wire import to_wire
 
 __all__ = [
     "apply",
@@ -278,14 +282,9 @@ class _W:
     def set(self, **kw: Any) -> None:
         self.h = _fast_replace(self.hand, kw)
 
-    def emit(
-        self,
-        type_: str,
-        data: dict[str, Any],
-        owner: int | None = None,
-        secret: tuple[str, ...] = (),
-    ) -> None:
-        self.events.append(Event(type_, data, owner, secret))
+    def emit(self, ev: E.EventData) -> None:
+        """Record an event (its JSON form, owner and secret fields from its definition)."""
+        self.events.append(Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret()))
 
     def pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
         if amount == 0 or payer == payee:
@@ -294,7 +293,7 @@ class _W:
         self.ledger = (*self.ledger, p)
         self.scores[payer] -= amount
         self.scores[payee] += amount
-        self.emit("payment", p.to_json())
+        self.emit(E.Payment(hand=p.hand, payer=payer, payee=payee, amount=amount, reason=reason))
 
     def freeze(self) -> GameState:
         hand = self.h
@@ -387,6 +386,23 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
 # -- start of a hand -----------------------------------------------------------------------------
 
 
+_WINDS: tuple[WindCode, ...] = ("we", "ws", "ww", "wn")
+
+
+def _wind(w: ScoringWind) -> WindCode:
+    """A scoring ``Wind`` as its wire code."""
+    return _WINDS[w.index]
+
+
+def _winner(seat: int, hand: Hand, res: ScoreResult, pays: list[Payment]) -> E.WinnerJSON:
+    return E.WinnerJSON(
+        seat=seat,
+        hand=hand.to_json(),
+        score=res.to_json(),
+        payments=[p.to_json() for p in pays],
+    )
+
+
 def _start_hand(w: _W, a: Action) -> None:
     if a.seat is not None:
         raise NotYourTurnError("start_hand is a system action (seat must be null)")
@@ -413,29 +429,23 @@ def _start_hand(w: _W, a: Action) -> None:
         turn=w.dealer,
     )
     w.emit(
-        "hand_started",
-        {
-            "hand": w.hands_played,
-            "round_wind": str(w.st.round_wind),
-            "dealer": w.dealer,
-            "streak": w.streak,
-            "seat_winds": [str(w.st.seat_wind(s)) for s in range(4)],
-            "commitment": deal.commitment,
-            "dice": list(deal.dice),
-            "tiles": len(wall),
-        },
+        E.HandStarted(
+            hand=w.hands_played,
+            round_wind=_wind(w.st.round_wind),
+            dealer=w.dealer,
+            streak=w.streak,
+            seat_winds=[_wind(w.st.seat_wind(s)) for s in range(4)],
+            commitment=deal.commitment,
+            dice=list(deal.dice),
+            tiles=len(wall),
+        )
     )
     for s in order:
         n = p.hand_size + (1 if s == w.dealer else 0)
         tiles = wall[front : front + n]
         front += n
         seats[s] = SeatState(concealed=tuple(sorted(tiles)), drawn=tiles[-1])
-        w.emit(
-            "dealt",
-            {"seat": s, "count": n, "tiles": [str(t) for t in tiles]},
-            owner=s,
-            secret=("tiles",),
-        )
+        w.emit(E.Dealt(seat=s, count=n, tiles=[str(t) for t in tiles]))
     w.seats = seats
     w.set(front=front)
     if p.flowers:
@@ -448,17 +458,16 @@ def _start_hand(w: _W, a: Action) -> None:
                         concealed=_remove(w.seats[s].concealed, f),
                         flowers=(*w.seats[s].flowers, f),
                     )
-                    w.emit("flower", {"seat": s, "tile": str(f)})
+                    w.emit(E.Flower(seat=s, tile=str(f)))
                 new: list[Tile] = []
                 for _ in flowers:
                     t = _take_back(w)
                     new.append(t)
                     w.seats[s] = _sr(w.seats[s], concealed=_insert(w.seats[s].concealed, t))
                     w.emit(
-                        "draw",
-                        {"seat": s, "replacement": True, "tile": str(t)},
-                        owner=s,
-                        secret=("tile",),
+                        E.Draw(
+                            seat=s, replacement=True, wall_left=drawable(w.hand, w.p), tile=str(t)
+                        )
                     )
                 if s == w.dealer:
                     w.seats[s] = _sr(w.seats[s], drawn=new[-1])
@@ -468,9 +477,9 @@ def _start_hand(w: _W, a: Action) -> None:
     if p.instant:
         d = sorted(deal.dice)
         if d[0] == d[2]:
-            _instant(w, {"kind": "wei-dice", "seat": w.dealer})
+            _instant(w, E.Instant(kind="wei-dice", seat=w.dealer))
         elif d in ([1, 2, 3], [4, 5, 6]):
-            _instant(w, {"kind": "one-two-three", "seat": w.dealer})
+            _instant(w, E.Instant(kind="one-two-three", seat=w.dealer))
     for s in range(4):
         if s != w.dealer:
             w.seats[s] = _sr(w.seats[s], drawn=None)
@@ -489,6 +498,12 @@ def _take_back(w: _W) -> Tile:
     return t
 
 
+_FLOWER_SETS: tuple[tuple[Literal["one-flower-set", "one-grass"], range], ...] = (
+    ("one-flower-set", range(34, 38)),
+    ("one-grass", range(38, 42)),
+)
+
+
 def _flower_sets(w: _W, seat: int) -> None:
     """Instant payments for a complete set of seasons (一台花) or plants (一台草), each once;
     after 一台花 no 一台草 is collected (先花，不能再收草 — both at the deal: only 一台花)."""
@@ -496,13 +511,13 @@ def _flower_sets(w: _W, seat: int) -> None:
         return
     s = w.seats[seat]
     fl = set(s.flowers)
-    for kind, group in (("one-flower-set", range(34, 38)), ("one-grass", range(38, 42))):
+    for kind, group in _FLOWER_SETS:
         if kind in s.sets_paid or not all(Tile(i) in fl for i in group):
             continue
         if kind == "one-grass" and "one-flower-set" in s.sets_paid:
             continue
         w.seats[seat] = s = _sr(s, sets_paid=(*s.sets_paid, kind))
-        _instant(w, {"kind": kind, "seat": seat})
+        _instant(w, E.Instant(kind=kind, seat=seat))
 
 
 def _instant_settler(rs: RuleSet[Any]) -> Any:
@@ -511,11 +526,12 @@ def _instant_settler(rs: RuleSet[Any]) -> Any:
     return getattr(mod, "instant_payments", None)
 
 
-def _instant(w: _W, event: dict[str, Any]) -> None:
+def _instant(w: _W, ev: E.Instant | E.InstantLaugh | E.InstantSlay) -> None:
     """An instant payment / automatic penalty (即收 / 即罰) the table detected: an
     ``instant`` event, valued and paid by the scoring rule set's ``instant_payments`` (the
     table never values anything itself; without it the event carries no payment)."""
-    w.emit("instant", dict(event))
+    w.emit(ev)
+    event = to_wire(ev)
     settler = _instant_settler(w.rs)
     if settler is None:
         return
@@ -549,15 +565,9 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         s = w.seats[seat]
         w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
         w.emit(
-            "draw",
-            {
-                "seat": seat,
-                "replacement": replacement,
-                "wall_left": drawable(w.hand, w.p),
-                "tile": str(tile),
-            },
-            owner=seat,
-            secret=("tile",),
+            E.Draw(
+                seat=seat, replacement=replacement, wall_left=drawable(w.hand, w.p), tile=str(tile)
+            )
         )
         if not tile.is_flower:
             return True
@@ -565,7 +575,7 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         w.seats[seat] = _sr(
             s, concealed=_remove(s.concealed, tile), flowers=(*s.flowers, tile), drawn=None
         )
-        w.emit("flower", {"seat": seat, "tile": str(tile)})
+        w.emit(E.Flower(seat=seat, tile=str(tile)))
         w.set(chain=(*w.hand.chain, "flower"))
         _flower_sets(w, seat)
         if w.hand.remaining <= 0:
@@ -583,7 +593,7 @@ def _after_draw(w: _W, seat: int) -> None:
 
 
 def _exhaustive(w: _W) -> None:
-    w.emit("hand_drawn", {"hand": w.hands_played, "reason": "wall"})
+    w.emit(E.HandDrawn(hand=w.hands_played, reason="wall"))
     _end_hand(w, winners=[])
 
 
@@ -601,7 +611,7 @@ def _turn_action(w: _W, a: Action) -> None:
     s = w.seats[seat]
     if t is ActionType.TIMEOUT:
         tile = s.drawn if s.drawn is not None else s.concealed[-1]
-        w.emit("timeout", {"seat": seat, "default": "discard"})
+        w.emit(E.Timeout(seat=seat, default="discard"))
         _discard(w, seat, tile, ting=False, auto=True)
     elif t in (ActionType.DISCARD, ActionType.TING):
         if a.tile is None:
@@ -661,9 +671,9 @@ def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
         tsumogiri=tsumogiri,
         **ting_fields,
     )
-    w.emit("discard", {"seat": seat, "tile": str(tile), "auto": auto})
+    w.emit(E.Discard(seat=seat, tile=str(tile), auto=auto))
     if ting:
-        w.emit("ting", {"seat": seat, "tile": str(tile), "kind": ting_fields["ting_kind"]})
+        w.emit(E.Ting(seat=seat, tile=str(tile), kind=ting_fields["ting_kind"]))
     # 追 / 自追 (hk-tw16 automatic penalties)
     ct, cfirst, cn = h.chase
     if cn > 0 and ct == tile and seat == (cfirst + cn) % 4:
@@ -672,10 +682,10 @@ def _discard(w: _W, seat: int, tile: Tile, ting: bool, auto: bool) -> None:
         chase = (int(tile), seat, 1)
     if p.instant:
         if chase[2] == 4:
-            _instant(w, {"kind": "chase", "seat": chase[1], "tile": str(tile)})
+            _instant(w, E.Instant(kind="chase", seat=chase[1], tile=str(tile)))
             chase = (-1, -1, 0)
         if tsumogiri.count(tile) == 4 and tsumogiri[-1] == tile and tile == s.drawn:
-            _instant(w, {"kind": "self-chase", "seat": seat, "tile": str(tile)})
+            _instant(w, E.Instant(kind="self-chase", seat=seat, tile=str(tile)))
     w.set(
         chase=chase,
         discards_made=h.discards_made + 1,
@@ -705,11 +715,9 @@ def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
         melds=(*s.melds, Meld.kong(tile, concealed=True)),
         drawn=None,
     )
-    w.emit(
-        "kong", {"seat": seat, "concealed": True, "tile": str(tile)}, owner=seat, secret=("tile",)
-    )
+    w.emit(E.Kong(seat=seat, concealed=True, tile=str(tile)))
     if w.p.instant and not exposed:
-        _instant(w, {"kind": "hidden-kong-pay", "seat": seat, "heaven": heaven})
+        _instant(w, E.Instant(kind="hidden-kong-pay", seat=seat, heaven=heaven))
     w.set(interrupted=True, chain=(*w.hand.chain, "kong"))
     if _draw(w, seat, replacement=True):
         _after_draw(w, seat)
@@ -728,7 +736,7 @@ def _added_kong(w: _W, seat: int, tile: Tile | None) -> None:
     if w.hand.remaining <= 0:
         raise IllegalActionError("no tile left for the replacement draw")
     if w.p.robbing_kong:
-        w.emit("kong_declared", {"seat": seat, "tile": str(tile), "added": True})
+        w.emit(E.KongDeclared(seat=seat, tile=str(tile), added=True))
         w.set(discarder=seat, discard=tile, pending=tuple(_others(seat)), claims=())
         w.phase = Phase.ROB
         return
@@ -743,7 +751,7 @@ def _complete_added_kong(w: _W, seat: int, tile: Tile) -> None:
             melds[i] = Meld.kong(tile, added=True, claimed=m.claimed, source=m.source)
             break
     w.seats[seat] = _sr(s, concealed=_remove(s.concealed, tile), melds=tuple(melds), drawn=None)
-    w.emit("kong", {"seat": seat, "tile": str(tile), "added": True})
+    w.emit(E.Kong(seat=seat, tile=str(tile), added=True))
     w.set(
         interrupted=True,
         chain=(*w.hand.chain, "kong"),
@@ -773,7 +781,7 @@ def _answer(w: _W, a: Action) -> None:
         if w.p.missed_win and _discard_win_error(w, seat) is None:
             w.seats[seat] = _sr(w.seats[seat], missed_win=True)
         if t is ActionType.TIMEOUT:
-            w.emit("timeout", {"seat": seat, "default": "pass"})
+            w.emit(E.Timeout(seat=seat, default="pass"))
     elif t is ActionType.WIN:
         err = _discard_win_error(w, seat)
         if err is not None:
@@ -790,12 +798,7 @@ def _answer(w: _W, a: Action) -> None:
         pending=tuple(x for x in h.pending if x != seat),
         claims=h.claims + ((claim,) if claim else ()),
     )
-    w.emit(
-        "answered",
-        {"seat": seat, "answer": claim.type.value if claim else "pass"},
-        owner=seat,
-        secret=("answer",),
-    )
+    w.emit(E.Answered(seat=seat, answer=cast(E.AnswerKind, claim.type.value if claim else "pass")))
     if w.hand.pending:
         w.bump = False
         return
@@ -902,8 +905,12 @@ def _execute_claim(w: _W, c: Claim) -> None:
         meld = Meld.kong(tile, claimed=tile, source=src)
     w.seats[c.seat] = _sr(s, concealed=concealed, melds=(*s.melds, meld), drawn=None)
     w.emit(
-        "claimed",
-        {"seat": c.seat, "claim": c.type.value, "from": discarder, "meld": meld.to_json()},
+        E.Claimed(
+            seat=c.seat,
+            claim=cast(E.ClaimKind, c.type.value),
+            from_=discarder,
+            meld=meld.to_json(),
+        )
     )
     w.phase = Phase.TURN
     w.set(
@@ -1216,12 +1223,12 @@ def _win_instants(w: _W, seat: int, discarder: int | None) -> None:
     others = _others(seat)
     ting = [o for o in others if w.seats[o].ting]
     if len(ting) == 3 and not me.ting:
-        _instant(w, {"kind": "three-ting-one-laugh", "winner": seat, "ting_seats": ting})
+        _instant(w, E.InstantLaugh(kind="three-ting-one-laugh", winner=seat, ting_seats=ting))
     special = ("heaven", "earth")
     if not (me.ting and me.ting_kind in special) and any(
         w.seats[o].ting and w.seats[o].ting_kind in special for o in others
     ):
-        _instant(w, {"kind": "heaven-earth-slay", "winner": seat, "discarder": discarder})
+        _instant(w, E.InstantSlay(kind="heaven-earth-slay", winner=seat, discarder=discarder))
 
 
 def _finish_self_win(w: _W, seat: int, kind: str) -> None:
@@ -1242,21 +1249,13 @@ def _finish_self_win(w: _W, seat: int, kind: str) -> None:
     pays = _settle(w, seat, res, payer)
     _win_instants(w, seat, None)
     w.emit(
-        "hand_won",
-        {
-            "hand": w.hands_played,
-            "how": "self_drawn" if kind == "self" else "flowers",
-            "tile": str(hand.win_tile),
-            "discarder": payer,
-            "winners": [
-                {
-                    "seat": seat,
-                    "hand": hand.to_json(),
-                    "score": res.to_json(),
-                    "payments": [p.to_json() for p in pays],
-                }
-            ],
-        },
+        E.HandWon(
+            hand=w.hands_played,
+            how="self_drawn" if kind == "self" else "flowers",
+            tile=str(hand.win_tile),
+            discarder=payer,
+            winners=[_winner(seat, hand, res, pays)],
+        )
     )
     _end_hand(w, [seat])
 
@@ -1282,23 +1281,15 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         multi_bonus = sum(item.total for item in res.items if item.id in MULTI_WIN_IDS)
         pays = _settle(w, seat, res, discarder)
         _win_instants(w, seat, discarder)
-        out.append(
-            {
-                "seat": seat,
-                "hand": hand.to_json(),
-                "score": res.to_json(),
-                "payments": [p.to_json() for p in pays],
-            }
-        )
+        out.append(_winner(seat, hand, res, pays))
     w.emit(
-        "hand_won",
-        {
-            "hand": w.hands_played,
-            "how": "robbing_kong" if robbing else "discard",
-            "tile": str(tile),
-            "discarder": discarder,
-            "winners": out,
-        },
+        E.HandWon(
+            hand=w.hands_played,
+            how="robbing_kong" if robbing else "discard",
+            tile=str(tile),
+            discarder=discarder,
+            winners=out,
+        )
     )
     record = None
     if w.p.fanxue and len(winners) > 1 and multi_bonus > 0:
@@ -1354,17 +1345,16 @@ def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -
     h = w.hand
     p = w.p
     w.emit(
-        "hand_ended",
-        {
-            "hand": w.hands_played,
-            "result": "win" if winners else "draw",
-            "winners": winners,
-            "commitment": h.commitment,
-            "salt": h.salt.hex(),
-            "wall": [str(t) for t in h.wall],
-            "hands": [[str(t) for t in s.concealed] for s in w.seats],
-            "scores": list(w.scores),
-        },
+        E.HandEnded(
+            hand=w.hands_played,
+            result="win" if winners else "draw",
+            winners=winners,
+            commitment=h.commitment,
+            salt=h.salt.hex(),
+            wall=[str(t) for t in h.wall],
+            hands=[[str(t) for t in s.concealed] for s in w.seats],
+            scores=list(w.scores),
+        )
     )
     keep = (winners and w.dealer in winners and p.dealer_keeps_on_win) or (
         not winners and p.dealer_keeps_on_draw
@@ -1385,15 +1375,14 @@ def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -
     over = w.hands_played >= p.max_hands if p.max_hands is not None else w.round_index >= p.rounds
     if over:
         w.phase = Phase.GAME_OVER
-        w.emit("game_over", {"hands": w.hands_played, "scores": list(w.scores)})
+        w.emit(E.GameOver(hands=w.hands_played, scores=list(w.scores)))
     else:
         w.phase = Phase.BETWEEN_HANDS
         w.emit(
-            "next_hand",
-            {
-                "hand": w.hands_played,
-                "dealer": w.dealer,
-                "streak": w.streak,
-                "round_wind": ("we", "ws", "ww", "wn")[w.round_index % 4],
-            },
+            E.NextHand(
+                hand=w.hands_played,
+                dealer=w.dealer,
+                streak=w.streak,
+                round_wind=_WINDS[w.round_index % 4],
+            )
         )
