@@ -14,6 +14,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, Union
 
+from protocol.actions import ActionParseError, ClientAction, action_to_wire, parse_action
 from protocol.codes import ErrorCode
 
 PROTOCOL_VERSION = 1
@@ -44,6 +45,11 @@ def text(max_len: int, default: Any = dataclasses.MISSING) -> Any:
     return field(default=default, metadata=_meta(max_len=max_len))
 
 
+def required() -> Any:
+    """A required field with no bounds (after fields declared with ``text``/``num``)."""
+    return field(metadata=_meta())
+
+
 def num(lo: int, hi: int, default: Any = dataclasses.MISSING) -> Any:
     if default is dataclasses.MISSING:
         return field(metadata=_meta(lo=lo, hi=hi))
@@ -58,7 +64,9 @@ class Message:
         out: dict[str, Any] = {"type": self.type}
         for name in _spec(type(self))[0]:  # the fields in order
             v = getattr(self, name)
-            if v is not None:
+            if isinstance(v, ClientAction):
+                out[name] = action_to_wire(v)
+            elif v is not None:
                 out[name] = v
         return out
 
@@ -183,7 +191,8 @@ class Action(ClientMessage):
     type: ClassVar[str] = "action"
     room: str = text(ROOM_ID_MAX)
     seq: int = num(1, INT_MAX)
-    action: dict[str, Any] = field(default_factory=dict)
+    #: the game action (protocol/actions.py), validated like every other field
+    action: ClientAction = required()
     id: int | None = num(0, INT_MAX, None)
 
 
@@ -360,6 +369,8 @@ def _type_info(tp: Any) -> tuple[Any, tuple[Any, ...]]:
 def _check_type(name: str, value: Any, tp: Any, meta: Any) -> None:
     if tp is Any:
         return
+    if tp is ClientAction:
+        return  # parsed by _build
     origin, args = _type_info(tp)
     if origin in (Union, types.UnionType):
         if value is None and type(None) in args:
@@ -433,7 +444,13 @@ def _build(cls: type[M], raw: dict[str, Any]) -> M:
         f = fields.get(key)
         if f is None:
             raise ProtocolError(ErrorCode.BAD_MESSAGE, f"unknown field {key!r} in {cls.type}")
-        _check_type(key, value, f[0], f[1])
+        if f[0] is ClientAction:
+            try:
+                value = parse_action(value)
+            except ActionParseError as exc:
+                raise ProtocolError(exc.code, exc.message) from None
+        else:
+            _check_type(key, value, f[0], f[1])
         if value is not None:
             kwargs[key] = value
     for name in required:

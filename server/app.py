@@ -27,6 +27,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from protocol import messages as m
+from protocol.actions import action_to_wire
 from protocol.codec import CodecError, Limits, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import (
@@ -1691,13 +1692,13 @@ class App:
     async def on_action(self, conn: Conn, msg: m.Action) -> None:
         pid = conn.player or ""
         self._in_room(conn, msg.room)
-        if "seat" in msg.action and msg.action["seat"] != conn.seats.get(msg.room):
+        if msg.action.seat is not None and msg.action.seat != conn.seats.get(msg.room):
             raise RoomError(
                 ErrorCode.ILLEGAL_ACTION,
                 "you can only act for your own seat",
                 {"table_code": "not-your-seat"},
             )
-        action = {k: v for k, v in msg.action.items() if k != "seat"}
+        action = {k: v for k, v in action_to_wire(msg.action).items() if k != "seat"}
         res, _ = await self.mutate(
             msg.room, lambda s: rooms.play(s, pid, action, now_ms()), pid, msg.seq
         )

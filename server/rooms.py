@@ -383,9 +383,7 @@ def _pauses_when_empty(state: JSON) -> bool:
     it pauses (:func:`paused`) and keeps its code, so a player who comes back with
     ``join_room`` (or a resume) gets the seat back, until the retention sweeper closes it as
     abandoned. Every other room closes when its last member leaves."""
-    return state["status"] == "playing" and any(
-        seat and not seat["bot"] for seat in state["seats"]
-    )
+    return state["status"] == "playing" and any(seat and not seat["bot"] for seat in state["seats"])
 
 
 def abandoned(state: JSON) -> bool:

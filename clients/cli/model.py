@@ -435,7 +435,9 @@ class ClientModel:
                 s["concealed"] = sort_tiles([*s["concealed"], e["tile"]])
                 s["drawn"] = e["tile"]
                 s["missed_win"] = False
-            if "wall_left" in e:  # a draw in play (the deal's flower replacements have none)
+            if not e.get("replacement"):
+                # a seat's draw in play moves the turn; replacement draws (the deal's flowers,
+                # a kong's or a flower's in play) go to the seat whose turn it already is
                 h["turn"] = e["seat"]
                 g["phase"] = "turn"
                 h["discard"] = None

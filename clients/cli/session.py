@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from clients.cli.model import ClientModel
 from protocol import messages as m
+from protocol.actions import parse_action
 from protocol.codec import DEFAULT_LIMITS, CodecError, decode, encode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, ProtocolError, parse_server
@@ -129,7 +130,7 @@ class Session:
         once (``ack.duplicate`` when it had already been applied). Returns the reply, or None
         when there was none (the session stopped, or the server did not answer in time).
         """
-        msg = m.Action(room=room, seq=self.next_client_seq(), action=dict(action))
+        msg = m.Action(room=room, seq=self.next_client_seq(), action=parse_action(dict(action)))
         for _ in range(RESEND_ATTEMPTS):
             try:
                 return await self.request(msg)

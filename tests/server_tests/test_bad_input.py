@@ -45,9 +45,46 @@ CASES = [
     ("no such code", P({"type": "join_room", "code": "ZZZZZZ"}), ErrorCode.ROOM_NOT_FOUND),
     ("bad ruleset", P({"type": "create_room", "ruleset": "snap"}), ErrorCode.BAD_RULESET),
     ("second hello", P({"type": "hello", "v": 1}), ErrorCode.ALREADY_HELLO),
+    # the action map is validated like every other field: a missing action, an unknown
+    # field, a wrong type, or a value that is not a tile code is a bad message
+    ("action without action", P({"type": "action", "room": "r", "seq": 1}), ErrorCode.BAD_MESSAGE),
+    (
+        "action unknown field",
+        P({"type": "action", "room": "r", "seq": 1, "action": {"type": "pass", "seq": 1, "x": 1}}),
+        ErrorCode.BAD_MESSAGE,
+    ),
+    (
+        "action seat as text",
+        P(
+            {
+                "type": "action",
+                "room": "r",
+                "seq": 1,
+                "action": {"type": "pass", "seq": 1, "seat": "0"},
+            }
+        ),
+        ErrorCode.BAD_MESSAGE,
+    ),
+    (
+        "action tile as int",
+        P(
+            {
+                "type": "action",
+                "room": "r",
+                "seq": 1,
+                "action": {"type": "discard", "seq": 1, "tile": 5},
+            }
+        ),
+        ErrorCode.BAD_MESSAGE,
+    ),
+    (
+        "action without type",
+        P({"type": "action", "room": "r", "seq": 1, "action": {"seq": 1}}),
+        ErrorCode.BAD_MESSAGE,
+    ),
     (
         "action not in room",
-        P({"type": "action", "room": "r", "seq": 1, "action": {}}),
+        P({"type": "action", "room": "r", "seq": 1, "action": {"type": "pass", "seq": 1}}),
         ErrorCode.NOT_IN_ROOM,
     ),
 ]
@@ -201,7 +238,7 @@ async def test_fuzz_ten_thousand_bad_frames(redis_url):
             await f.send_raw(fuzz_frame(rng, room))
         # seated players also send valid-but-illegal actions while they play
         for p in players:
-            for t in ("9z", "1m", "we"):
+            for t in ("dw", "1m", "we"):
                 p.c.seq += 1
                 await p.c.send(
                     {

@@ -83,19 +83,29 @@ def test_limits():
 
 def test_messages_validate_fields():
     m = parse_client(
-        {"type": "action", "room": "r_1", "seq": 3, "action": {"type": "pass"}, "id": 7}
+        {"type": "action", "room": "r_1", "seq": 3, "action": {"type": "pass", "seq": 12}, "id": 7}
     )
     assert m.to_wire() == {
         "type": "action",
         "room": "r_1",
         "seq": 3,
-        "action": {"type": "pass"},
+        "action": {"type": "pass", "seq": 12},
         "id": 7,
     }
+    ok = {"type": "discard", "seq": 4, "tile": "5p"}
     for bad in (
-        {"type": "action", "room": "r_1", "seq": 0, "action": {}},
-        {"type": "action", "room": "r_1", "seq": 1.5, "action": {}},
+        {"type": "action", "room": "r_1", "seq": 0, "action": ok},
+        {"type": "action", "room": "r_1", "seq": 1.5, "action": ok},
         {"type": "action", "room": "r_1", "seq": 1, "action": []},
+        {"type": "action", "room": "r_1", "seq": 1},  # no action
+        {"type": "action", "room": "r_1", "seq": 1, "action": {**ok, "extra": 1}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {**ok, "seat": "0"}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {**ok, "tile": 5}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {**ok, "tile": "5x"}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {"type": "discard", "seq": 4}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {"type": "pass"}},  # no seq
+        {"type": "action", "room": "r_1", "seq": 1, "action": {"type": "timeout", "seq": 4}},
+        {"type": "action", "room": "r_1", "seq": 1, "action": {"seq": 4}},
         {"type": "hello", "v": 1, "name": "x" * 33},
         {"type": "ready", "room": "r", "ready": 1},
     ):
