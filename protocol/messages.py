@@ -12,10 +12,13 @@ import dataclasses
 import types
 import typing
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar, Union
+from typing import Annotated, Any, ClassVar, TypeVar, Union
 
+from protocol import shapes as sh
 from protocol.actions import ActionParseError, ClientAction, action_to_wire, parse_action
 from protocol.codes import ErrorCode
+from table.events import EventData
+from table.wire import Doc, Open, Shape
 
 PROTOCOL_VERSION = 1
 SUPPORTED_VERSIONS = frozenset({1})
@@ -26,6 +29,11 @@ ROOM_ID_MAX = 40
 TEXT_MAX = 2000  # decoder-level cap on chat text; the server's chat limit is lower
 INT_MAX = 2**53  # ints on the wire stay within what every language represents exactly
 
+ID_DOC = "a request id: the direct reply carries it as re"
+ROOM_DOC = "the room id (r_…) from ack / snapshot"
+RE_DOC = "the id of the request this answers"
+DEADLINE_DOC = "when the server acts for you (ms since the epoch, server clock)"
+
 
 class ProtocolError(Exception):
     def __init__(self, code: ErrorCode, message: str, re: int | None = None) -> None:
@@ -35,14 +43,16 @@ class ProtocolError(Exception):
         self.re = re
 
 
-def _meta(max_len: int | None = None, lo: int | None = None, hi: int | None = None) -> Any:
-    return {"max_len": max_len, "lo": lo, "hi": hi}
+def _meta(
+    max_len: int | None = None, lo: int | None = None, hi: int | None = None, doc: str = ""
+) -> Any:
+    return {"max_len": max_len, "lo": lo, "hi": hi, "doc": doc}
 
 
-def text(max_len: int, default: Any = dataclasses.MISSING) -> Any:
+def text(max_len: int, default: Any = dataclasses.MISSING, doc: str = "") -> Any:
     if default is dataclasses.MISSING:
-        return field(metadata=_meta(max_len=max_len))
-    return field(default=default, metadata=_meta(max_len=max_len))
+        return field(metadata=_meta(max_len=max_len, doc=doc))
+    return field(default=default, metadata=_meta(max_len=max_len, doc=doc))
 
 
 def required() -> Any:
@@ -50,10 +60,10 @@ def required() -> Any:
     return field(metadata=_meta())
 
 
-def num(lo: int, hi: int, default: Any = dataclasses.MISSING) -> Any:
+def num(lo: int, hi: int, default: Any = dataclasses.MISSING, doc: str = "") -> Any:
     if default is dataclasses.MISSING:
-        return field(metadata=_meta(lo=lo, hi=hi))
-    return field(default=default, metadata=_meta(lo=lo, hi=hi))
+        return field(metadata=_meta(lo=lo, hi=hi, doc=doc))
+    return field(default=default, metadata=_meta(lo=lo, hi=hi, doc=doc))
 
 
 @dataclass(frozen=True)
@@ -86,12 +96,14 @@ class ServerMessage(Message):
 
 @dataclass(frozen=True)
 class Hello(ClientMessage):
+    """The first message of a connection: start a session, or resume one with its token."""
+
     type: ClassVar[str] = "hello"
-    v: int = num(0, 1000)
-    name: str | None = text(NAME_MAX, None)
-    token: str | None = text(128, None)
-    client: str | None = text(64, None)
-    id: int | None = num(0, INT_MAX, None)
+    v: int = num(0, 1000, doc="the protocol version the client speaks (1)")
+    name: str | None = text(NAME_MAX, None, doc="your display name (renames on a resume)")
+    token: str | None = text(128, None, doc="resume: the token a welcome gave")
+    client: str | None = text(64, None, doc="the client's name and version, for logs")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
     #: only the commits that change something for this connection's seat (docs/protocol.md
     #: section 5, "Sparse delivery"); each ``events`` then carries ``prev``. Left out (None)
     #: unless asked for: a server from before it refuses the field
@@ -100,123 +112,155 @@ class Hello(ClientMessage):
 
 @dataclass(frozen=True)
 class Ping(ClientMessage):
+    """Keep-alive and clock offset."""
+
     type: ClassVar[str] = "ping"
-    t: int | None = num(0, INT_MAX, None)
-    id: int | None = num(0, INT_MAX, None)
+    t: int | None = num(0, INT_MAX, None, doc="echoed in the pong")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class ListRooms(ClientMessage):
+    """The public rooms."""
+
     type: ClassVar[str] = "list_rooms"
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class CreateRoom(ClientMessage):
+    """Create a room: you join it as a spectator and become its host."""
+
     type: ClassVar[str] = "create_room"
     ruleset: str = text(64)
-    options: dict[str, Any] | None = None
-    id: int | None = num(0, INT_MAX, None)
+    options: Annotated[dict[str, Any] | None, Open, Doc("section 3, Room options")] = None
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class JoinRoom(ClientMessage):
+    """Join a room by its code (your seat back, in a game you had one in)."""
+
     type: ClassVar[str] = "join_room"
-    code: str = text(CODE_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    code: str = text(CODE_MAX, doc="the room's code (case, spaces and dashes ignored)")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class LeaveRoom(ClientMessage):
+    """Leave a room (in a game a bot plays your seat until you come back)."""
+
     type: ClassVar[str] = "leave_room"
-    room: str = text(ROOM_ID_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Sit(ClientMessage):
+    """Take a free seat, or move (lobby only)."""
+
     type: ClassVar[str] = "sit"
-    room: str = text(ROOM_ID_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
     seat: int = num(0, 3)
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Stand(ClientMessage):
+    """Leave your seat and stay as a spectator (lobby only)."""
+
     type: ClassVar[str] = "stand"
-    room: str = text(ROOM_ID_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Ready(ClientMessage):
+    """Say whether you are ready to start."""
+
     type: ClassVar[str] = "ready"
-    room: str = text(ROOM_ID_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
     ready: bool = True
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class AddBot(ClientMessage):
+    """Host only: a bot takes the free seat."""
+
     type: ClassVar[str] = "add_bot"
-    room: str = text(ROOM_ID_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
     seat: int = num(0, 3)
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class RemoveBot(ClientMessage):
+    """Host only: the bot leaves its seat."""
+
     type: ClassVar[str] = "remove_bot"
-    room: str = text(ROOM_ID_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
     seat: int = num(0, 3)
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class StartGame(ClientMessage):
+    """Host only: start (four seats taken, every human ready)."""
+
     type: ClassVar[str] = "start_game"
-    room: str = text(ROOM_ID_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Rematch(ClientMessage):
+    """After a game: back to the lobby with the same seats."""
+
     type: ClassVar[str] = "rematch"
-    room: str = text(ROOM_ID_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Action(ClientMessage):
+    """A game action (section 6)."""
+
     type: ClassVar[str] = "action"
-    room: str = text(ROOM_ID_MAX)
-    seq: int = num(1, INT_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    seq: int = num(1, INT_MAX, doc="your client seq: strictly increasing per room (section 6)")
     #: the game action (protocol/actions.py), validated like every other field
-    action: ClientAction = required()
-    id: int | None = num(0, INT_MAX, None)
+    action: ClientAction = required()  # noqa: RUF009 (a dataclasses.field, like text/num)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Chat(ClientMessage):
+    """A chat line to everyone in the room."""
+
     type: ClassVar[str] = "chat"
-    room: str = text(ROOM_ID_MAX)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
     text: str = text(TEXT_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class Resync(ClientMessage):
+    """Resend every commit after since (0: a snapshot)."""
+
     type: ClassVar[str] = "resync"
-    room: str = text(ROOM_ID_MAX)
-    since: int = num(0, INT_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    since: int = num(0, INT_MAX, doc="the last seq you have (0: send a snapshot)")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 @dataclass(frozen=True)
 class GetLog(ClientMessage):
+    """The finished game's log."""
+
     type: ClassVar[str] = "get_log"
-    room: str = text(ROOM_ID_MAX)
-    id: int | None = num(0, INT_MAX, None)
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
 # --------------------------------------------------------------------------- server -> client
@@ -224,102 +268,129 @@ class GetLog(ClientMessage):
 
 @dataclass(frozen=True)
 class Welcome(ServerMessage):
+    """The answer to hello."""
+
     type: ClassVar[str] = "welcome"
-    v: int
-    player_id: str
-    token: str
+    v: Annotated[int, Doc("the protocol version of this session")]
+    player_id: Annotated[str, Doc("your player id, p_…")]
+    token: Annotated[str, Doc("secret: keep it to resume as the same player")]
     name: str
-    resumed: bool
-    rooms: list[str]
-    server: str
-    limits: dict[str, Any]
-    rulesets: list[str]
-    re: int | None = None
+    resumed: Annotated[bool, Doc("true: a known token; a snapshot per room follows")]
+    rooms: Annotated[list[str], Doc("the ids of the rooms you are in")]
+    server: Annotated[str, Doc("the serving process, for logs")]
+    limits: Annotated[dict[str, Any], Shape(sh.Limits)]
+    rulesets: Annotated[list[str], Doc("the rule sets rooms can be created with")]
+    re: Annotated[int | None, Doc(RE_DOC)] = None
     # hello.sparse honoured; only in answer to it (a client from before it refuses the field)
-    sparse: bool | None = None
+    sparse: Annotated[bool | None, Doc("true: hello.sparse honoured (absent otherwise)")] = None
 
 
 @dataclass(frozen=True)
 class Pong(ServerMessage):
+    """The answer to ping."""
+
     type: ClassVar[str] = "pong"
-    t: int | None = None
-    server_ms: int | None = None
-    re: int | None = None
+    t: Annotated[int | None, Doc("ping.t, echoed")] = None
+    server_ms: Annotated[int | None, Doc("the server's clock, ms since the epoch")] = None
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class Error(ServerMessage):
+    """A request failed and changed nothing (section 9)."""
+
     type: ClassVar[str] = "error"
-    code: str
-    message: str
-    detail: dict[str, Any] | None = None
-    re: int | None = None
+    code: Annotated[str, Doc("section 9")]
+    message: Annotated[str, Doc("English, for people")]
+    detail: Annotated[dict[str, Any] | None, Shape(sh.ErrorDetail)] = None
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class RoomList(ServerMessage):
+    """The answer to list_rooms."""
+
     type: ClassVar[str] = "room_list"
-    rooms: list[dict[str, Any]]
-    re: int | None = None
+    rooms: Annotated[list[dict[str, Any]], Shape(sh.RoomInfo)]
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class Snapshot(ServerMessage):
+    """The room as of seq: replaces what the client knows of it."""
+
     type: ClassVar[str] = "snapshot"
     room: str
-    seq: int
-    lobby: dict[str, Any]
-    you: dict[str, Any]
-    game: dict[str, Any] | None = None
-    legal: list[dict[str, Any]] | None = None
-    deadline: int | None = None
-    re: int | None = None
+    seq: Annotated[int, Doc("the room's commit number this is as of (section 5)")]
+    lobby: Annotated[dict[str, Any], Shape(sh.Lobby)]
+    you: Annotated[dict[str, Any], Shape(sh.You)]
+    game: Annotated[dict[str, Any] | None, Shape(sh.GameView)] = None
+    legal: Annotated[
+        list[dict[str, Any]] | None, Shape(ClientAction), Doc("what your seat may send now")
+    ] = None
+    deadline: Annotated[int | None, Doc(DEADLINE_DOC)] = None
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class Events(ServerMessage):
+    """One commit of the room: the events your seat may see, and what changed."""
+
     type: ClassVar[str] = "events"
     room: str
-    seq: int
-    events: list[dict[str, Any]]
-    lobby: dict[str, Any] | None = None
-    chat: dict[str, Any] | None = None
-    notice: dict[str, Any] | None = None
-    legal: list[dict[str, Any]] | None = None
-    deadline: int | None = None
-    prev: int | None = None  # sparse delivery: the seq of this connection's previous frame
+    seq: Annotated[int, Doc("the commit's number: the last one + 1 (section 5)")]
+    events: Annotated[list[dict[str, Any]], Shape(EventData), Doc("redacted for your seat")]
+    lobby: Annotated[dict[str, Any] | None, Shape(sh.Lobby)] = None
+    chat: Annotated[dict[str, Any] | None, Shape(sh.ChatLine)] = None
+    notice: Annotated[dict[str, Any] | None, Shape(sh.Notice)] = None
+    legal: Annotated[
+        list[dict[str, Any]] | None,
+        Shape(ClientAction),
+        Doc("what your seat may send now (present in every frame of a running game)"),
+    ] = None
+    deadline: Annotated[int | None, Doc(DEADLINE_DOC)] = None
+    #: sparse delivery: the seq of this connection's previous frame
+    prev: Annotated[int | None, Doc("sparse delivery: the seq of your previous frame")] = None
 
 
 @dataclass(frozen=True)
 class Ack(ServerMessage):
+    """A request was committed (for resync: the resend is complete)."""
+
     type: ClassVar[str] = "ack"
     room: str
-    seq: int  # the room's event seq at which the request was committed
-    client_seq: int | None = None
-    duplicate: bool = False
-    re: int | None = None
+    seq: Annotated[int, Doc("the commit that applied the request (resync: the last resent)")]
+    client_seq: Annotated[int | None, Doc("action: the client seq acknowledged")] = None
+    duplicate: Annotated[bool, Doc("the action had been applied before (a resend)")] = False
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class GameLog(ServerMessage):
+    """The answer to get_log."""
+
     type: ClassVar[str] = "game_log"
     room: str
-    log: dict[str, Any]
-    re: int | None = None
+    log: Annotated[dict[str, Any], Shape(sh.GameLogDoc)]
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class Left(ServerMessage):
+    """The answer to leave_room."""
+
     type: ClassVar[str] = "left"
     room: str
-    re: int | None = None
+    re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
 @dataclass(frozen=True)
 class Closing(ServerMessage):
+    """The server is shutting down: reconnect and resume."""
+
     type: ClassVar[str] = "closing"
     reason: str
-    reconnect: bool = True
+    reconnect: Annotated[bool, Doc("false: do not come back")] = True
     #: when to reconnect, in ms from now: the stopping server spreads its connections over a
     #: window after the expected restart time, so thousands do not come back at once
     retry_after_ms: int | None = None

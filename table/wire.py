@@ -63,9 +63,10 @@ class WireName:
 @dataclass(frozen=True, slots=True)
 class Shape:
     """A JSON map (``dict``) built elsewhere (e.g. by the scoring engine's ``to_json``) whose
-    wire shape is the dataclass ``cls``: the schema describes it by ``cls``."""
+    wire shape is the dataclass ``cls`` (or a union of them, or a base class standing for all
+    its definitions): the schema describes it by ``cls``."""
 
-    cls: type
+    cls: Any
 
 
 class _Flag:

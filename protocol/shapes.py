@@ -1,0 +1,344 @@
+"""The nested objects of the server's messages, typed (lobby, notices, the game view, …).
+
+These dataclasses are descriptions: the server builds the maps where they come from
+(``server/rooms.py``, ``table/views.py``) and the conformance tests check every frame
+against the schema generated from them (``python -m protocol.schema``). Field markers are
+``table.wire``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
+
+from protocol.actions import ClientAction
+from table.events import EventData, MeldJSON, PaymentJSON
+from table.wire import Doc, MaxLen, Omit, Open, Range, Seat, Shape, TileCode, Wind
+
+__all__ = ["NOTICES"]
+
+PlayerId = Annotated[str, MaxLen(40), Doc("a player id, p_…")]
+RoomId = Annotated[str, MaxLen(40), Doc("a room id, r_…")]
+
+
+# -- lobby -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LobbySeat:
+    player: Annotated[PlayerId | None, Doc("null: a bot")]
+    name: str
+    bot: bool
+    ready: bool
+    away: Annotated[bool, Doc("the player has no live connection")]
+    auto: Annotated[bool, Doc("a bot plays this seat (bot seats, or after the grace period)")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Spectator:
+    player: PlayerId
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomOptions:
+    """``create_room.options`` after validation and defaults (section 3)."""
+
+    length: Literal["one_round", "two_rounds", "four_rounds", "hands"]
+    hands: Annotated[int | None, Range(1, 64)]
+    turn_seconds: Annotated[int, Range(0, 600)]
+    claim_seconds: Annotated[int, Range(0, 120)]
+    stakes: Annotated[int, Range(0, 1_000_000)]
+    public: bool
+    hand_pause_ms: Annotated[int, Range(0, 60_000)]
+    bot_delay_ms: Annotated[int | None, Range(0, 10_000)]
+    house_rules: Annotated[dict[str, Any] | None, Open]
+    settlement: Annotated[dict[str, Any] | None, Open]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Lobby:
+    id: RoomId
+    code: Annotated[str, Doc("the short join code")]
+    ruleset: str
+    options: RoomOptions
+    host: PlayerId
+    status: Literal["lobby", "playing", "finished", "closed"]
+    game_no: Annotated[int, Doc("games started in this room")]
+    seats: Annotated[list[LobbySeat | None], Doc("four entries; null: a free seat")]
+    spectators: list[Spectator]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class You:
+    player: PlayerId
+    seat: Annotated[Seat | None, Doc("null: a spectator")]
+    spectator: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomInfo:
+    """A public room in ``room_list``."""
+
+    id: RoomId
+    code: str
+    ruleset: str
+    status: Literal["lobby", "playing", "finished"]
+    seats_free: Annotated[int, Range(0, 4)]
+    players: Annotated[list[str], Doc("the names in the taken seats, bots included")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """``welcome.limits``: the limits this server enforces (section 1)."""
+
+    max_frame_bytes: Annotated[int, Doc("larger frames: error frame_too_large")]
+    hard_frame_bytes: Annotated[int, Doc("larger frames: the WebSocket is closed with 1009")]
+    max_depth: Annotated[int, Doc("nesting depth of maps and arrays (the top level is 1)")]
+    max_str_len: int
+    max_bin_len: int
+    max_array_len: int
+    max_map_len: int
+    rate_per_second: Annotated[float, Doc("messages per second, sustained")]
+    rate_burst: Annotated[int, Doc("messages in a burst")]
+    max_errors_per_minute: Annotated[int, Doc("more bad messages: closed with 1008")]
+    hello_timeout_seconds: Annotated[float, Doc("no hello by then: closed with 4001")]
+    chat_max_len: int
+    chat_per_minute: int
+    grace_seconds: Annotated[float, Doc("how long a seat waits for its player before a bot")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ErrorDetail:
+    table_code: Annotated[
+        str | None, Omit, Doc("illegal_action, bad_options: the table's stable code")
+    ] = None
+    known: Annotated[list[str] | None, Omit, Doc("bad_ruleset: the rule sets there are")] = None
+    supported: Annotated[
+        list[int] | None, Omit, Doc("unsupported_version: the versions there are")
+    ] = None
+
+
+# -- chat and notices ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatLine:
+    player: PlayerId
+    name: str
+    text: str
+    t: Annotated[int, Doc("server time, ms since the epoch")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Notice:
+    TYPE: ClassVar[str] = ""
+    DOC: ClassVar[str] = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomCreated(Notice):
+    TYPE = "room_created"
+    DOC = "the room was created by its host"
+    player: PlayerId
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Joined(Notice):
+    TYPE = "joined"
+    DOC = "a member joined (or came back)"
+    player: PlayerId
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LeftNotice(Notice):
+    TYPE = "left"
+    DOC = "a member left (during a game a bot plays the seat; the host role passes on)"
+    player: PlayerId
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatAway(Notice):
+    TYPE = "seat_away"
+    DOC = "a seated player's last connection closed"
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatBack(Notice):
+    TYPE = "seat_back"
+    DOC = "the player is back"
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BotTookOver(Notice):
+    TYPE = "bot_took_over"
+    DOC = "the grace period ended: a bot plays the seat until its player is back"
+    seat: Seat
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomClosed(Notice):
+    TYPE = "room_closed"
+    DOC = "the server closed a room nobody was present in for long (docs/server.md)"
+    reason: Literal["idle"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LastResult:
+    hand: int
+    winners: list[Seat]
+    fanxue: Annotated[
+        dict[str, Any] | None,
+        Omit,
+        Open,
+        Doc("hk-tw16 after 雙響/三響: {discarder seat: {bonus, payers}} (docs/table.md 反雪)"),
+    ] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Summary:
+    ruleset: str
+    hands_played: int
+    scores: list[int]
+    ledger: Annotated[list[dict[str, Any]], Shape(PaymentJSON)]
+    last_result: LastResult | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOverNotice(Notice):
+    TYPE = "game_over"
+    DOC = (
+        "the game ended: the summary with the whole ledger (the game_over *event* before it "
+        "has only the final scores)"
+    )
+    summary: Summary
+
+
+NOTICES: tuple[type[Notice], ...] = (
+    RoomCreated,
+    Joined,
+    LeftNotice,
+    SeatAway,
+    SeatBack,
+    BotTookOver,
+    RoomClosed,
+    GameOverNotice,
+)
+
+
+# -- the game view (snapshot.game) -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HiddenKong:
+    """Another seat's concealed kong while the hand is in play."""
+
+    kind: Literal["kong"]
+    concealed: Literal[True]
+    tiles: None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SeatView:
+    seat: Seat
+    wind: Wind
+    melds: Annotated[list[dict[str, Any]], Shape(MeldJSON | HiddenKong)]
+    flowers: list[TileCode]
+    discards: Annotated[list[TileCode], Doc("the river (claimed tiles leave it)")]
+    concealed_count: int
+    ting: bool
+    ting_tile: TileCode | None
+    concealed: Annotated[
+        list[TileCode] | None,
+        Doc("your own seat (and every seat once the hand is over); null otherwise"),
+    ]
+    drawn: Annotated[
+        TileCode | None,
+        Omit,
+        Doc("your seat only: the tile just drawn (it is also in concealed)"),
+    ] = None
+    missed_win: Annotated[bool | None, Omit, Doc("your seat only: 過水 in force")] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HandView:
+    number: int
+    commitment: Annotated[str, Doc("SHA-256 hex of the salt and the wall (section 6)")]
+    dice: list[int]
+    wall_left: Annotated[int, Doc("tiles still drawable normally")]
+    turn: Seat
+    discarder: Seat | None
+    discard: Annotated[TileCode | None, Doc("the tile of the open claim or robbing window")]
+    pending: Annotated[
+        list[Seat],
+        Doc("who the table waits for (in a window: every other seat until it closes)"),
+    ]
+    seats: list[SeatView]
+    wall: Annotated[list[TileCode] | None, Omit, Doc("revealed once the hand is over")] = None
+    salt: Annotated[str | None, Omit, Doc("hex; revealed once the hand is over")] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameView:
+    """``snapshot.game``: the table engine's view for your seat (``table.view``)."""
+
+    seq: Annotated[int, Doc("the table's decision number (actions carry it)")]
+    ruleset: str
+    phase: Literal["between_hands", "turn", "claim", "rob", "game_over"]
+    you: Annotated[Seat | None, Doc("your seat; null: a spectator")]
+    dealer: Seat
+    round_wind: Wind
+    hands_played: int
+    streak: int
+    scores: list[int]
+    hand: Annotated[HandView | None, Omit] = None
+    legal_actions: Annotated[
+        list[dict[str, Any]] | None, Omit, Shape(ClientAction), Doc("as the snapshot's legal")
+    ] = None
+
+
+# -- the game log (game_log.log) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LoggedAction:
+    """An action as the table applied it: a player's (with seat), or the server's
+    ``start_hand`` (with the wall seed) and ``timeout``."""
+
+    type: Literal[
+        "start_hand",
+        "discard",
+        "ting",
+        "chow",
+        "pung",
+        "kong",
+        "concealed_kong",
+        "added_kong",
+        "win",
+        "pass",
+        "timeout",
+    ]
+    seat: Seat | None
+    seq: int
+    tile: Annotated[TileCode | None, Omit] = None
+    seed: Annotated[str | None, Omit, Doc("start_hand: the wall seed, hex")] = None
+    wall: Annotated[list[TileCode] | None, Omit] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameLogDoc:
+    ruleset: str
+    options: RoomOptions
+    game_no: int
+    seats: Annotated[list[str | None], Doc("the names of the four seats")]
+    actions: Annotated[list[LoggedAction], Doc("replayed by table.replay")]
+    summary: Summary | None
+
+
+#: what ``Events.events`` holds: any event definition (redacted for you)
+EVENT_BASE = EventData

@@ -1,0 +1,85 @@
+"""The protocol's schema, reference document and TypeScript types are generated from the
+typed definitions and committed: they must be what the definitions generate now, and the
+definitions must describe what the table really emits."""
+
+from __future__ import annotations
+
+import random
+
+import jsonschema
+import pytest
+
+import table
+from protocol import schema
+from protocol.actions import ACTIONS, parse_action
+from table import Action, ActionType, GameConfig, Phase, RandomPlayer, apply, decisions, new_game
+from table.events import EVENT_CLASSES, EVENT_TYPES
+
+
+def test_committed_schema_document_and_types_are_generated_from_the_definitions():
+    assert schema.main(["--check"]) == 0, "run python -m protocol.schema --write"
+
+
+def test_every_player_action_type_has_a_wire_definition():
+    server_only = {ActionType.START_HAND, ActionType.TIMEOUT}
+    assert set(ACTIONS) == {t.value for t in ActionType if t not in server_only}
+
+
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    defs = schema.build_schema()["$defs"]
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{name}", "$defs": defs})
+
+
+@pytest.mark.parametrize("ruleset", table.playable_rulesets())
+def test_every_event_view_and_legal_action_of_played_games_fits_the_schema(ruleset):
+    events = _validator("Event")
+    views = _validator("GameView")
+    actions = _validator("Action")
+    seen: set[str] = set()
+    for seed in range(1):
+        rng = random.Random(seed)
+        player = RandomPlayer(rng, claim_rate=0.5)
+        st = new_game(GameConfig(ruleset, max_hands=2))
+        while st.phase is not Phase.GAME_OVER:
+            if st.phase is Phase.BETWEEN_HANDS:
+                a = Action(ActionType.START_HAND, None, st.seq, seed=rng.randbytes(16))
+            else:
+                seat = min(decisions(st))
+                for legal in table.legal_actions_json(st, seat):
+                    actions.validate(legal)
+                    parse_action(legal)  # what a client sends back is accepted as it is
+                chosen = player.choose(st, seat)
+                assert chosen is not None
+                a = chosen
+            st, evs = apply(st, a)
+            for e in evs:
+                # the definition made the event: its type, owner and secret fields agree
+                assert any(c.TYPE == e.type for c in EVENT_CLASSES)
+                for viewer in (None, 0, 1, 2, 3):
+                    j = table.view_event(e, viewer)
+                    if j is not None:
+                        events.validate(j)
+                        seen.add(e.type)
+            if st.seq % 7 == 0 or st.phase is not Phase.TURN:
+                for viewer in (None, st.seq % 4):
+                    views.validate(table.view(st, viewer))
+    assert {"hand_started", "dealt", "draw", "discard", "hand_ended"} <= seen
+
+
+def test_a_wrong_event_is_refused_by_the_schema():
+    events = _validator("Event")
+    good = {"type": "discard", "seat": 0, "tile": "5p", "auto": False}
+    events.validate(good)
+    for bad in (
+        {**good, "extra": 1},
+        {**good, "seat": 4},
+        {**good, "tile": "5x"},
+        {k: v for k, v in good.items() if k != "auto"},
+        {**good, "type": "discarded"},
+    ):
+        assert not events.is_valid(bad), bad
+
+
+def test_each_event_type_names_its_definitions():
+    for t, classes in EVENT_TYPES.items():
+        assert all(c.TYPE == t for c in classes)
