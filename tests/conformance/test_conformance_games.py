@@ -1,0 +1,122 @@
+"""Conformance: whole games of every rule set, every frame checked against the schema, until
+every event type of the schema has been seen in them.
+
+A seated player takes every claim, kong and 叮 it is offered (so melds, kongs and robbing
+windows happen), lets one claim window time out (``timeout``), and always wins when it
+can; spectators watch games of four bots. Every frame either of them receives is validated
+by the ``Peer``."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from conformance_lib import SCHEMA, Peer, table_of
+
+pytestmark = pytest.mark.timeout(240)
+
+EVENT_TYPES = {
+    d["properties"]["type"]["const"]
+    for name, d in SCHEMA["$defs"].items()
+    if name.startswith("event.")
+}
+PREFER = ("win", "kong", "pung", "chow", "concealed_kong", "added_kong", "ting")
+
+
+def seen_events(*ps: Peer) -> set[str]:
+    return {e["type"] for p in ps for m in p.inbox if m["type"] == "events" for e in m["events"]}
+
+
+async def play_greedy(p: Peer, room: str, timeout: float, skip_first_claim: bool) -> None:
+    """Play the seat until the game is over: the preferred action when offered, else the
+    first discard or pass; the first claim window is left to time out when asked."""
+    end = asyncio.get_running_loop().time() + timeout
+    latest: list[dict] = []
+    answered: set[int] = set()
+    skipped = not skip_first_claim
+    while True:
+        left = end - asyncio.get_running_loop().time()
+        assert left > 0, "the game did not end in time"
+        m = await p.wait_for(lambda m: m["type"] in ("events", "snapshot", "ack", "error"), left)
+        if m["type"] == "events" and m.get("notice", {}).get("type") == "game_over":
+            return
+        if m["type"] == "error":
+            assert m["code"] == "illegal_action", m  # a question overtaken by another seat
+            continue
+        if m["type"] in ("events", "snapshot") and "legal" in m:
+            latest = m["legal"]
+        if not latest or latest[0]["seq"] in answered:
+            continue
+        seq = latest[0]["seq"]
+        if not skipped and any(a["type"] == "pass" for a in latest):
+            skipped = True
+            answered.add(seq)  # never answered: the server times the seat out
+            continue
+        answered.add(seq)
+        pick = next(
+            (a for t in PREFER for a in latest if a["type"] == t),
+            next((a for a in latest if a["type"] in ("discard", "pass")), latest[0]),
+        )
+        p.cseq += 1
+        await p.send({"type": "action", "room": room, "seq": p.cseq, "action": pick})
+
+
+async def watch_bots(make, ruleset: str, hands: int) -> Peer:
+    """A spectator host starts a game of four bots and watches it to the end."""
+    host = await make(f"watch-{ruleset}")
+    ack = await host.request(
+        {
+            "type": "create_room",
+            "ruleset": ruleset,
+            "options": {"length": "hands", "hands": hands, "hand_pause_ms": 0, "bot_delay_ms": 0},
+        }
+    )
+    room = ack["room"]
+    for seat in range(4):
+        assert (await host.request({"type": "add_bot", "room": room, "seat": seat}))[
+            "type"
+        ] == "ack"
+    assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
+    await host.wait_for(
+        lambda m: m["type"] == "events" and m.get("notice", {}).get("type") == "game_over", 120
+    )
+    return host
+
+
+@pytest.mark.parametrize("ruleset", ["mcr", "zung-jung", "zung-jung-v3.3", "tw16-tai"])
+async def test_a_hand_of_each_rule_set(peers, ruleset):
+    (p,), room, _ = await table_of(
+        peers,
+        ruleset,
+        {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0},
+    )
+    assert (await p.request({"type": "start_game", "room": room}))["type"] == "ack"
+    await play_greedy(p, room, 60, skip_first_claim=False)
+    assert {"hand_started", "dealt", "draw", "discard", "hand_ended", "game_over"} <= (
+        seen_events(p)
+    )
+
+
+async def test_every_event_type_is_sent_and_fits_the_schema(peers):
+    (p,), room, _ = await table_of(
+        peers,
+        "hk-tw16",
+        {
+            "length": "hands",
+            "hands": 2,
+            "hand_pause_ms": 0,
+            "bot_delay_ms": 0,
+            "claim_seconds": 2,
+            "turn_seconds": 0,
+        },
+    )
+    assert (await p.request({"type": "start_game", "room": room}))["type"] == "ack"
+    watchers = [asyncio.create_task(watch_bots(peers, "hk-tw16", 8)) for _ in range(2)]
+    await play_greedy(p, room, 120, skip_first_claim=True)
+    seen_by = [p, *[await w for w in watchers]]
+    deadline = time.monotonic() + 90
+    while not seen_events(*seen_by) >= EVENT_TYPES and time.monotonic() < deadline:
+        seen_by.append(await watch_bots(peers, "hk-tw16", 8))
+    missing = EVENT_TYPES - seen_events(*seen_by)
+    assert not missing, f"never sent: {sorted(missing)}"

@@ -1,0 +1,300 @@
+"""Conformance: every client message type, every server message type and every error code
+that a client can provoke, as docs/protocol.md describes them. Every frame received is
+checked against protocol/schema.json by the ``Peer`` (conftest.py).
+
+Error codes no client can provoke on purpose, and so not covered here: ``busy`` (a room
+under more concurrent writes than the commit's retries absorb), ``internal`` (a server
+bug), ``shutting_down`` (a request racing the server's stop; ``closing`` is covered)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import msgpack
+import pytest
+from conformance_lib import (
+    CLIENT_MESSAGE,
+    FAST_FLAGS,
+    SCHEMA,
+    P,
+    Peer,
+    RedisProcess,
+    ServerProcess,
+    error_of,
+    table_of,
+)
+from websockets.exceptions import ConnectionClosed
+
+pytestmark = pytest.mark.timeout(180)
+
+ONE_HAND = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
+PASS = {"type": "pass", "seq": 1}
+
+
+def test_the_schema_lists_the_documented_codes_and_types():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    defs = SCHEMA["$defs"]
+    for name in defs:
+        if name.startswith(("client.", "server.", "event.", "action.")):
+            assert f"`{name}`" in doc, name
+    assert CLIENT_MESSAGE.is_valid({"type": "ping"})
+
+
+async def test_session_lobby_and_room_messages(peers):
+    alice = await peers()
+    w = await alice.request({"type": "hello", "v": 1, "name": "Alice", "client": "conf/1"})
+    assert w["type"] == "welcome" and not w["resumed"] and w["rooms"] == []
+    assert set(w["limits"]) >= {"max_frame_bytes", "max_depth", "hello_timeout_seconds"}
+    pong = await alice.request({"type": "ping", "t": 42})
+    assert pong["type"] == "pong" and pong["t"] == 42 and pong["server_ms"] > 0
+    ack = await alice.request(
+        {"type": "create_room", "ruleset": "mcr", "options": {**ONE_HAND, "public": True}}
+    )
+    assert ack["type"] == "ack"
+    room = ack["room"]
+    snap = next(m for m in alice.inbox if m["type"] == "snapshot")
+    assert "re" not in snap and snap["you"]["spectator"]
+    code = snap["lobby"]["code"]
+    listed = await alice.request({"type": "list_rooms"})
+    assert listed["type"] == "room_list" and any(r["id"] == room for r in listed["rooms"])
+    bob = await peers("Bob")
+    assert (await bob.request({"type": "join_room", "code": code.lower()}))["type"] == "ack"
+    for msg in (
+        {"type": "sit", "room": room, "seat": 0},
+        {"type": "ready", "room": room, "ready": True},
+        {"type": "add_bot", "room": room, "seat": 2},
+        {"type": "remove_bot", "room": room, "seat": 2},
+        {"type": "stand", "room": room},
+        {"type": "chat", "room": room, "text": "hi"},
+    ):
+        r = await alice.request(msg)
+        assert r["type"] == "ack", (msg, r)
+    chat = await bob.wait_for(lambda m: m["type"] == "events" and "chat" in m)
+    assert chat["chat"]["text"] == "hi"
+    # resync: a snapshot for since 0; the commits after since, then an ack for since > 0
+    snap0 = await bob.request({"type": "resync", "room": room, "since": 0})
+    assert snap0["type"] == "snapshot" and snap0["re"] is not None
+    since = snap0["seq"] - 2
+    rid = await bob.send({"type": "resync", "room": room, "since": since})
+    done = await bob.wait_for(lambda m: m.get("re") == rid)
+    assert done["type"] == "ack" and done["seq"] == snap0["seq"]
+    resent = [m["seq"] for m in bob.unread if m["type"] == "events" and m["seq"] > since]
+    assert resent[-2:] == [since + 1, since + 2]
+    # since beyond what was sent: a snapshot
+    ahead = await bob.request({"type": "resync", "room": room, "since": snap0["seq"] + 50})
+    assert ahead["type"] == "snapshot"
+    left = await bob.request({"type": "leave_room", "room": room})
+    assert left["type"] == "left" and left["room"] == room
+
+
+async def test_a_whole_short_game_log_and_rematch(peers):
+    (alice,), room, _ = await table_of(peers, "zung-jung", ONE_HAND)
+    assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
+    await play_until_over(alice, room)
+    log = await alice.request({"type": "get_log", "room": room})
+    assert log["type"] == "game_log" and log["log"]["actions"][0]["type"] == "start_hand"
+    again = await alice.request({"type": "rematch", "room": room})
+    assert again["type"] == "ack"
+
+
+async def play_until_over(p, room: str, timeout: float = 60.0) -> None:
+    """Answer every question with the first legal action until the game is over."""
+    end = asyncio.get_running_loop().time() + timeout
+    latest: dict = {}
+    answered: set[int] = set()
+    while True:
+        left = end - asyncio.get_running_loop().time()
+        assert left > 0, "the game did not end"
+        m = await p.wait_for(lambda m: m["type"] in ("events", "snapshot"), left)
+        if m.get("notice", {}).get("type") == "game_over":
+            return
+        if "legal" in m:
+            latest = m
+        legal = latest.get("legal") or []
+        if legal and legal[0]["seq"] not in answered:
+            answered.add(legal[0]["seq"])
+            pick = next((a for a in legal if a["type"] in ("win", "pass")), legal[0])
+            p.cseq += 1
+            await p.send({"type": "action", "room": room, "seq": p.cseq, "action": pick})
+
+
+# --------------------------------------------------------------------------- error codes
+
+FRAME_ERRORS = [
+    ("bad_frame", "text"),
+    ("bad_frame", b"\xc1"),
+    ("frame_too_large", P({"type": "chat", "room": "r", "text": "x" * 20000})),
+    ("too_deep", b"\x91" * 40 + b"\x01"),
+    ("limit_exceeded", b"\xdd\xff\xff\xff\xff"),
+    ("bad_message", P([1, 2])),
+    ("bad_message", P({"type": "sit", "room": "r", "seat": 9, "id": 3})),
+    ("bad_message", P({"type": "action", "room": "r", "seq": 1, "action": {"type": "pass"}})),
+    ("unknown_type", P({"type": "fly", "id": 4})),
+    ("already_hello", P({"type": "hello", "v": 1, "id": 5})),
+    ("not_in_room", P({"type": "stand", "room": "r_0000000000000000", "id": 6})),
+    ("room_not_found", P({"type": "join_room", "code": "QQQQQQ", "id": 7})),
+    ("bad_ruleset", P({"type": "create_room", "ruleset": "snap", "id": 8})),
+    (
+        "bad_options",
+        P({"type": "create_room", "ruleset": "mcr", "options": {"colour": 1}, "id": 9}),
+    ),
+]
+
+
+@pytest.mark.parametrize(("code", "frame"), FRAME_ERRORS)
+async def test_each_bad_frame_gets_its_code(peers, code, frame):
+    p = await peers("fuzzy")
+    await p.send_raw(frame)
+    err = await p.wait_for(lambda m: m["type"] == "error")
+    assert err["code"] == code, err
+    assert (await p.request({"type": "ping"}))["type"] == "pong"  # the connection stays
+
+
+async def test_hello_required_unsupported_version_and_bad_token(peers):
+    p = await peers()
+    assert error_of(await p.request({"type": "ping"})) == "hello_required"
+    err = await p.request({"type": "hello", "v": 99}, check=False)
+    assert error_of(err) == "unsupported_version" and err["detail"]["supported"] == [1]
+    q = await peers()
+    err = await q.request({"type": "hello", "v": 1, "token": "nope"})
+    assert error_of(err) == "bad_token"
+    with pytest.raises(ConnectionClosed) as closed:
+        await q.wait_for(lambda m: False, 5)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4003
+
+
+async def test_room_errors(peers):
+    (alice, bob), room, code = await table_of(peers, "mcr", ONE_HAND, humans=2)
+    carol = await peers("Carol")
+    assert (await carol.request({"type": "join_room", "code": code}))["type"] == "ack"
+    cases = [
+        (bob, {"type": "add_bot", "room": room, "seat": 3}, "not_host"),
+        (carol, {"type": "sit", "room": room, "seat": 1}, "seat_taken"),
+        (alice, {"type": "remove_bot", "room": room, "seat": 0}, "bad_seat"),
+        (carol, {"type": "ready", "room": room, "ready": True}, "not_seated"),
+        (alice, {"type": "get_log", "room": room}, "game_not_finished"),
+        (alice, {"type": "rematch", "room": room}, "game_not_finished"),
+        (
+            alice,
+            {"type": "action", "room": room, "seq": 1, "action": {"type": "pass", "seq": 1}},
+            "game_not_started",
+        ),
+        (alice, {"type": "chat", "room": room, "text": "x" * 400}, "chat_too_long"),
+    ]
+    for who, msg, code_ in cases:
+        assert error_of(await who.request(msg)) == code_, (msg, code_)
+    assert (await bob.request({"type": "ready", "room": room, "ready": False}))["type"] == "ack"
+    start = {"type": "start_game", "room": room}
+    assert error_of(await alice.request(start)) == "not_ready"
+    assert (await bob.request({"type": "ready", "room": room, "ready": True}))["type"] == "ack"
+    assert (await alice.request(start))["type"] == "ack"
+    assert error_of(await alice.request({"type": "stand", "room": room})) == "game_in_progress"
+    q = await alice.wait_for(lambda m: bool(m.get("legal")))
+    wrong = {**q["legal"][0], "seq": q["legal"][0]["seq"] + 7}
+    err = await alice.request({"type": "action", "room": room, "seq": 1, "action": wrong})
+    assert error_of(err) == "illegal_action" and err["detail"]["table_code"] == "stale-seq"
+    err = await carol.request(
+        {"type": "action", "room": room, "seq": 1, "action": {"type": "pass", "seq": 1}}
+    )
+    assert error_of(err) == "not_seated"
+
+
+async def test_limits_of_a_strict_server(tmp_path):
+    """rate_limited (with the dropped request's id), chat_rate_limited, too_many_rooms,
+    room_full, and unavailable while Redis is down."""
+    redis = RedisProcess(tmp_path)
+    srv = ServerProcess(
+        tmp_path,
+        *FAST_FLAGS[:6],
+        "--redis-url",
+        redis.url,
+        "--rate-per-second",
+        "5",
+        "--rate-burst",
+        "5",
+        "--chat-per-minute",
+        "2",
+        "--max-rooms-per-player",
+        "2",
+    )
+    try:
+        p = await Peer.open(srv.url)
+        await p.hello("limits")
+        await asyncio.sleep(1.2)  # the hello's token back in the bucket
+        ids = [await p.send({"type": "ping"}) for _ in range(12)]
+        replies = [await p.wait_for(lambda m, i=i: m.get("re") == i) for i in ids]
+        limited = [r for r in replies if r["type"] == "error"]
+        assert limited and all(error_of(r) == "rate_limited" for r in limited)
+        await asyncio.sleep(2.5)
+        rooms = []
+        for _ in range(2):
+            ack = await p.request({"type": "create_room", "ruleset": "mcr"})
+            rooms.append(ack["room"])
+        assert error_of(await p.request({"type": "create_room", "ruleset": "mcr"})) == (
+            "too_many_rooms"
+        )
+        await asyncio.sleep(1.2)
+        for text in ("a", "b"):
+            assert (await p.request({"type": "chat", "room": rooms[0], "text": text}))[
+                "type"
+            ] == "ack"
+        err = await p.request({"type": "chat", "room": rooms[0], "text": "c"})
+        assert error_of(err) == "chat_rate_limited"
+        code = next(m for m in p.inbox if m["type"] == "snapshot")["lobby"]["code"]
+        members = []
+        for i in range(63):
+            q = await Peer.open(srv.url)
+            members.append(q)
+            await q.hello(f"m{i}")
+            r = await q.request({"type": "join_room", "code": code})
+            assert r["type"] == "ack", r
+        late = await Peer.open(srv.url)
+        await late.hello("late")
+        assert error_of(await late.request({"type": "join_room", "code": code})) == "room_full"
+        redis.stop()
+        await asyncio.sleep(1.2)
+        err = await late.request({"type": "create_room", "ruleset": "mcr"})
+        assert error_of(err) == "unavailable"
+        for q in [*members, late, p]:
+            await q.close()
+    finally:
+        srv.stop()
+        redis.stop()
+
+
+async def test_closing_on_a_graceful_stop(tmp_path):
+    srv = ServerProcess(tmp_path, *FAST_FLAGS)
+    try:
+        p = await Peer.open(srv.url)
+        await p.hello("bye")
+        srv.proc.terminate()
+        closing = await p.wait_for(lambda m: m["type"] == "closing", 20)
+        assert closing["reconnect"] is True
+        with pytest.raises(ConnectionClosed) as closed:
+            await p.wait_for(lambda m: False, 20)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    finally:
+        srv.stop()
+
+
+def test_frames_are_plain_msgpack_maps():
+    assert msgpack.unpackb(P({"type": "ping"})) == {"type": "ping"}
+
+
+def test_independence():
+    """The suite is a stranger's client: it imports nothing of the project."""
+    import ast
+
+    here = Path(__file__).resolve().parent
+    for path in here.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            for name in names:
+                top = name.split(".")[0]
+                assert top not in {"protocol", "server", "table", "bots", "scoring"}, (path, name)
