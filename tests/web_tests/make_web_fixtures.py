@@ -76,26 +76,29 @@ def screen(view: JSON) -> JSON:
     h = view.get("hand")
     out: JSON = {
         "phase": view["phase"],
-        "dealer": view["dealer"],
+        # after the last hand no event names the next dealer (the view moves it anyway)
+        "dealer": view["dealer"] if view["phase"] != "game_over" else None,
         "round_wind": view["round_wind"],
         "scores": view["scores"],
         "hand": None,
     }
     if h is not None:
+        over = view["phase"] in ("between_hands", "game_over")
         out["hand"] = {
             "number": h["number"],
             "turn": h["turn"],
             "wall_left": h["wall_left"],
             "seats": [
                 {
-                    "wind": s["wind"],
+                    "wind": s["wind"] if view["phase"] != "game_over" else None,
                     "melds": s["melds"],
                     "flowers": s["flowers"],
                     "discards": s["discards"],
                     "concealed_count": s["concealed_count"],
                     "ting": s["ting"],
                     "concealed": s["concealed"],
-                    "drawn": s.get("drawn"),
+                    # once the hand is over every hand is shown whole, no drawn tile apart
+                    "drawn": None if over else s.get("drawn"),
                 }
                 for s in h["seats"]
             ],
