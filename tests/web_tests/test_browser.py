@@ -45,6 +45,7 @@ SHOTS = os.environ.get("MAHJONG_WEB_SCREENSHOTS")
 def shot(page: Any, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.wait_for_timeout(300)  # dialogs fade in over 200 ms
         page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
 
 

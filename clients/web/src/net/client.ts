@@ -6,7 +6,6 @@ import { decode, encode } from "@msgpack/msgpack";
 import {
   PROTOCOL_VERSION,
   type ClientMessage,
-  type Hints,
   type LegalAction,
   type RoomOptions,
   type ServerMessage,
@@ -32,7 +31,6 @@ export interface AppState {
   current: string | null;
   roomList: Extract<ServerMessage, { type: "room_list" }>["rooms"];
   toasts: Toast[];
-  hints: Record<string, Hints | undefined>;
   /** server clock minus local clock (ms), from ping/pong */
   offset: number;
 }
@@ -76,7 +74,6 @@ export class Client {
       current: null,
       roomList: [],
       toasts: [],
-      hints: {},
       offset: 0,
     };
   }
@@ -221,11 +218,7 @@ export class Client {
         if (!old) return;
         const m = applyEvents(old, msg);
         if (m.gap && !old.gap) this.send({ type: "resync", room: msg.room, since: old.seq });
-        if (m !== old) {
-          const hints = { ...this.state.hints };
-          if (m.seq !== old.seq) delete hints[msg.room];
-          this.set({ rooms: { ...this.state.rooms, [msg.room]: m }, hints });
-        }
+        if (m !== old) this.set({ rooms: { ...this.state.rooms, [msg.room]: m } });
         if (m.lobby.status === "closed") this.forget(msg.room);
         return;
       }
@@ -242,9 +235,6 @@ export class Client {
       }
       case "room_list":
         this.set({ roomList: msg.rooms });
-        return;
-      case "hints":
-        this.set({ hints: { ...this.state.hints, [msg.room]: msg } });
         return;
       default:
         return;
@@ -292,10 +282,6 @@ export class Client {
     if (a.tile !== undefined) action.tile = a.tile;
     const r = await this.request({ type: "action", room, seq: this.nextSeq(room), action });
     if (r.type === "ack") this.lastActionAck[room] = Math.max(this.lastActionAck[room] ?? 0, r.seq);
-  }
-
-  hints(room: string): void {
-    this.send({ type: "hints", room });
   }
 
   select(room: string | null): void {

@@ -58,8 +58,7 @@ export type ClientMessage =
   | { type: "chat"; room: string; text: string; id?: number }
   | { type: "rematch"; room: string; id?: number }
   | { type: "resync"; room: string; since: number; id?: number }
-  | { type: "get_log"; room: string; id?: number }
-  | { type: "hints"; room: string; id?: number };
+  | { type: "get_log"; room: string; id?: number };
 
 // ------------------------------------------------------------------ server -> client
 
@@ -199,22 +198,6 @@ export interface You {
   spectator: boolean;
 }
 
-export interface Hints {
-  room: string;
-  shanten: number | null;
-  discards: { tile: Tile; waits: HintWait[]; ready: boolean; shanten: number }[];
-  waits: HintWait[];
-  re?: number;
-}
-
-export interface HintWait {
-  tile: Tile;
-  unseen: number;
-  /** whether a win on it reaches the rule set's minimum (null: no minimum, or unknown) */
-  min_by_discard: boolean | null;
-  min_by_self_draw: boolean | null;
-}
-
 export type ServerMessage =
   | { type: "welcome"; v: number; player_id: string; token: string; name: string; resumed: boolean; rooms: string[]; server: string; limits: Record<string, unknown>; rulesets: string[]; re?: number; sparse?: boolean }
   | { type: "pong"; t?: number; server_ms?: number; re?: number }
@@ -225,8 +208,7 @@ export type ServerMessage =
   | { type: "ack"; room: string; seq: number; client_seq?: number; duplicate: boolean; re?: number }
   | { type: "game_log"; room: string; log: Record<string, unknown>; re?: number }
   | { type: "left"; room: string; re?: number }
-  | { type: "closing"; reason: string; reconnect: boolean; retry_after_ms?: number }
-  | ({ type: "hints" } & Hints);
+  | { type: "closing"; reason: string; reconnect: boolean; retry_after_ms?: number };
 
 export type SnapshotMessage = Extract<ServerMessage, { type: "snapshot" }>;
 export type EventsMessage = Extract<ServerMessage, { type: "events" }>;

@@ -105,8 +105,6 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const order = [0, 1, 2, 3].map((k) => (base + k) % 4); // bottom, right, top, left
   const pos = ["bottom", "right", "top", "left"];
   const wallText = !h ? "" : h.wall_left >= 0 ? `wall ${h.wall_left}` : "wall —";
-  const status = room.lobby.status;
-  const hints = client.state.hints[room.room];
   return (
     <main class={`table ${me === null ? "spectating" : ""}`} data-testid="table">
       <header class="bar">
@@ -174,12 +172,6 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
                 {ACTION_WORDS[a.type] ?? a.type} {a.tile && <Tile code={a.tile} size="small" />}
               </button>
             ))}
-            {status === "playing" && !claiming && (
-              <button type="button" class="small" data-testid="hints" onClick={() => client.hints(room.room)}>
-                Hints
-              </button>
-            )}
-            {hints && <HintLine hints={hints} />}
           </div>
         </section>
       )}
@@ -330,18 +322,6 @@ function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar
   return (
     <div class="timer" data-testid="timer">
       {secs} s
-    </div>
-  );
-}
-
-function HintLine({ hints }: { hints: NonNullable<Client["state"]["hints"][string]> }) {
-  const sh = hints.shanten;
-  const words = sh === null ? "" : sh < 0 ? "complete — you can win" : sh === 0 ? "ready (聽牌)" : `${sh} from ready (向聽 ${sh})`;
-  return (
-    <div class="hints" data-testid="hint-line">
-      {words}
-      {hints.waits.length > 0 && <> · waits {hints.waits.map((w) => `${w.tile}×${w.unseen}${w.min_by_discard === false && w.min_by_self_draw === false ? " (below minimum)" : ""}`).join(" ")}</>}
-      {hints.discards.filter((d) => d.ready).length > 0 && <> · discard to be ready: {hints.discards.filter((d) => d.ready).map((d) => d.tile).join(" ")}</>}
     </div>
   );
 }
