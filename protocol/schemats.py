@@ -78,6 +78,14 @@ def render(schema: dict[str, Any]) -> str:
         "",
     ]
     for name, node in schema["$defs"].items():
+        if name == "Tile":
+            # tile codes stay plain strings in the client; the codes are listed for checks
+            codes = ", ".join(_lit(c) for c in node["enum"])
+            out.append(f"/** {node['description']} */")
+            out.append("export type Tile = string;")
+            out.append(f"export const TILE_CODES: readonly Tile[] = [{codes}];")
+            out.append("")
+            continue
         doc = node.get("description")
         if doc:
             out.append(f"/** {doc} */")

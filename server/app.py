@@ -37,7 +37,7 @@ from protocol.messages import (
     parse_client,
     request_id_of,
 )
-from server import game, resp, rooms
+from server import game, resp, rooms, web
 from server.clock import now_ms
 from server.collector import freeze_loop
 from server.config import Config
@@ -528,6 +528,7 @@ class App:
         self.cfg = cfg
         self.store = store
         self.metrics = Metrics()
+        self.web = web.Site()  # the browser client (server/web.py)
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
         self.conns: set[Conn] = set()
         self.by_player: dict[str, set[Conn]] = {}
@@ -1805,6 +1806,8 @@ class App:
             self.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
             body = self.metrics.render(n, len(self.feeds), self.learned)
             return _text(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        if not web.is_websocket(request):
+            return self.web.respond(request)  # the browser client, or 404
         if 0 < self.cfg.hello_backlog <= self.greeting:
             # A reconnect storm: thousands of clients at once. The ones admitted are answered
             # within a fraction of a second; the rest come back after Retry-After (with

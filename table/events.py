@@ -134,11 +134,13 @@ class ScoreJSON:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PaymentJSON:
+    """A ledger line: ``payer`` pays ``payee`` ``amount`` for ``reason`` in hand ``hand``."""
+
+    hand: int
     payer: Seat
     payee: Seat
     amount: int
     reason: str
-    hand: Annotated[int | None, Omit, Doc("in ledgers and payment events")] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -248,9 +250,9 @@ class Kong(EventData):
     DOC = "a concealed kong (its tile hidden from the others) or a completed added kong"
     seat: Seat
     concealed: Annotated[bool | None, Omit] = None
-    tile: Annotated[TileCode | None, Omit, Doc("hidden from the others for a concealed kong")] = (
-        None
-    )
+    tile: Annotated[
+        TileCode | None, Omit, Secret, Doc("only the owner sees it, for a concealed kong")
+    ] = None
     added: Annotated[bool | None, Omit] = None
 
     def owner(self) -> int | None:

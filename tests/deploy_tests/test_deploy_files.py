@@ -70,7 +70,9 @@ def server_packages() -> set[str]:
 def test_dockerfile_is_slim_multistage_and_non_root():
     text = (DEPLOY / "Dockerfile").read_text()
     froms = re.findall(r"^FROM\s+(\S+)", text, re.M)
-    assert len(froms) == 2 and all("slim" in f for f in froms)
+    # the browser client's Node stage, the Python build stage, the runtime image
+    assert len(froms) == 3 and all("slim" in f for f in froms)
+    assert "npm ci" in text and "COPY --from=web /src/server/webapp ./server/webapp" in text
     users = re.findall(r"^USER\s+(\S+)", text, re.M)
     assert users and users[-1].split(":")[0] not in ("root", "0")
     assert int(users[-1].split(":")[0]) >= 1000

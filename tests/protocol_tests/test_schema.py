@@ -14,6 +14,7 @@ from protocol import schema
 from protocol.actions import ACTIONS, parse_action
 from table import Action, ActionType, GameConfig, Phase, RandomPlayer, apply, decisions, new_game
 from table.events import EVENT_CLASSES, EVENT_TYPES
+from table.wire import Secret, wire_fields
 
 
 def test_committed_schema_document_and_types_are_generated_from_the_definitions():
@@ -53,8 +54,14 @@ def test_every_event_view_and_legal_action_of_played_games_fits_the_schema(rules
                 a = chosen
             st, evs = apply(st, a)
             for e in evs:
-                # the definition made the event: its type, owner and secret fields agree
-                assert any(c.TYPE == e.type for c in EVENT_CLASSES)
+                # the definition made the event: its secret fields are Secret-marked fields
+                # of a definition of its type, and owned by its seat
+                defs = EVENT_TYPES[e.type]
+                assert any(
+                    set(e.secret) <= {f.wire for f in wire_fields(c) if f.has(Secret)} for c in defs
+                ), e
+                if e.secret:
+                    assert e.owner == e.data["seat"]
                 for viewer in (None, 0, 1, 2, 3):
                     j = table.view_event(e, viewer)
                     if j is not None:
@@ -82,4 +89,5 @@ def test_a_wrong_event_is_refused_by_the_schema():
 
 def test_each_event_type_names_its_definitions():
     for t, classes in EVENT_TYPES.items():
-        assert all(c.TYPE == t for c in classes)
+        assert all(t == c.TYPE for c in classes)
+    assert {c for cs in EVENT_TYPES.values() for c in cs} == set(EVENT_CLASSES)

@@ -186,13 +186,13 @@ export interface Meld {
 
 export type Notice = NoticeRoomCreated | NoticeJoined | NoticeLeft | NoticeSeatAway | NoticeSeatBack | NoticeBotTookOver | NoticeRoomClosed | NoticeGameOver;
 
+/** A ledger line: ``payer`` pays ``payee`` ``amount`` for ``reason`` in hand ``hand``. */
 export interface Payment {
+  hand: number;
   payer: number;
   payee: number;
   amount: number;
   reason: string;
-  /** in ledgers and payment events */
-  hand?: number | null;
 }
 
 /** A public room in ``room_list``. */
@@ -293,7 +293,8 @@ export interface Summary {
 }
 
 /** a tile code: 1m…9m, 1p…9p, 1s…9s, winds we ws ww wn, dragons dr dg dw, flowers f1…f8 (f1–f4 seasons, f5–f8 plants) */
-export type Tile = "1m" | "2m" | "3m" | "4m" | "5m" | "6m" | "7m" | "8m" | "9m" | "1p" | "2p" | "3p" | "4p" | "5p" | "6p" | "7p" | "8p" | "9p" | "1s" | "2s" | "3s" | "4s" | "5s" | "6s" | "7s" | "8s" | "9s" | "we" | "ws" | "ww" | "wn" | "dr" | "dg" | "dw" | "f1" | "f2" | "f3" | "f4" | "f5" | "f6" | "f7" | "f8";
+export type Tile = string;
+export const TILE_CODES: readonly Tile[] = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "we", "ws", "ww", "wn", "dr", "dg", "dw", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
 
 export interface WinFlags {
   self_drawn: boolean;
@@ -716,7 +717,7 @@ export interface EventKong {
   type: "kong";
   seat: number;
   concealed?: boolean | null;
-  /** hidden from the others for a concealed kong */
+  /** only the owner sees it, for a concealed kong */
   tile?: Tile | null;
   added?: boolean | null;
 }

@@ -1,0 +1,12 @@
+import { render } from "preact";
+import { Client } from "./net/client";
+import { App } from "./ui/app";
+import "./style.css";
+
+// /r/<code> opens the app straight into that room
+const m = /^\/r\/([A-Za-z0-9-]{1,16})$/.exec(location.pathname);
+const scheme = location.protocol === "https:" ? "wss" : "ws";
+const client = new Client(`${scheme}://${location.host}/ws`, m?.[1] ?? null);
+(globalThis as { mahjong?: Client }).mahjong = client; // for debugging and the browser tests
+client.connect();
+render(<App client={client} />, document.getElementById("app")!);

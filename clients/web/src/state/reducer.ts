@@ -1,0 +1,455 @@
+// From server frames to what the screen shows: a pure reducer per room. A `snapshot`
+// replaces everything; each `events` frame is applied in order (a gap marks the room for a
+// `resync`); game events update the table as the engine's view would show it
+// (tests: test/reducer.test.ts, driven by per-seat streams of the engine's golden games).
+
+import type {
+  ChatLine,
+  EventsMessage,
+  GameEvent,
+  GameSummary,
+  GameView,
+  LegalAction,
+  Lobby,
+  Meld,
+  Notice,
+  SeatView,
+  SnapshotMessage,
+  Tile,
+  Winner,
+  You,
+} from "../protocol/types";
+import { sortTiles } from "../tiles/order";
+
+export interface RiverTile {
+  tile: Tile;
+  /** taken by a claim (the engine's view no longer lists it; shown greyed) */
+  claimed: boolean;
+  /** discarded with 叮 */
+  ting?: boolean;
+}
+
+export interface HandResult {
+  kind: "win" | "draw";
+  hand: number;
+  how?: string;
+  tile?: Tile;
+  discarder?: number | null;
+  winners: Winner[];
+  reason?: string;
+  /** each seat's net from this hand's payments */
+  net: number[];
+  /** every seat's concealed tiles, revealed at the end */
+  revealed: Tile[][] | null;
+}
+
+export interface RoomModel {
+  room: string;
+  seq: number;
+  lobby: Lobby;
+  you: You;
+  /** the engine's view for your seat, kept up to date by the events; `hand.wall_left` is
+   * -1 until the first draw of a hand started while you watched (the deal does not say) */
+  game: GameView | null;
+  rivers: RiverTile[][];
+  legal: LegalAction[];
+  deadline: number | null;
+  lastDiscard: { seat: number; tile: Tile } | null;
+  result: HandResult | null;
+  summary: GameSummary | null;
+  chat: ChatLine[];
+  /** recent happenings in words, newest last (notices, claims, timeouts) */
+  log: string[];
+  /** a frame is missing: the client must send `resync {since: seq}` */
+  gap: boolean;
+  /** each seat's net from the payments of the hand in play (kongs, flowers, the win) */
+  handNet: number[];
+}
+
+const MAX_CHAT = 100;
+const WINDS = ["we", "ws", "ww", "wn"] as const;
+const MAX_LOG = 30;
+
+export function seatName(lobby: Lobby, seat: number): string {
+  const s = lobby.seats[seat];
+  return s ? s.name : `seat ${seat + 1}`;
+}
+
+function clone<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x)) as T;
+}
+
+function removeTiles(list: Tile[], tiles: Tile[]): Tile[] {
+  const out = [...list];
+  for (const t of tiles) {
+    const i = out.indexOf(t);
+    if (i >= 0) out.splice(i, 1);
+  }
+  return out;
+}
+
+export function fromSnapshot(f: SnapshotMessage, keepChat: ChatLine[] = []): RoomModel {
+  const game = f.game ? clone(f.game) : null;
+  const rivers: RiverTile[][] = [0, 1, 2, 3].map((i) =>
+    (game?.hand?.seats[i]?.discards ?? []).map((tile) => ({ tile, claimed: false })),
+  );
+  const h = game?.hand;
+  return {
+    room: f.room,
+    seq: f.seq,
+    lobby: f.lobby,
+    you: f.you,
+    game,
+    rivers,
+    legal: f.legal ?? [],
+    deadline: f.deadline ?? null,
+    lastDiscard:
+      h && h.discard != null && h.discarder != null ? { seat: h.discarder, tile: h.discard } : null,
+    result: null,
+    summary: null,
+    chat: keepChat,
+    log: [],
+    gap: false,
+    handNet: [0, 0, 0, 0],
+  };
+}
+
+/** Apply one `events` frame. Frames at or below the room's seq are ignored (duplicates); a
+ * frame that does not follow on (`prev`, or seq - 1) sets `gap` and changes nothing else. */
+export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
+  if (f.seq <= m.seq) return m;
+  const prev = f.prev ?? f.seq - 1;
+  if (prev !== m.seq) return { ...m, gap: true };
+  const r: RoomModel = {
+    ...m,
+    seq: f.seq,
+    gap: false,
+    game: m.game ? clone(m.game) : null,
+    rivers: m.rivers.map((row) => row.map((t) => ({ ...t }))),
+    chat: m.chat,
+    log: [...m.log],
+  };
+  if (f.lobby) {
+    r.lobby = f.lobby;
+    const me = f.lobby.seats.findIndex((s) => s?.player === m.you.player);
+    r.you = { ...r.you, seat: me >= 0 ? me : null, spectator: me < 0 };
+    if (f.lobby.status === "lobby") {
+      r.summary = null;
+      if (m.lobby.status !== "lobby") {
+        r.game = null; // a rematch: back to the lobby
+        r.result = null;
+      }
+    }
+  }
+  if (f.chat) r.chat = [...m.chat, f.chat].slice(-MAX_CHAT);
+  if (f.notice) applyNotice(r, f.notice);
+  for (const e of f.events) applyEvent(r, e);
+  r.legal = f.legal ?? [];
+  r.deadline = f.deadline ?? null;
+  r.log = r.log.slice(-MAX_LOG);
+  return r;
+}
+
+function applyNotice(r: RoomModel, n: Notice): void {
+  switch (n.type) {
+    case "joined":
+      r.log.push(`${n.name} joined`);
+      break;
+    case "left":
+      r.log.push(`${n.name} left`);
+      break;
+    case "seat_away":
+      r.log.push(`${seatName(r.lobby, n.seat)} is away`);
+      break;
+    case "seat_back":
+      r.log.push(`${seatName(r.lobby, n.seat)} is back`);
+      break;
+    case "bot_took_over":
+      r.log.push(`a bot plays for ${seatName(r.lobby, n.seat)}`);
+      break;
+    case "room_closed":
+      r.log.push("the room was closed");
+      break;
+    case "game_over":
+      r.summary = n.summary;
+      break;
+    default:
+      break;
+  }
+}
+
+function newGame(r: RoomModel): GameView {
+  return {
+    seq: 0,
+    ruleset: r.lobby.ruleset,
+    phase: "turn",
+    you: r.you.seat,
+    dealer: 0,
+    round_wind: "we",
+    hands_played: 0,
+    streak: 0,
+    scores: [0, 0, 0, 0],
+    hand: null,
+    legal_actions: [],
+  };
+}
+
+function seatOf(r: RoomModel, i: number): SeatView | undefined {
+  return r.game?.hand?.seats[i];
+}
+
+function mine(r: RoomModel, s: SeatView): boolean {
+  return s.concealed !== null && r.you.seat === s.seat;
+}
+
+/** Apply one game event (as the engine's view for this seat would change). Exported for tests. */
+export function applyEvent(r: RoomModel, e: GameEvent): void {
+  if (e.type === "hand_started") {
+    const g = r.game ?? newGame(r);
+    g.phase = "turn";
+    g.dealer = e.dealer;
+    g.round_wind = e.round_wind;
+    g.streak = e.streak;
+    g.you = r.you.seat;
+    g.hand = {
+      number: e.hand,
+      commitment: e.commitment,
+      dice: e.dice,
+      wall_left: -1,
+      turn: e.dealer,
+      discarder: null,
+      discard: null,
+      pending: [],
+      seats: e.seat_winds.map((wind, i) => ({
+        seat: i,
+        wind,
+        melds: [],
+        flowers: [],
+        discards: [],
+        concealed_count: 0,
+        ting: false,
+        ting_tile: null,
+        concealed: r.you.seat === i ? [] : null,
+        ...(r.you.seat === i ? { drawn: null } : {}),
+      })),
+    };
+    r.game = g;
+    r.rivers = [[], [], [], []];
+    r.lastDiscard = null;
+    r.result = null;
+    r.handNet = [0, 0, 0, 0];
+    return;
+  }
+  const g = r.game;
+  const h = g?.hand;
+  if (!g) return;
+  switch (e.type) {
+    case "dealt": {
+      const s = seatOf(r, e.seat);
+      if (!s) return;
+      s.concealed_count = e.count;
+      if (e.tiles && s.concealed !== null) {
+        s.concealed = sortTiles(e.tiles);
+        // the dealer's 14th tile counts as drawn (the engine's view says so)
+        if (e.count % 3 === 2) s.drawn = e.tiles[e.tiles.length - 1] ?? null;
+      }
+      return;
+    }
+    case "draw": {
+      const s = seatOf(r, e.seat);
+      if (!s || !h) return;
+      s.concealed_count += 1;
+      if (e.wall_left !== undefined) h.wall_left = e.wall_left; // not said during the deal
+      if (!e.replacement) {
+        // (a replacement for a flower or a kong is drawn by the seat whose turn it is, or
+        // during the deal, when the dealer's turn comes next)
+        h.turn = e.seat;
+        h.discard = null;
+        h.discarder = null;
+        g.phase = "turn";
+      }
+      if (e.tile && s.concealed !== null) {
+        s.concealed = sortTiles([...s.concealed, e.tile]);
+        // a flower's replacement in the deal is not "drawn" unless the turn is yours
+        if (h.turn === e.seat) s.drawn = e.tile;
+      }
+      return;
+    }
+    case "flower": {
+      const s = seatOf(r, e.seat);
+      if (!s) return;
+      s.flowers = [...s.flowers, e.tile];
+      s.concealed_count -= 1;
+      if (mine(r, s) && s.concealed) {
+        s.concealed = removeTiles(s.concealed, [e.tile]);
+        if (s.drawn === e.tile) s.drawn = null;
+      }
+      return;
+    }
+    case "ting": {
+      // follows the discard it was declared with
+      const s = seatOf(r, e.seat);
+      if (!s) return;
+      s.ting = true;
+      s.ting_tile = e.tile;
+      const river = r.rivers[e.seat];
+      const last = river?.[river.length - 1];
+      if (last) last.ting = true;
+      return;
+    }
+    case "discard": {
+      const s = seatOf(r, e.seat);
+      if (!s || !h) return;
+      s.concealed_count -= 1;
+      s.discards = [...s.discards, e.tile];
+      if (mine(r, s) && s.concealed) {
+        s.concealed = removeTiles(s.concealed, [e.tile]);
+        s.drawn = null;
+      }
+      r.rivers[e.seat]?.push({ tile: e.tile, claimed: false });
+      r.lastDiscard = { seat: e.seat, tile: e.tile };
+      h.discarder = e.seat;
+      h.discard = e.tile;
+      g.phase = "claim";
+      if (e.auto) r.log.push(`${seatName(r.lobby, e.seat)} ran out of time`);
+      return;
+    }
+    case "claimed": {
+      const s = seatOf(r, e.seat);
+      const from = seatOf(r, e.from);
+      if (!s || !h || !from) return;
+      const tiles = e.meld.tiles ?? [];
+      s.melds = [...s.melds, e.meld];
+      s.concealed_count -= Math.max(0, tiles.length - 1);
+      if (mine(r, s) && s.concealed) {
+        s.concealed = removeTiles(s.concealed, removeTiles(tiles, [e.meld.claimed ?? ""]));
+        s.drawn = null;
+      }
+      from.discards = from.discards.slice(0, -1);
+      const river = r.rivers[e.from];
+      const last = river?.[river.length - 1];
+      if (last) last.claimed = true;
+      h.turn = e.seat;
+      h.discard = null;
+      h.discarder = null;
+      g.phase = "turn";
+      r.log.push(`${seatName(r.lobby, e.seat)} ${e.claim}s ${e.meld.claimed ?? ""}`);
+      return;
+    }
+    case "kong_declared": {
+      if (!h) return;
+      h.discarder = e.seat;
+      h.discard = e.tile;
+      g.phase = "rob";
+      return;
+    }
+    case "kong": {
+      const s = seatOf(r, e.seat);
+      if (!s || !h) return;
+      if (e.concealed) {
+        const tiles = e.tile ? [e.tile, e.tile, e.tile, e.tile] : null;
+        s.melds = [...s.melds, tiles ? { kind: "kong", tiles, concealed: true } : { kind: "kong", concealed: true, tiles: null }];
+        s.concealed_count -= 4;
+        if (mine(r, s) && s.concealed && e.tile) s.concealed = removeTiles(s.concealed, tiles ?? []);
+      } else if (e.tile) {
+        const t = e.tile;
+        s.melds = s.melds.map((m): Meld =>
+          m.kind === "pung" && !m.concealed && m.tiles?.[0] === t ? { ...m, kind: "kong", tiles: [t, t, t, t], added: true } : m,
+        );
+        s.concealed_count -= 1;
+        if (mine(r, s) && s.concealed) s.concealed = removeTiles(s.concealed, [t]);
+      }
+      if (mine(r, s)) s.drawn = null;
+      h.discard = null;
+      h.discarder = null;
+      g.phase = "turn";
+      return;
+    }
+    case "payment": {
+      g.scores = g.scores.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
+      r.handNet = r.handNet.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
+      if (r.result) r.result.net = [...r.handNet];
+      return;
+    }
+    case "hand_won": {
+      // the payments of the win follow as `payment` events; earlier ones this hand (kongs,
+      // flowers) are counted too, so `net` is the whole hand
+      r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], revealed: null };
+      return; // a tile won on a discard stays in the river, as the engine shows it
+    }
+    case "hand_drawn": {
+      r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], revealed: null };
+      return;
+    }
+    case "hand_ended": {
+      if (h) {
+        h.seats.forEach((s, i) => {
+          const tiles = e.hands[i];
+          if (tiles) {
+            s.concealed = sortTiles(tiles);
+            s.concealed_count = tiles.length;
+          }
+          if (s.drawn !== undefined) s.drawn = null;
+        });
+        h.wall = e.wall;
+        h.salt = e.salt;
+        h.discard = null;
+        h.discarder = null;
+      }
+      g.phase = "between_hands";
+      g.hands_played += 1;
+      if (r.result) r.result.revealed = e.hands.map((t) => sortTiles(t));
+      return;
+    }
+    case "next_hand": {
+      g.dealer = e.dealer;
+      h?.seats.forEach((s, i) => {
+        s.wind = WINDS[(i - e.dealer + 4) % 4] ?? "we"; // seat winds follow the dealer
+      });
+      g.round_wind = e.round_wind;
+      g.streak = e.streak;
+      return;
+    }
+    case "game_over": {
+      g.phase = "game_over";
+      return;
+    }
+    case "timeout":
+      if (e.default !== "pass") r.log.push(`${seatName(r.lobby, e.seat)} timed out`);
+      return;
+    default:
+      return;
+  }
+}
+
+/** The fields of the table a test compares with the engine's view (see make_web_fixtures.py). */
+export function screen(r: RoomModel): unknown {
+  const g = r.game;
+  if (!g) return null;
+  const h = g.hand;
+  const over = g.phase === "between_hands" || g.phase === "game_over"; // hands revealed
+  return {
+    phase: g.phase,
+    // after the last hand no event names the next dealer (the engine's view moves it anyway)
+    dealer: g.phase === "game_over" ? null : g.dealer,
+    round_wind: g.round_wind,
+    scores: g.scores,
+    hand: h
+      ? {
+          number: h.number,
+          turn: h.turn,
+          wall_left: h.wall_left,
+          seats: h.seats.map((s, i) => ({
+            wind: g.phase === "game_over" ? null : s.wind,
+            melds: s.melds,
+            flowers: s.flowers,
+            discards: (r.rivers[i] ?? []).filter((t) => !t.claimed).map((t) => t.tile),
+            concealed_count: s.concealed_count,
+            ting: s.ting,
+            concealed: s.concealed,
+            drawn: over ? null : (s.drawn ?? null),
+          })),
+        }
+      : null,
+  };
+}

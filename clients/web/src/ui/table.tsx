@@ -1,0 +1,471 @@
+import { useEffect, useState } from "preact/hooks";
+import type { Client } from "../net/client";
+import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
+import { seatName, type RoomModel } from "../state/reducer";
+import { RULESET_NAMES } from "./app";
+import { useTick } from "./hooks";
+import { Chat } from "./lobby";
+import { MeldView, Tile } from "./tile";
+
+const WIND_NAMES: Record<string, string> = { we: "East", ws: "South", ww: "West", wn: "North" };
+const WIND_ZH: Record<string, string> = { we: "東", ws: "南", ww: "西", wn: "北" };
+const CLAIM_ORDER = ["win", "kong", "pung", "chow"];
+
+function chowTiles(t: TileCode): TileCode[] {
+  const n = Number(t[0]);
+  const s = t[1] ?? "";
+  return [`${n}${s}`, `${n + 1}${s}`, `${n + 2}${s}`];
+}
+
+/** The tiles a claim makes, the claimed tile last-marked (drawn on its button). */
+function claimTiles(a: LegalAction, discard: TileCode | null): TileCode[] {
+  const d = a.tile ?? discard ?? "";
+  if (a.type === "chow" && a.tile) return chowTiles(a.tile);
+  if (a.type === "pung") return [d, d, d];
+  if (a.type === "kong") return [d, d, d, d];
+  if (a.type === "win") return [discard ?? d];
+  return [];
+}
+
+const ACTION_WORDS: Record<string, string> = {
+  win: "Win 食糊",
+  kong: "Kong 槓",
+  pung: "Pung 碰",
+  chow: "Chow 上",
+  pass: "Pass",
+  concealed_kong: "Kong 暗槓",
+  added_kong: "Kong 加槓",
+  ting: "叮 Ting",
+  discard: "Discard",
+};
+
+export function TableView({ client, room }: { client: Client; room: RoomModel }) {
+  const g = room.game!;
+  const h = g.hand;
+  const me = room.you.seat;
+  const base = me ?? 0;
+  const [selected, setSelected] = useState<TileCode | null>(null);
+  const [showChat, setShowChat] = useState(false);
+  const [hideResult, setHideResult] = useState(false);
+  const stale = (client.lastActionAck[room.room] ?? 0) > room.seq;
+  const legal = stale ? [] : room.legal;
+  const claiming = legal.some((a) => a.type === "pass");
+  const discards = legal.filter((a) => a.type === "discard");
+  const tings = legal.filter((a) => a.type === "ting");
+  const turnOthers = legal.filter((a) => a.type === "concealed_kong" || a.type === "added_kong" || (a.type === "win" && !claiming));
+  const claimOptions = claiming
+    ? legal.filter((a) => a.type !== "pass").sort((a, b) => CLAIM_ORDER.indexOf(a.type) - CLAIM_ORDER.indexOf(b.type))
+    : [];
+  const pass = legal.find((a) => a.type === "pass");
+  const act = (a: LegalAction) => {
+    setSelected(null);
+    void client.act(room.room, a);
+  };
+  const discardSel = () => {
+    const a = discards.find((d) => d.tile === selected);
+    if (a) act(a);
+  };
+  const tingSel = tings.find((d) => d.tile === selected);
+
+  useEffect(() => setHideResult(false), [room.result?.hand, room.result?.kind]);
+  useEffect(() => {
+    if (selected && !discards.some((d) => d.tile === selected)) setSelected(null);
+  }, [room.seq]);
+  // keyboard: 1–9 the claim options in order, Space pass, Enter discard the selected tile,
+  // ←/→ move the selection along the hand
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.target as HTMLElement | null)?.tagName === "INPUT") return;
+      if (claiming) {
+        const n = Number(e.key);
+        if (n >= 1 && n <= 9 && claimOptions[n - 1]) {
+          e.preventDefault();
+          act(claimOptions[n - 1]!);
+        } else if (e.key === " " && pass) {
+          e.preventDefault();
+          act(pass);
+        }
+        return;
+      }
+      if (e.key === "Enter" && selected) {
+        e.preventDefault();
+        discardSel();
+      } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && discards.length) {
+        const tiles = discards.map((d) => d.tile!);
+        const i = selected ? tiles.indexOf(selected) : -1;
+        const j = e.key === "ArrowLeft" ? (i <= 0 ? tiles.length - 1 : i - 1) : (i + 1) % tiles.length;
+        setSelected(tiles[j] ?? null);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const mySeat = me !== null ? h?.seats[me] : undefined;
+  const order = [0, 1, 2, 3].map((k) => (base + k) % 4); // bottom, right, top, left
+  const pos = ["bottom", "right", "top", "left"];
+  const wallText = !h ? "" : h.wall_left >= 0 ? `wall ${h.wall_left}` : "wall —";
+  return (
+    <main class={`table ${me === null ? "spectating" : ""}`} data-testid="table">
+      <header class="bar">
+        <strong>{room.lobby.code}</strong>
+        <span>· {RULESET_NAMES[g.ruleset] ?? g.ruleset}</span>
+        <span data-testid="round">
+          · {WIND_NAMES[g.round_wind]} round {WIND_ZH[g.round_wind]}, hand {(h?.number ?? 0) + 1}
+        </span>
+        <span data-testid="wall">· {wallText}</span>
+        {me === null && <span class="badge">watching</span>}
+        <span class="grow" />
+        <button type="button" class="small" onClick={() => setShowChat(!showChat)} data-testid="chat-toggle">
+          Chat{room.chat.length ? ` (${room.chat.length})` : ""}
+        </button>
+        <button type="button" class="small" data-testid="leave" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
+          Leave
+        </button>
+      </header>
+      {h && (
+        <div class="felt">
+          {order.map((seat, k) => (
+            <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} />
+          ))}
+          <div class="center">
+            {order.map((seat, k) => (
+              <River key={seat} room={room} seat={seat} where={pos[k]!} />
+            ))}
+            <div class="compass">
+              <div class="rw">{WIND_ZH[g.round_wind]}</div>
+              <div>{wallText}</div>
+              <Countdown room={room} offset={client.state.offset} />
+            </div>
+          </div>
+        </div>
+      )}
+      {me !== null && mySeat && (
+        <section class="me" data-testid="me">
+          <div class="my-melds">
+            {mySeat.flowers.length > 0 && (
+              <span class="flowers">
+                {mySeat.flowers.map((f, i) => (
+                  <Tile key={i} code={f} size="small" />
+                ))}
+              </span>
+            )}
+            {mySeat.melds.map((m, i) => (
+              <MeldView key={i} meld={m} />
+            ))}
+          </div>
+          <Hand seat={mySeat} selected={selected} canDiscard={discards} onTap={(t) => (selected === t ? (setSelected(null), act(discards.find((d) => d.tile === t)!)) : setSelected(t))} />
+          <div class="actions" data-testid="actions">
+            {discards.length > 0 && (
+              <button type="button" class="primary big" data-testid="discard" disabled={!selected} onClick={discardSel}>
+                Discard{selected ? "" : " (tap a tile)"}
+              </button>
+            )}
+            {tingSel && (
+              <button type="button" class="big" data-testid="ting" onClick={() => act(tingSel)}>
+                叮 Ting
+              </button>
+            )}
+            {!tingSel && tings.length > 0 && <span class="muted">叮 possible: select one of {tings.map((t) => t.tile).join(" ")}</span>}
+            {turnOthers.map((a, i) => (
+              <button type="button" class="big" key={i} data-testid={`act-${a.type}`} onClick={() => act(a)}>
+                {ACTION_WORDS[a.type] ?? a.type} {a.tile && <Tile code={a.tile} size="small" />}
+              </button>
+            ))}
+          </div>
+        </section>
+      )}
+      {claiming && h && (
+        <section class="sheet" data-testid="claim">
+          <div class="sheet-head">
+            {h.discarder !== null && seatName(room.lobby, h.discarder)} {g.phase === "rob" ? "adds a kong with" : "discards"}{" "}
+            {h.discard && <Tile code={h.discard} size="meld" />}
+            <Countdown room={room} offset={client.state.offset} bar />
+          </div>
+          <div class="sheet-buttons">
+            {claimOptions.map((a, i) => (
+              <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} onClick={() => act(a)}>
+                <kbd>{i + 1}</kbd> {ACTION_WORDS[a.type] ?? a.type}
+                <span class="claim-tiles">
+                  {claimTiles(a, h.discard).map((t, j) => (
+                    <Tile key={j} code={t} size="small" mark={t === h.discard} />
+                  ))}
+                </span>
+              </button>
+            ))}
+            {pass && (
+              <button type="button" class="big" data-testid="claim-pass" onClick={() => act(pass)}>
+                <kbd>Space</kbd> Pass
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {room.result && !hideResult && (g.phase === "between_hands" || g.phase === "game_over") && (
+        <ResultDialog room={room} onClose={() => setHideResult(true)} />
+      )}
+      {room.summary && (hideResult || !room.result) && <GameOver client={client} room={room} />}
+      {showChat && <Chat client={client} room={room} />}
+      {room.log.length > 0 && <div class="log">{room.log[room.log.length - 1]}</div>}
+    </main>
+  );
+}
+
+function Hand({ seat, selected, canDiscard, onTap }: { seat: SeatView; selected: TileCode | null; canDiscard: LegalAction[]; onTap: (t: TileCode) => void }) {
+  const tiles = [...(seat.concealed ?? [])];
+  const drawn = seat.drawn ?? null;
+  if (drawn) tiles.splice(tiles.indexOf(drawn), 1);
+  const can = new Set(canDiscard.map((a) => a.tile));
+  let selShown = false;
+  const one = (t: TileCode, i: number, extra = "") => {
+    const sel = !selShown && t === selected;
+    if (sel) selShown = true;
+    return <Tile key={extra + i} code={t} size="hand" selected={sel} onClick={can.has(t) ? () => onTap(t) : undefined} testid="hand-tile" />;
+  };
+  // the drawn tile is selected first when it matches (it is the one usually thrown)
+  const drawnEl = drawn ? (
+    <span class="drawn" data-testid="drawn">
+      {(() => {
+        const sel = drawn === selected;
+        if (sel) selShown = true;
+        return <Tile code={drawn} size="hand" selected={sel} onClick={can.has(drawn) ? () => onTap(drawn) : undefined} testid="hand-tile" />;
+      })()}
+    </span>
+  ) : null;
+  return (
+    <div class={`hand ${tiles.length > 13 ? "long" : ""}`} data-testid="hand">
+      {drawnEl && <span class="hand-rest">{drawnEl}</span>}
+      <span class="hand-main">{tiles.map((t, i) => one(t, i))}</span>
+    </div>
+  );
+}
+
+function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
+  const g = room.game!;
+  const s = g.hand!.seats[seat]!;
+  const ls = room.lobby.seats[seat];
+  const turn = g.hand!.turn === seat && g.phase === "turn";
+  const isMe = seat === room.you.seat;
+  return (
+    <div class={`seat seat-${where} ${turn ? "active" : ""}`} data-testid={`seat-${where}`} data-seat={seat}>
+      <div class="seat-head">
+        <span class="wind-badge" title={WIND_NAMES[s.wind]}>
+          {WIND_ZH[s.wind]}
+        </span>
+        <span class="name">{ls?.name ?? `seat ${seat + 1}`}</span>
+        {(ls?.bot || ls?.auto) && (
+          <span class="badge" title="played by a bot">
+            bot
+          </span>
+        )}
+        {ls?.away && <span class="badge">away</span>}
+        {g.dealer === seat && <span class="badge dealer">dealer</span>}
+        {s.ting && <span class="badge ting">叮</span>}
+        <span class="score" data-testid="score">
+          {g.scores[seat]}
+        </span>
+      </div>
+      {!isMe && (
+        <div class="seat-tiles">
+          {s.flowers.length > 0 && (
+            <span class="flowers">
+              {s.flowers.map((f, i) => (
+                <Tile key={i} code={f} size="small" />
+              ))}
+            </span>
+          )}
+          {s.melds.map((m, i) => (
+            <MeldView key={i} meld={m} size="small" />
+          ))}
+          {s.concealed && (g.phase === "between_hands" || g.phase === "game_over") ? (
+            <span class="revealed">
+              {s.concealed.map((t, i) => (
+                <Tile key={i} code={t} size="small" />
+              ))}
+            </span>
+          ) : (
+            <span class="backs" title={`${s.concealed_count} tiles`}>
+              <Tile code="back" size="small" /> ×{s.concealed_count}
+            </span>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function River({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
+  const river = room.rivers[seat] ?? [];
+  const last = room.lastDiscard;
+  return (
+    <div class={`river river-${where}`} data-testid={`river-${where}`}>
+      {river.map((t, i) => (
+        <Tile key={i} code={t.tile} size="river" dim={t.claimed} mark={!!last && last.seat === seat && i === river.length - 1 && !t.claimed} />
+      ))}
+    </div>
+  );
+}
+
+function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar?: boolean }) {
+  const now = useTick(250) + offset;
+  if (!room.deadline) return null;
+  const left = Math.max(0, room.deadline - now);
+  const secs = Math.ceil(left / 1000);
+  if (bar) {
+    const total = (room.lobby.options.claim_seconds as number | undefined) ?? 10;
+    return (
+      <div class="timebar" aria-label={`${secs} s left`}>
+        <div style={{ width: `${Math.min(100, (left / 10 / Math.max(1, total)) * 1)}%` }} />
+      </div>
+    );
+  }
+  return (
+    <div class="timer" data-testid="timer">
+      {secs} s
+    </div>
+  );
+}
+
+function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void }) {
+  const r = room.result!;
+  const names = [0, 1, 2, 3].map((i) => seatName(room.lobby, i));
+  const pause = (room.lobby.options.hand_pause_ms as number | undefined) ?? 3000;
+  return (
+    <div class="overlay" role="dialog" aria-modal="true" data-testid="result">
+      <div class="dialog">
+        {r.kind === "draw" ? (
+          <h2 data-testid="result-title">Draw — no winner ({r.reason === "wall" ? "the wall is empty" : r.reason})</h2>
+        ) : (
+          r.winners.map((w) => (
+            <div key={w.seat} class="winner" data-testid="winner">
+              <h2 data-testid="result-title">
+                {names[w.seat]} wins {r.how === "self_drawn" ? "by self-draw (自摸)" : r.how === "robbing_kong" ? "by robbing a kong (搶槓)" : r.how === "flowers" ? "with flowers" : `on ${names[r.discarder ?? 0]}'s discard`}
+              </h2>
+              <div class="win-hand">
+                {w.hand.concealed.map((t, i) => (
+                  <Tile key={i} code={t} size="meld" />
+                ))}
+                {w.hand.melds.map((m, i) => (
+                  <MeldView key={i} meld={m} />
+                ))}
+                <span class="win-tile">
+                  <Tile code={w.hand.win_tile} size="meld" mark />
+                </span>
+                {w.hand.flowers.map((t, i) => (
+                  <Tile key={`f${i}`} code={t} size="small" />
+                ))}
+              </div>
+              {w.score && (
+                <table class="patterns" data-testid="patterns">
+                  <tbody>
+                    {w.score.items.map((p, i) => (
+                      <tr key={i}>
+                        <td>
+                          <div class="zh">{p.name}</div>
+                          <div class="en">{p.en}</div>
+                        </td>
+                        <td class="num">
+                          {p.points}
+                          {p.count > 1 ? ` × ${p.count}` : ""}
+                        </td>
+                      </tr>
+                    ))}
+                    <tr class="total">
+                      <td>Total</td>
+                      <td class="num" data-testid="total">
+                        {w.score.total}
+                      </td>
+                    </tr>
+                  </tbody>
+                </table>
+              )}
+            </div>
+          ))
+        )}
+        <table class="payments" data-testid="payments">
+          <tbody>
+            {r.net.map((v, i) => (
+              <tr key={i}>
+                <td>{names[i]}</td>
+                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "±0"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <p class="muted">{room.game?.phase === "game_over" ? "That was the last hand." : `The next hand is dealt in about ${Math.round(pause / 1000)} s.`}</p>
+        <button type="button" class="primary" data-testid="result-close" onClick={onClose}>
+          {room.game?.phase === "game_over" ? "Standings" : "Back to the table"}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function GameOver({ client, room }: { client: Client; room: RoomModel }) {
+  const s = room.summary!;
+  const names = [0, 1, 2, 3].map((i) => seatName(room.lobby, i));
+  const standings = [0, 1, 2, 3].sort((a, b) => (s.scores[b] ?? 0) - (s.scores[a] ?? 0));
+  const perHand = new Map<number, number[]>();
+  for (const p of s.ledger) {
+    const row = perHand.get(p.hand) ?? [0, 0, 0, 0];
+    row[p.payee] = (row[p.payee] ?? 0) + p.amount;
+    row[p.payer] = (row[p.payer] ?? 0) - p.amount;
+    perHand.set(p.hand, row);
+  }
+  const saveLog = async () => {
+    const r = await client.request({ type: "get_log", room: room.room });
+    if (r.type !== "game_log") return;
+    const blob = new Blob([JSON.stringify(r.log, null, 1)], { type: "application/json" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `mahjong-${room.lobby.code}-game${room.lobby.game_no}.json`;
+    a.click();
+  };
+  return (
+    <div class="overlay" role="dialog" aria-modal="true" data-testid="game-over">
+      <div class="dialog">
+        <h2>Game over</h2>
+        <ol class="standings" data-testid="standings">
+          {standings.map((i) => (
+            <li key={i}>
+              <span>{names[i]}</span> <span class="num">{s.scores[i]}</span>
+            </li>
+          ))}
+        </ol>
+        <table class="ledger" data-testid="ledger">
+          <thead>
+            <tr>
+              <th>hand</th>
+              {names.map((n, i) => (
+                <th key={i}>{n}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {[...perHand.entries()].map(([hand, row]) => (
+              <tr key={hand}>
+                <td>{hand + 1}</td>
+                {row.map((v, i) => (
+                  <td key={i} class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>
+                    {v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "·"}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <div class="row">
+          <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
+            Rematch
+          </button>
+          <button type="button" onClick={() => void saveLog()}>
+            Save game log
+          </button>
+          <button type="button" data-testid="leave-end" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
+            Leave
+          </button>
+        </div>
+      </div>
+    </div>
+  );
+}
