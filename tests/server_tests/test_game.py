@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
+import msgpack
 import pytest
 
 from server import game
@@ -113,10 +114,17 @@ async def test_actions_are_idempotent_by_client_seq(server):
     stale = await c.request({**msg, "seq": 2})
     assert stale["type"] == "error" and stale["code"] == "illegal_action"
     assert stale["detail"]["table_code"] in ("stale-seq", "not-your-turn", "wrong-phase")
-    bad = await c.request(
-        {"type": "action", "room": room, "seq": 3, "action": {"type": "discard", "tile": "f9"}}
+    # an action that is not well-formed (no tile code, no decision seq) is a bad message
+    # (the protocol's validation, docs/protocol.md section 6), and changes nothing either
+    bad_action = {"type": "discard", "tile": "f9", "seq": discard["seq"]}
+    await c.send_raw(
+        msgpack.packb(
+            {"type": "action", "room": room, "seq": 3, "action": bad_action, "id": 900},
+            use_bin_type=True,
+        )
     )
-    assert bad["code"] == "illegal_action" and bad["detail"]["table_code"] == "bad-action"
+    bad = await c.wait_for(lambda m: m.get("re") == 900)
+    assert bad["type"] == "error" and bad["code"] == "bad_message", bad
     other = await c.request(
         {"type": "action", "room": room, "seq": 4, "action": {**discard, "seat": 2}}
     )
