@@ -1,11 +1,12 @@
-"""The pattern-table engine: feature records, pattern rows, rule sets, results, settlement.
+"""The pattern-table engine: feature records, the evaluation loop, rule sets, settlement.
 
-A rule set is *parameters + a pattern table*. A :class:`Pattern` is a data row (id, names,
-points, what it excludes) plus one predicate over a :class:`Features` record. The record is
-built once per arrangement; its fields are lazily computed and cached, so a predicate costs
-an attribute read. One generic loop (:meth:`RuleSet.evaluate`) applies the predicates and
-then the exclusions ("不計"), which are data. The best arrangement is chosen by the rule set's
-principle (by default: the highest total).
+A rule set is *parameters + a pattern table*. The table is a sequence of
+:class:`scoring.rows.Row` (id, names, value, one predicate over a :class:`Features` record,
+what it supersedes, named options). The record is built once per arrangement; its fields are
+lazily computed and cached, so a predicate costs an attribute read. One generic loop
+(:meth:`RuleSet.evaluate`) applies the predicates and then the exclusions ("不計"), which are
+data, by the rule set's :class:`~scoring.rows.Exclusion` option. The best arrangement is
+chosen by the rule set's principle (by default: the highest total).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Chinese Official Mahjong (MCR, 國標麻將): the 81 fans, the principles, flowers, settlement.
 
-Everything about a fan is a row of :data:`ROWS`: its id (names and points come from the
+Everything about a fan is a row of :data:`TABLE`: its id (names and points come from the
 package data ``scoring/data/mcr.json``, a copy of ``shared/rules/mcr.json``), one predicate
 over :class:`MCRFeatures` returning how many times it counts, and the fans it *implies*
 (不計, "not counted"). The generic engine loop evaluates the rows in table order; the rule set
