@@ -31,12 +31,14 @@ from scoring.errors import (
     UnknownRuleSetError,
 )
 from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
+from scoring.rows import Exclusion, Row
 from scoring.tiles import Suit, Tile, Wind, format_tiles, parse_tiles
 
 __all__ = [
     "Arrangement",
     "Block",
     "BlockKind",
+    "Exclusion",
     "Features",
     "Hand",
     "InvalidHandError",
@@ -50,6 +52,7 @@ __all__ = [
     "Pattern",
     "Payment",
     "Relative",
+    "Row",
     "RuleSet",
     "ScoreResult",
     "ScoringError",

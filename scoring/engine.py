@@ -1,16 +1,17 @@
-"""The pattern-table engine: feature records, pattern rows, rule sets, results, settlement.
+"""The pattern-table engine: feature records, the evaluation loop, rule sets, settlement.
 
-A rule set is *parameters + a pattern table*. A :class:`Pattern` is a data row (id, names,
-points, what it excludes) plus one predicate over a :class:`Features` record. The record is
-built once per arrangement; its fields are lazily computed and cached, so a predicate costs
-an attribute read. One generic loop (:meth:`RuleSet.evaluate`) applies the predicates and
-then the exclusions ("不計"), which are data. The best arrangement is chosen by the rule set's
-principle (by default: the highest total).
+A rule set is *parameters + a pattern table*. The table is a sequence of
+:class:`scoring.rows.Row` (id, names, value, one predicate over a :class:`Features` record,
+what it supersedes, named options). The record is built once per arrangement; its fields are
+lazily computed and cached, so a predicate costs an attribute read. One generic loop
+(:meth:`RuleSet.evaluate`) applies the predicates and then the exclusions ("不計"), which are
+data, by the rule set's :class:`~scoring.rows.Exclusion` option. The best arrangement is
+chosen by the rule set's principle (by default: the highest total).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
@@ -32,13 +33,16 @@ from scoring.errors import (
     UnknownRuleSetError,
 )
 from scoring.hand import Hand, Meld
+from scoring.rows import FROM_DATA, Exclusion, Row, topological
 from scoring.tiles import KINDS, Suit, Tile
 
 __all__ = [
+    "Exclusion",
     "Features",
     "Item",
     "Pattern",
     "Payment",
+    "Row",
     "RuleSet",
     "ScoreResult",
     "Seating",
@@ -202,37 +206,16 @@ class Features:
         """A rule-set context key of the hand."""
         return self.hand.context.get(key, default)
 
+    #: The ids counted without the rows that read them (``Row.reads_counted``); set by the
+    #: evaluation loop before those rows' predicates run.
+    counted: frozenset[str] = frozenset()
+
 
 F = TypeVar("F", bound=Features)
 
 
-@dataclass(frozen=True)
-class Pattern(Generic[F]):
-    """One row of a rule set's pattern table.
-
-    ``predicate`` returns how many times the pattern occurs (0 / False: absent).
-    ``points`` is the value of one occurrence; ``value`` overrides it when the value
-    depends on the hand (明/暗 values, formulas). ``excludes`` lists the ids it removes.
-    ``excludes_when`` holds conditional exclusions: ``(condition, ids)`` pairs whose ids are
-    removed (with their own closure) when the pattern is present and the condition holds
-    ("如是…則不再計…").
-    """
-
-    id: str
-    name: str
-    en: str
-    points: int
-    predicate: Callable[[F], int | bool]
-    excludes: frozenset[str] = frozenset()
-    value: Callable[[F], int] | None = None
-    category: str = ""
-    note: str = ""
-    excludes_when: tuple[tuple[Callable[[F], bool], frozenset[str]], ...] = ()
-    #: A cheap *necessary* condition shared by several rows (e.g. "the hand has chows"):
-    #: when it is false the row is absent and its predicate is not called. Rows carrying
-    #: the same guard object are evaluated as a group, the guard once per feature record.
-    #: Purely an evaluation shortcut: a row's result never depends on it.
-    guard: Callable[[F], object] | None = None
+#: The row of a rule table (:class:`scoring.rows.Row`); ``Pattern`` is its older name.
+Pattern = Row
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,8 +336,8 @@ def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
     return out
 
 
-# A table row as the evaluation loop reads it: (table index, pattern, its predicate).
-_Row = tuple[int, Pattern[F], Callable[[F], int | bool]]
+# A table row as the evaluation loop reads it: (table index, row, its predicate).
+_Row = tuple[int, Row[F], Callable[[F], int | bool]]
 _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 
 
@@ -364,8 +347,11 @@ FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 class RuleSet(Generic[F]):
     """A rule set: parameters + a pattern table, registered by name.
 
+    The table is a sequence of :class:`~scoring.rows.Row` (names and values bound); how its
+    rows exclude each other is the ``exclusion`` option (:class:`~scoring.rows.Exclusion`).
     Subclasses override :meth:`finalize` (caps, floors, family rules), :meth:`choose_key`
-    (which arrangement is best) and :meth:`settle` (payments) where their rules need it.
+    (which arrangement is best) and :meth:`settle` (payments) where their rules need it; the
+    evaluation loop (:meth:`evaluate`, :meth:`resolve`) is the same for every rule set.
     """
 
     def __init__(
@@ -374,14 +360,13 @@ class RuleSet(Generic[F]):
         name: str,
         title: str,
         hand_size: int,
-        patterns: Sequence[Pattern[F]],
+        patterns: Sequence[Row[F]],
         features: FeatureFactory[F],
         shapes: Sequence[SpecialShape] = (),
         uses_flowers: bool = False,
         minimum: int = 0,
         minimum_excludes: frozenset[str] = frozenset(),
-        exclusion_closure: bool = True,
-        sequential_exclusion: bool = False,
+        exclusion: Exclusion = Exclusion.IMPLIED,
         params: Mapping[str, Any] | None = None,
     ) -> None:
         if hand_size not in (13, 16):
@@ -390,37 +375,57 @@ class RuleSet(Generic[F]):
         if len(set(ids)) != len(ids):
             raise ValueError(f"{name}: duplicate pattern ids")
         known = set(ids)
+        rows: list[Row[F]] = []
         for p in patterns:
+            if p.points == FROM_DATA or not p.name:
+                raise ValueError(f"{name}: row {p.id} has no name or value (see rows.bind)")
+            if p.only_with is not None:  # "only with": every other row is superseded
+                p = p.with_options(
+                    excludes=p.excludes | frozenset(known - p.only_with - {p.id}), only_with=None
+                )
             unknown = p.excludes.union(*(ids for _, ids in p.excludes_when)) - known
             if unknown:
                 raise ValueError(f"{name}: {p.id} excludes unknown patterns {sorted(unknown)}")
+            rows.append(p)
         self.name = name
         self.title = title
         self.hand_size = hand_size
         self.sets = 4 if hand_size == 13 else 5
-        self.patterns: tuple[Pattern[F], ...] = tuple(patterns)
-        self.by_id: dict[str, Pattern[F]] = {p.id: p for p in patterns}
+        self.patterns: tuple[Row[F], ...] = tuple(rows)
+        self.by_id: dict[str, Row[F]] = {p.id: p for p in rows}
         self.make_features = features
         self.shapes = tuple(shapes)
         self.uses_flowers = uses_flowers
         self.minimum = minimum
         self.minimum_excludes = minimum_excludes
         self.params: Mapping[str, Any] = dict(params or {})
-        self._excluded_by = self._closure(exclusion_closure)
-        self.sequential_exclusion = sequential_exclusion
-        self._groups = self._group_rows()
+        self.exclusion = exclusion
+        #: family and rank of every row (``("", 0)``: a family of its own)
+        self.families: dict[str, tuple[str, int]] = {p.id: (p.family, p.rank) for p in rows}
+        self._excluded_by = self._closure(exclusion is Exclusion.IMPLIED)
+        order = topological(self.patterns)
+        #: COUNTED: each row's place in an order putting a row before what it supersedes
+        #: (None when the table order is one already, as in MCR)
+        self._rank: dict[str, int] | None = (
+            None
+            if order == tuple(range(len(rows)))
+            else {self.patterns[i].id: k for k, i in enumerate(order)}
+        )
+        self._groups = self._group_rows(p for p in rows if not p.reads_counted)
+        self._after = self._group_rows(p for p in rows if p.reads_counted)
         self._items: dict[tuple[str, int, int], Item] = {}
 
-    def _group_rows(self) -> tuple[_Group[F], ...]:
+    def _group_rows(self, rows: Iterable[Row[F]]) -> tuple[_Group[F], ...]:
         """The rows grouped by guard (in the order of first appearance); each row keeps its
         table index so that hits can be put back in table order."""
+        index = {p.id: i for i, p in enumerate(self.patterns)}
         groups: dict[int, tuple[Callable[[F], object] | None, list[_Row[F]]]] = {}
-        for i, p in enumerate(self.patterns):
+        for p in rows:
             key = id(p.guard) if p.guard is not None else 0
-            groups.setdefault(key, (p.guard, []))[1].append((i, p, p.predicate))
-        return tuple((g, tuple(rows)) for g, rows in groups.values())
+            groups.setdefault(key, (p.guard, []))[1].append((index[p.id], p, p.predicate))
+        return tuple((g, tuple(rs)) for g, rs in groups.values())
 
-    def _item(self, p: Pattern[F], points: int, count: int) -> Item:
+    def _item(self, p: Row[F], points: int, count: int) -> Item:
         """The (immutable, shared) item of a counted pattern."""
         key = (p.id, points, count)
         it = self._items.get(key)
@@ -448,7 +453,8 @@ class RuleSet(Generic[F]):
         return out
 
     def excluded_by(self, pattern_id: str) -> frozenset[str]:
-        """Everything the pattern removes (after the closure, if the rule set uses one)."""
+        """Everything the pattern can remove: with IMPLIED exclusion what it supersedes and,
+        transitively, what those supersede; with COUNTED what it supersedes."""
         return self._excluded_by[pattern_id]
 
     # -- completeness / waits ---------------------------------------------------------------
@@ -537,23 +543,16 @@ class RuleSet(Generic[F]):
                 out.extend(s.arrange(hand, c))
         return out
 
-    def evaluate(self, f: F) -> list[Item]:
-        """The generic loop: every predicate, then the exclusions.
-
-        By default every pattern found removes what it excludes. With
-        ``sequential_exclusion`` the patterns are taken in table order and a pattern that an
-        earlier counted pattern removed removes nothing itself (MCR's non-repeat principle:
-        a fan that is not counted implies nothing).
-        """
-        groups = self._groups
-        if len(groups) == 1:
-            hits: list[tuple[Pattern[F], int]] = []
+    def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[tuple[Row[F], int]]:
+        """The rows of ``groups`` present in ``f``, in table order, with their counts."""
+        if len(groups) == 1 and groups[0][0] is None:
+            hits: list[tuple[Row[F], int]] = []
             for _, p, pred in groups[0][1]:
                 n = pred(f)
                 if n:
                     hits.append((p, int(n)))
-            return self.resolve(hits, f)
-        found: list[tuple[int, Pattern[F], int]] = []
+            return hits
+        found: list[tuple[int, Row[F], int]] = []
         for guard, rows in groups:
             if guard is not None and not guard(f):
                 continue
@@ -562,9 +561,26 @@ class RuleSet(Generic[F]):
                 if n:
                     found.append((i, p, int(n)))
         found.sort()  # by table index (unique, so the rest of the tuples is never compared)
-        return self.resolve([(p, n) for _, p, n in found], f)
+        return [(p, n) for _, p, n in found]
 
-    def _removes(self, p: Pattern[F], f: F) -> frozenset[str] | set[str]:
+    def evaluate(self, f: F) -> list[Item]:
+        """The generic loop: every predicate, then the exclusions (:meth:`resolve`).
+
+        Rows that read the rows counted (``reads_counted``) are evaluated afterwards, with
+        ``f.counted`` set to the ids the others count, and the exclusions are applied again
+        over all the rows found.
+        """
+        hits = self._hits(f, self._groups)
+        if not self._after:
+            return self.resolve(hits, f)
+        f.counted = frozenset(i.id for i in self.resolve(hits, f))
+        more = self._hits(f, self._after)
+        if not more:
+            return self.resolve(hits, f)
+        index = {p.id: i for i, p in enumerate(self.patterns)}
+        return self.resolve(sorted(hits + more, key=lambda h: index[h[0].id]), f)
+
+    def _removes(self, p: Row[F], f: F) -> frozenset[str] | set[str]:
         """What a counted pattern removes: its static exclusions (after the closure) and
         those of its conditional exclusions whose condition holds for this hand."""
         if not p.excludes_when:
@@ -577,21 +593,13 @@ class RuleSet(Generic[F]):
                     out |= self._excluded_by[i]
         return out
 
-    def resolve(self, hits: Sequence[tuple[Pattern[F], int]], f: F) -> list[Item]:
-        """The exclusions ("不計") over the patterns found, then the items."""
-        excluded: set[str] = set()
-        closure = self._excluded_by
-        if self.sequential_exclusion:
-            kept: list[tuple[Pattern[F], int]] = []
-            for p, n in hits:
-                if p.id not in excluded:
-                    kept.append((p, n))
-                    excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
-            hits = kept
+    def resolve(self, hits: Sequence[tuple[Row[F], int]], f: F) -> list[Item]:
+        """The exclusions ("不計") over the patterns found, by the rule set's
+        :class:`~scoring.rows.Exclusion`, then the items (in table order)."""
+        if self.exclusion is Exclusion.COUNTED:
+            hits = self._counted(hits, f)
         else:
-            for p, _ in hits:
-                excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
-            hits = [(p, n) for p, n in hits if p.id not in excluded]
+            hits = self._implied(hits, f)
         out: list[Item] = []
         cache = self._items
         for p, n in hits:
@@ -599,6 +607,62 @@ class RuleSet(Generic[F]):
             it = cache.get((p.id, points, n))
             out.append(it if it is not None else self._item(p, points, n))
         return out
+
+    def _counted(self, hits: Sequence[tuple[Row[F], int]], f: F) -> Sequence[tuple[Row[F], int]]:
+        """COUNTED: a row removed by a counted row removes nothing itself."""
+        excluded: set[str] = set()
+        closure = self._excluded_by
+        rank = self._rank
+        if rank is None:  # the table order puts every row before what it supersedes
+            kept: list[tuple[Row[F], int]] = []
+            for p, n in hits:
+                if p.id not in excluded:
+                    kept.append((p, n))
+                    excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
+            return kept
+        for p, _ in sorted(hits, key=lambda h: rank[h[0].id]):
+            if p.id not in excluded:
+                excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
+        return [(p, n) for p, n in hits if p.id not in excluded]
+
+    def _implied(self, hits: Sequence[tuple[Row[F], int]], f: F) -> Sequence[tuple[Row[F], int]]:
+        """IMPLIED: exclusions chained through the rows the hand qualifies for."""
+        stack: list[str] = []
+        for p, _ in hits:
+            stack.extend(p.excludes)
+            for cond, ids in p.excludes_when:
+                if cond(f):
+                    stack.extend(ids)
+        if not stack:
+            return hits
+        present = {p.id: p for p, _ in hits}
+        excluded: set[str] = set()
+        while stack:
+            e = stack.pop()
+            if e in excluded:
+                continue
+            excluded.add(e)
+            q = present.get(e)
+            if q is not None:
+                stack.extend(q.excludes)
+                for cond, ids in q.excludes_when:
+                    if cond(f):
+                        stack.extend(ids)
+        return [(p, n) for p, n in hits if p.id not in excluded]
+
+    def family_highest(self, items: Sequence[Item]) -> list[Item]:
+        """Keep, in each family, only the highest-ranked pattern present (ties: the higher
+        total); patterns of their own family always stay."""
+        fams = self.families
+        best: dict[str, Item] = {}
+        for it in items:
+            fam, rank = fams[it.id]
+            if not fam:
+                continue
+            cur = best.get(fam)
+            if cur is None or (rank, it.total) > (fams[cur.id][1], cur.total):
+                best[fam] = it
+        return [it for it in items if not fams[it.id][0] or best[fams[it.id][0]] is it]
 
     def finalize(self, items: list[Item], f: F) -> tuple[list[Item], int]:
         """Rule-set hook after exclusions: floors, caps, family rules. Returns (items, total)."""

@@ -1,6 +1,6 @@
 """Chinese Official Mahjong (MCR, 國標麻將): the 81 fans, the principles, flowers, settlement.
 
-Everything about a fan is a row of :data:`ROWS`: its id (names and points come from the
+Everything about a fan is a row of :data:`TABLE`: its id (names and points come from the
 package data ``scoring/data/mcr.json``, a copy of ``shared/rules/mcr.json``), one predicate
 over :class:`MCRFeatures` returning how many times it counts, and the fans it *implies*
 (不計, "not counted"). The generic engine loop evaluates the rows in table order; the rule set
@@ -43,7 +43,6 @@ from scoring.decompose import (
 from scoring.engine import (
     Features,
     Item,
-    Pattern,
     Payment,
     RuleSet,
     ScoreResult,
@@ -54,12 +53,14 @@ from scoring.engine import (
 )
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld, MeldKind
+from scoring.rows import Exclusion, Row, RowData, bind
 from scoring.shapes import seven_pairs, thirteen_orphans
 from scoring.tiles import KINDS, Tile, Wind
 
 __all__ = [
     "MCR",
     "ROWS",
+    "TABLE",
     "MCRFeatures",
     "MCRRuleSet",
     "chow_combination_fans",
@@ -807,9 +808,10 @@ F = MCRFeatures
 _Pred = Callable[[MCRFeatures], int | bool]
 
 
-#: (id, predicate, implied fans). Order = the official table order (by value).
-ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
-    (
+#: The table: one row per fan — id, predicate, the fans it implies (不計) — in the official
+#: table's order (by value). Names and points are bound from ``scoring/data/mcr.json``.
+TABLE: tuple[Row[MCRFeatures], ...] = (
+    Row(
         "big-four-winds",
         lambda f: f.pung("big-four-winds"),
         (
@@ -821,18 +823,18 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "pung-of-terminals-or-honors",
         ),
     ),
-    (
+    Row(
         "big-three-dragons",
         lambda f: f.pung("big-three-dragons"),
         ("two-dragons-pungs", "dragon-pung"),
     ),
-    ("all-green", lambda f: f.only(_GREEN), ("half-flush", "one-voided-suit")),
-    (
+    Row("all-green", lambda f: f.only(_GREEN), ("half-flush", "one-voided-suit")),
+    Row(
         "nine-gates",
         lambda f: f.nine_gates,
         ("full-flush", "concealed-hand", "fully-concealed-hand", "no-honors"),
     ),
-    (
+    Row(
         "four-kongs",
         lambda f: f.n_kongs == 4,
         (
@@ -845,7 +847,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "single-wait",
         ),
     ),
-    (
+    Row(
         "seven-shifted-pairs",
         lambda f: f.seven_shifted_pairs,
         (
@@ -857,7 +859,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "no-honors",
         ),
     ),
-    (
+    Row(
         "thirteen-orphans",
         lambda f: f.shape == THIRTEEN_ORPHANS,
         (
@@ -868,7 +870,7 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "single-wait",
         ),
     ),
-    (
+    Row(
         "all-terminals",
         lambda f: f.only(_TERMINALS),
         (
@@ -880,17 +882,17 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "double-pung",
         ),
     ),
-    (
+    Row(
         "little-four-winds",
         lambda f: bool(f.pung("big-three-winds")) and f.pair_tile in _WINDS,
         ("big-three-winds", "pung-of-terminals-or-honors"),
     ),
-    (
+    Row(
         "little-three-dragons",
         lambda f: bool(f.pung("two-dragons-pungs")) and f.pair_tile in _DRAGONS,
         ("two-dragons-pungs", "dragon-pung"),
     ),
-    (
+    Row(
         "all-honors",
         lambda f: f.only(_HONORS),
         (
@@ -901,12 +903,12 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "one-voided-suit",
         ),
     ),
-    (
+    Row(
         "four-concealed-pungs",
         lambda f: f.concealed_pung_total == 4,
         ("all-pungs", "concealed-hand", "fully-concealed-hand"),
     ),
-    (
+    Row(
         "pure-terminal-chows",
         lambda f: f.terminal_chows == "pure-terminal-chows",
         (
@@ -918,123 +920,125 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
             "two-terminal-chows",
         ),
     ),
-    (
+    Row(
         "quadruple-chow",
         lambda f: f.chow("quadruple-chow"),
         ("pure-triple-chow", "pure-double-chow", "tile-hog"),
     ),
-    (
+    Row(
         "four-pure-shifted-pungs",
         lambda f: f.pung("four-pure-shifted-pungs"),
         ("pure-shifted-pungs", "all-pungs"),
     ),
-    (
+    Row(
         "four-pure-shifted-chows",
         lambda f: f.chow("four-pure-shifted-chows"),
         ("pure-shifted-chows", "short-straight", "two-terminal-chows"),
     ),
-    (
+    Row(
         "three-kongs",
         lambda f: f.n_kongs == 3,
         ("two-melded-kongs", "two-concealed-kongs", "melded-kong", "concealed-kong"),
     ),
-    (
+    Row(
         "all-terminals-and-honors",
         lambda f: f.only(_TERMINALS_HONORS),
         ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
     ),
-    (
+    Row(
         "seven-pairs",
         lambda f: f.shape == SEVEN_PAIRS,
         ("concealed-hand", "fully-concealed-hand", "single-wait"),
     ),
-    (
+    Row(
         "greater-honors-and-knitted-tiles",
         lambda f: f.shape == HONORS_KNITTED and f.suited_singles == 7,
         ("lesser-honors-and-knitted-tiles", "all-types", "concealed-hand", "fully-concealed-hand"),
     ),
-    (
+    Row(
         "all-even-pungs",
         lambda f: f.four_pungs and f.every_pack(frozenset(), _EVEN),
         ("all-pungs", "all-simples", "no-honors"),
     ),
-    ("full-flush", lambda f: f.voided == 2 and not f.honors, ("no-honors",)),
-    ("pure-triple-chow", lambda f: f.chow("pure-triple-chow"), ("pure-double-chow",)),
-    ("pure-shifted-pungs", lambda f: f.pung("pure-shifted-pungs"), ()),
-    ("upper-tiles", lambda f: f.range_fan == "upper-tiles", ("upper-four", "no-honors")),
-    ("middle-tiles", lambda f: f.range_fan == "middle-tiles", ("all-simples", "no-honors")),
-    ("lower-tiles", lambda f: f.range_fan == "lower-tiles", ("lower-four", "no-honors")),
-    ("pure-straight", lambda f: f.chow("pure-straight"), ("short-straight", "two-terminal-chows")),
-    (
+    Row("full-flush", lambda f: f.voided == 2 and not f.honors, ("no-honors",)),
+    Row("pure-triple-chow", lambda f: f.chow("pure-triple-chow"), ("pure-double-chow",)),
+    Row("pure-shifted-pungs", lambda f: f.pung("pure-shifted-pungs"), ()),
+    Row("upper-tiles", lambda f: f.range_fan == "upper-tiles", ("upper-four", "no-honors")),
+    Row("middle-tiles", lambda f: f.range_fan == "middle-tiles", ("all-simples", "no-honors")),
+    Row("lower-tiles", lambda f: f.range_fan == "lower-tiles", ("lower-four", "no-honors")),
+    Row(
+        "pure-straight", lambda f: f.chow("pure-straight"), ("short-straight", "two-terminal-chows")
+    ),
+    Row(
         "three-suited-terminal-chows",
         lambda f: f.terminal_chows == "three-suited-terminal-chows",
         ("all-chows", "no-honors", "mixed-double-chow", "two-terminal-chows"),
     ),
-    ("pure-shifted-chows", lambda f: f.chow("pure-shifted-chows"), ()),
-    (
+    Row("pure-shifted-chows", lambda f: f.chow("pure-shifted-chows"), ()),
+    Row(
         "all-five",
         lambda f: f.every_pack(_CHOWS_WITH_5, _FIVES),
         ("all-simples", "no-honors"),
     ),
-    ("triple-pung", lambda f: f.pung("triple-pung"), ()),
-    ("three-concealed-pungs", lambda f: f.concealed_pung_total == 3, ()),
-    (
+    Row("triple-pung", lambda f: f.pung("triple-pung"), ()),
+    Row("three-concealed-pungs", lambda f: f.concealed_pung_total == 3, ()),
+    Row(
         "lesser-honors-and-knitted-tiles",
         lambda f: f.shape == HONORS_KNITTED and f.suited_singles > 7,
         ("all-types", "concealed-hand", "fully-concealed-hand"),
     ),
-    (
+    Row(
         "knitted-straight",
         lambda f: (
             f.shape == KNITTED_STRAIGHT or (f.shape == HONORS_KNITTED and f.suited_singles == 9)
         ),
         (),
     ),
-    ("upper-four", lambda f: f.range_fan == "upper-four", ("no-honors",)),
-    ("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
-    ("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
-    ("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
-    ("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
-    ("mixed-triple-chow", lambda f: f.chow("mixed-triple-chow"), ()),
-    ("mixed-shifted-pungs", lambda f: f.pung("mixed-shifted-pungs"), ()),
+    Row("upper-four", lambda f: f.range_fan == "upper-four", ("no-honors",)),
+    Row("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
+    Row("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
+    Row("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
+    Row("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
+    Row("mixed-triple-chow", lambda f: f.chow("mixed-triple-chow"), ()),
+    Row("mixed-shifted-pungs", lambda f: f.pung("mixed-shifted-pungs"), ()),
     # counted by MCRRuleSet.finalize when nothing else (flowers aside) counts
-    (CHICKEN, lambda f: False, ()),
-    ("last-tile-draw", lambda f: f.self_drawn and f.hand.win.last_tile, ("self-drawn",)),
-    ("last-tile-claim", lambda f: not f.self_drawn and f.hand.win.last_tile, ()),
-    (
+    Row(CHICKEN, lambda f: False, ()),
+    Row("last-tile-draw", lambda f: f.self_drawn and f.hand.win.last_tile, ("self-drawn",)),
+    Row("last-tile-claim", lambda f: not f.self_drawn and f.hand.win.last_tile, ()),
+    Row(
         "out-with-replacement-tile",
         lambda f: f.self_drawn and f.hand.win.kong_replacement,
         ("self-drawn",),
     ),
-    ("robbing-the-kong", lambda f: f.hand.win.robbing_kong, ("last-tile",)),
-    ("all-pungs", lambda f: f.four_pungs, ()),
-    ("half-flush", lambda f: f.voided == 2 and f.honors, ()),
-    ("mixed-shifted-chows", lambda f: f.chow("mixed-shifted-chows"), ()),
-    ("all-types", lambda f: f.all_types, ()),
-    ("melded-hand", lambda f: f.exposed == 4 and not f.self_drawn, ("single-wait",)),
-    (
+    Row("robbing-the-kong", lambda f: f.hand.win.robbing_kong, ("last-tile",)),
+    Row("all-pungs", lambda f: f.four_pungs, ()),
+    Row("half-flush", lambda f: f.voided == 2 and f.honors, ()),
+    Row("mixed-shifted-chows", lambda f: f.chow("mixed-shifted-chows"), ()),
+    Row("all-types", lambda f: f.all_types, ()),
+    Row("melded-hand", lambda f: f.exposed == 4 and not f.self_drawn, ("single-wait",)),
+    Row(
         "two-concealed-kongs",
         lambda f: f.n_concealed_kongs >= 2,
         ("concealed-kong", "two-concealed-pungs"),
     ),
-    ("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
-    (
+    Row("two-dragons-pungs", lambda f: f.pung("two-dragons-pungs"), ("dragon-pung",)),
+    Row(
         "outside-hand",
         lambda f: f.every_pack(_OUTSIDE_CHOWS, _TERMINALS_HONORS),
         (),
     ),
-    (
+    Row(
         "fully-concealed-hand",
         lambda f: f.exposed == 0 and f.self_drawn,
         ("self-drawn", "concealed-hand"),
     ),
-    ("two-melded-kongs", lambda f: f.n_melded_kongs >= 2, ("melded-kong",)),
-    ("last-tile", lambda f: f.last_tile, ()),
-    ("dragon-pung", lambda f: f.dragon_pungs, ()),
-    ("prevalent-wind", lambda f: f.round_i in f.wind_pungs, ()),
-    ("seat-wind", lambda f: f.seat_i in f.wind_pungs, ()),
-    ("concealed-hand", lambda f: f.exposed == 0 and not f.self_drawn, ()),
-    (
+    Row("two-melded-kongs", lambda f: f.n_melded_kongs >= 2, ("melded-kong",)),
+    Row("last-tile", lambda f: f.last_tile, ()),
+    Row("dragon-pung", lambda f: f.dragon_pungs, ()),
+    Row("prevalent-wind", lambda f: f.round_i in f.wind_pungs, ()),
+    Row("seat-wind", lambda f: f.seat_i in f.wind_pungs, ()),
+    Row("concealed-hand", lambda f: f.exposed == 0 and not f.self_drawn, ()),
+    Row(
         "all-chows",
         lambda f: (
             f.pair_tile is not None
@@ -1043,24 +1047,29 @@ ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = (
         ),
         ("no-honors",),
     ),
-    ("tile-hog", lambda f: f.tile_hogs, ()),
-    ("double-pung", lambda f: f.pung("double-pung"), ()),
-    ("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
-    ("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
-    ("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
-    ("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
-    ("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
-    ("short-straight", lambda f: f.chow("short-straight"), ()),
-    ("two-terminal-chows", lambda f: f.chow("two-terminal-chows"), ()),
-    ("pung-of-terminals-or-honors", lambda f: f.pungs_of_terminals_or_honors, ()),
-    ("melded-kong", lambda f: f.n_melded_kongs >= 1, ()),
-    ("one-voided-suit", lambda f: f.voided == 1, ()),
-    ("no-honors", lambda f: not f.honors, ()),
-    ("edge-wait", lambda f: f.wait_fan == "edge-wait", ()),
-    ("closed-wait", lambda f: f.wait_fan == "closed-wait", ()),
-    ("single-wait", lambda f: f.wait_fan == "single-wait", ()),
-    ("self-drawn", lambda f: f.self_drawn, ()),
-    (FLOWERS, lambda f: len(f.hand.flowers), ()),
+    Row("tile-hog", lambda f: f.tile_hogs, ()),
+    Row("double-pung", lambda f: f.pung("double-pung"), ()),
+    Row("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
+    Row("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
+    Row("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
+    Row("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
+    Row("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
+    Row("short-straight", lambda f: f.chow("short-straight"), ()),
+    Row("two-terminal-chows", lambda f: f.chow("two-terminal-chows"), ()),
+    Row("pung-of-terminals-or-honors", lambda f: f.pungs_of_terminals_or_honors, ()),
+    Row("melded-kong", lambda f: f.n_melded_kongs >= 1, ()),
+    Row("one-voided-suit", lambda f: f.voided == 1, ()),
+    Row("no-honors", lambda f: not f.honors, ()),
+    Row("edge-wait", lambda f: f.wait_fan == "edge-wait", ()),
+    Row("closed-wait", lambda f: f.wait_fan == "closed-wait", ()),
+    Row("single-wait", lambda f: f.wait_fan == "single-wait", ()),
+    Row("self-drawn", lambda f: f.self_drawn, ()),
+    Row(FLOWERS, lambda f: len(f.hand.flowers), category="flower"),
+)
+
+#: The (id, predicate, implied fans) view of :data:`TABLE`.
+ROWS: tuple[tuple[str, _Pred, tuple[str, ...]], ...] = tuple(
+    (r.id, r.predicate, tuple(sorted(r.excludes))) for r in TABLE
 )
 
 
@@ -1172,37 +1181,24 @@ GROUPS: tuple[tuple[Callable[[MCRFeatures], object], tuple[str, ...]], ...] = (
 )
 
 
-def _patterns(guards: bool = True) -> list[Pattern[MCRFeatures]]:
-    """The pattern table; ``guards=False`` leaves out the :data:`GROUPS` shortcut."""
+def _patterns(guards: bool = True) -> tuple[Row[MCRFeatures], ...]:
+    """The table bound to its data; ``guards=False`` leaves out the :data:`GROUPS` shortcut."""
     guard_of: dict[str, Callable[[MCRFeatures], object]] = {}
     for guard, members in GROUPS:
         for fid in members:
             if fid in guard_of or fid not in FANS:
                 raise ValueError(f"mcr: {fid} is in no or in two guard groups")
             guard_of[fid] = guard
-    ids = [r[0] for r in ROWS]
-    if sorted(ids) != sorted(FANS) or len(ids) != len(FANS):
-        raise ValueError("mcr: the pattern table and scoring/data/mcr.json disagree")
-    order = {fid: i for i, fid in enumerate(ids)}
-    out = []
-    for fid, pred, excl in ROWS:
-        for e in excl:
-            if order[e] <= order[fid]:
-                raise ValueError(f"mcr: {fid} implies {e}, which precedes it in the table")
-        fan = FANS[fid]
-        out.append(
-            Pattern[MCRFeatures](
-                id=fid,
-                name=fan["zh"],
-                en=fan["en"],
-                points=int(fan["points"]),
-                predicate=pred,
-                excludes=frozenset(excl),
-                category="flower" if fid == FLOWERS else "",
-                guard=guard_of.get(fid) if guards else None,
-            )
-        )
-    return out
+    order = {r.id: i for i, r in enumerate(TABLE)}
+    for r in TABLE:
+        for e in r.excludes:
+            if order[e] <= order[r.id]:
+                raise ValueError(f"mcr: {r.id} implies {e}, which precedes it in the table")
+    data = {fid: RowData(f["zh"], int(f["points"]), en=f["en"]) for fid, f in FANS.items()}
+    rows = bind("mcr", TABLE, data)
+    if guards:
+        rows = tuple(r.with_options(guard=guard_of.get(r.id)) for r in rows)
+    return rows
 
 
 # -- the rule set ---------------------------------------------------------------------------
@@ -1295,8 +1291,7 @@ def make_mcr(guards: bool = True) -> MCRRuleSet:
         uses_flowers=True,
         minimum=MINIMUM,
         minimum_excludes=frozenset({FLOWERS}),
-        exclusion_closure=False,
-        sequential_exclusion=True,
+        exclusion=Exclusion.COUNTED,
     )
 
 

@@ -33,7 +33,6 @@ from scoring.decompose import Arrangement, Block, BlockKind, Wait, blocks_of_mel
 from scoring.engine import (
     Features,
     Item,
-    Pattern,
     Payment,
     RuleSet,
     ScoreResult,
@@ -44,6 +43,7 @@ from scoring.engine import (
 )
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld
+from scoring.rows import Exclusion, Row, RowData, bind, by_name
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
@@ -500,19 +500,6 @@ CONCEALED_ROWS = frozenset({"concealed-hand", "concealed-self-drawn"})
 SPEED_ROWS = frozenset({"within-seven", "within-ten"})
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """This module's half of a row: the seed's Chinese name, a slug, a gloss, a predicate,
-    what it removes. Names and values are read from the package data."""
-
-    name: str
-    id: str
-    en: str
-    predicate: Pred
-    excludes: frozenset[str] = frozenset()
-    value: Callable[[TaiFeatures], int] | None = None
-
-
 def _x(*ids: str) -> frozenset[str]:
     return frozenset(ids)
 
@@ -520,190 +507,406 @@ def _x(*ids: str) -> frozenset[str]:
 _KONG_PAIRS = _x("two-melded-kongs", "yin-yang-kongs", "two-concealed-kongs")
 _KONG_ONES = _x("melded-kong", "concealed-kong")
 
-ROWS: tuple[Row, ...] = (
+ROWS: tuple[Row[TaiFeatures], ...] = (
     # 奇牌类
-    Row("天胡", "heavenly-win", "Heavenly win",
+    Row(
+        "heavenly-win",
         lambda f: bool(f.ctx("heavenly")) and f.dealer,
-        _x("concealed-self-drawn", "concealed-hand", "self-drawn") | SPEED_ROWS),
-    Row("地胡", "earthly-win", "Earthly win",
+        _x("concealed-self-drawn", "concealed-hand", "self-drawn") | SPEED_ROWS,
+        name="天胡",
+        en="Heavenly win",
+    ),
+    Row(
+        "earthly-win",
         lambda f: bool(f.ctx("earthly")) and not f.dealer,
-        _x("concealed-hand") | SPEED_ROWS),
+        _x("concealed-hand") | SPEED_ROWS,
+        name="地胡",
+        en="Earthly win",
+    ),
     # 不正常胡牌类
-    Row("呖咕呖咕", "lik-gu", "Seven pairs and a concealed triplet",
-        lambda f: f.shape == LIKGU, CONCEALED_ROWS),
-    Row("十六不搭", "sixteen-unrelated", "Sixteen unrelated",
-        lambda f: f.shape == SIXTEEN, CONCEALED_ROWS),
-    Row("三不搭", "three-knitted", "Knitted 147/258/369 in sixteen unrelated",
-        lambda f: f.knitted_suits, CONCEALED_ROWS),
+    Row(
+        "lik-gu",
+        lambda f: f.shape == LIKGU,
+        CONCEALED_ROWS,
+        name="呖咕呖咕",
+        en="Seven pairs and a concealed triplet",
+    ),
+    Row(
+        "sixteen-unrelated",
+        lambda f: f.shape == SIXTEEN,
+        CONCEALED_ROWS,
+        name="十六不搭",
+        en="Sixteen unrelated",
+    ),
+    Row(
+        "three-knitted",
+        lambda f: f.knitted_suits,
+        CONCEALED_ROWS,
+        name="三不搭",
+        en="Knitted 147/258/369 in sixteen unrelated",
+    ),
     # 字类
-    Row("无字", "no-honors", "No honours", lambda f: not f.has_honors),
-    Row("不正字", "wrong-honor", "Non-seat, non-round wind pung (each)",
-        lambda f: f.honor_rows["wrong-honor"]),
-    Row("正字", "right-honor", "Seat or round wind / dragon pung (each)",
-        lambda f: f.honor_rows["right-honor"]),
-    Row("双番字", "double-wind", "Seat-and-round wind pung (each)",
-        lambda f: f.honor_rows["double-wind"]),
+    Row("no-honors", lambda f: not f.has_honors, name="无字", en="No honours"),
+    Row(
+        "wrong-honor",
+        lambda f: f.honor_rows["wrong-honor"],
+        name="不正字",
+        en="Non-seat, non-round wind pung (each)",
+    ),
+    Row(
+        "right-honor",
+        lambda f: f.honor_rows["right-honor"],
+        name="正字",
+        en="Seat or round wind / dragon pung (each)",
+    ),
+    Row(
+        "double-wind",
+        lambda f: f.honor_rows["double-wind"],
+        name="双番字",
+        en="Seat-and-round wind pung (each)",
+    ),
     # 花类
-    Row("无花", "no-flowers", "No flowers", lambda f: not f.hand.flowers),
-    Row("不正花", "wrong-flower", "Flower not of the seat (each)", lambda f: f.wrong_flowers),
-    Row("正花", "right-flower", "Seat flower (each)", lambda f: f.right_flowers),
-    Row("无字花", "no-honors-no-flowers", "No honours and no flowers",
-        lambda f: not f.has_honors and not f.hand.flowers, _x("no-honors", "no-flowers")),
-    Row("一台草", "mixed-flower-set", "Flowers 1-4 from both kinds (each set)",
-        lambda f: f.mixed_flower_sets),
-    Row("一台花", "flower-set", "All four flowers of one kind (each set)",
-        lambda f: f.flower_sets),
-    Row("七抢一", "seven-robs-one", "Seven flowers rob the eighth",
-        lambda f: f.flower_win == "seven-robs-one"),
-    Row("八仙过海", "eight-immortals", "All eight flowers",
-        lambda f: f.flower_win == "eight"),
+    Row("no-flowers", lambda f: not f.hand.flowers, name="无花", en="No flowers"),
+    Row(
+        "wrong-flower", lambda f: f.wrong_flowers, name="不正花", en="Flower not of the seat (each)"
+    ),
+    Row("right-flower", lambda f: f.right_flowers, name="正花", en="Seat flower (each)"),
+    Row(
+        "no-honors-no-flowers",
+        lambda f: not f.has_honors and not f.hand.flowers,
+        _x("no-honors", "no-flowers"),
+        name="无字花",
+        en="No honours and no flowers",
+    ),
+    Row(
+        "mixed-flower-set",
+        lambda f: f.mixed_flower_sets,
+        name="一台草",
+        en="Flowers 1-4 from both kinds (each set)",
+    ),
+    Row(
+        "flower-set",
+        lambda f: f.flower_sets,
+        name="一台花",
+        en="All four flowers of one kind (each set)",
+    ),
+    Row(
+        "seven-robs-one",
+        lambda f: f.flower_win == "seven-robs-one",
+        name="七抢一",
+        en="Seven flowers rob the eighth",
+        only_with=DEALER_ROWS | FLOWER_WIN_ROWS,
+    ),
+    Row(
+        "eight-immortals",
+        lambda f: f.flower_win == "eight",
+        name="八仙过海",
+        en="All eight flowers",
+        only_with=DEALER_ROWS | FLOWER_WIN_ROWS,
+    ),
     # 平胡类
-    Row("大平胡", "big-ping-hu", "Great all-chows",
+    Row(
+        "big-ping-hu",
         lambda f: f.all_chows and f.pinghu_violations == 0,
-        _x("no-honors-no-flowers", "no-honors", "no-flowers")),
-    Row("小平胡", "small-ping-hu", "Small all-chows",
-        lambda f: f.all_chows and f.pinghu_violations == 1),
+        _x("no-honors-no-flowers", "no-honors", "no-flowers"),
+        name="大平胡",
+        en="Great all-chows",
+    ),
+    Row(
+        "small-ping-hu",
+        lambda f: f.all_chows and f.pinghu_violations == 1,
+        name="小平胡",
+        en="Small all-chows",
+    ),
     # 胡牌形式类
-    Row("独独", "single-wait", "Only one winning tile",
-        lambda f: f.is_standard and f.n_waits == 1),
-    Row("假独", "false-single-wait", "One-tile shape, several winning tiles",
-        lambda f: f.one_tile_shape and f.n_waits > 1),
-    Row("将眼", "eye-258", "2/5/8 pair", lambda f: f.is_standard and f.pair_is_258),
-    Row("对碰", "dual-pung-wait", "Won on a two-pair (对碰) wait",
-        lambda f: f.is_standard and f.wait is Wait.DUAL_PUNG),
-    Row("门清", "concealed-hand", "Concealed hand", lambda f: f.is_concealed),
-    Row("自摸", "self-drawn", "Self-drawn", lambda f: f.self_drawn),
-    Row("门清一摸五", "concealed-self-drawn", "Concealed and self-drawn",
-        lambda f: f.is_concealed and f.self_drawn, _x("concealed-hand", "self-drawn")),
-    Row("鸡胡", "chicken-hand", "Chicken hand (decided after the other rows)", lambda f: False),
-    Row("缺一门", "missing-one-suit", "Two suits only", lambda f: f.n_suits == 2),
-    Row("五门齐", "five-gates", "All five families",
-        lambda f: f.n_suits == 3 and f.has_winds and f.has_dragons),
+    Row(
+        "single-wait",
+        lambda f: f.is_standard and f.n_waits == 1,
+        name="独独",
+        en="Only one winning tile",
+    ),
+    Row(
+        "false-single-wait",
+        lambda f: f.one_tile_shape and f.n_waits > 1,
+        name="假独",
+        en="One-tile shape, several winning tiles",
+    ),
+    Row("eye-258", lambda f: f.is_standard and f.pair_is_258, name="将眼", en="2/5/8 pair"),
+    Row(
+        "dual-pung-wait",
+        lambda f: f.is_standard and f.wait is Wait.DUAL_PUNG,
+        name="对碰",
+        en="Won on a two-pair (对碰) wait",
+    ),
+    Row("concealed-hand", lambda f: f.is_concealed, name="门清", en="Concealed hand"),
+    Row("self-drawn", lambda f: f.self_drawn, name="自摸", en="Self-drawn"),
+    Row(
+        "concealed-self-drawn",
+        lambda f: f.is_concealed and f.self_drawn,
+        _x("concealed-hand", "self-drawn"),
+        name="门清一摸五",
+        en="Concealed and self-drawn",
+    ),
+    Row(
+        "chicken-hand",
+        lambda f: False,
+        name="鸡胡",
+        en="Chicken hand (decided after the other rows)",
+    ),
+    Row("missing-one-suit", lambda f: f.n_suits == 2, name="缺一门", en="Two suits only"),
+    Row(
+        "five-gates",
+        lambda f: f.n_suits == 3 and f.has_winds and f.has_dragons,
+        name="五门齐",
+        en="All five families",
+    ),
     # 槓类
-    Row("明槓", "melded-kong", "Melded kong", lambda f: f.melded_kongs >= 1),
-    Row("暗槓", "concealed-kong", "Concealed kong", lambda f: f.concealed_kongs >= 1),
-    Row("双明槓", "two-melded-kongs", "Two melded kongs",
-        lambda f: f.melded_kongs >= 2, _x("melded-kong")),
-    Row("阴阳槓", "yin-yang-kongs", "A melded and a concealed kong",
-        lambda f: f.melded_kongs >= 1 and f.concealed_kongs >= 1, _KONG_ONES),
-    Row("双暗槓", "two-concealed-kongs", "Two concealed kongs",
-        lambda f: f.concealed_kongs >= 2, _x("concealed-kong")),
-    Row("三槓", "three-kongs", "Three kongs",
-        lambda f: len(f.kongs) >= 3, _KONG_PAIRS | _KONG_ONES),
-    Row("四槓", "four-kongs", "Four kongs",
-        lambda f: len(f.kongs) >= 4, _x("three-kongs") | _KONG_PAIRS | _KONG_ONES),
-    Row("五槓", "five-kongs", "Five kongs",
-        lambda f: len(f.kongs) >= 5, _x("four-kongs", "three-kongs") | _KONG_PAIRS | _KONG_ONES),
-    Row("槓上开花", "kong-bloom", "Win on a kong replacement tile",
-        lambda f: f.hand.win.kong_replacement),
-    Row("枪槓", "robbing-kong", "Robbing a kong", lambda f: f.hand.win.robbing_kong),
+    Row("melded-kong", lambda f: f.melded_kongs >= 1, name="明槓", en="Melded kong"),
+    Row("concealed-kong", lambda f: f.concealed_kongs >= 1, name="暗槓", en="Concealed kong"),
+    Row(
+        "two-melded-kongs",
+        lambda f: f.melded_kongs >= 2,
+        _x("melded-kong"),
+        name="双明槓",
+        en="Two melded kongs",
+    ),
+    Row(
+        "yin-yang-kongs",
+        lambda f: f.melded_kongs >= 1 and f.concealed_kongs >= 1,
+        _KONG_ONES,
+        name="阴阳槓",
+        en="A melded and a concealed kong",
+    ),
+    Row(
+        "two-concealed-kongs",
+        lambda f: f.concealed_kongs >= 2,
+        _x("concealed-kong"),
+        name="双暗槓",
+        en="Two concealed kongs",
+    ),
+    Row(
+        "three-kongs",
+        lambda f: len(f.kongs) >= 3,
+        _KONG_PAIRS | _KONG_ONES,
+        name="三槓",
+        en="Three kongs",
+    ),
+    Row(
+        "four-kongs",
+        lambda f: len(f.kongs) >= 4,
+        _x("three-kongs") | _KONG_PAIRS | _KONG_ONES,
+        name="四槓",
+        en="Four kongs",
+    ),
+    Row(
+        "five-kongs",
+        lambda f: len(f.kongs) >= 5,
+        _x("four-kongs", "three-kongs") | _KONG_PAIRS | _KONG_ONES,
+        name="五槓",
+        en="Five kongs",
+    ),
+    Row(
+        "kong-bloom",
+        lambda f: f.hand.win.kong_replacement,
+        name="槓上开花",
+        en="Win on a kong replacement tile",
+    ),
+    Row("robbing-kong", lambda f: f.hand.win.robbing_kong, name="枪槓", en="Robbing a kong"),
     # 庄类
-    Row("庄", "dealer", "Dealer", lambda f: f.dealer),
-    Row("拉庄", "dealer-streak", "Dealer's streak (2 × N)",
-        lambda f: f.dealer and f.dealer_streak > 0, value=lambda f: 2 * f.dealer_streak),
+    Row("dealer", lambda f: f.dealer, name="庄", en="Dealer"),
+    Row(
+        "dealer-streak",
+        lambda f: f.dealer and f.dealer_streak > 0,
+        name="拉庄",
+        en="Dealer's streak (2 × N)",
+        value=lambda f: 2 * f.dealer_streak,
+    ),
     # 兄弟相逢类
-    Row("两兄弟（碰）", "two-brothers", "Same-number pungs in two suits",
-        lambda f: f.n_brothers(2)),
-    Row("三兄弟（碰）", "three-brothers", "Same-number pungs in three suits",
-        lambda f: f.n_brothers(3)),
-    Row("两相逢（上）", "two-meet", "Same chow in two suits", lambda f: f.n_meets(2)),
-    Row("三相逢（上）", "three-meet", "Same chow in three suits", lambda f: f.n_meets(3)),
+    Row(
+        "two-brothers",
+        lambda f: f.n_brothers(2),
+        name="两兄弟（碰）",
+        en="Same-number pungs in two suits",
+    ),
+    Row(
+        "three-brothers",
+        lambda f: f.n_brothers(3),
+        name="三兄弟（碰）",
+        en="Same-number pungs in three suits",
+    ),
+    Row("two-meet", lambda f: f.n_meets(2), name="两相逢（上）", en="Same chow in two suits"),
+    Row("three-meet", lambda f: f.n_meets(3), name="三相逢（上）", en="Same chow in three suits"),
     # 三元四喜类
-    Row("小三元", "small-three-dragons", "Small three dragons",
-        lambda f: f.dragon_pungs == 2 and f.pair_is_dragon),
-    Row("大三元", "big-three-dragons", "Big three dragons",
-        lambda f: f.dragon_pungs == 3),
-    Row("小三风", "small-three-winds", "Small three winds",
-        lambda f: f.wind_pungs >= 2 and f.pair_is_wind),
-    Row("大三风", "big-three-winds", "Big three winds",
-        lambda f: f.wind_pungs >= 3),
-    Row("小四喜", "small-four-winds", "Small four winds",
+    Row(
+        "small-three-dragons",
+        lambda f: f.dragon_pungs == 2 and f.pair_is_dragon,
+        name="小三元",
+        en="Small three dragons",
+    ),
+    Row("big-three-dragons", lambda f: f.dragon_pungs == 3, name="大三元", en="Big three dragons"),
+    Row(
+        "small-three-winds",
+        lambda f: f.wind_pungs >= 2 and f.pair_is_wind,
+        name="小三风",
+        en="Small three winds",
+    ),
+    Row("big-three-winds", lambda f: f.wind_pungs >= 3, name="大三风", en="Big three winds"),
+    Row(
+        "small-four-winds",
         lambda f: f.wind_pungs >= 3 and f.pair_is_wind,
-        _x("small-three-winds", "big-three-winds")),
-    Row("大四喜", "big-four-winds", "Big four winds",
-        lambda f: f.wind_pungs == 4, _x("big-three-winds")),
+        _x("small-three-winds", "big-three-winds"),
+        name="小四喜",
+        en="Small four winds",
+    ),
+    Row(
+        "big-four-winds",
+        lambda f: f.wind_pungs == 4,
+        _x("big-three-winds"),
+        name="大四喜",
+        en="Big four winds",
+    ),
     # 暗间类
-    Row("两暗间", "two-concealed-pungs", "Two concealed pungs",
-        lambda f: f.concealed_pung_count >= 2),
-    Row("三暗间", "three-concealed-pungs", "Three concealed pungs",
-        lambda f: f.concealed_pung_count >= 3, _x("two-concealed-pungs")),
-    Row("四暗间", "four-concealed-pungs", "Four concealed pungs",
+    Row(
+        "two-concealed-pungs",
+        lambda f: f.concealed_pung_count >= 2,
+        name="两暗间",
+        en="Two concealed pungs",
+    ),
+    Row(
+        "three-concealed-pungs",
+        lambda f: f.concealed_pung_count >= 3,
+        _x("two-concealed-pungs"),
+        name="三暗间",
+        en="Three concealed pungs",
+    ),
+    Row(
+        "four-concealed-pungs",
         lambda f: f.concealed_pung_count >= 4,
-        _x("three-concealed-pungs", "two-concealed-pungs")),
-    Row("五暗间", "five-concealed-pungs", "Five concealed pungs",
+        _x("three-concealed-pungs", "two-concealed-pungs"),
+        name="四暗间",
+        en="Four concealed pungs",
+    ),
+    Row(
+        "five-concealed-pungs",
         lambda f: f.concealed_pung_count >= 5,
-        _x("four-concealed-pungs", "three-concealed-pungs", "two-concealed-pungs")),
+        _x("four-concealed-pungs", "three-concealed-pungs", "two-concealed-pungs"),
+        name="五暗间",
+        en="Five concealed pungs",
+    ),
     # 么类
-    Row("全么", "all-terminals", "All terminal pungs",
-        lambda f: f.all_pungs and f.only_terminals, _x("all-pungs", "outside-hand")),
-    Row("十三么", "thirteen-orphans", "Thirteen orphans (16-tile)",
-        lambda f: f.shape == ORPHANS16, CONCEALED_ROWS),
-    Row("花么", "terminals-and-honors", "Terminal and honour pungs",
+    Row(
+        "all-terminals",
+        lambda f: f.all_pungs and f.only_terminals,
+        _x("all-pungs", "outside-hand"),
+        name="全么",
+        en="All terminal pungs",
+    ),
+    Row(
+        "thirteen-orphans",
+        lambda f: f.shape == ORPHANS16,
+        CONCEALED_ROWS,
+        name="十三么",
+        en="Thirteen orphans (16-tile)",
+    ),
+    Row(
+        "terminals-and-honors",
         lambda f: f.all_pungs and f.all_terminals_honors and f.has_honors,
-        _x("all-pungs", "outside-hand")),
-    Row("连么", "outside-hand", "A terminal or honour in every set and the pair",
-        lambda f: f.outside),
-    Row("断么", "all-simples", "All simples", lambda f: f.no_terminals_or_honors),
+        _x("all-pungs", "outside-hand"),
+        name="花么",
+        en="Terminal and honour pungs",
+    ),
+    Row(
+        "outside-hand",
+        lambda f: f.outside,
+        name="连么",
+        en="A terminal or honour in every set and the pair",
+    ),
+    Row("all-simples", lambda f: f.no_terminals_or_honors, name="断么", en="All simples"),
     # 四归类
-    Row("四归二", "four-in-two", "Four alike as pung + chow", lambda f: f.four_in["two"]),
-    Row("四归三", "four-in-three", "Four alike as pair + two chows",
-        lambda f: f.four_in["three"]),
-    Row("四归四", "four-in-four", "Four alike in four chows", lambda f: f.four_in["four"]),
+    Row("four-in-two", lambda f: f.four_in["two"], name="四归二", en="Four alike as pung + chow"),
+    Row(
+        "four-in-three",
+        lambda f: f.four_in["three"],
+        name="四归三",
+        en="Four alike as pair + two chows",
+    ),
+    Row("four-in-four", lambda f: f.four_in["four"], name="四归四", en="Four alike in four chows"),
     # 速食类
-    Row("七只内", "within-seven", "Won within seven tiles seen",
-        lambda f: f.tiles_seen is not None and f.tiles_seen <= 7, _x("within-ten")),
-    Row("十只内", "within-ten", "Won within ten tiles seen",
-        lambda f: f.tiles_seen is not None and f.tiles_seen <= 10),
+    Row(
+        "within-seven",
+        lambda f: f.tiles_seen is not None and f.tiles_seen <= 7,
+        _x("within-ten"),
+        name="七只内",
+        en="Won within seven tiles seen",
+    ),
+    Row(
+        "within-ten",
+        lambda f: f.tiles_seen is not None and f.tiles_seen <= 10,
+        name="十只内",
+        en="Won within ten tiles seen",
+    ),
     # 大牌类
-    Row("对对胡", "all-pungs", "All pungs", lambda f: f.all_pungs),
-    Row("混一色", "half-flush", "One suit and honours",
-        lambda f: f.n_suits == 1 and f.has_honors),
-    Row("清一色", "full-flush", "One suit only", lambda f: f.n_suits == 1 and not f.has_honors),
+    Row("all-pungs", lambda f: f.all_pungs, name="对对胡", en="All pungs"),
+    Row(
+        "half-flush",
+        lambda f: f.n_suits == 1 and f.has_honors,
+        name="混一色",
+        en="One suit and honours",
+    ),
+    Row(
+        "full-flush",
+        lambda f: f.n_suits == 1 and not f.has_honors,
+        name="清一色",
+        en="One suit only",
+    ),
     # 般高类
-    Row("二般高", "two-identical-chows", "Two identical chows", lambda f: f.n_identical(2)),
-    Row("三般高", "three-identical-chows", "Three identical chows",
-        lambda f: f.n_identical(3)),
-    Row("四般高", "four-identical-chows", "Four identical chows",
-        lambda f: f.n_identical(4), _x("four-in-four")),
+    Row("two-identical-chows", lambda f: f.n_identical(2), name="二般高", en="Two identical chows"),
+    Row(
+        "three-identical-chows",
+        lambda f: f.n_identical(3),
+        name="三般高",
+        en="Three identical chows",
+    ),
+    Row(
+        "four-identical-chows",
+        lambda f: f.n_identical(4),
+        _x("four-in-four"),
+        name="四般高",
+        en="Four identical chows",
+    ),
     # 龙类
-    Row("明龙", "open-straight", "Pure straight", lambda f: f.straights[0]),
-    Row("暗龙", "concealed-straight", "Concealed pure straight",
-        lambda f: f.straights[1], _x("open-straight")),
-    Row("花龙", "mixed-straight", "Mixed straight", lambda f: f.mixed_straight),
+    Row("open-straight", lambda f: f.straights[0], name="明龙", en="Pure straight"),
+    Row(
+        "concealed-straight",
+        lambda f: f.straights[1],
+        _x("open-straight"),
+        name="暗龙",
+        en="Concealed pure straight",
+    ),
+    Row("mixed-straight", lambda f: f.mixed_straight, name="花龙", en="Mixed straight"),
     # 求类
-    Row("全求", "all-claimed", "Everything claimed, the pair too",
-        lambda f: f.all_claimed and not f.self_drawn),
-    Row("半求", "half-claimed", "Everything claimed, the pair self-drawn",
-        lambda f: f.all_claimed and f.self_drawn),
-)  # fmt: skip
+    Row(
+        "all-claimed",
+        lambda f: f.all_claimed and not f.self_drawn,
+        name="全求",
+        en="Everything claimed, the pair too",
+    ),
+    Row(
+        "half-claimed",
+        lambda f: f.all_claimed and f.self_drawn,
+        name="半求",
+        en="Everything claimed, the pair self-drawn",
+    ),
+)
 
 
-def _patterns(table: Mapping[str, TableRow]) -> list[Pattern[TaiFeatures]]:
-    names = {r.name for r in ROWS}
-    missing = set(table) - names
-    if missing or len(ROWS) != len(table):
-        raise ValueError(f"{NAME}: rows and table differ: {sorted(missing | (names - set(table)))}")
-    all_ids = frozenset(r.id for r in ROWS)
-    out = []
-    for r in ROWS:
-        excludes = r.excludes
-        if r.id in FLOWER_WIN_ROWS:  # an instant flower win scores only itself (and 庄)
-            excludes = all_ids - DEALER_ROWS - FLOWER_WIN_ROWS
-        t = table[r.name]
-        out.append(
-            Pattern(
-                id=r.id,
-                name=r.name,
-                en=r.en,
-                points=t.points,
-                predicate=r.predicate,
-                excludes=excludes,
-                value=r.value,
-                category=t.category,
-                note=t.description,
-            )
-        )
-    return out
+def _patterns(table: Mapping[str, TableRow]) -> tuple[Row[TaiFeatures], ...]:
+    """The rows bound to the seed table (by Chinese name): values, categories, notes."""
+    data = {
+        r.name: RowData(r.name, r.points, category=r.category, note=r.description)
+        for r in table.values()
+    }
+    return bind(NAME, ROWS, data, by_name)
 
 
 # -- the rule set -----------------------------------------------------------------------------
@@ -773,50 +976,6 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
                 f"wrong tile count for a flower win: {n} tiles (kongs count as 3); "
                 f"expected {self.hand_size} or {self.hand_size + 1}"
             )
-
-    def evaluate(self, f: TaiFeatures) -> list[Item]:
-        """The generic loop, with the table's reading of "不计": a row removes what it names
-        only when it counts itself (a removed row removes nothing). Rows are visited so that
-        a row comes before every row it names."""
-        hits: dict[str, tuple[Pattern[TaiFeatures], int]] = {}
-        for p in self.patterns:
-            n = p.predicate(f)
-            if n:
-                hits[p.id] = (p, int(n))
-        removed: set[str] = set()
-        for pid in self._order:
-            if pid in hits and pid not in removed:
-                removed |= self.by_id[pid].excludes
-        return [
-            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
-            for pid, (p, n) in hits.items()
-            if pid not in removed
-        ]
-
-    def __init__(self, **kw: Any) -> None:
-        super().__init__(**kw)
-        self._order = self._exclusion_order()
-
-    def _exclusion_order(self) -> tuple[str, ...]:
-        """Pattern ids, every row before the rows it removes (the table has no cycle)."""
-        out: list[str] = []
-        state: dict[str, int] = {}
-
-        def visit(pid: str) -> None:
-            if state.get(pid) == 2:
-                return
-            if state.get(pid) == 1:
-                raise ValueError(f"{self.name}: exclusion cycle through {pid}")
-            state[pid] = 1
-            for q in self.by_id:
-                if pid in self.by_id[q].excludes:
-                    visit(q)
-            state[pid] = 2
-            out.append(pid)
-
-        for p in self.patterns:
-            visit(p.id)
-        return tuple(out)
 
     def arrangements(self, hand: Hand) -> list[Arrangement]:
         if _flower_win_of(hand) is not None:
@@ -895,7 +1054,7 @@ def make_ruleset(name: str = NAME, **params: Any) -> TaiRuleSet:
         features=_make_features(p),
         shapes=SHAPES,
         uses_flowers=True,
-        exclusion_closure=False,
+        exclusion=Exclusion.COUNTED,
         params=p,
     )
 

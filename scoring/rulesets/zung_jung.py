@@ -31,7 +31,6 @@ from typing import Any
 from scoring.engine import (
     Features,
     Item,
-    Pattern,
     Payment,
     RuleSet,
     ScoreResult,
@@ -41,15 +40,17 @@ from scoring.engine import (
 )
 from scoring.errors import InvalidHandError, ScoringError
 from scoring.hand import Hand
+from scoring.rows import Row, RowData, bind, by_name
 from scoring.shapes import seven_pairs, thirteen_orphans
 from scoring.tiles import Tile, Wind
 
 __all__ = [
     "BLESSING_KEYS",
     "SEED_ROWS",
+    "SEED_TABLE",
     "V33_ROWS",
+    "V33_TABLE",
     "Limit",
-    "Row",
     "ZJFeatures",
     "ZungJungRuleSet",
     "build",
@@ -396,235 +397,372 @@ def _value_honors(f: F) -> int:
     return f.dragon_pungs + f.seat_wind_pungs + f.round_wind_pungs
 
 
-# -- the rows: what the JSON cannot say ----------------------------------------------------
+# -- the tables: what the JSON cannot say -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Row:
-    """Id, English name, family (``""``: a family of its own) and rank, predicate, exclusions.
-
-    Within a family only the highest-ranked pattern present counts.
-    """
-
-    id: str
-    en: str
-    family: str
-    rank: int
-    predicate: Pred
-    excludes: frozenset[str] = frozenset()
+def _v33(no: str, id: str, pred: Pred, excludes: Sequence[str] = ()) -> Row[ZJFeatures]:
+    """A v3.3 row: its number ``a.b.c`` gives the family ``a.b`` and the rank ``c``; an
+    ``a.b`` row is a family of its own."""
+    parts = no.split(".")
+    family, rank = (".".join(parts[:2]), int(parts[2])) if len(parts) == 3 else ("", 0)
+    return Row(id, pred, frozenset(excludes), category=no, family=family, rank=rank)
 
 
-def _r(id: str, en: str, family: str, rank: int, pred: Pred, excludes: Sequence[str] = ()) -> Row:
-    return Row(id, en, family, rank, pred, frozenset(excludes))
-
-
-#: The seed table's rows, keyed by the seed's Chinese name (the JSON gives the points).
-SEED_ROWS: dict[str, Row] = {
-    "平和": _r("all-sequences", "All Sequences", "", 0, _all_sequences),
-    "對對和": _r("all-triplets", "All Triplets", "", 0, _all_triplets),
-    "九蓮寶燈": _r("nine-gates", "Nine Gates", "", 0, _nine_gates),
-    "門前清": _r("concealed-hand", "Concealed Hand", "", 0, _concealed_hand),
-    "混一色": _r("mixed-one-suit", "Mixed One-Suit", "one-suit", 1, _mixed_one_suit),
-    "清一色": _r("pure-one-suit", "Pure One-Suit", "one-suit", 2, _pure_one_suit),
-    "字一色": _r("all-honors", "All Honors", "one-suit", 3, _all_honors),
-    "斷么九": _r("no-terminals", "No Terminals", "", 0, _no_terminals),
-    "混全帶么": _r(
-        "mixed-lesser-terminals", "Mixed Lesser Terminals", "terminals", 1, _mixed_lesser_terminals
+#: The seed table (seed 004) in its order: the Chinese name is the data key (the JSON
+#: gives the points, the category and the series).
+SEED_TABLE: tuple[Row[ZJFeatures], ...] = (
+    Row("all-sequences", _all_sequences, name="平和", en="All Sequences"),
+    Row("all-triplets", _all_triplets, name="對對和", en="All Triplets"),
+    Row("nine-gates", _nine_gates, name="九蓮寶燈", en="Nine Gates"),
+    Row("concealed-hand", _concealed_hand, name="門前清", en="Concealed Hand"),
+    Row(
+        "mixed-one-suit",
+        _mixed_one_suit,
+        name="混一色",
+        en="Mixed One-Suit",
+        family="one-suit",
+        rank=1,
     ),
-    "純全帶么": _r(
-        "pure-lesser-terminals", "Pure Lesser Terminals", "terminals", 2, _pure_lesser_terminals
+    Row(
+        "pure-one-suit",
+        _pure_one_suit,
+        name="清一色",
+        en="Pure One-Suit",
+        family="one-suit",
+        rank=2,
     ),
-    "混么九": _r(
+    Row("all-honors", _all_honors, name="字一色", en="All Honors", family="one-suit", rank=3),
+    Row("no-terminals", _no_terminals, name="斷么九", en="No Terminals"),
+    Row(
+        "mixed-lesser-terminals",
+        _mixed_lesser_terminals,
+        name="混全帶么",
+        en="Mixed Lesser Terminals",
+        family="terminals",
+        rank=1,
+    ),
+    Row(
+        "pure-lesser-terminals",
+        _pure_lesser_terminals,
+        name="純全帶么",
+        en="Pure Lesser Terminals",
+        family="terminals",
+        rank=2,
+    ),
+    Row(
         "mixed-greater-terminals",
-        "Mixed Greater Terminals",
-        "terminals",
-        3,
         _mixed_greater_terminals,
+        name="混么九",
+        en="Mixed Greater Terminals",
+        family="terminals",
+        rank=3,
     ),
-    "清么九": _r(
-        "pure-greater-terminals", "Pure Greater Terminals", "terminals", 4, _pure_greater_terminals
+    Row(
+        "pure-greater-terminals",
+        _pure_greater_terminals,
+        name="清么九",
+        en="Pure Greater Terminals",
+        family="terminals",
+        rank=4,
     ),
-    "小於五": _r("below-five", "All Below Five (1-4)", "number-range", 1, _range(1, 4)),
-    "大於五": _r("above-five", "All Above Five (6-9)", "number-range", 1, _range(6, 9)),
-    "全小": _r("all-small", "All Small (1-3)", "number-range", 2, _range(1, 3)),
-    "全中": _r("all-middle", "All Middle (4-6)", "number-range", 2, _range(4, 6)),
-    "全大": _r("all-large", "All Large (7-9)", "number-range", 2, _range(7, 9)),
-    "風刻": _r("wind-triplet", "Wind Triplet (per set)", "", 0, _wind_triplets),
-    "箭刻": _r("dragon-triplet", "Dragon Triplet (per set)", "", 0, _dragon_triplets),
-    "小三元": _r("small-three-dragons", "Small Three Dragons", "dragons", 1, _small_three_dragons),
-    "大三元": _r("big-three-dragons", "Big Three Dragons", "dragons", 2, _big_three_dragons),
-    "大三風": _r("big-three-winds", "Big Three Winds", "winds", 1, _big_three_winds),
-    "小四喜": _r("small-four-winds", "Small Four Winds", "winds", 2, _small_four_winds),
-    "大四喜": _r("big-four-winds", "Big Four Winds", "winds", 3, _big_four_winds),
-    "一般高": _r("two-identical-sequences", "Two Identical Sequences", "identical", 1, _identical),
-    "兩般高": _r(
+    Row(
+        "below-five",
+        _range(1, 4),
+        name="小於五",
+        en="All Below Five (1-4)",
+        family="number-range",
+        rank=1,
+    ),
+    Row(
+        "above-five",
+        _range(6, 9),
+        name="大於五",
+        en="All Above Five (6-9)",
+        family="number-range",
+        rank=1,
+    ),
+    Row(
+        "all-small", _range(1, 3), name="全小", en="All Small (1-3)", family="number-range", rank=2
+    ),
+    Row(
+        "all-middle",
+        _range(4, 6),
+        name="全中",
+        en="All Middle (4-6)",
+        family="number-range",
+        rank=2,
+    ),
+    Row(
+        "all-large", _range(7, 9), name="全大", en="All Large (7-9)", family="number-range", rank=2
+    ),
+    Row("wind-triplet", _wind_triplets, name="風刻", en="Wind Triplet (per set)"),
+    Row("dragon-triplet", _dragon_triplets, name="箭刻", en="Dragon Triplet (per set)"),
+    Row(
+        "small-three-dragons",
+        _small_three_dragons,
+        name="小三元",
+        en="Small Three Dragons",
+        family="dragons",
+        rank=1,
+    ),
+    Row(
+        "big-three-winds",
+        _big_three_winds,
+        name="大三風",
+        en="Big Three Winds",
+        family="winds",
+        rank=1,
+    ),
+    Row(
+        "big-three-dragons",
+        _big_three_dragons,
+        name="大三元",
+        en="Big Three Dragons",
+        family="dragons",
+        rank=2,
+    ),
+    Row(
+        "small-four-winds",
+        _small_four_winds,
+        name="小四喜",
+        en="Small Four Winds",
+        family="winds",
+        rank=2,
+    ),
+    Row(
+        "big-four-winds",
+        _big_four_winds,
+        name="大四喜",
+        en="Big Four Winds",
+        family="winds",
+        rank=3,
+    ),
+    Row(
+        "two-identical-sequences",
+        _identical,
+        name="一般高",
+        en="Two Identical Sequences",
+        family="identical",
+        rank=1,
+    ),
+    Row(
         "two-identical-sequences-twice",
-        "Two Identical Sequences Twice",
-        "identical",
-        2,
         _identical_twice,
+        name="兩般高",
+        en="Two Identical Sequences Twice",
+        family="identical",
+        rank=2,
     ),
-    "一色三同順": _r(
-        "three-identical-sequences", "Three Identical Sequences", "identical", 3, _identical_n(3)
+    Row(
+        "three-identical-sequences",
+        _identical_n(3),
+        name="一色三同順",
+        en="Three Identical Sequences",
+        family="identical",
+        rank=3,
     ),
-    "一色四同順": _r(
-        "four-identical-sequences", "Four Identical Sequences", "identical", 4, _identical_n(4)
+    Row(
+        "four-identical-sequences",
+        _identical_n(4),
+        name="一色四同順",
+        en="Four Identical Sequences",
+        family="identical",
+        rank=4,
     ),
-    "一氣通貫": _r("nine-tile-straight", "Nine-Tile Straight", "", 0, _nine_tile_straight),
-    "一色三步": _r(
+    Row("nine-tile-straight", _nine_tile_straight, name="一氣通貫", en="Nine-Tile Straight"),
+    Row(
         "three-shifted-sequences",
-        "Three Shifted Sequences",
-        "shifted-sequences",
-        1,
         _shifted_sequences(3),
+        name="一色三步",
+        en="Three Shifted Sequences",
+        family="shifted-sequences",
+        rank=1,
     ),
-    "一色四步": _r(
+    Row(
         "four-shifted-sequences",
-        "Four Shifted Sequences",
-        "shifted-sequences",
-        2,
         _shifted_sequences(4),
+        name="一色四步",
+        en="Four Shifted Sequences",
+        family="shifted-sequences",
+        rank=2,
     ),
-    "三連刻": _r(
+    Row(
         "three-consecutive-triplets",
-        "Three Consecutive Triplets",
-        "consecutive-triplets",
-        1,
         _consecutive_triplets(3),
+        name="三連刻",
+        en="Three Consecutive Triplets",
+        family="consecutive-triplets",
+        rank=1,
     ),
-    "四連刻": _r(
+    Row(
         "four-consecutive-triplets",
-        "Four Consecutive Triplets",
-        "consecutive-triplets",
-        2,
         _consecutive_triplets(4),
+        name="四連刻",
+        en="Four Consecutive Triplets",
+        family="consecutive-triplets",
+        rank=2,
     ),
-    "三色同順": _r(
-        "three-similar-sequences", "Three Similar Sequences", "", 0, _three_similar_sequences
+    Row(
+        "three-similar-sequences",
+        _three_similar_sequences,
+        name="三色同順",
+        en="Three Similar Sequences",
     ),
-    "三色同刻": _r(
-        "three-similar-triplets", "Three Similar Triplets", "", 0, _three_similar_triplets
+    Row(
+        "three-similar-triplets",
+        _three_similar_triplets,
+        name="三色同刻",
+        en="Three Similar Triplets",
     ),
-    "三色三步": _r(
-        "mixed-shifted-sequences", "Mixed Shifted Sequences", "", 0, _mixed_shifted_sequences
+    Row(
+        "mixed-shifted-sequences",
+        _mixed_shifted_sequences,
+        name="三色三步",
+        en="Mixed Shifted Sequences",
     ),
-    "三色連刻": _r(
+    Row(
         "mixed-consecutive-triplets",
-        "Mixed Consecutive Triplets",
-        "",
-        0,
         _mixed_consecutive_triplets,
+        name="三色連刻",
+        en="Mixed Consecutive Triplets",
     ),
-    "暗刻": _r(
+    Row(
         "concealed-triplet",
-        "Concealed Triplet (per set)",
-        "concealed-triplets",
-        1,
         _concealed_triplets,
+        name="暗刻",
+        en="Concealed Triplet (per set)",
+        family="concealed-triplets",
+        rank=1,
     ),
-    "三暗刻": _r(
+    Row(
         "three-concealed-triplets",
-        "Three Concealed Triplets",
-        "concealed-triplets",
-        2,
         _at_least_concealed(3),
+        name="三暗刻",
+        en="Three Concealed Triplets",
+        family="concealed-triplets",
+        rank=2,
     ),
-    "四暗刻": _r(
+    Row(
         "four-concealed-triplets",
-        "Four Concealed Triplets",
-        "concealed-triplets",
-        3,
         _at_least_concealed(4),
+        name="四暗刻",
+        en="Four Concealed Triplets",
+        family="concealed-triplets",
+        rank=3,
     ),
-    "槓": _r("kong", "Kong (per kong)", "kongs", 1, _kongs),
-    "三槓": _r("three-kongs", "Three Kongs", "kongs", 2, _at_least_kongs(3)),
-    "四槓": _r("four-kongs", "Four Kongs", "kongs", 3, _at_least_kongs(4)),
-    "妙手回春": _r("final-draw", "Final Draw", "final-tile", 1, _final_draw),
-    "海底撈月": _r("final-discard", "Final Discard", "final-tile", 1, _final_discard),
-    "槓上開花": _r("win-on-kong", "Win on Kong", "", 0, _win_on_kong),
-    "搶槓": _r("robbing-a-kong", "Robbing a Kong", "", 0, _robbing_a_kong),
-    "人和": _r("blessing-of-man", "Blessing of Man", "blessings", 1, _blessing("blessing_of_man")),
-    "地和": _r(
-        "blessing-of-earth", "Blessing of Earth", "blessings", 1, _blessing("blessing_of_earth")
+    Row("kong", _kongs, name="槓", en="Kong (per kong)", family="kongs", rank=1),
+    Row("three-kongs", _at_least_kongs(3), name="三槓", en="Three Kongs", family="kongs", rank=2),
+    Row("four-kongs", _at_least_kongs(4), name="四槓", en="Four Kongs", family="kongs", rank=3),
+    Row("final-draw", _final_draw, name="妙手回春", en="Final Draw", family="final-tile", rank=1),
+    Row(
+        "final-discard",
+        _final_discard,
+        name="海底撈月",
+        en="Final Discard",
+        family="final-tile",
+        rank=1,
     ),
-    "天和": _r(
-        "blessing-of-heaven", "Blessing of Heaven", "blessings", 1, _blessing("blessing_of_heaven")
+    Row("win-on-kong", _win_on_kong, name="槓上開花", en="Win on Kong"),
+    Row("robbing-a-kong", _robbing_a_kong, name="搶槓", en="Robbing a Kong"),
+    Row(
+        "blessing-of-man",
+        _blessing("blessing_of_man"),
+        name="人和",
+        en="Blessing of Man",
+        family="blessings",
+        rank=1,
     ),
-    "七對子": _r("seven-pairs", "Seven Pairs", "seven-pairs", 1, _seven_pairs),
-    "十三么九": _r(
+    Row(
+        "blessing-of-earth",
+        _blessing("blessing_of_earth"),
+        name="地和",
+        en="Blessing of Earth",
+        family="blessings",
+        rank=1,
+    ),
+    Row(
+        "blessing-of-heaven",
+        _blessing("blessing_of_heaven"),
+        name="天和",
+        en="Blessing of Heaven",
+        family="blessings",
+        rank=1,
+    ),
+    Row("seven-pairs", _seven_pairs, name="七對子", en="Seven Pairs", family="seven-pairs", rank=1),
+    Row(
         "thirteen-terminals",
-        "Thirteen Terminals",
-        "",
-        0,
         _thirteen_terminals,
-        excludes=("mixed-greater-terminals",),
+        ("mixed-greater-terminals",),
+        name="十三么九",
+        en="Thirteen Terminals",
     ),
-    "連七對": _r(
+    Row(
         "consecutive-seven-pairs",
-        "Consecutive Seven Pairs",
-        "seven-pairs",
-        2,
         _consecutive_seven_pairs,
+        name="連七對",
+        en="Consecutive Seven Pairs",
+        family="seven-pairs",
+        rank=2,
     ),
-}
+)
 
-#: The v3.3 rows, keyed by the official number; the family is the series (``a.b`` of
-#: ``a.b.c``), derived from the number by :func:`_v33_family`.
+#: The official v3.3 list in its order: the number is the data key; the series (``a.b``
+#: of ``a.b.c``) is the family and ``c`` the rank (see :func:`_v33`).
+V33_TABLE: tuple[Row[ZJFeatures], ...] = (
+    _v33("1.1", "all-sequences", _all_sequences),
+    _v33("1.2", "concealed-hand", _concealed_hand),
+    _v33("1.3", "no-terminals", _no_terminals),
+    _v33("2.1.1", "mixed-one-suit", _mixed_one_suit),
+    _v33("2.1.2", "pure-one-suit", _pure_one_suit),
+    _v33("2.2", "nine-gates", _nine_gates),
+    _v33("3.1", "value-honor", _value_honors),
+    _v33("3.2.1", "small-three-dragons", _small_three_dragons),
+    _v33("3.2.2", "big-three-dragons", _big_three_dragons),
+    _v33("3.3.1", "small-three-winds", _small_three_winds),
+    _v33("3.3.2", "big-three-winds", _big_three_winds),
+    _v33("3.3.3", "small-four-winds", _small_four_winds),
+    _v33("3.3.4", "big-four-winds", _big_four_winds),
+    _v33("3.4", "all-honors", _all_honors),
+    _v33("4.1", "all-triplets", _all_triplets),
+    _v33("4.2.1", "two-concealed-triplets", _at_least_concealed(2)),
+    _v33("4.2.2", "three-concealed-triplets", _at_least_concealed(3)),
+    _v33("4.2.3", "four-concealed-triplets", _at_least_concealed(4)),
+    _v33("4.3.1", "one-kong", _at_least_kongs(1)),
+    _v33("4.3.2", "two-kongs", _at_least_kongs(2)),
+    _v33("4.3.3", "three-kongs", _at_least_kongs(3)),
+    _v33("4.3.4", "four-kongs", _at_least_kongs(4)),
+    _v33("5.1.1", "two-identical-sequences", _identical),
+    _v33("5.1.2", "two-identical-sequences-twice", _identical_twice),
+    _v33("5.1.3", "three-identical-sequences", _identical_n(3)),
+    _v33("5.1.4", "four-identical-sequences", _identical_n(4)),
+    _v33("6.1", "three-similar-sequences", _three_similar_sequences),
+    _v33("6.2.1", "small-three-similar-triplets", _small_three_similar_triplets),
+    _v33("6.2.2", "three-similar-triplets", _three_similar_triplets),
+    _v33("7.1", "nine-tile-straight", _nine_tile_straight),
+    _v33("7.2.1", "three-consecutive-triplets", _consecutive_triplets(3)),
+    _v33("7.2.2", "four-consecutive-triplets", _consecutive_triplets(4)),
+    _v33("8.1.1", "mixed-lesser-terminals", _mixed_lesser_terminals),
+    _v33("8.1.2", "pure-lesser-terminals", _pure_lesser_terminals),
+    _v33("8.1.3", "mixed-greater-terminals", _mixed_greater_terminals),
+    _v33("8.1.4", "pure-greater-terminals", _pure_greater_terminals),
+    _v33("9.1.1", "final-draw", _final_draw),
+    _v33("9.1.2", "final-discard", _final_discard),
+    _v33("9.2", "win-on-kong", _win_on_kong),
+    _v33("9.3", "robbing-a-kong", _robbing_a_kong),
+    _v33("9.4.1", "blessing-of-heaven", _blessing("blessing_of_heaven")),
+    _v33("9.4.2", "blessing-of-earth", _blessing("blessing_of_earth")),
+    _v33("10.1", "thirteen-terminals", _thirteen_terminals, ("mixed-greater-terminals",)),
+    _v33("10.2", "seven-pairs", _seven_pairs),
+)
+
+#: Views kept for existing callers: the seed rows by Chinese name, the v3.3 rows by number
+#: as (id, predicate, what it supersedes).
+SEED_ROWS: dict[str, Row[ZJFeatures]] = {r.name: r for r in SEED_TABLE}
 V33_ROWS: dict[str, tuple[str, Pred, tuple[str, ...]]] = {
-    "1.1": ("all-sequences", _all_sequences, ()),
-    "1.2": ("concealed-hand", _concealed_hand, ()),
-    "1.3": ("no-terminals", _no_terminals, ()),
-    "2.1.1": ("mixed-one-suit", _mixed_one_suit, ()),
-    "2.1.2": ("pure-one-suit", _pure_one_suit, ()),
-    "2.2": ("nine-gates", _nine_gates, ()),
-    "3.1": ("value-honor", _value_honors, ()),
-    "3.2.1": ("small-three-dragons", _small_three_dragons, ()),
-    "3.2.2": ("big-three-dragons", _big_three_dragons, ()),
-    "3.3.1": ("small-three-winds", _small_three_winds, ()),
-    "3.3.2": ("big-three-winds", _big_three_winds, ()),
-    "3.3.3": ("small-four-winds", _small_four_winds, ()),
-    "3.3.4": ("big-four-winds", _big_four_winds, ()),
-    "3.4": ("all-honors", _all_honors, ()),
-    "4.1": ("all-triplets", _all_triplets, ()),
-    "4.2.1": ("two-concealed-triplets", _at_least_concealed(2), ()),
-    "4.2.2": ("three-concealed-triplets", _at_least_concealed(3), ()),
-    "4.2.3": ("four-concealed-triplets", _at_least_concealed(4), ()),
-    "4.3.1": ("one-kong", _at_least_kongs(1), ()),
-    "4.3.2": ("two-kongs", _at_least_kongs(2), ()),
-    "4.3.3": ("three-kongs", _at_least_kongs(3), ()),
-    "4.3.4": ("four-kongs", _at_least_kongs(4), ()),
-    "5.1.1": ("two-identical-sequences", _identical, ()),
-    "5.1.2": ("two-identical-sequences-twice", _identical_twice, ()),
-    "5.1.3": ("three-identical-sequences", _identical_n(3), ()),
-    "5.1.4": ("four-identical-sequences", _identical_n(4), ()),
-    "6.1": ("three-similar-sequences", _three_similar_sequences, ()),
-    "6.2.1": ("small-three-similar-triplets", _small_three_similar_triplets, ()),
-    "6.2.2": ("three-similar-triplets", _three_similar_triplets, ()),
-    "7.1": ("nine-tile-straight", _nine_tile_straight, ()),
-    "7.2.1": ("three-consecutive-triplets", _consecutive_triplets(3), ()),
-    "7.2.2": ("four-consecutive-triplets", _consecutive_triplets(4), ()),
-    "8.1.1": ("mixed-lesser-terminals", _mixed_lesser_terminals, ()),
-    "8.1.2": ("pure-lesser-terminals", _pure_lesser_terminals, ()),
-    "8.1.3": ("mixed-greater-terminals", _mixed_greater_terminals, ()),
-    "8.1.4": ("pure-greater-terminals", _pure_greater_terminals, ()),
-    "9.1.1": ("final-draw", _final_draw, ()),
-    "9.1.2": ("final-discard", _final_discard, ()),
-    "9.2": ("win-on-kong", _win_on_kong, ()),
-    "9.3": ("robbing-a-kong", _robbing_a_kong, ()),
-    "9.4.1": ("blessing-of-heaven", _blessing("blessing_of_heaven"), ()),
-    "9.4.2": ("blessing-of-earth", _blessing("blessing_of_earth"), ()),
-    "10.1": ("thirteen-terminals", _thirteen_terminals, ("mixed-greater-terminals",)),
-    "10.2": ("seven-pairs", _seven_pairs, ()),
+    r.category: (r.id, r.predicate, tuple(sorted(r.excludes))) for r in V33_TABLE
 }
 
 CHICKEN_ID = "chicken-hand"
-
-
-def _v33_family(no: str) -> tuple[str, int]:
-    parts = no.split(".")
-    if len(parts) == 3:
-        return ".".join(parts[:2]), int(parts[2])
-    return "", 0
 
 
 def load_table(filename: str) -> dict[str, Any]:
@@ -701,8 +839,7 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
         *,
         name: str,
         title: str,
-        patterns: Sequence[Pattern[ZJFeatures]],
-        families: Mapping[str, tuple[str, int]],
+        patterns: Sequence[Row[ZJFeatures]],
         chicken: Item,
         limit: Limit,
         discard: str = "discarder",
@@ -730,7 +867,7 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
                 "earth_requires_self_draw": earth_requires_self_draw,
             },
         )
-        self.families: dict[str, tuple[str, int]] = dict(families)
+        self.families[CHICKEN_ID] = ("", 0)
         self.chicken = chicken
         self.limit = limit
         self.discard = discard
@@ -774,21 +911,6 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
             )
 
     # -- combination principles -----------------------------------------------------------
-
-    def family_highest(self, items: Sequence[Item]) -> list[Item]:
-        """Keep, in each family, only the highest-ranked pattern present (ties: the higher
-        total); patterns of their own family always stay."""
-        best: dict[str, Item] = {}
-        for it in items:
-            fam, rank = self.families[it.id]
-            if not fam:
-                continue
-            cur = best.get(fam)
-            if cur is None or (rank, it.total) > (self.families[cur.id][1], cur.total):
-                best[fam] = it
-        return [
-            it for it in items if not self.families[it.id][0] or best[self.families[it.id][0]] is it
-        ]
 
     def finalize(self, items: list[Item], f: ZJFeatures) -> tuple[list[Item], int]:
         kept = self.family_highest(items)
@@ -859,6 +981,29 @@ def _chicken_item(v33: dict[str, Any]) -> Item:
     return Item(CHICKEN_ID, row["zh"], "Chicken Hand", int(row["points"]))
 
 
+def _seed_data() -> dict[str, RowData]:
+    """The seed's rows by Chinese name: points, category and series."""
+    return {
+        p["name"]: RowData(
+            p["name"], int(p["points"]), category=p["category"], note=p.get("series") or ""
+        )
+        for p in load_table(_SEED_FILE)["patterns"]
+    }
+
+
+def _v33_data(v33: Mapping[str, Any]) -> dict[str, RowData]:
+    """The v3.3 rows by number: names and points (the number is the category)."""
+    return {
+        p["no"]: RowData(p["zh"], int(p["points"]), en=p["en"], category=p["no"])
+        for p in v33["patterns"]
+        if p["no"] != "—"
+    }
+
+
+def _by_number(row: Row[Any]) -> str:
+    return row.category
+
+
 def build(
     table: str = "seed",
     *,
@@ -874,65 +1019,23 @@ def build(
     :meth:`ZungJungRuleSet.settle`).
     """
     v33 = load_table(_V33_FILE)
-    patterns: list[Pattern[ZJFeatures]] = []
-    families: dict[str, tuple[str, int]] = {}
     if table == "seed":
-        data = load_table(_SEED_FILE)
-        names = [p["name"] for p in data["patterns"]]
-        if sorted(names) != sorted(SEED_ROWS):
-            raise ValueError("the seed table and SEED_ROWS disagree")
-        for p in data["patterns"]:
-            row = SEED_ROWS[p["name"]]
-            patterns.append(
-                Pattern(
-                    id=row.id,
-                    name=p["name"],
-                    en=row.en,
-                    points=int(p["points"]),
-                    predicate=row.predicate,
-                    excludes=row.excludes,
-                    category=p["category"],
-                    note=p.get("series") or "",
-                )
-            )
-            families[row.id] = (row.family, row.rank)
+        rows = bind("zung-jung seed", SEED_TABLE, _seed_data(), by_name)
         default_name, title = "zung-jung", "Zung Jung 中庸麻雀 (seed table, 13 tiles)"
-        earth_self_draw = True
     elif table == "v3.3":
-        rows = [p for p in v33["patterns"] if p["no"] != "—"]
-        if sorted(p["no"] for p in rows) != sorted(V33_ROWS):
-            raise ValueError("the v3.3 table and V33_ROWS disagree")
-        for p in rows:
-            pid, pred, excl = V33_ROWS[p["no"]]
-            fam, rank = _v33_family(p["no"])
-            patterns.append(
-                Pattern(
-                    id=pid,
-                    name=p["zh"],
-                    en=p["en"],
-                    points=int(p["points"]),
-                    predicate=pred,
-                    excludes=frozenset(excl),
-                    category=p["no"],
-                )
-            )
-            families[pid] = (fam, rank)
+        rows = bind("zung-jung v3.3", V33_TABLE, _v33_data(v33), _by_number)
         default_name, title = "zung-jung-v3.3", "Zung Jung v3.3 中庸麻雀 (official, 13 tiles)"
-        earth_self_draw = False
     else:
         raise ValueError(f"table must be 'seed' or 'v3.3', got {table!r}")
-    chicken = _chicken_item(v33)
-    families[CHICKEN_ID] = ("", 0)
     return ZungJungRuleSet(
         name=name or default_name,
         title=title,
-        patterns=patterns,
-        families=families,
-        chicken=chicken,
+        patterns=rows,
+        chicken=_chicken_item(v33),
         limit=Limit.parse(limit),
         discard=discard,
         self_draw=self_draw,
-        earth_requires_self_draw=earth_self_draw,
+        earth_requires_self_draw=table == "seed",
         table=table,
     )
 

@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scoring.decompose import Arrangement, Wait
-from scoring.engine import Item, Pattern, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.engine import Item, Payment, RuleSet, ScoreResult, Seating, register
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand
+from scoring.rows import Exclusion
 from scoring.rulesets.hk_tw16.data import EN, table
 from scoring.rulesets.hk_tw16.events import (
     EVENT_RULES,
@@ -28,7 +29,7 @@ from scoring.rulesets.hk_tw16.events import (
     self_chase_events,
 )
 from scoring.rulesets.hk_tw16.features import HKFeatures
-from scoring.rulesets.hk_tw16.patterns import FLOWER_WIN_ROWS, FLOWER_WINS, META, PATTERNS
+from scoring.rulesets.hk_tw16.patterns import FLOWER_WINS, PATTERNS
 from scoring.rulesets.hk_tw16.shapes import SHAPES
 
 __all__ = [
@@ -105,8 +106,8 @@ def flower_win_of(hand: Hand) -> str | None:
 
 
 class HKTW16(RuleSet[HKFeatures]):
-    """The rule set: the generic loop plus 大雞胡/大鴨胡 (a second pass that looks at the
-    fans found), the flower wins (hands that need not be complete) and the settlement."""
+    """The rule set: the generic loop (大雞胡/大鴨胡 are rows that read the fans counted),
+    the flower wins (hands that need not be complete) and the settlement."""
 
     def validate(self, hand: Hand) -> None:
         validate_context(hand)
@@ -125,60 +126,6 @@ class HKTW16(RuleSet[HKFeatures]):
         if not out and flower_win_of(hand) is not None:
             out = [Arrangement(FLOWER_WIN, (), None, Wait.SPECIAL)]
         return out
-
-    def evaluate(self, f: HKFeatures) -> list[Item]:
-        hits: list[tuple[Pattern[HKFeatures], int]] = []
-        meta: list[Pattern[HKFeatures]] = []
-        no_hand = f.shape == FLOWER_WIN
-        for p in self.patterns:
-            if no_hand and p.id not in FLOWER_WIN_ROWS:
-                continue  # a flower win on an incomplete hand: only the flower-win rows
-            if p.id in META:
-                meta.append(p)
-                continue
-            n = p.predicate(f)
-            if n:
-                hits.append((p, int(n)))
-        base = self.resolve(hits, f)
-        f.base_ids = frozenset(i.id for i in base)
-        for p in meta:
-            n = p.predicate(f)
-            if n:
-                hits.append((p, int(n)))
-        return self.resolve(hits, f)
-
-    def resolve(self, hits: Sequence[tuple[Pattern[HKFeatures], int]], f: HKFeatures) -> list[Item]:
-        """The exclusions, chained through the patterns the hand qualifies for.
-
-        A present pattern removes what its sentence names; a removed pattern that the hand
-        also qualifies for removes what *its* sentence names, and so on (五寶 removes 四寶,
-        which removes 三寶). A named pattern the hand does not qualify for passes nothing on
-        (天聽 names 門叮摸, but 自摸 stays).
-        """
-        present = {p.id: p for p, _ in hits}
-        excluded: set[str] = set()
-        stack: list[str] = []
-        for p, _ in hits:
-            stack.extend(p.excludes)
-            for cond, ids in p.excludes_when:
-                if cond(f):
-                    stack.extend(ids)
-        while stack:
-            e = stack.pop()
-            if e in excluded:
-                continue
-            excluded.add(e)
-            q = present.get(e)
-            if q is not None:
-                stack.extend(q.excludes)
-                for cond, ids in q.excludes_when:
-                    if cond(f):
-                        stack.extend(ids)
-        return [
-            Item(p.id, p.name, p.en, p.value(f) if p.value is not None else p.points, n)
-            for p, n in hits
-            if p.id not in excluded
-        ]
 
     def extras(self, items: Sequence[Item], f: HKFeatures) -> dict[str, Any]:
         out: dict[str, Any] = {"shape": f.shape}
@@ -253,6 +200,6 @@ RULESET = HKTW16(
     shapes=SHAPES,
     uses_flowers=True,
     params={"options": DEFAULT_OPTIONS},
-    exclusion_closure=False,
+    exclusion=Exclusion.IMPLIED,
 )
 register(RULESET)

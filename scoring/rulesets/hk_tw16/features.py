@@ -794,7 +794,3 @@ class HKFeatures(Features):
         """Five declared chows/pungs, no kong."""
         m = self.hand.melds
         return len(m) == 5 and all(x.kind is not MeldKind.KONG for x in m)
-
-    # -- set by the rule set's evaluate loop (big chicken / duck) ---------------------------
-
-    base_ids: frozenset[str] = frozenset()

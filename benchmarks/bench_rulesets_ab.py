@@ -1,0 +1,63 @@
+"""A/B benchmark: ``bench_rulesets.py`` of this checkout and of another, alternating in one run.
+
+    python benchmarks/bench_rulesets_ab.py --base /tmp/rules-base [--rounds 5] [--hands 3000]
+
+``--base`` is another checkout (e.g. ``git worktree add --detach /tmp/rules-base <commit>``).
+Each round runs the base's and this checkout's ``benchmarks/bench_rulesets.py`` (each in a
+fresh interpreter, pure Python: each imports its own ``scoring/`` from source), alternating
+which goes first. Prints the median hands/s of each line and the ratio new / base.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+LINE = re.compile(r"^(\S+)\s+(\d+)-tile (\S+)\s+(\S+)\s+(\d+) hands/s")
+
+
+def run(tree: Path, hands: int) -> dict[tuple[str, str, str], int]:
+    out = subprocess.run(
+        [sys.executable, str(tree / "benchmarks" / "bench_rulesets.py"), "--hands", str(hands)],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tree,
+    ).stdout
+    got: dict[tuple[str, str, str], int] = {}
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if m:
+            got[(m[1], m[3], m[4])] = int(m[5])
+    return got
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--base", type=Path, required=True)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--hands", type=int, default=3000)
+    args = ap.parse_args()
+    runs: dict[str, list[dict[tuple[str, str, str], int]]] = {"base": [], "new": []}
+    for r in range(args.rounds):
+        order = [("base", args.base), ("new", ROOT)]
+        if r % 2:
+            order.reverse()
+        for label, tree in order:
+            runs[label].append(run(tree, args.hands))
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    keys = sorted(set(runs["base"][0]) & set(runs["new"][0]))
+    print(f"{'rule set':<15} {'hands':<7} {'what':<14} {'base/s':>8} {'new/s':>8} {'new/base':>8}")
+    for key in keys:
+        b = statistics.median(x[key] for x in runs["base"])
+        n = statistics.median(x[key] for x in runs["new"])
+        print(f"{key[0]:<15} {key[1]:<7} {key[2]:<14} {b:>8.0f} {n:>8.0f} {n / b:>8.3f}")
+
+
+if __name__ == "__main__":
+    main()
