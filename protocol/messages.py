@@ -263,6 +263,15 @@ class GetLog(ClientMessage):
     id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
+@dataclass(frozen=True)
+class GetHints(ClientMessage):
+    """Hints for your seat, from your own view: shanten, discards, waits (section 6)."""
+
+    type: ClassVar[str] = "hints"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
 # --------------------------------------------------------------------------- server -> client
 
 
@@ -376,6 +385,28 @@ class GameLog(ServerMessage):
 
 
 @dataclass(frozen=True)
+class HintsReply(ServerMessage):
+    """The answer to hints: computed from your seat's view only."""
+
+    type: ClassVar[str] = "hints"
+    room: str
+    seq: Annotated[int, Doc("the room commit the hints are as of")]
+    shanten: Annotated[
+        int | None,
+        Doc("-1: a winning hand (your turn); 0: ready; n: n tiles from ready; null: no hand"),
+    ]
+    discards: Annotated[
+        list[dict[str, Any]],
+        Shape(sh.DiscardHint),
+        Doc("your turn: the discards that keep or reach the best shanten, best first"),
+    ]
+    waits: Annotated[list[dict[str, Any]], Shape(sh.WaitHint), Doc("when ready: every wait")]
+    minimum: Annotated[int, Doc("the rule set's minimum to win (0: none)")]
+    note: Annotated[str | None, Doc('e.g. "ready, but no wait reaches 8"')] = None
+    re: Annotated[int | None, Doc(RE_DOC)] = None
+
+
+@dataclass(frozen=True)
 class Left(ServerMessage):
     """The answer to leave_room."""
 
@@ -416,12 +447,25 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
         Chat,
         Resync,
         GetLog,
+        GetHints,
     )
 }
 
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
     c.type: c
-    for c in (Welcome, Pong, Error, RoomList, Snapshot, Events, Ack, GameLog, Left, Closing)
+    for c in (
+        Welcome,
+        Pong,
+        Error,
+        RoomList,
+        Snapshot,
+        Events,
+        Ack,
+        GameLog,
+        HintsReply,
+        Left,
+        Closing,
+    )
 }
 
 # ----------------------------------------------------------------------------- validation

@@ -302,6 +302,27 @@ class GameView:
     ] = None
 
 
+# -- hints ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WaitHint:
+    """A tile that completes the ready hand."""
+
+    tile: TileCode
+    unseen: Annotated[int, Doc("copies you cannot see anywhere (4 minus those in sight)")]
+    by_discard: Annotated[bool, Doc("a win on it by a discard reaches the minimum")]
+    by_self_draw: Annotated[bool, Doc("a win on it by a self-draw reaches the minimum")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DiscardHint:
+    tile: TileCode
+    shanten: Annotated[int, Doc("after the discard")]
+    useful: Annotated[int, Doc("unseen copies of the tiles that would then lower it")]
+    waits: Annotated[list[WaitHint], Doc("when the discard leaves the hand ready")]
+
+
 # -- the game log (game_log.log) ----------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ export interface ChatLine {
   t: number;
 }
 
-export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog;
+export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints;
 
 export interface ErrorDetail {
   /** illegal_action, bad_options: the table's stable code */
@@ -276,7 +276,7 @@ export interface SeatView {
   missed_win?: boolean | null;
 }
 
-export type ServerMessage = ServerWelcome | ServerPong | ServerError | ServerRoomList | ServerSnapshot | ServerEvents | ServerAck | ServerGameLog | ServerLeft | ServerClosing;
+export type ServerMessage = ServerWelcome | ServerPong | ServerError | ServerRoomList | ServerSnapshot | ServerEvents | ServerAck | ServerGameLog | ClientHints | ServerLeft | ServerClosing;
 
 export interface Spectator {
   /** a player id, p_… */
@@ -471,6 +471,15 @@ export interface ClientHello {
   /** a request id: the direct reply carries it as re */
   id?: number | null;
   sparse?: boolean | null;
+}
+
+/** Hints for your seat, from your own view: shanten, discards, waits (section 6). */
+export interface ClientHints {
+  type: "hints";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
 }
 
 /** Join a room by its code (your seat back, in a game you had one in). */

@@ -1,0 +1,190 @@
+"""Hints for one seat, computed from its own view only: how far the hand is from ready, the
+discards that keep or reach its best, and each wait with its unseen copies and whether a win
+on it reaches the rule set's minimum, by a discard and by a self-draw.
+
+The input is exactly what the seat's client receives (``table.view`` JSON), so a hint can
+never tell more than the seat may know: the unseen counts are 4 minus the copies this seat
+can see (its hand, every meld, every river). The server answers the protocol's ``hints``
+request with :func:`hints` (docs/protocol.md); clients show it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from bots.player import Situation, situation
+from bots.shanten import shanten, useful_tiles
+from scoring.tiles import Tile
+
+__all__ = ["DiscardHint", "Hints", "WaitHint", "hints"]
+
+
+@dataclass(frozen=True, slots=True)
+class WaitHint:
+    tile: str
+    unseen: int
+    #: a win on it by a discard / by a self-draw is a valid win that reaches the minimum
+    by_discard: bool
+    by_self_draw: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "unseen": self.unseen,
+            "by_discard": self.by_discard,
+            "by_self_draw": self.by_self_draw,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHint:
+    tile: str
+    shanten: int  # after the discard
+    useful: int  # unseen copies of the tiles that would then lower it
+    waits: tuple[WaitHint, ...]  # when the discard leaves the hand ready
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "shanten": self.shanten,
+            "useful": self.useful,
+            "waits": [w.to_json() for w in self.waits],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    #: -1: complete (a winning hand on your turn), 0: ready, n: n tiles from ready; None:
+    #: no hand in play or a spectator
+    shanten: int | None
+    #: on your turn: the discards that keep or reach the best shanten, best first
+    discards: tuple[DiscardHint, ...] = ()
+    #: when ready (not your turn): every wait
+    waits: tuple[WaitHint, ...] = ()
+    #: the rule set's minimum to win (0: none)
+    minimum: int = 0
+    #: e.g. "ready, but no wait reaches 8"
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "shanten": self.shanten,
+            "discards": [d.to_json() for d in self.discards],
+            "waits": [w.to_json() for w in self.waits],
+            "minimum": self.minimum,
+            "note": self.note,
+        }
+
+
+def hints(view: Mapping[str, Any]) -> Hints:
+    """The hints for the seat whose view this is."""
+    hand = view.get("hand")
+    seat = view.get("you")
+    if hand is None or seat is None or view.get("phase") in ("between_hands", "game_over"):
+        return Hints(None)
+    sit = situation(view)
+    minimum = int(sit.rules.min_score)
+    counts = list(sit.concealed)
+    n = sum(counts)
+    if (n - 2) % 3 == 0:  # on your turn (the drawn tile in hand)
+        return _turn_hints(sit, counts, minimum)
+    s = shanten(counts, sit.n_melds, sit.rules.shapes, caps=sit.caps)
+    waits = _waits(sit, counts, minimum) if s == 0 else ()
+    return Hints(s, (), waits, minimum, _note(s, waits, minimum))
+
+
+def _turn_hints(sit: Situation, counts: list[int], minimum: int) -> Hints:
+    rules = sit.rules.shapes
+    whole = shanten(counts, sit.n_melds, rules, caps=sit.caps)
+    options: list[DiscardHint] = []
+    for t in range(34):
+        if counts[t] == 0:
+            continue
+        counts[t] -= 1
+        after = shanten(counts, sit.n_melds, rules, caps=sit.caps)
+        useful = useful_tiles(counts, sit.n_melds, rules, sit.caps, after)
+        waits = _waits(sit, counts, minimum) if after == 0 else ()
+        options.append(DiscardHint(str(Tile(t)), after, sum(sit.unseen(u) for u in useful), waits))
+        counts[t] += 1
+    best = min((d.shanten for d in options), default=whole)
+    keep = sorted(
+        (d for d in options if d.shanten == best),
+        key=lambda d: (-_reaching(d.waits), -d.useful, d.tile),
+    )
+    note = None
+    if best == 0 and minimum > 0 and not any(_reaching(d.waits) for d in keep):
+        note = f"ready, but no wait reaches {minimum}"
+    return Hints(whole, tuple(keep), (), minimum, note)
+
+
+def _reaching(waits: tuple[WaitHint, ...]) -> int:
+    return sum(w.unseen for w in waits if w.by_discard or w.by_self_draw)
+
+
+def _note(s: int, waits: tuple[WaitHint, ...], minimum: int) -> str | None:
+    if s == 0 and minimum > 0 and not any(w.by_discard or w.by_self_draw for w in waits):
+        return f"ready, but no wait reaches {minimum}"
+    return None
+
+
+def _waits(sit: Situation, counts: list[int], minimum: int) -> tuple[WaitHint, ...]:
+    """Every tile that completes the ready hand ``counts`` (its draw lowers shanten to -1)."""
+    rules = sit.rules.shapes
+    out = []
+    melds = tuple(_meld_key(m) for m in sit.melds if m.get("tiles"))
+    for t in useful_tiles(counts, sit.n_melds, rules, sit.caps, 0):
+        unseen = sit.unseen(t)
+        four = sit.visible[t] >= 3  # the last copy: three already in sight
+        key = (
+            sit.rules.name,
+            tuple(counts),
+            melds,
+            tuple(sit.flowers),
+            sit.seat_wind,
+            sit.round_wind,
+            t,
+            sit.ting,
+            four,
+        )
+        out.append(WaitHint(str(Tile(t)), unseen, _wins(*key, False), _wins(*key, True)))
+    return tuple(out)
+
+
+def _meld_key(m: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in m.items()))
+
+
+@lru_cache(maxsize=1 << 14)
+def _wins(
+    ruleset: str,
+    counts: tuple[int, ...],
+    melds: tuple[tuple[tuple[str, Any], ...], ...],
+    flowers: tuple[str, ...],
+    seat_wind: Tile,
+    round_wind: Tile,
+    win: int,
+    ting: bool,
+    fourth: bool,
+    self_drawn: bool,
+) -> bool:
+    """Whether the scoring engine takes this win and it reaches the rule set's minimum."""
+    from scoring import get_ruleset, score
+
+    uses_flowers = bool(getattr(get_ruleset(ruleset), "uses_flowers", False))
+    hand: dict[str, Any] = {
+        "ruleset": ruleset,
+        "concealed": [str(Tile(i)) for i in range(34) for _ in range(counts[i])],
+        "melds": [{k: list(v) if isinstance(v, tuple) else v for k, v in m} for m in melds],
+        "flowers": list(flowers) if uses_flowers else [],
+        "win_tile": str(Tile(win)),
+        "win": {"self_drawn": self_drawn, "fourth_tile": fourth},
+        "seat_wind": str(seat_wind),
+        "round_wind": str(round_wind),
+    }
+    if ting:
+        hand["context"] = {"ting": True}
+    res = score(hand)
+    return res.get("error") is None and bool(res.get("minimum_met"))
