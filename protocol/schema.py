@@ -25,7 +25,7 @@ from typing import Annotated, Any, Literal, Union
 
 from protocol import shapes as sh
 from protocol.actions import ACTIONS, ClientAction
-from protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, Message
+from protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, Message
 from table.events import EVENT_CLASSES, EventData
 from table.wire import TILE_CODES, TILE_MARK, Doc, MaxLen, Range, Shape, wire_fields
 
@@ -38,7 +38,7 @@ SCHEMA_PATH = ROOT / "protocol" / "schema.json"
 def def_name(cls: type) -> str:
     """The ``$defs`` key of a definition."""
     if isinstance(cls, type) and issubclass(cls, Message):
-        side = "client" if cls.type in CLIENT_MESSAGES else "server"
+        side = "client" if issubclass(cls, ClientMessage) else "server"
         return f"{side}.{cls.type}"
     if isinstance(cls, type) and issubclass(cls, ClientAction):
         return f"action.{cls.TYPE}"

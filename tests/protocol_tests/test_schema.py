@@ -91,3 +91,13 @@ def test_each_event_type_names_its_definitions():
     for t, classes in EVENT_TYPES.items():
         assert all(t == c.TYPE for c in classes)
     assert {c for cs in EVENT_TYPES.values() for c in cs} == set(EVENT_CLASSES)
+
+
+def test_every_message_has_its_own_definition():
+    from protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES
+
+    defs = schema.build_schema()["$defs"]
+    assert {n for n in defs if n.startswith("client.")} == {f"client.{t}" for t in CLIENT_MESSAGES}
+    assert {n for n in defs if n.startswith("server.")} == {f"server.{t}" for t in SERVER_MESSAGES}
+    assert len(defs["ClientMessage"]["oneOf"]) == len(CLIENT_MESSAGES)
+    assert len(defs["ServerMessage"]["oneOf"]) == len(SERVER_MESSAGES)

@@ -30,6 +30,16 @@ export interface ChatLine {
 
 export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints;
 
+export interface DiscardHint {
+  tile: Tile;
+  /** after the discard */
+  shanten: number;
+  /** unseen copies of the tiles that would then lower it */
+  useful: number;
+  /** when the discard leaves the hand ready */
+  waits: WaitHint[];
+}
+
 export interface ErrorDetail {
   /** illegal_action, bad_options: the table's stable code */
   table_code?: string | null;
@@ -276,7 +286,7 @@ export interface SeatView {
   missed_win?: boolean | null;
 }
 
-export type ServerMessage = ServerWelcome | ServerPong | ServerError | ServerRoomList | ServerSnapshot | ServerEvents | ServerAck | ServerGameLog | ClientHints | ServerLeft | ServerClosing;
+export type ServerMessage = ServerWelcome | ServerPong | ServerError | ServerRoomList | ServerSnapshot | ServerEvents | ServerAck | ServerGameLog | ServerHints | ServerLeft | ServerClosing;
 
 export interface Spectator {
   /** a player id, p_… */
@@ -295,6 +305,17 @@ export interface Summary {
 /** a tile code: 1m…9m, 1p…9p, 1s…9s, winds we ws ww wn, dragons dr dg dw, flowers f1…f8 (f1–f4 seasons, f5–f8 plants) */
 export type Tile = string;
 export const TILE_CODES: readonly Tile[] = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "we", "ws", "ww", "wn", "dr", "dg", "dw", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
+
+/** A tile that completes the ready hand. */
+export interface WaitHint {
+  tile: Tile;
+  /** copies you cannot see anywhere (4 minus those in sight) */
+  unseen: number;
+  /** a win on it by a discard reaches the minimum */
+  by_discard: boolean;
+  /** a win on it by a self-draw reaches the minimum */
+  by_self_draw: boolean;
+}
 
 export interface WinFlags {
   self_drawn: boolean;
@@ -887,6 +908,26 @@ export interface ServerGameLog {
   type: "game_log";
   room: string;
   log: GameLogDoc;
+  /** the id of the request this answers */
+  re?: number | null;
+}
+
+/** The answer to hints: computed from your seat's view only. */
+export interface ServerHints {
+  type: "hints";
+  room: string;
+  /** the room commit the hints are as of */
+  seq: number;
+  /** -1: a winning hand (your turn); 0: ready; n: n tiles from ready; null: no hand */
+  shanten: number | null;
+  /** your turn: the discards that keep or reach the best shanten, best first */
+  discards: DiscardHint[];
+  /** when ready: every wait */
+  waits: WaitHint[];
+  /** the rule set's minimum to win (0: none) */
+  minimum: number;
+  /** e.g. "ready, but no wait reaches 8" */
+  note?: string | null;
   /** the id of the request this answers */
   re?: number | null;
 }

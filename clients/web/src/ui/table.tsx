@@ -4,6 +4,7 @@ import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types"
 import { seatName, type RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
+import { HintsPanel } from "./hints";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
 
@@ -46,6 +47,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const base = me ?? 0;
   const [selected, setSelected] = useState<TileCode | null>(null);
   const [showChat, setShowChat] = useState(false);
+  const [showHints, setShowHints] = useState(false);
   const [hideResult, setHideResult] = useState(false);
   const stale = (client.lastActionAck[room.room] ?? 0) > room.seq;
   const legal = stale ? [] : room.legal;
@@ -116,6 +118,11 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         <span data-testid="wall">· {wallText}</span>
         {me === null && <span class="badge">watching</span>}
         <span class="grow" />
+        {me !== null && (
+          <button type="button" class="small" onClick={() => setShowHints(!showHints)} data-testid="hints-toggle">
+            Hints
+          </button>
+        )}
         <button type="button" class="small" onClick={() => setShowChat(!showChat)} data-testid="chat-toggle">
           Chat{room.chat.length ? ` (${room.chat.length})` : ""}
         </button>
@@ -206,6 +213,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
       )}
       {room.summary && (hideResult || !room.result) && <GameOver client={client} room={room} />}
       {showChat && <Chat client={client} room={room} />}
+      {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
       {room.log.length > 0 && <div class="log">{room.log[room.log.length - 1]}</div>}
     </main>
   );

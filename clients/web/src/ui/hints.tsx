@@ -1,0 +1,71 @@
+// The hints panel: asks the server for hints (docs/protocol.md "Hints") after each change of
+// the room while it is open, and shows how far the hand is from ready, the best discards and
+// the waits (with unseen copies and whether a win reaches the rule set's minimum).
+import { useEffect, useState } from "preact/hooks";
+import type { Client } from "../net/client";
+import type { ServerHints } from "../protocol/generated";
+import type { RoomModel } from "../state/reducer";
+import { Tile } from "./tile";
+
+export function shantenWords(s: number | null | undefined): string {
+  if (s === null || s === undefined) return "no hand";
+  if (s < 0) return "a winning hand";
+  if (s === 0) return "ready";
+  return `${s} from ready`;
+}
+
+export function HintsPanel({ client, room }: { client: Client; room: RoomModel }) {
+  const [hints, setHints] = useState<ServerHints | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void client.request({ type: "hints", room: room.room }).then((r) => {
+      if (!live) return;
+      if (r.type === "hints") {
+        setHints(r);
+        setError(null);
+      } else if (r.type === "error") setError(r.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [room.room, room.seq]);
+  if (error) return <aside class="hints" data-testid="hints">{error}</aside>;
+  if (!hints) return <aside class="hints" data-testid="hints">…</aside>;
+  const mark = (ok: boolean) => (ok ? "✓" : "✗");
+  return (
+    <aside class="hints" data-testid="hints">
+      <div>
+        <strong>{shantenWords(hints.shanten)}</strong>
+        {hints.minimum > 0 && <span class="muted"> · minimum {hints.minimum}</span>}
+      </div>
+      {hints.note && <div class="warn">{hints.note}</div>}
+      {hints.discards.length > 0 && (
+        <div class="hint-row">
+          discard:{" "}
+          {hints.discards.slice(0, 4).map((d, i) => (
+            <span key={i} class="hint-item" title={`${d.useful} useful tiles unseen`}>
+              <Tile code={d.tile} size="small" /> {d.useful}
+            </span>
+          ))}
+        </div>
+      )}
+      {hints.waits.length > 0 && (
+        <div class="hint-row">
+          waits:{" "}
+          {hints.waits.map((w, i) => (
+            <span key={i} class="hint-item" title={`discard ${mark(w.by_discard)} self-draw ${mark(w.by_self_draw)}`}>
+              <Tile code={w.tile} size="small" /> ×{w.unseen}
+              {hints.minimum > 0 && (
+                <small>
+                  {" "}
+                  {mark(w.by_discard)}/{mark(w.by_self_draw)}
+                </small>
+              )}
+            </span>
+          ))}
+        </div>
+      )}
+    </aside>
+  );
+}
