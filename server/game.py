@@ -75,12 +75,12 @@ def _wrap(exc: Exception) -> GameError:
 
 # Recent (state JSON, parsed GameState) pairs: one action needs the same state parsed for
 # apply, legal actions of up to three seats, the bot and the deadlines, and the server keeps
-# each room's latest state in memory between actions (server/app.py), so the next action
+# each room's latest state in memory between actions (server/commits.py), so the next action
 # finds it here too. Entries are keyed by the dict's identity and hold a reference to it, so
 # an id is never reused while cached; state JSON is never mutated in place (rooms.py always
 # builds new dicts). Bounded (LRU) and locked: timer ticks run in worker threads.
 _PARSED: OrderedDict[int, tuple[JSON, t.GameState]] = OrderedDict()
-#: two per room the server keeps hot (app.STATE_CACHE_ROOMS = 2048: a room's latest state and
+#: two per room the server keeps hot (commits.STATE_CACHE_ROOMS = 2048: a room's latest state and
 #: the one before it); at 512, a server with 1,000 rooms in play parsed the state of nearly
 #: every action again (paced 1,000-room run: 506 → 418 µs of CPU per action with 4,096;
 #: memory ~11 KB per room, BENCHMARKS.md)
