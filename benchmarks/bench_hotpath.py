@@ -6,9 +6,10 @@ Four seated players in one zung-jung room play the load test's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
 moves are ``loadtest.selfplay``'s, shared with the events-frame test) through the same
 functions the server runs per action: ``rooms.play`` (room logic, ``table.apply`` and the
-state JSON), the room's deadlines, ``App.build_entry`` (the log entry with each pending seat's
-legal actions), msgpack of the room state and of the entry (what the commit sends to Redis),
-the events frame of each of the four seats (``App.events_frame``) and the ack. Times are
+state JSON), the room's deadlines (``facts.room_deadlines``), ``facts.build_entry`` (the log
+entry with each pending seat's legal actions), msgpack of the room state and of the entry (what
+the commit sends to Redis), the events frame of each of the four seats
+(``frames.events_frame``) and the ack. Times are
 process CPU (``time.process_time``), so other load on the machine matters less than for
 wall-clock numbers; sockets, Redis and the event loop are not included (see
 ``mahjong-loadtest`` for those).
@@ -26,8 +27,7 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server import game, rooms
-from server.app import App
+from server import facts, frames, game, rooms
 from server.config import Config
 from server.store import pack
 
@@ -40,7 +40,14 @@ def _room(now: int) -> rooms.Change:
 
 def run(n_actions: int) -> dict[str, float]:
     game.warm_up()
-    app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
+    cfg = Config()
+    grace_ms, bot_delay_ms = int(cfg.grace_seconds * 1000), cfg.bot_delay_ms
+
+    def build_entry(
+        ch: rooms.Change, now: int, ds: list[facts.Deadline] | None = None
+    ) -> dict[str, Any]:
+        return facts.build_entry(ch, now, grace_ms, bot_delay_ms, ds)
+
     rng = random.Random(1)
     spent: dict[str, float] = defaultdict(float)
 
@@ -56,25 +63,25 @@ def run(n_actions: int) -> dict[str, float]:
 
     now = 0
     ch = _room(now)
-    entry = app.build_entry(ch, now)
+    entry = build_entry(ch, now)
     s = ch.state
     actions = 0
     while actions < n_actions:
         now += 10
         if s["status"] != "playing":
             ch = _room(now)
-            s, entry = ch.state, app.build_entry(ch, now)
+            s, entry = ch.state, build_entry(ch, now)
             continue
         ch, moved = next_change(s, entry, rng, now, play)
         if not moved:  # a deal was due (pause 0) or nothing to do: the timers ran
-            s, entry = ch.state, app.build_entry(ch, now)
+            s, entry = ch.state, build_entry(ch, now)
             continue
-        ds = timed("deadlines", app.room_deadlines, ch.state)
-        entry = timed("build_entry (legal actions)", app.build_entry, ch, now, ds)
+        ds = timed("deadlines", facts.room_deadlines, ch.state, grace_ms, bot_delay_ms)
+        entry = timed("build_entry (legal actions)", build_entry, ch, now, ds)
         timed("pack room state", pack, ch.state)
         timed("pack log entry", pack, entry)
         for seat in range(4):
-            timed("events frames (4 seats)", app.events_frame, ROOM, actions, entry, seat)
+            timed("events frames (4 seats)", frames.events_frame, ROOM, actions, entry, seat)
         ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
         timed("ack frame", lambda a=ack: encode(a.to_wire()))
         s = ch.state

@@ -60,7 +60,7 @@ def next_change(
     now: int,
     play: Callable[[JSON, str, JSON, int], rooms.Change] = rooms.play,
 ) -> tuple[rooms.Change, bool]:
-    """The playing room's next change after ``entry`` (its latest ``App.build_entry``): the
+    """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
     first seat by number with a legal action plays ``pick_action``'s choice through ``play``
     (``rooms.play``, or a wrapper that times it) -- (the change, True); when no seat has
     anything to do (a deal is due: pauses are 0), the room's timers run -- (their change,

@@ -391,10 +391,6 @@ class HintsReply(ServerMessage):
     type: ClassVar[str] = "hints"
     room: str
     seq: Annotated[int, Doc("the room commit the hints are as of")]
-    shanten: Annotated[
-        int | None,
-        Doc("-1: a winning hand (your turn); 0: ready; n: n tiles from ready; null: no hand"),
-    ]
     discards: Annotated[
         list[dict[str, Any]],
         Shape(sh.DiscardHint),
@@ -402,6 +398,10 @@ class HintsReply(ServerMessage):
     ]
     waits: Annotated[list[dict[str, Any]], Shape(sh.WaitHint), Doc("when ready: every wait")]
     minimum: Annotated[int, Doc("the rule set's minimum to win (0: none)")]
+    shanten: Annotated[
+        int | None,
+        Doc("-1: a winning hand (your turn); 0: ready; n: n tiles from ready; absent: no hand"),
+    ] = None
     note: Annotated[str | None, Doc('e.g. "ready, but no wait reaches 8"')] = None
     re: Annotated[int | None, Doc(RE_DOC)] = None
 

@@ -13,6 +13,7 @@ from server.app import run_server
 from server.config import load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
 from server.logs import setup_logging
+from server.loops import NotifierFactory
 from server.metrics import GC
 from server.procs import announce_listening
 from server.store import Store
@@ -70,14 +71,14 @@ def main(argv: list[str] | None = None) -> int:
     GC.install()  # pause times per generation, in /metrics
 
     store: Store
-    app_class = None
+    notifier: NotifierFactory | None = None
     if cfg.redis_cluster or url.startswith(("redis+cluster://", "rediss+cluster://")):
-        from server.cluster import ClusterApp, ClusterStore
+        from server.cluster import ClusterNotifier, ClusterStore
 
         store = ClusterStore.from_url(
             url, cfg.redis_pool_size, cfg.redis_wait_replicas, cfg.redis_wait_ms
         )
-        app_class = ClusterApp
+        notifier = ClusterNotifier
     else:
         store = Store.from_url(url, cfg.redis_pool_size)
     loop_factory = None
@@ -95,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(
                 run_server(
-                    cfg, store, announce_listening, ssl_context=ssl_context, app_class=app_class
+                    cfg, store, announce_listening, ssl_context=ssl_context, notifier=notifier
                 )
             )
     except KeyboardInterrupt:

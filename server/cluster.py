@@ -1,6 +1,7 @@
 """Redis Cluster support: ``mahjong-server --redis-cluster --redis-url redis://node:port``.
 
-An adapter over :mod:`server.store` and :mod:`server.app`; nothing else changes.
+An adapter over :mod:`server.store` (:class:`ClusterStore`) and the process's notifier
+(:class:`ClusterNotifier`, given to ``run_server``); nothing else changes.
 
 * **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/store.py``),
   so the commit script touches a single slot and runs on the shard that owns the room.
@@ -16,7 +17,7 @@ An adapter over :mod:`server.store` and :mod:`server.app`; nothing else changes.
 * **Sharded pub/sub.** Each process ``SSUBSCRIBE``s, on the master owning the slot, the
   channel ``{room:<id>}:ch`` of every room it has local clients for (instead of one
   ``PSUBSCRIBE`` that every shard would have to broadcast). After a failover / slot move the
-  subscriptions follow the slot map; missed notifications are healed by ``App.heal_loop``.
+  subscriptions follow the slot map; missed notifications are healed by ``Loops.heal_loop``.
 * **Timers.** As in ``Store``: the deadline is stored in the room's hash by the commit, the
   global ``mj:timers`` index (another slot) is written right after. If that write fails (its
   master is failing over) the room is remembered and re-indexed from its hash within a second;
@@ -30,6 +31,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -37,7 +39,9 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import ConnectionPool
 
-from server.app import App, Feed
+from server.fanout import Feeds
+from server.loops import Loops
+from server.runtime import Runtime
 from server.store import (
     COMMIT_LUA,
     JSON,
@@ -299,8 +303,8 @@ def node_redis(node: Any, max_connections: int | None = None) -> aioredis.Redis:
 class _NodeSubscriber:
     """The sharded subscriptions this process holds on one master."""
 
-    def __init__(self, app: ClusterApp, node: Any) -> None:
-        self.app = app
+    def __init__(self, owner: ClusterNotifier, node: Any) -> None:
+        self.owner = owner
         self.name = node.name
         self.client = node_redis(node)
         self.pubsub = self.client.pubsub()
@@ -312,12 +316,13 @@ class _NodeSubscriber:
 
     def _kick(self, channel: str) -> None:
         room = room_of_channel(channel)
-        if room is not None and room in self.app.feeds:
-            self.app.feeds[room].kick()
+        f = self.owner.feeds.get(room) if room is not None else None
+        if f is not None:
+            f.kick()
 
     async def _run(self) -> None:
         try:
-            while not (self.closing or self.app.stopped):
+            while not (self.closing or self.owner.rt.stopped):
                 for ch in sorted(self.want - self.have):
                     await self.pubsub.ssubscribe(ch)
                     self.have.add(ch)
@@ -345,11 +350,11 @@ class _NodeSubscriber:
         except asyncio.CancelledError:
             raise
         except (redis.exceptions.RedisError, OSError) as exc:
-            self.app.metrics.inc("redis_errors")
+            self.owner.rt.metrics.inc("redis_errors")
             log.warning("sharded pub/sub on %s lost: %s", self.name, exc)
         finally:
             self.failed = True
-            self.app.subs_changed.set()
+            self.owner.subs_changed.set()
 
     async def close(self) -> None:
         # told to stop and cancelled, and waited for (bounded): see App.stop_tasks
@@ -364,37 +369,32 @@ class _NodeSubscriber:
             await self.client.aclose()
 
 
-class ClusterApp(App):
-    """:class:`App` with sharded pub/sub and periodic timer reconciliation."""
+class ClusterNotifier:
+    """Sharded pub/sub (one ``SSUBSCRIBE`` per room with a connection here, on the master
+    owning its slot) and periodic timer reconciliation: the notifier of a process on a Redis
+    Cluster (``run_server(..., notifier=ClusterNotifier)``)."""
 
-    store: ClusterStore
-
-    def __init__(self, cfg: Any, store: Store) -> None:
-        super().__init__(cfg, store)
+    def __init__(self, rt: Runtime, feeds: Feeds, loops: Loops) -> None:
+        assert isinstance(rt.store, ClusterStore)
+        self.rt = rt
+        self.store: ClusterStore = rt.store
+        self.feeds = feeds
+        self.owner = loops
         self.subs_changed = asyncio.Event()
         self.subscribers: dict[str, _NodeSubscriber] = {}
+        # a room's first and last connection here change what to subscribe
+        feeds.opened.append(self._changed)
+        feeds.closed.append(self._changed)
 
-    async def start(self) -> None:
-        await super().start()
-        loop = asyncio.get_running_loop()
-        self.tasks.append(loop.create_task(self.timer_reconcile_loop()))
+    def _changed(self, room: str) -> None:
+        self.subs_changed.set()
 
-    def feed(self, room: str) -> Feed:
-        new = room not in self.feeds
-        f = super().feed(room)
-        if new:
-            self.subs_changed.set()
-        return f
-
-    def drop_from_feed(self, conn: Any, room: str) -> None:
-        had = room in self.feeds
-        super().drop_from_feed(conn, room)
-        if had and room not in self.feeds:
-            self.subs_changed.set()
+    def loops(self) -> list[Coroutine[Any, Any, None]]:
+        return [self.pubsub_loop(), self.timer_reconcile_loop()]
 
     async def pubsub_loop(self) -> None:
         try:
-            while not self.stopped:
+            while not self.rt.stopped:
                 self.subs_changed.clear()
                 try:
                     await self._reconcile_subscriptions()
@@ -403,7 +403,7 @@ class ClusterApp(App):
                     redis.exceptions.RedisClusterException,
                     OSError,
                 ):
-                    self.metrics.inc("redis_errors")
+                    self.rt.metrics.inc("redis_errors")
                     log.warning("cannot map rooms to shards; retrying", exc_info=True)
                     await asyncio.sleep(0.5)
                     self.subs_changed.set()
@@ -422,7 +422,7 @@ class ClusterApp(App):
             await self.store.refresh_topology()
             await asyncio.sleep(0.2)  # do not spin against a node that is still down
         desired: dict[str, tuple[Any, set[str]]] = {}
-        for room in list(self.feeds):
+        for room in self.feeds.rooms():
             ch = k_channel(room)
             node = await self.store.node_for(ch)
             desired.setdefault(node.name, (node, set()))[1].add(ch)
@@ -441,25 +441,26 @@ class ClusterApp(App):
 
     def _kick_channel(self, ch: str) -> None:
         room = room_of_channel(ch)
-        if room is not None and room in self.feeds:
-            self.feeds[room].kick()
+        f = self.feeds.get(room) if room is not None else None
+        if f is not None:
+            f.kick()
 
     async def timer_reconcile_loop(self) -> None:
         """Repair timers: at once for rooms whose timer write failed, and every
         ``TIMER_RECONCILE_SECONDS`` for all open rooms (a timer write lost in a failover of the
         timer set's master, or a process that died between a commit and its timer write)."""
         last_full = time.monotonic()
-        while not self.stopped:
+        while not self.rt.stopped:
             await asyncio.sleep(0.5)
             try:
                 for room in sorted(self.store.timer_debt):
                     await self.store.reindex_timer(room)
                     self.store.timer_debt.discard(room)
                 if time.monotonic() - last_full >= TIMER_RECONCILE_SECONDS:
-                    await self.reconcile_timers()
+                    await self.owner.reconcile_timers()
                     last_full = time.monotonic()
             except asyncio.CancelledError:
                 raise
             except Exception:  # a cluster in failover raises more than RedisError
-                self.metrics.inc("redis_errors")
+                self.rt.metrics.inc("redis_errors")
                 log.warning("timer reconciliation failed; retrying", exc_info=True)

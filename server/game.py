@@ -20,11 +20,15 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 from __future__ import annotations
 
 import concurrent.futures
-import importlib
 import random
 import threading
 from collections import OrderedDict
 from typing import Any
+
+import bots
+from bots.hints import hints as hints_of
+import scoring
+import table as t
 
 JSON = dict[str, Any]
 
@@ -41,47 +45,29 @@ class GameError(Exception):
 
 
 class GameUnavailable(GameError):
+    """Kept for callers that guard against a missing engine: the engine is imported
+    statically now (``table``, ``bots`` and ``scoring`` are parts of this package), so it is
+    never raised."""
+
     def __init__(self, message: str = "the table engine is not installed") -> None:
         super().__init__("engine-unavailable", message)
 
 
-_T: Any = None
-
-
-def _table() -> Any:
-    global _T
-    if _T is None:
-        try:
-            _T = importlib.import_module("table")
-        except ImportError:
-            raise GameUnavailable() from None
-    return _T
-
-
 def available() -> bool:
-    try:
-        _table()
-    except GameUnavailable:
-        return False
+    """The table engine is importable (always: a static import of this module)."""
     return True
 
 
 def warm_up() -> None:
     """Load every playable rule set (scoring tables, bot rules) now, in the calling thread,
     before requests and worker threads need them: at server start."""
-    t = _table()
-    importlib.import_module("bots")
-    scoring = importlib.import_module("scoring")
     for name in t.playable_rulesets():
         scoring.get_ruleset(name)
 
 
 def rulesets() -> list[str]:
     """Rule sets a room can be created with: game parameters and a scoring rule set."""
-    try:
-        return list(_table().playable_rulesets())
-    except GameUnavailable:
-        return []
+    return list(t.playable_rulesets())
 
 
 def _wrap(exc: Exception) -> GameError:
@@ -90,12 +76,12 @@ def _wrap(exc: Exception) -> GameError:
 
 # Recent (state JSON, parsed GameState) pairs: one action needs the same state parsed for
 # apply, legal actions of up to three seats, the bot and the deadlines, and the server keeps
-# each room's latest state in memory between actions (server/app.py), so the next action
+# each room's latest state in memory between actions (server/commits.py), so the next action
 # finds it here too. Entries are keyed by the dict's identity and hold a reference to it, so
 # an id is never reused while cached; state JSON is never mutated in place (rooms.py always
 # builds new dicts). Bounded (LRU) and locked: timer ticks run in worker threads.
-_PARSED: OrderedDict[int, tuple[JSON, Any]] = OrderedDict()
-#: two per room the server keeps hot (app.STATE_CACHE_ROOMS = 2048: a room's latest state and
+_PARSED: OrderedDict[int, tuple[JSON, t.GameState]] = OrderedDict()
+#: two per room the server keeps hot (commits.STATE_CACHE_ROOMS = 2048: a room's latest state and
 #: the one before it); at 512, a server with 1,000 rooms in play parsed the state of nearly
 #: every action again (paced 1,000-room run: 506 → 418 µs of CPU per action with 4,096;
 #: memory ~11 KB per room, BENCHMARKS.md)
@@ -103,14 +89,13 @@ _PARSED_MAX = 4096
 _PARSED_LOCK = threading.Lock()
 
 
-def _state(state: JSON) -> Any:
+def _state(state: JSON) -> t.GameState:
     key = id(state)
     with _PARSED_LOCK:
         hit = _PARSED.get(key)
         if hit is not None and hit[0] is state:
             _PARSED.move_to_end(key)
             return hit[1]
-    t = _table()
     try:
         st = t.GameState.from_json(state)
     except t.TableError as exc:
@@ -119,7 +104,7 @@ def _state(state: JSON) -> Any:
     return st
 
 
-def _remember(state: JSON, parsed: Any) -> None:
+def _remember(state: JSON, parsed: t.GameState) -> None:
     with _PARSED_LOCK:
         _PARSED[id(state)] = (state, parsed)
         _PARSED.move_to_end(id(state))
@@ -129,7 +114,6 @@ def _remember(state: JSON, parsed: Any) -> None:
 
 def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None) -> str | None:
     """Why the table refuses these house rules / settlement options (None: it accepts)."""
-    t = _table()
     try:
         t.GameConfig.from_json(
             {"ruleset": ruleset, "house_rules": house_rules, "settlement": settlement}
@@ -140,7 +124,6 @@ def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None
 
 
 def new_game(ruleset: str, options: JSON) -> JSON:
-    t = _table()
     length = options.get("length")
     rounds = LENGTH_ROUNDS.get(str(length))
     hands = options.get("hands") if length == "hands" else None
@@ -160,7 +143,6 @@ def new_game(ruleset: str, options: JSON) -> JSON:
 
 
 def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
-    t = _table()
     if state.get("phase") != t.Phase.BETWEEN_HANDS.value:
         return None
     a = t.Action(t.ActionType.START_HAND, None, int(state["seq"]), seed=bytes.fromhex(seed_hex))
@@ -168,7 +150,6 @@ def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
 
 
 def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
-    t = _table()
     try:
         a = t.Action.from_json(action)
         if a.wall is not None:
@@ -196,19 +177,22 @@ def table_seq(state: JSON) -> int:
 
 
 def view(state: JSON, seat: int | None) -> JSON:
-    t = _table()
     return dict(t.view(_state(state), seat))
+
+
+def hints(state: JSON, seat: int | None) -> JSON:
+    """The hints for ``seat`` (``bots.hints``), computed from that seat's view only."""
+    return hints_of(view(state, seat)).to_json()
 
 
 def view_event(event: JSON, seat: int | None) -> JSON | None:
     """The stored event JSON as ``seat`` may see it (``table.view_event_json``); None when
     that seat may not see the event at all."""
-    return _table().view_event_json(event, seat)  # type: ignore[no-any-return]
+    return t.view_event_json(event, seat)
 
 
 def legal(state: JSON, seat: int) -> list[JSON]:
-    t = _table()
-    return t.legal_actions_json(_state(state), seat)  # type: ignore[no-any-return]
+    return t.legal_actions_json(_state(state), seat)
 
 
 def pending(state: JSON) -> dict[int, tuple[str, int]]:
@@ -219,7 +203,6 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
     phase = state.get("phase")
     if state.get("hand") is None or phase in ("between_hands", "game_over"):
         return {}
-    t = _table()
     return {
         seat: ("turn" if d.kind is t.DecisionKind.TURN else "claim", d.id)
         for seat, d in t.decisions(_state(state)).items()
@@ -227,7 +210,6 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
 
 
 def timeout_action(state: JSON, seat: int) -> JSON:
-    t = _table()
     return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
 
 
@@ -277,7 +259,6 @@ def bot_action(state: JSON, seat: int, rng: random.Random, budget_s: float | Non
     if not legal_actions:
         return timeout_action(state, seat)
     seen = view(state, seat)
-    bots = importlib.import_module("bots")
     if budget_s is None:
         return dict(bots.choose(seen, legal_actions, rng))
     fut = _bot_pool().submit(bots.choose, seen, legal_actions, rng)

@@ -21,8 +21,8 @@ whose reconnects, spread at the learned rate, never saturated the process that t
 raises the learned rate a little (:func:`raised`), so it can go up as well as down.
 
 Pure: no clock, no Redis, no randomness of its own; the server passes times, counts and an
-RNG (``server/app.py``: ``App.meter_loop``, ``App.shutdown``, ``App.note_listening``,
-``App.probe_plan``)."""
+RNG (``server/stopping.py``: ``Stopping.meter_loop``, ``Stopping.shutdown``, ``Stopping.note_listening``,
+``Stopping.probe_plan``)."""
 
 from __future__ import annotations
 

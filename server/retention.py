@@ -2,7 +2,7 @@
 
 * A room that closes (its last member left, or the sweeper below closed it) gets an expiry
   on its own keys (state, event log, client seqs) of ``--closed-room-ttl`` seconds in
-  :meth:`Store.close_room`, called by ``App.after_commit``; its code, its place in the open /
+  :meth:`Store.close_room`, called by ``Commits.after_commit``; its code, its place in the open /
   public sets and the timers index go at once. ``0`` keeps closed rooms forever.
 * The **sweeper** (one bounded pass every ``--retention-sweep-seconds``, by one process of the
   fleet at a time) walks ``mj:rooms`` with a shared SSCAN cursor, at most
@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import redis.exceptions
 
 from server import rooms
 from server.clock import now_ms
+from server.config import Config
+from server.metrics import Metrics
 from server.rooms import RoomError
-
-if TYPE_CHECKING:
-    from server.app import App
+from server.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.retention")
 
@@ -56,29 +56,61 @@ class SweepResult:
     skipped: bool = False  # another process had this period's turn
 
 
+class Host(Protocol):
+    """What the sweeper needs of its server process (``server.app.App`` is one)."""
+
+    @property
+    def cfg(self) -> Config: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def metrics(self) -> Metrics: ...
+
+    @property
+    def server_id(self) -> str: ...
+
+    @property
+    def stopped(self) -> bool: ...
+
+    @property
+    def shutting_down(self) -> bool: ...
+
+    async def mutate(
+        self, room: str, fn: Callable[[rooms.JSON], rooms.Change | None]
+    ) -> tuple[CommitResult | None, rooms.JSON | None]:
+        """Commit ``fn``'s change of ``room`` through the server's commit path."""
+        ...
+
+    def members_here(self, room: str) -> set[str]:
+        """The players connected to ``room`` on this process."""
+        ...
+
+
 class Sweeper:
-    def __init__(self, app: App) -> None:
-        self.app = app
+    def __init__(self, host: Host) -> None:
+        self.host = host
         self.legacy: AsyncIterator[str] | None = None  # room ids with a state, while walked
         self.legacy_done = False
 
     @property
     def idle_ms(self) -> int:
-        return int(self.app.cfg.idle_room_seconds * 1000)
+        return int(self.host.cfg.idle_room_seconds * 1000)
 
     async def run(self) -> None:
-        """The sweeper's loop (one of the App's tasks)."""
-        period = self.app.cfg.retention_sweep_seconds
-        while not self.app.stopped:
+        """The sweeper's loop (one of the process's background tasks)."""
+        period = self.host.cfg.retention_sweep_seconds
+        while not self.host.stopped:
             await asyncio.sleep(period)
-            if self.app.shutting_down or self.app.stopped:
+            if self.host.shutting_down or self.host.stopped:
                 continue
             try:
                 res = await self.sweep(now_ms())
             except asyncio.CancelledError:
                 raise
             except (redis.exceptions.RedisError, OSError):
-                self.app.metrics.inc("redis_errors")
+                self.host.metrics.inc("redis_errors")
                 log.warning("retention sweep: redis error; next pass retries", exc_info=True)
                 continue
             except Exception:
@@ -98,11 +130,11 @@ class Sweeper:
     async def sweep(self, now: int, take_turn: bool = True) -> SweepResult:
         """One bounded pass at time ``now`` (ms). ``take_turn=False`` sweeps without taking
         the fleet-wide turn (tests, operators' one-off runs)."""
-        store = self.app.store
+        store = self.host.store
         out = SweepResult()
-        period_ms = int(self.app.cfg.retention_sweep_seconds * 1000)
+        period_ms = int(self.host.cfg.retention_sweep_seconds * 1000)
         if take_turn:
-            cursor = await store.sweep_turn(self.app.server_id, period_ms)
+            cursor = await store.sweep_turn(self.host.server_id, period_ms)
             if cursor is None:
                 out.skipped = True
                 return out
@@ -118,7 +150,7 @@ class Sweeper:
         return out
 
     async def sweep_room(self, room: str, now: int, out: SweepResult) -> None:
-        store = self.app.store
+        store = self.host.store
         loaded = await store.load(room)
         if loaded is None:
             await store.forget_room(room)
@@ -126,7 +158,7 @@ class Sweeper:
             return
         version, state = loaded
         if state["status"] == "closed":
-            await store.close_room(room, state["code"], self.app.cfg.closed_room_ttl)
+            await store.close_room(room, state["code"], self.host.cfg.closed_room_ttl)
             out.repaired += 1
             return
         if self.idle_ms <= 0 or not rooms.abandoned(state) or self._present_here(room, state):
@@ -142,7 +174,7 @@ class Sweeper:
             return rooms.close_idle(s) if s == state else None
 
         try:
-            res, _ = await self.app.mutate(room, close)
+            res, _ = await self.host.mutate(room, close)
         except RoomError:
             return  # gone meanwhile
         if res is None or res.status != "ok":
@@ -155,16 +187,15 @@ class Sweeper:
 
     def _present_here(self, room: str, state: rooms.JSON) -> bool:
         """Whether a member is connected to this process (the only presence a lobby has)."""
-        feed = self.app.feeds.get(room)
-        return feed is not None and any(c.player in state["members"] for c in feed.conns)
+        return any(p in state["members"] for p in self.host.members_here(room))
 
     async def sweep_legacy(self, out: SweepResult) -> None:
         """Rooms closed before retention existed: no expiry, not in ``mj:rooms``. Walked once
         per process start, :data:`LEGACY_BATCH` keys per pass."""
-        ttl = self.app.cfg.closed_room_ttl
+        ttl = self.host.cfg.closed_room_ttl
         if self.legacy_done or ttl <= 0:
             return
-        store = self.app.store
+        store = self.host.store
         if self.legacy is None:
             self.legacy = store.scan_room_states()
         it = self.legacy

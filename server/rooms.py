@@ -2,7 +2,7 @@
 
 Each operation takes the current room state and returns a :class:`Change` (the new state
 and what to log/broadcast) or raises :class:`RoomError` with a wire error code. No I/O here:
-``server/store.py`` commits changes atomically, ``server/app.py`` does the networking.
+``server/store.py`` commits changes atomically (through ``server/commits.py``), the other ``server/`` modules do the networking.
 Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
 """
 

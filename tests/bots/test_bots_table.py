@@ -10,14 +10,34 @@ import pytest
 import scoring
 from bots import choose
 from bots.strength import play_match
-from table import Action, ActionType, GameConfig, Phase, apply, legal_actions, new_game, view
+from table import (
+    Action,
+    ActionType,
+    GameConfig,
+    Phase,
+    apply,
+    legal_actions,
+    new_game,
+    playable_rulesets,
+    view,
+)
 from table.params import param_names
 
 PLAYABLE = [n for n in param_names() if n in scoring.ruleset_names()]
 
 
+#: the rule sets this repository ships, each with table parameters and a scoring rule set
+SHIPPED = {"hk-tw16", "mcr", "tw16-tai", "zung-jung", "zung-jung-v3.3"}
+
+
 def test_some_rule_set_is_playable() -> None:
     assert PLAYABLE, "no rule set is known to both the table and the scoring engine"
+    # every shipped rule set is playable (one missing from either side fails here, not only
+    # an empty list), and the table's own list agrees
+    assert set(PLAYABLE) == SHIPPED
+    assert sorted(playable_rulesets()) == sorted(PLAYABLE)
+    for name in PLAYABLE:
+        assert new_game(GameConfig(name, max_hands=1)).phase is Phase.BETWEEN_HANDS, name
 
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)

@@ -91,6 +91,8 @@ async def test_session_lobby_and_room_messages(peers):
 async def test_a_whole_short_game_log_and_rematch(peers):
     (alice,), room, _ = await table_of(peers, "zung-jung", ONE_HAND)
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
+    hints = await alice.request({"type": "hints", "room": room})
+    assert hints["type"] == "hints" and isinstance(hints["shanten"], int)
     await play_until_over(alice, room)
     log = await alice.request({"type": "get_log", "room": room})
     assert log["type"] == "game_log" and log["log"]["actions"][0]["type"] == "start_hand"

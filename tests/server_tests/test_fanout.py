@@ -14,7 +14,8 @@ import msgpack
 import pytest
 from websockets.frames import Frame, Opcode
 
-from server import app as app_module
+from server import frames as frames_module
+from server import transport as transport_module
 from server_tests.conftest import running_server
 from server_tests.helpers import http_get, metric
 from server_tests.wsclient import Client
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.timeout(120)
 async def test_a_client_that_stops_reading_is_dropped_and_the_others_get_every_frame_in_order(
     redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app_module, "OUT_QUEUE", 20)
+    monkeypatch.setattr(transport_module, "OUT_QUEUE", 20)
     # no rate limit in the way: how much the kernel buffers for a client that does not read
     # depends on the machine (tcp_wmem: up to 4 MiB here, ~1,500 of these chats), and every
     # one of them is a request of the host's
@@ -125,10 +126,9 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
     and are shared per view and ``prev``, the same for all of them once all have joined.)"""
     # every events frame the server builds, by (room, version, seat view)
     built: collections.Counter[tuple[str, int, int | None]] = collections.Counter()
-    build = app_module.App.events_frame
+    build = frames_module.events_frame
 
     def counting(
-        self: app_module.App,
         room: str,
         v: int,
         entry: dict,  # type: ignore[type-arg]
@@ -137,9 +137,9 @@ async def test_spectators_share_one_frame_and_players_get_their_own(
         events: list[dict] | None = None,  # type: ignore[type-arg]
     ) -> bytes:
         built[(room, v, seat)] += 1
-        return build(self, room, v, entry, seat, prev, events)
+        return build(room, v, entry, seat, prev, events)
 
-    monkeypatch.setattr(app_module.App, "events_frame", counting)
+    monkeypatch.setattr(frames_module, "events_frame", counting)
     async with running_server(redis_url) as srv:
         host = await Client.connect(srv.port, "host")
         await host.hello("host")
@@ -202,7 +202,7 @@ def test_direct_frames_are_the_bytes_websockets_writes(size: int) -> None:
     length-encoding boundary (7-bit, 16-bit and 64-bit lengths)."""
     data = bytes(i % 251 for i in range(size))
     expected = Frame(Opcode.BINARY, data).serialize(mask=False)
-    assert app_module.binary_frame(data) == expected
+    assert transport_module.binary_frame(data) == expected
     # and websockets' own parser reads it back as that message
     parsed = Frame(Opcode.BINARY, b"")
     gen = Frame.parse(_reader(expected), mask=False, max_size=None, extensions=[])

@@ -203,6 +203,8 @@ def test_ting_hand_is_fixed() -> None:
                     apply(state, Action(t, 1, state.seq, h.discard))
                 assert getattr(e.value, "code", "") in ("claim-not-allowed", "tile-not-in-hand")
             break
+    else:
+        pytest.fail("the logged game never offers the 叮 seat a claim: nothing was checked")
 
 
 def test_missed_win() -> None:

@@ -106,6 +106,8 @@ def test_dice(ruleset: str) -> None:
             found.setdefault("one-two-three", seed)
         if len(found) == 2:
             break
+    # both dice payments are exercised (a search that found one case only checked one)
+    assert set(found) == {"wei-dice", "one-two-three"}
     for reason, seed in found.items():
         sc = Script(new_game(GameConfig(ruleset, max_hands=1, first_dealer=2)))
         sc.start(seed=seed)

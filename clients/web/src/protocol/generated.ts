@@ -918,14 +918,14 @@ export interface ServerHints {
   room: string;
   /** the room commit the hints are as of */
   seq: number;
-  /** -1: a winning hand (your turn); 0: ready; n: n tiles from ready; null: no hand */
-  shanten: number | null;
   /** your turn: the discards that keep or reach the best shanten, best first */
   discards: DiscardHint[];
   /** when ready: every wait */
   waits: WaitHint[];
   /** the rule set's minimum to win (0: none) */
   minimum: number;
+  /** -1: a winning hand (your turn); 0: ready; n: n tiles from ready; absent: no hand */
+  shanten?: number | null;
   /** e.g. "ready, but no wait reaches 8" */
   note?: string | null;
   /** the id of the request this answers */

@@ -1,0 +1,244 @@
+"""Commits: the only way a room's state changes in Redis — the room lock, the state cache, loads, the mutate loop with its compare-and-set retry, and the after-commit hooks. Room creation goes through here too.
+
+A change is a pure function of the room's state (:mod:`server.rooms`), returning a
+:class:`~server.rooms.Change` or None; :meth:`Commits.mutate` applies it to the latest state
+and commits it with the version check of ``commit.lua``, retrying on a conflict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from protocol.codes import ErrorCode
+from server import facts, game
+from server.clock import now_ms
+from server.config import Config
+from server.metrics import Metrics
+from server.rooms import Change, RoomError
+from server.store import CommitResult, Store
+
+log = logging.getLogger("mahjong.server")
+JSON = dict[str, Any]
+MAX_ATTEMPTS = 25
+#: rooms whose latest committed state this process keeps in memory (LRU)
+STATE_CACHE_ROOMS = 2048
+
+#: after-commit hook: (room, version, log entry, the room's next deadline or None)
+Hook = Callable[[str, int, JSON, int | None], None]
+
+
+class Commits:
+    """Changes to rooms, committed atomically (see the module docstring)."""
+
+    def __init__(self, cfg: Config, store: Store, metrics: Metrics) -> None:
+        self.cfg = cfg
+        self.store = store
+        self.metrics = metrics
+        self.grace_ms = int(cfg.grace_seconds * 1000)
+        self.room_locks: dict[str, asyncio.Lock] = {}
+        # room -> (version, state) as last committed by this process (see mutate)
+        self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        # room -> its load from Redis in progress (see load_shared)
+        self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
+        #: called after each commit of this process, in order (fan-out, timers)
+        self.hooks: list[Hook] = []
+
+    # ------------------------------------------------------------------ pure helpers
+
+    def room_deadlines(self, state: JSON) -> list[facts.Deadline]:
+        return facts.room_deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
+
+    def build_entry(
+        self, change: Change, now: int, deadlines: list[facts.Deadline] | None = None
+    ) -> JSON:
+        return facts.build_entry(change, now, self.grace_ms, self.cfg.bot_delay_ms, deadlines)
+
+    # ------------------------------------------------------------------ reads
+
+    async def load_shared(self, room: str) -> tuple[int, JSON] | None:
+        """The room's latest state for a snapshot: this process's cached copy when it is
+        at the room's committed version (one small read instead of loading and decoding the
+        whole state), else one load from Redis shared by every caller waiting for the same
+        room (the four seats of a room resuming together after a restart) and kept in the
+        cache, so the presence update and the next action of the room need no load of their
+        own."""
+        cached = self.states.get(room)
+        if cached is not None and await self.store.version(room) == cached[0]:
+            return cached
+        pending = self.loading.get(room)
+        if pending is not None:
+            try:
+                return await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # this caller was cancelled
+                return await self.store.load(room)  # the loading caller was
+        fut: asyncio.Future[tuple[int, JSON] | None] = asyncio.get_running_loop().create_future()
+        self.loading[room] = fut
+        try:
+            loaded = await self.store.load(room)
+        except asyncio.CancelledError:
+            fut.cancel()
+            raise
+        except Exception as exc:
+            fut.set_exception(exc)
+            fut.exception()  # retrieved here: the waiters re-raise it
+            raise
+        finally:
+            self.loading.pop(room, None)
+        if loaded is not None and self.states.get(room, (-1,))[0] < loaded[0]:
+            self._remember_state(room, *loaded)
+        fut.set_result(loaded)
+        self.metrics.inc("room_loads")
+        return loaded
+
+    # ------------------------------------------------------------------ writes
+
+    def _lock(self, room: str) -> asyncio.Lock:
+        lock = self.room_locks.get(room)
+        if lock is None:
+            lock = self.room_locks[room] = asyncio.Lock()
+            if len(self.room_locks) > 4 * STATE_CACHE_ROOMS:  # bounded: drop idle locks
+                for r, lk in list(self.room_locks.items()):
+                    if not lk.locked() and r != room:
+                        del self.room_locks[r]
+        return lock
+
+    async def create(self, room: str, change: Change) -> CommitResult:
+        """Commit a new room's first state (version 1), under the room's lock, cached and
+        announced to the hooks like every other commit."""
+        async with self._lock(room):
+            res = await self._commit(room, 0, change, None, None)
+        if res.status != "ok":  # a room id taken (never: 64 random bits)
+            raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
+        return res
+
+    async def mutate(
+        self,
+        room: str,
+        fn: Callable[[JSON], Change | None],
+        player: str | None = None,
+        client_seq: int | None = None,
+        offload: bool = False,
+    ) -> tuple[CommitResult | None, JSON | None]:
+        """Apply ``fn`` to the room's latest state and commit it atomically, retrying on
+        version conflicts. Returns (result or None when nothing changed, state).
+
+        Changes to one room are serialised within this process (a lock per room), so
+        concurrent requests for a room (three seats answering a discard) queue up instead of
+        conflicting on the version check; other processes still race through it."""
+        async with self._lock(room):
+            return await self._mutate(room, fn, player, client_seq, offload)
+
+    async def _mutate(
+        self,
+        room: str,
+        fn: Callable[[JSON], Change | None],
+        player: str | None,
+        client_seq: int | None,
+        offload: bool,
+    ) -> tuple[CommitResult | None, JSON | None]:
+        for attempt in range(MAX_ATTEMPTS):
+            # The state this process committed last for the room, if any: used optimistically
+            # (no load from Redis); the commit's version check catches a stale copy (another
+            # process committed since), and then the loop reloads from Redis.
+            cached = self.states.get(room) if attempt == 0 else None
+            if cached is not None:
+                version, state = cached
+            else:
+                loaded = await self.store.load(room)
+                if loaded is None:
+                    raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
+                version, state = loaded
+                if client_seq is not None and player is not None:
+                    last, at = await self.store.last_seq(room, player)
+                    if client_seq <= last:
+                        return CommitResult("dup", at, last), state
+            try:
+                change = await asyncio.to_thread(fn, state) if offload else fn(state)
+            except (RoomError, game.GameError):
+                if cached is None:
+                    raise
+                self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
+                continue
+            if change is None and cached is not None:
+                # nothing to change on our copy: true of the room itself if our copy is its
+                # committed version (one small read instead of a reload: a presence check of
+                # a seat resuming after a restart, thousands in a reconnect storm); a request
+                # with a client seq is decided on Redis's state (it may be a duplicate)
+                if client_seq is None and await self.store.version(room) == version:
+                    return None, state
+                self._forget_state(room)
+                continue
+            if change is None or not facts.changes_anything(change):
+                return None, state
+            res = await self._commit(room, version, change, player, client_seq)
+            if res.status == "conflict":
+                self._forget_state(room)
+                self.metrics.inc("commit_conflicts")
+                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                continue
+            return res, change.state
+        raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
+
+    async def _commit(
+        self,
+        room: str,
+        version: int,
+        change: Change,
+        player: str | None,
+        client_seq: int | None,
+    ) -> CommitResult:
+        """Commit ``change`` over ``version`` (compare-and-set); on success cache the state
+        and run the after-commit work. The one call of ``Store.commit`` in the server."""
+        now = now_ms()
+        deadlines = self.room_deadlines(change.state)
+        next_deadline = facts.next_deadline(deadlines)
+        entry = self.build_entry(change, now, deadlines)
+        if client_seq is not None:
+            entry["cseq"] = client_seq
+        res = await self.store.commit(
+            room, version, change.state, entry, player, client_seq, deadline=next_deadline
+        )
+        if res.status == "ok":
+            log.debug(
+                "commit",
+                extra={
+                    "room": room,
+                    "version": res.version,
+                    "kind": change.kind,
+                    "actor": change.actor,
+                    "actions": len(change.actions),
+                },
+            )
+            self.metrics.commits[change.kind] += 1
+            self.metrics.inc("actions", len(change.actions))
+            self._remember_state(room, res.version, change.state)
+            await self.after_commit(room, res.version, change.state, entry, next_deadline)
+        return res
+
+    async def after_commit(
+        self, room: str, version: int, state: JSON, entry: JSON, deadline: int | None
+    ) -> None:
+        """A closed room expires (``Store.close_room``); then every hook hears of the commit."""
+        if state["status"] == "closed":
+            await self.store.close_room(room, state["code"], self.cfg.closed_room_ttl)
+        for hook in self.hooks:
+            hook(room, version, entry, deadline)
+
+    def _remember_state(self, room: str, version: int, state: JSON) -> None:
+        if state["status"] == "closed":
+            self.states.pop(room, None)
+            return  # (its lock, if idle, goes with the next sweep of idle locks)
+        self.states[room] = (version, state)
+        self.states.move_to_end(room)
+        while len(self.states) > STATE_CACHE_ROOMS:
+            self.states.popitem(last=False)
+
+    def _forget_state(self, room: str) -> None:
+        self.states.pop(room, None)

@@ -1,0 +1,104 @@
+"""Game facts a room's state implies, computed by pure functions: deadlines, each seat's legal actions, and the log entry of a change.
+
+These sit beside :mod:`server.rooms` (which changes a room's state) and are used by the commit
+path (:mod:`server.commits`), the snapshot (:mod:`server.frames`) and the timers; none of them
+does any I/O.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server import game, rooms
+from server.rooms import Change
+
+JSON = dict[str, Any]
+Deadline = tuple[int, str, int]
+
+
+def room_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
+    """Everything due by itself in the room (``rooms.deadlines``), computed once per commit
+    and shared by the log entry's per-seat deadlines and the room's next one."""
+    try:
+        return rooms.deadlines(state, grace_ms, bot_delay_ms)
+    except game.GameError:
+        return []
+
+
+def next_deadline(deadlines: list[Deadline]) -> int | None:
+    """The earliest of ``deadlines`` (None: nothing is due)."""
+    return min(at for at, _, _ in deadlines) if deadlines else None
+
+
+def seat_timeouts(deadlines: list[Deadline]) -> dict[int, int]:
+    """Each seat's earliest "timeout" deadline among a room's ``deadlines``
+    (:func:`room_deadlines`): the deadline a seat is shown for its pending decision."""
+    timeouts: dict[int, int] = {}
+    for at, kind, seat in deadlines:
+        if kind == "timeout" and (seat not in timeouts or at < timeouts[seat]):
+            timeouts[seat] = at
+    return timeouts
+
+
+def seat_deadline(state: JSON, seat: int | None, grace_ms: int, bot_delay_ms: int) -> int | None:
+    """The deadline ``seat`` (None: a spectator, who has none) is shown in a snapshot."""
+    if seat is None:
+        return None
+    return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms)).get(seat)
+
+
+def seat_legal(state: JSON, seat: int | None) -> list[JSON]:
+    """``seat``'s legal actions in the room's game: none unless it has a pending decision."""
+    if seat is not None and str(seat) in (state.get("pending_kinds") or {}):
+        return game.legal(state["game"], seat)
+    return []
+
+
+def build_entry(
+    change: Change,
+    now: int,
+    grace_ms: int,
+    bot_delay_ms: int,
+    deadlines: list[Deadline] | None = None,
+) -> JSON:
+    """The log entry of ``change`` committed at ``now``: its actions, events, lobby, chat and
+    notice, and while a game is played each pending seat's legal actions and deadline
+    (``deadlines``: the room's :func:`room_deadlines` when the caller has them)."""
+    state = change.state
+    entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
+    if change.actions:
+        entry["actions"] = change.actions
+    if change.events:
+        entry["events"] = change.events
+    if change.lobby_changed:
+        entry["lobby"] = rooms.public_lobby(state)
+    if change.chat is not None:
+        entry["chat"] = change.chat
+    if change.notice is not None:
+        entry["notice"] = change.notice
+    if state["status"] == "playing" and state.get("game") is not None:
+        entry["playing"] = True
+        if deadlines is None:
+            deadlines = room_deadlines(state, grace_ms, bot_delay_ms)
+        timeouts = seat_timeouts(deadlines)
+        legal: JSON = {}
+        seat_deadlines: JSON = {}
+        for k in state.get("pending_kinds") or {}:
+            legal[k] = game.legal(state["game"], int(k))
+            d = timeouts.get(int(k))
+            if d is not None:
+                seat_deadlines[k] = d
+        entry["legal"] = legal
+        entry["deadlines"] = seat_deadlines
+    return entry
+
+
+def changes_anything(change: Change) -> bool:
+    """Whether committing ``change`` would tell anyone anything (else nothing is committed)."""
+    return bool(
+        change.lobby_changed
+        or change.events
+        or change.actions
+        or change.chat is not None
+        or change.notice is not None
+    )

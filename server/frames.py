@@ -1,0 +1,140 @@
+"""What each connection is shown of a room, computed purely: visible events, quiet decisions, and the ``events`` and ``snapshot`` messages built from :mod:`protocol` types.
+
+Nothing here does I/O or keeps state between calls; :mod:`server.fanout` decides who gets
+which frame and :mod:`server.transport` writes it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from protocol import messages as m
+from protocol.codec import encode
+from server import facts, game, rooms
+
+JSON = dict[str, Any]
+
+#: the optional ``events`` fields taken from the log entry as they are
+EVENTS_OPTIONAL = ("lobby", "chat", "notice")
+
+
+def visible_events(entry: JSON, seat: int | None) -> list[JSON]:
+    """The events of log entry ``entry`` as ``seat`` (None: a spectator) may see them
+    (``game.view_event``; the ones it may not see left out)."""
+    out = []
+    for e in entry.get("events") or []:
+        seen = game.view_event(e, seat)
+        if seen is not None:
+            out.append(seen)
+    return out
+
+
+class EntryFrames:
+    """What delivering one log entry computes once per seat view and shares among the
+    connections with that view: the encoded frame (per seat, or per seat and ``prev`` for a
+    sparse connection), the seat's visible events and whether the entry is :func:`quiet`
+    for the seat."""
+
+    __slots__ = ("events", "frames", "quiet")
+
+    def __init__(self) -> None:
+        self.frames: dict[object, bytes] = {}
+        self.quiet: dict[int | None, bool] = {}
+        self.events: dict[int | None, list[JSON]] = {}
+
+    def visible(self, entry: JSON, seat: int | None) -> list[JSON]:
+        ev = self.events.get(seat)
+        if ev is None:
+            ev = self.events[seat] = visible_events(entry, seat)
+        return ev
+
+
+def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None = None) -> bool:
+    """Whether log entry ``entry`` changes nothing ``seat`` (None: a spectator) can see,
+    given the entry before it: no lobby, chat or notice, no event that seat may see
+    (``events``: :func:`visible_events` of the seat when the caller has them), and the
+    seat's legal actions, deadline and the playing flag as ``before`` had them. In a claim
+    window, a pass is quiet for every seat but the one that passed until the last answer
+    (sparse delivery does not send it: the others learn neither that nor when someone
+    answered)."""
+    for name in EVENTS_OPTIONAL:
+        if entry.get(name) is not None:
+            return False
+    if entry.get("playing") != before.get("playing"):
+        return False
+    if seat is not None:
+        key = str(seat)
+        if (entry.get("legal") or {}).get(key) != (before.get("legal") or {}).get(key):
+            return False
+        if (entry.get("deadlines") or {}).get(key) != (before.get("deadlines") or {}).get(key):
+            return False
+    return not (visible_events(entry, seat) if events is None else events)
+
+
+def events_frame(
+    room: str,
+    v: int,
+    entry: JSON,
+    seat: int | None,
+    prev: int | None = None,
+    events: list[JSON] | None = None,
+) -> bytes:
+    """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
+    its events redacted by the engine's ``view_event`` for that seat (``events``: the
+    caller's :func:`visible_events` of the seat), and that seat's legal actions and
+    deadline; ``prev`` for a sparse connection.
+
+    The wire dict of :class:`protocol.messages.Events` is built directly (same keys, same
+    order, None left out: ``tests/server_tests/test_events_frame.py`` compares it with
+    ``m.Events(...).to_wire()``): four of these per action."""
+    if events is None:
+        events = visible_events(entry, seat)
+    key = str(seat) if seat is not None else None
+    legal = None
+    deadline = None
+    if entry.get("playing"):
+        legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
+        deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
+    wire: JSON = {"type": m.Events.type, "room": room, "seq": v, "events": events}
+    for name in EVENTS_OPTIONAL:
+        x = entry.get(name)
+        if x is not None:
+            wire[name] = x
+    if legal is not None:
+        wire["legal"] = legal
+    if deadline is not None:
+        wire["deadline"] = deadline
+    if prev is not None:
+        wire["prev"] = prev
+    return encode(wire)
+
+
+def snapshot(
+    room: str,
+    version: int,
+    state: JSON,
+    player: str,
+    re: int | None,
+    grace_ms: int,
+    bot_delay_ms: int,
+) -> tuple[m.Snapshot, int | None]:
+    """The ``snapshot`` of room state ``state`` at ``version`` for ``player`` (a member), and
+    the player's seat (None: a spectator)."""
+    seat = rooms.seat_of(state, player)
+    view = legal = None
+    deadline = None
+    if state.get("game") is not None:
+        view = game.view(state["game"], seat)
+        legal = facts.seat_legal(state, seat)
+        deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms)
+    msg = m.Snapshot(
+        room=room,
+        seq=version,
+        lobby=rooms.public_lobby(state),
+        you={"player": player, "seat": seat, "spectator": seat is None},
+        game=view,
+        legal=legal,
+        deadline=deadline,
+        re=re,
+    )
+    return msg, seat

@@ -1,0 +1,230 @@
+"""Background loops: commit notifications (pub/sub), timers that fire due rooms, and the healing of lost notifications and timers.
+
+The subscription is a :class:`Notifier`: :class:`PubSubNotifier` here (one ``PSUBSCRIBE``),
+``server.cluster.ClusterNotifier`` on a Redis Cluster; ``App`` is given the one to use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Coroutine
+from typing import Any, Protocol
+
+import redis.exceptions
+
+from protocol.codes import ErrorCode
+from server import game, resp, rooms
+from server.clock import now_ms
+from server.commits import Commits
+from server.fanout import Feeds
+from server.presence import Presence
+from server.rooms import Change, RoomError
+from server.runtime import REDIS_OR_OS, Runtime
+from server.store import CHANNEL_PATTERN, room_of_channel
+
+log = logging.getLogger("mahjong.server")
+JSON = dict[str, Any]
+#: a process counts as live (is sent other processes' commit notifications) this long after
+#: it last renewed its registration (every 5 s, by the heal loop)
+PROCESS_LIVE_MS = 30_000
+
+
+class Notifier(Protocol):
+    """Hears of other processes' commits and kicks the feeds they concern."""
+
+    def loops(self) -> list[Coroutine[Any, Any, None]]:
+        """The notifier's background loops, started with the process's other loops."""
+        ...
+
+
+#: makes the process's notifier: (runtime, feeds, loops)
+NotifierFactory = Callable[[Runtime, Feeds, "Loops"], Notifier]
+
+
+class Loops:
+    """Timers and healing (see the module docstring)."""
+
+    def __init__(self, rt: Runtime, feeds: Feeds, commits: Commits, presence: Presence) -> None:
+        self.rt = rt
+        self.feeds = feeds
+        self.commits = commits
+        self.presence = presence
+
+    def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
+        """After-commit hook: a deadline due before the next poll wakes the timer loop."""
+        if deadline is not None and deadline <= now_ms() + self.rt.cfg.timer_poll_ms:
+            self.rt.timer_wake.set()
+
+    def on_notification(self, channel: bytes | str, data: Any) -> None:
+        """A pub/sub notification of a room's new version: wake its feed if it is behind."""
+        room = room_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
+        if room is None or room not in self.feeds:
+            return
+        try:
+            v: int | None = int(data)
+        except (TypeError, ValueError):
+            v = None
+        self.feeds.notified(room, v)
+
+    async def reconcile_timers(self) -> None:
+        """After a restart: make sure every open room with a deadline has a timer."""
+        store = self.rt.store
+        await store.reindex_timers(await store.open_rooms())
+
+    async def register_process(self) -> None:
+        """Count this process among the live ones (``mj:procs``), once its subscription is
+        listening: from then on the others publish their commits' notifications for it, and
+        a process that finds itself alone publishes none (commit.lua). Renewed by the heal
+        loop; a process that stops renewing (crashed, or stalled for ``PROCESS_LIVE_MS``)
+        stops being notified, and its heal loop still finds what it missed."""
+        await self.rt.store.register_process(self.rt.proc_key, PROCESS_LIVE_MS)
+
+    async def heal_loop(self) -> None:
+        """Safety nets: lost pub/sub messages (versions compared once a second) and timers
+        lost between a commit and its index update (all open rooms re-indexed every 30 s)."""
+        rt = self.rt
+        ticks = 0
+        loop = asyncio.get_running_loop()
+        while not rt.stopped:
+            t = loop.time()
+            await asyncio.sleep(1.0)
+            # how late the loop woke us: a blocked or saturated event loop (GC, CPU)
+            lag = loop.time() - t - 1.0
+            rt.metrics.loop_lag_max = max(rt.metrics.loop_lag_max, lag)
+            if lag > 0.05:
+                rt.metrics.inc("loop_lags")
+            ticks += 1
+            with rt.redis_guard():
+                await self.presence.sweep_leavers()
+                if ticks % 5 == 0 and rt.store.proc_id is not None:
+                    await self.register_process()
+            if ticks % 30 == 0:
+                with rt.redis_guard():
+                    await self.reconcile_timers()
+            names = self.feeds.rooms()
+            with rt.redis_guard() as g:
+                versions = await rt.store.versions(names)  # pipelined: 1 trip / 256 rooms
+            if g.failed:
+                continue
+            for room, v in zip(names, versions, strict=True):
+                f = self.feeds.get(room)
+                if f is not None and any(c.rooms.get(room, 0) < v for c in f.conns):
+                    rt.metrics.inc("gap_heals")
+                    f.kick()
+
+    async def timer_loop(self) -> None:
+        rt = self.rt
+        while not rt.stopped:
+            try:
+                with rt.redis_guard("timer loop: redis error", REDIS_OR_OS):
+                    due = await rt.store.due_rooms(now_ms())
+                    random.shuffle(due)  # processes polling together start on different rooms
+                    for room in due:
+                        await self.fire(room)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer loop crashed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(rt.timer_wake.wait(), rt.cfg.timer_poll_ms / 1000)
+            rt.timer_wake.clear()
+
+    async def fire(self, room: str) -> None:
+        rt, cfg = self.rt, self.rt.cfg
+        if rt.shutting_down:
+            return  # take no new work; the next process (or start) fires it
+        rt.metrics.inc("timer_fires")
+        rng = random.Random(secrets.randbits(64))
+        t = now_ms()
+        budget = cfg.bot_budget_ms / 1000
+
+        def step(state: JSON) -> Change | None:
+            return rooms.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
+
+        try:
+            # the tick (engine steps and real-bot decisions) runs in a worker thread so a slow
+            # decision never stalls the event loop
+            res, _ = await self.commits.mutate(room, step, offload=cfg.bot_thread)
+        except RoomError as exc:
+            if exc.code == ErrorCode.ROOM_NOT_FOUND:
+                await rt.store.r.zrem("mj:timers", room)
+                return
+            raise
+        except game.GameError:
+            log.exception("timer action rejected by the engine", extra={"room": room})
+            await rt.store.postpone_timer(room, now_ms() + 5000)
+            return
+        if res is None:
+            # nothing was due (another process fired first): re-arm from the stored deadline
+            await rt.store.reindex_timer(room)
+
+
+class PubSubNotifier:
+    """Commit notifications on one ``PSUBSCRIBE`` of every room's channel (single Redis)."""
+
+    def __init__(self, rt: Runtime, feeds: Feeds, loops: Loops) -> None:
+        self.rt = rt
+        self.feeds = feeds
+        self.owner = loops
+
+    def loops(self) -> list[Coroutine[Any, Any, None]]:
+        return [self.run()]
+
+    async def run(self) -> None:
+        commits = getattr(self.rt.store, "commits", None)
+        if commits is not None:
+            await self._run_pipelined(commits.url)
+            return
+        rt = self.rt
+        while not rt.stopped:
+            pubsub = rt.store.r.pubsub()
+            try:
+                await pubsub.psubscribe(CHANNEL_PATTERN)
+                await self.owner.register_process()
+                self.feeds.kick_all()  # we may have missed notifications
+                while not rt.stopped:
+                    msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if msg is None:
+                        continue
+                    self.owner.on_notification(msg["channel"], msg["data"])
+                with contextlib.suppress(Exception):  # stopped
+                    await asyncio.wait_for(pubsub.aclose(), 2.0)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), 2.0)
+                raise
+            except (redis.exceptions.RedisError, OSError):
+                rt.metrics.inc("redis_errors")
+                log.warning("pub/sub connection lost; reconnecting", exc_info=True)
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+                await asyncio.sleep(0.5)
+
+    async def _run_pipelined(self, url: str) -> None:
+        """The pub/sub subscription on a connection of server/resp.py: notifications are
+        handled as they are parsed, without redis-py's per-message polling."""
+        rt = self.rt
+        while not rt.stopped:
+            sub: resp.Subscription | None = None
+            try:
+                with rt.redis_guard("pub/sub connection failed; reconnecting", REDIS_OR_OS):
+                    sub = await resp.psubscribe(url, CHANNEL_PATTERN, self.owner.on_notification)
+                    if rt.stopped:
+                        sub.close()
+                        return
+                    await self.owner.register_process()
+                    self.feeds.kick_all()  # we may have missed notifications
+                    await sub.wait_closed()
+                    if rt.stopped:
+                        return
+                    rt.metrics.inc("redis_errors")
+                    log.warning("pub/sub connection lost; reconnecting")
+            except asyncio.CancelledError:
+                if sub is not None:
+                    sub.close()
+                raise
+            await asyncio.sleep(0.5)

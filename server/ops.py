@@ -1,0 +1,77 @@
+"""HTTP on the WebSocket's port: the ops endpoints (``/healthz``, ``/readyz``, ``/metrics``), the browser client's files (:mod:`server.web`), and the handshake refusal of a reconnect storm.
+
+Requests and responses are websockets' public HTTP types (``process_request``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from http import HTTPStatus
+
+from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
+from websockets.http11 import Request, Response
+
+from server import game, web
+from server.runtime import Runtime
+
+
+def text_response(
+    status: HTTPStatus,
+    body: str,
+    ctype: str = "text/plain; charset=utf-8",
+    retry_after: int | None = None,
+) -> Response:
+    data = body.encode()
+    headers = Headers(
+        [("Content-Type", ctype), ("Content-Length", str(len(data))), ("Connection", "close")]
+    )
+    if retry_after is not None:
+        headers["Retry-After"] = str(retry_after)
+    return Response(status.value, status.phrase, headers, data)
+
+
+class Ops:
+    """Answers every HTTP request before (or instead of) a WebSocket handshake."""
+
+    def __init__(self, rt: Runtime, open_feeds: Callable[[], int]) -> None:
+        self.rt = rt
+        self.open_feeds = open_feeds
+        self.site = web.Site()  # the browser client (server/web.py)
+
+    async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
+        rt = self.rt
+        path = request.path.split("?", 1)[0]
+        if path == "/healthz":
+            return text_response(HTTPStatus.OK, "ok\n")
+        if path == "/readyz":
+            if rt.shutting_down:
+                return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "shutting down\n")
+            try:
+                await asyncio.wait_for(rt.store.ping(), 2.0)
+            except Exception:
+                rt.metrics.inc("redis_errors")
+                return text_response(HTTPStatus.SERVICE_UNAVAILABLE, "redis unavailable\n")
+            return text_response(HTTPStatus.OK, "ready\n")
+        if path == "/metrics":
+            try:
+                n: int | None = await asyncio.wait_for(rt.store.count_rooms(), 2.0)
+            except Exception:
+                n = None
+            rt.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
+            body = rt.metrics.render(n, self.open_feeds(), rt.learned)
+            return text_response(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        if not web.is_websocket(request):
+            return self.site.respond(request)  # the browser client, or 404
+        if 0 < rt.cfg.hello_backlog <= rt.greeting:
+            # A reconnect storm: thousands of clients at once. The ones admitted are answered
+            # within a fraction of a second; the rest come back after Retry-After (with
+            # jitter) instead of queueing for seconds behind them.
+            rt.metrics.inc("handshakes_refused")
+            return text_response(
+                HTTPStatus.SERVICE_UNAVAILABLE,
+                "busy: too many connections waiting for hello; retry\n",
+                retry_after=rt.cfg.hello_retry_after,
+            )
+        return None

@@ -1,0 +1,91 @@
+"""``server/transport.py`` writes below websockets' public send path and slims connections by
+swapping websockets' internal containers (docs/server.md, "websockets"). These tests fail when
+an installed websockets no longer has what that code relies on: the version is within the pin
+of ``pyproject.toml``, and a real connection still has each internal it uses, with the type it
+is used as."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from packaging.specifiers import SpecifierSet
+from websockets.asyncio.client import connect
+from websockets.asyncio.server import ServerConnection, serve
+
+from protocol.codec import encode
+from server.config import Config
+from server.transport import Conn, _SmallQueue, slim_connection
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _pin() -> SpecifierSet:
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    spec = next(d for d in deps if re.match(r"websockets\b", d))
+    return SpecifierSet(spec.removeprefix("websockets"))
+
+
+def test_websockets_is_a_pinned_version() -> None:
+    pin = _pin()
+    assert pin, "websockets must be pinned: transport.py relies on its internals"
+    assert any(s.operator in ("<", "<=", "==", "~=") for s in pin), "no upper bound"
+    assert version("websockets") in pin
+
+
+async def test_the_internals_transport_uses_are_there_and_work() -> None:
+    found: dict[str, Any] = {}
+    done = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        # what Conn._write_now, Conn._writer and slim_connection touch
+        found["transport"] = ws.transport is not None and hasattr(
+            ws.transport, "get_write_buffer_size"
+        )
+        found["state"] = ws.protocol.state.name
+        found["extensions"] = list(ws.protocol.extensions)
+        found["send_context"] = callable(getattr(ws, "send_context", None))
+        found["send_binary"] = callable(getattr(ws.protocol, "send_binary", None))
+        found["writes"] = type(getattr(ws.protocol, "writes", None))
+        found["drain_waiters"] = type(getattr(ws, "drain_waiters", None))
+        found["queue"] = type(ws.recv_messages.frames.queue)  # type: ignore[attr-defined]
+        slim_connection(ws)
+        found["slim_waiters"] = type(ws.drain_waiters)
+        found["slim_queue"] = type(ws.recv_messages.frames.queue)  # type: ignore[attr-defined]
+        conn = Conn(ws, Config())
+        conn.busy = True  # as if a frame were being written: these go through the writer
+        for i in range(5):
+            conn.send_frame(encode({"i": i}))
+        while conn.queued() or conn.busy:
+            await asyncio.sleep(0.01)
+        conn.send_frame(encode({"i": 5}))  # the socket is free: written at once
+        found["direct"] = not conn.queued() and not conn.busy
+        await ws.recv()  # the client's "done"
+        done.set()
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+            got = [msgpack.unpackb(await client.recv())["i"] for _ in range(6)]
+            await client.send(b"done")
+            await asyncio.wait_for(done.wait(), 5)
+    assert got == list(range(6)), "frames written below the send path arrive in order"
+    assert found == {
+        "transport": True,
+        "state": "OPEN",
+        "extensions": [],
+        "send_context": True,
+        "send_binary": True,
+        "writes": list,
+        "drain_waiters": collections.deque,
+        "queue": collections.deque,
+        "slim_waiters": list,
+        "slim_queue": _SmallQueue,
+        "direct": True,
+    }
