@@ -26,9 +26,9 @@ from collections import OrderedDict
 from typing import Any
 
 import bots
-from bots.hints import hints as hints_of
 import scoring
 import table as t
+from bots.hints import hints as hints_of
 
 JSON = dict[str, Any]
 
