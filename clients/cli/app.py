@@ -26,7 +26,7 @@ from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
 from clients.cli import autoplay, render
 from clients.cli.model import ClientModel, RoomState
-from clients.cli.session import Session
+from clients.cli.session import Session, normalize_url
 from clients.cli.tiles import TileStyle
 from protocol import messages as m
 
@@ -567,6 +567,7 @@ class MahjongApp(App[None]):
             self.start_session(self.url, self.player_name)
 
     def start_session(self, url: str, name: str) -> None:
+        url = normalize_url(url)
         self.url, self.player_name = url, name
         if self.session is not None:
             return

@@ -23,6 +23,12 @@ def screen_text(widget: Widget) -> str:
     return "\n".join("".join(seg.text for seg in strip).rstrip() for strip in lines)
 
 
+def flat(text: str) -> str:
+    """Screen text with its line breaks and runs of spaces as single spaces (a long line
+    wrapped on a narrow screen reads as it was written)."""
+    return " ".join(text.replace("│", " ").split())
+
+
 async def wait_for(pilot, cond, timeout: float = 20.0, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
