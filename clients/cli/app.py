@@ -146,7 +146,7 @@ class LobbyScreen(Screen[None]):
             Text(f"Connected to {app.url} as {model.name}", style="bold")
         )
         sel = self.query_one("#ruleset", Select)
-        opts = [(f"{ruleset_title(r)} [{r}]", r) for r in model.rulesets]
+        opts = [(f"{ruleset_title(r)} — {r}", r) for r in model.rulesets]
         if opts and self._rulesets != model.rulesets:
             self._rulesets = list(model.rulesets)
             sel.set_options(opts)

@@ -8,6 +8,7 @@ WebSocket server that closes every connection just after its welcome for the bac
 from __future__ import annotations
 
 import asyncio
+import itertools
 import socket
 from typing import Any
 
@@ -122,8 +123,8 @@ async def test_the_backoff_grows_when_every_connection_is_closed_at_once() -> No
     # the backoff starting over at every connect)
     assert session.connects == len(times)
     assert 3 <= len(times) <= 5, times
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
-    assert all(b > a for a, b in zip(gaps, gaps[1:], strict=False)), gaps
+    gaps = [b - a for a, b in itertools.pairwise(times)]
+    assert all(b > a for a, b in itertools.pairwise(gaps)), gaps
 
 
 async def test_the_backoff_starts_over_after_a_healthy_connection(monkeypatch) -> None:
@@ -137,7 +138,7 @@ async def test_the_backoff_starts_over_after_a_healthy_connection(monkeypatch) -
             await asyncio.sleep(2.6)
         finally:
             await _stop(session, task)
-    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(times)]
     assert len(gaps) >= 4, times
     assert all(g < 0.4 + 0.1 + 0.2 for g in gaps), gaps  # always the first step, 0.1 s
 
