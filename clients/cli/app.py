@@ -373,21 +373,7 @@ class TableScreen(Screen[None]):
         if hand.display and self.focused is None:
             hand.focus()
         self.query_one("#seats", Static).update(render.seats_table(r, style, compact=self.compact))
-        tiles = render.selectable(r)
-        drawn = r.my_tiles()[1]
-        me = r.my_view() or {}
-        draw_id = (
-            (r.hand or {}).get("number"),
-            len(me.get("discards") or []),
-            len(me.get("melds") or []),
-            len(me.get("flowers") or []),
-            drawn,
-        )
-        if drawn is not None and tiles and draw_id != self._draw_id:
-            self._draw_id = draw_id
-            self.cursor = len(tiles) - 1  # a new draw: the cursor starts on the drawn tile
-        if tiles:
-            self.cursor = max(0, min(self.cursor, len(tiles) - 1))
+        tiles = self._sync_cursor(r)
         self.query_one("#hand", HandView).update(
             render.hand_line(r, style, self.cursor if tiles else None)
         )
@@ -409,6 +395,27 @@ class TableScreen(Screen[None]):
         else:
             self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))
         self._maybe_bell(r)
+
+    def _sync_cursor(self, r: RoomState) -> list[str]:
+        """The tiles the cursor walks over, the cursor put on a new drawn tile. Called before
+        any key uses the cursor too, not only on a redraw: a key pressed between a server
+        message and its redraw acts on the tile the redraw will show chosen."""
+        tiles = render.selectable(r)
+        drawn = r.my_tiles()[1]
+        me = r.my_view() or {}
+        draw_id = (
+            (r.hand or {}).get("number"),
+            len(me.get("discards") or []),
+            len(me.get("melds") or []),
+            len(me.get("flowers") or []),
+            drawn,
+        )
+        if drawn is not None and tiles and draw_id != self._draw_id:
+            self._draw_id = draw_id
+            self.cursor = len(tiles) - 1  # a new draw: the cursor starts on the drawn tile
+        if tiles:
+            self.cursor = max(0, min(self.cursor, len(tiles) - 1))
+        return tiles
 
     def _write_panes(self, r: RoomState) -> None:
         """The narration and the chat of the room on screen, what is new since last time."""
@@ -514,7 +521,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return
-        n = len(render.selectable(r))
+        n = len(self._sync_cursor(r))
         if n:
             self.cursor = (self.cursor + d) % n
             self.refresh_view()
@@ -523,7 +530,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return
-        n = len(render.selectable(r))
+        n = len(self._sync_cursor(r))
         if n:
             self.cursor = k % n
             self.refresh_view()
@@ -532,7 +539,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return None
-        tiles = render.selectable(r)
+        tiles = self._sync_cursor(r)
         return tiles[self.cursor] if 0 <= self.cursor < len(tiles) else None
 
     def action_discard(self) -> None:
