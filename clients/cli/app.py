@@ -934,6 +934,8 @@ class MahjongApp(App[None]):
                 self.set_status(f"{msg.type}: {exc or 'no answer'}")
                 return
             if isinstance(reply, m.Error):
+                if isinstance(msg, m.CreateRoom | m.JoinRoom):
+                    self.model.expect_room = False  # no room is coming
                 self.set_status(f"{reply.message} ({reply.code})")
             else:
                 self.set_status("")
