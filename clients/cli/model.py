@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.cli.tiles import sort_tiles
+from clients.cli.tiles import flower_name, sort_tiles
 from protocol import messages as m
 
 JSON = dict[str, Any]
@@ -32,6 +32,8 @@ JSON = dict[str, Any]
 log = logging.getLogger("mahjong.cli.model")
 
 OVER = ("between_hands", "game_over")
+#: narration lines kept per room (the log pane shows the current room's)
+LOG_LINES = 500
 #: malformed snapshots in a row after which the model stops asking (until it reconnects)
 MAX_BAD_SNAPSHOTS = 3
 
@@ -80,6 +82,9 @@ class RoomState:
     #: applied and no action offered until the fresh snapshot asked for arrives
     stale: bool = False
     bad_snapshots: int = 0  # malformed snapshots in a row
+    #: this room's narration (what the log pane shows while the room is on screen)
+    log: list[str] = field(default_factory=list)
+    log_total: int = 0  # lines ever added to ``log`` (it keeps the last LOG_LINES)
 
     def resync_from_scratch(self, snapshot_failed: bool = False) -> None:
         """Drop the view's authority and ask for a fresh snapshot (bounded for snapshots
@@ -185,6 +190,18 @@ class RoomState:
     def is_host(self, player: str | None) -> bool:
         return player is not None and self.lobby.get("host") == player
 
+    def hand_context(self) -> JSON | None:
+        """The finished hand's table -- its number, round wind, dealer and seat winds -- while
+        its result is on screen: after a hand ends the view already has the next hand's
+        dealer and winds (``next_hand``), which are shown only once that hand starts."""
+        if self.phase not in OVER or not self.results:
+            return None
+        ctx = self.results[-1].get("context")
+        h = self.hand
+        if not isinstance(ctx, dict) or h is None or ctx.get("number") != h.get("number"):
+            return None
+        return ctx
+
     def last_win(self) -> JSON | None:
         for r in reversed(self.results):
             if r.get("type") == "hand_won":
@@ -203,7 +220,11 @@ class ClientModel:
         self.limits: JSON = {}
         self.server: str = ""
         self.rooms: dict[str, RoomState] = {}
+        #: the room on screen: set by the first room, by a room we asked to create or join
+        #: (:attr:`expect_room`), or by switching; never by a resync of another room
         self.current: str | None = None
+        #: we asked to create or join a room: its first snapshot puts it on screen
+        self.expect_room = False
         self.room_list: list[JSON] = []
         self.last_error: m.Error | None = None
         self.closing: m.Closing | None = None
@@ -223,7 +244,7 @@ class ClientModel:
         """Apply one server message; return narration lines for the log. A message that
         cannot be applied resynchronises its room (see the module docstring)."""
         try:
-            return self._apply(msg)
+            lines = self._apply(msg)
         except _MALFORMED as exc:
             rid = getattr(msg, "room", None)
             r = self.rooms.get(rid) if isinstance(rid, str) else None
@@ -239,8 +260,25 @@ class ClientModel:
             r.resync_from_scratch(snapshot_failed=isinstance(msg, m.Snapshot))
             if not r.wants_snapshot:
                 log.error("room %s: the server's snapshots cannot be applied; giving up", rid)
-                return ["out of step with the server; reconnect to try again"]
-            return ["out of step with the server; resynchronising"]
+                lines = ["out of step with the server; reconnect to try again"]
+            else:
+                lines = ["out of step with the server; resynchronising"]
+        rid = getattr(msg, "room", None)
+        r = self.rooms.get(rid) if isinstance(rid, str) else None
+        if r is not None and lines:
+            r.log.extend(lines)
+            r.log_total += len(lines)
+            del r.log[:-LOG_LINES]
+        return lines
+
+    def switch_room(self) -> RoomState | None:
+        """Put the next room we are in on screen (the rooms in the order we joined them)."""
+        ids = list(self.rooms)
+        if not ids:
+            return None
+        k = ids.index(self.current) + 1 if self.current in ids else 0
+        self.current = ids[k % len(ids)]
+        return self.room
 
     def _apply(self, msg: m.ServerMessage) -> list[str]:
         if isinstance(msg, m.Welcome):
@@ -283,13 +321,15 @@ class ClientModel:
         r = self.rooms.get(rid)
         if r is None:
             r = self.rooms[rid] = RoomState(rid)
-        if self.current is None:
+            if self.expect_room:  # the room we asked for
+                self.expect_room = False
+                self.current = rid
+        if self.current is None or self.current not in self.rooms:
             self.current = rid
         return r
 
     def _snapshot(self, msg: m.Snapshot) -> list[str]:
         r = self._room(msg.room)
-        self.current = msg.room
         r.seq = msg.seq
         r.lobby = dict(msg.lobby)
         r.seat = msg.you.get("seat")
@@ -346,10 +386,9 @@ class ClientModel:
                 _check_counts(r)
         if msg.chat is not None:
             c = msg.chat
-            r.chat.append(
+            r.chat.append(  # shown in the chat pane, not in the narration
                 ChatLine(str(c.get("name", "?")), str(c.get("text", "")), int(c.get("t", 0)))
             )
-            out.append(f"<{c.get('name')}> {c.get('text')}")
         if msg.notice is not None:
             out.extend(_notice(r, msg.notice))
         if msg.legal is not None:
@@ -381,7 +420,10 @@ class ClientModel:
                 "number": e.get("hand", g.get("hands_played", 0)),
                 "commitment": e.get("commitment"),
                 "dice": e.get("dice", []),
-                "wall_left": None,  # known from the first draw (the dead wall is not sent)
+                # the drawable tiles before the deal (the wall less its dead part); the deal
+                # and its flower replacements count it down (no event says it before the
+                # first draw in play)
+                "wall_left": _drawable_before_deal(r.ruleset),
                 "turn": e["dealer"],
                 "discarder": None,
                 "discard": None,
@@ -421,6 +463,8 @@ class ClientModel:
             raise MalformedMessage(f"{t} event without a seat")
         if t == "dealt":
             s["concealed_count"] += int(e.get("count", 0))
+            if h.get("wall_left") is not None:
+                h["wall_left"] = max(0, int(h["wall_left"]) - int(e.get("count", 0)))
             if mine and "tiles" in e:
                 s["concealed"] = sort_tiles([*s["concealed"], *e["tiles"]])
                 s["drawn"] = e["tiles"][-1] if e["seat"] == g.get("dealer") else None
@@ -454,7 +498,7 @@ class ClientModel:
                 _remove(s["concealed"], e["tile"])
                 if s.get("drawn") == e["tile"]:
                     s["drawn"] = None
-            return [f"{name} reveals flower {e['tile']}"]
+            return [f"{name} reveals flower {flower_name(str(e['tile']))}"]
         if t == "discard":
             s["concealed_count"] -= 1
             s["discards"] = [*s["discards"], e["tile"]]
@@ -557,7 +601,7 @@ class ClientModel:
         if t == "answered":
             return []
         if t == "hand_won":
-            r.results.append(dict(e))
+            r.results.append({**e, "context": _context(g, h)})
             g["phase"] = "between_hands"
             out = []
             for w in e.get("winners") or []:
@@ -566,7 +610,7 @@ class ClientModel:
                 out.append(f"{r.name_of(w['seat'])} wins ({how}) with {e.get('tile')}: {total}")
             return out
         if t == "hand_drawn":
-            r.results.append(dict(e))
+            r.results.append({**e, "context": _context(g, h)})
             g["phase"] = "between_hands"
             return [f"hand drawn ({e.get('reason')})"]
         if t == "hand_ended":
@@ -599,6 +643,29 @@ class ClientModel:
                 g["scores"] = list(e["scores"])
             return ["the game is over"]
         return []
+
+
+def _context(g: JSON, h: JSON) -> JSON:
+    """The table of the hand that just ended, kept with its result."""
+    return {
+        "number": h.get("number"),
+        "round_wind": g.get("round_wind"),
+        "dealer": g.get("dealer"),
+        "streak": g.get("streak"),
+        "winds": [sv.get("wind") for sv in h.get("seats") or []],
+    }
+
+
+def _drawable_before_deal(ruleset: str) -> int | None:
+    """The wall a hand starts with, less the tiles never drawn normally, from the rule set's
+    parameters (the ``table`` package, installed with the client); None if unknown."""
+    try:
+        from table.params import get_params
+
+        p = get_params(ruleset)
+    except Exception:
+        return None
+    return int(p.tile_count - p.dead_wall)
 
 
 def _remove(tiles: list[str], tile: str) -> None:

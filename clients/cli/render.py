@@ -14,7 +14,14 @@ from rich.text import Text
 
 from clients.cli.advice import advise, describe, shanten_words
 from clients.cli.model import RoomState
-from clients.cli.tiles import WIND_CHARS, WIND_NAMES, TileStyle, sort_tiles
+from clients.cli.tiles import (
+    WIND_CHARS,
+    WIND_NAMES,
+    TileStyle,
+    flower_name,
+    sort_tiles,
+    traditional,
+)
 
 JSON = dict[str, Any]
 
@@ -33,8 +40,14 @@ def seat_order(r: RoomState) -> list[int]:
     return [(me + k) % 4 for k in (1, 2, 3, 4)]
 
 
+#: the key that passes in every prompt (and ``x``): the numbers are only ever claims, so
+#: ``1`` never means "pass" in one prompt and "claim" in the next
+PASS_KEY = "0"
+
+
 def options(r: RoomState) -> list[JSON]:
-    """The legal actions offered as numbered choices (everything but discard and ting)."""
+    """The legal actions offered as numbered choices ``1``…``9``: the wins and claims (not
+    discard and ting, and not pass, which is always ``0`` / ``x``)."""
     order = {
         "win": 0,
         "concealed_kong": 1,
@@ -44,29 +57,44 @@ def options(r: RoomState) -> list[JSON]:
         "chow": 5,
         "pass": 9,
     }
-    out = [a for a in r.legal if a.get("type") not in ("discard", "ting")]
+    out = [a for a in r.legal if a.get("type") not in ("discard", "ting", "pass")]
     out.sort(key=lambda a: (order.get(str(a.get("type")), 8), str(a.get("tile") or "")))
     return out
 
 
-def header(r: RoomState, now_ms: int, connected: bool = True) -> Text:
+def header(
+    r: RoomState,
+    now_ms: int,
+    connected: bool = True,
+    *,
+    rooms: tuple[int, int] | None = None,
+    compact: bool = False,
+) -> Text:
+    """The header line: room, rule set, round, hand, wall, whose turn, the countdown.
+    ``rooms`` (this one's number, how many) when we are in more than one room."""
     t = Text()
     t.append(f" Room {r.code} ", style="bold black on yellow")
+    if rooms is not None and rooms[1] > 1:
+        t.append(f" {rooms[0]}/{rooms[1]} (Ctrl+O: next room)", style="bold yellow")
     t.append(f"  {r.ruleset}  ", style="bold")
     g = r.game
     if g is None:
         t.append(f"status: {r.status}")
     else:
-        rw = str(g.get("round_wind") or "we")
-        t.append(f"Round {WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)}  ")
+        ctx = r.hand_context() or {}  # the finished hand's, while its result is shown
+        rw = str(ctx.get("round_wind") or g.get("round_wind") or "we")
+        t.append(f"{WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)}" + ("  " if compact else ""))
+        if not compact:
+            t.append(" round  ")
         h = r.hand
         hand_no = int(h["number"]) + 1 if h is not None else int(g.get("hands_played", 0)) + 1
         t.append(f"Hand {hand_no}  ")
-        if g.get("streak"):
-            t.append(f"連{g['streak']}  ")
+        streak = ctx.get("streak", g.get("streak"))
+        if streak:
+            t.append(f"連{streak}  ")
         if h is not None:
             left = h.get("wall_left")
-            t.append(f"Tiles left {left if left is not None else '—'}  ")
+            t.append(f"{'Wall' if compact else 'Tiles left'} {left if left is not None else '—'}  ")
             phase = r.phase
             if phase == "turn":
                 who = "your" if h.get("turn") == r.seat else f"{r.name_of(h.get('turn'))}'s"
@@ -106,16 +134,43 @@ def _meld_text(meld: JSON, style: TileStyle) -> Text:
     return out
 
 
-def seats_table(r: RoomState, style: TileStyle) -> Table:
-    table = Table(expand=True, show_lines=True, padding=(0, 1))
-    table.add_column("seat", width=25, overflow="fold")
-    table.add_column("melds / flowers", ratio=2, overflow="fold")
-    table.add_column("discards", ratio=3, overflow="fold")
+def _flowers_text(flowers: list[str], style: TileStyle) -> Text:
+    """Flowers by name (``春 Spring``), after the glyph unless plain."""
+    out = Text()
+    for k, code in enumerate(flowers):
+        if k:
+            out.append(" ")
+        if not style.plain:
+            out.append_text(style.text(code))
+        out.append(flower_name(code), style="magenta" if style.colour_on else "")
+    return out
+
+
+def seats_table(r: RoomState, style: TileStyle, *, compact: bool = False) -> Table:
+    """Every seat: who, wind, dealer, score, tiles, melds, flowers, river. ``compact``: two
+    lines a seat, no rules between them (80-column terminals).
+
+    While a finished hand's result is shown, its winds and dealer are (the next hand's come
+    with its start). Hands are shown open after a hand, and always when the table is seen
+    from no seat (the replay)."""
+    if compact:
+        table = Table.grid(expand=True, padding=(0, 1))
+        table.add_column("seat", width=22, no_wrap=True, overflow="ellipsis")
+        table.add_column("table", ratio=1, overflow="fold")
+    else:
+        table = Table(expand=True, show_lines=True, padding=(0, 1))
+        table.add_column("seat", width=25, overflow="fold")
+        table.add_column("melds / flowers", ratio=2, overflow="fold")
+        table.add_column("discards", ratio=3, overflow="fold")
     g = r.game or {}
     h = r.hand
+    ctx = r.hand_context()
+    winds = list(ctx["winds"]) if ctx is not None else None
+    dealer = ctx["dealer"] if ctx is not None else g.get("dealer")
     scores = g.get("scores") or [0, 0, 0, 0]
     last_discarder = r.last_discard_seat
     lobby_seats = r.seats()
+    open_hands = r.seat is None or r.phase in ("between_hands", "game_over")
     for i in seat_order(r):
         sv = r.seat_view(i)
         name = Text()
@@ -133,16 +188,23 @@ def seats_table(r: RoomState, style: TileStyle) -> Table:
             name.append(" [auto]", style="yellow")
         name.append("\n")
         if sv is not None:
-            w = str(sv.get("wind") or "")
-            name.append(f"  {WIND_CHARS.get(w, w)} {WIND_NAMES.get(w, w)}")
-        if g and g.get("dealer") == i:
-            name.append(" 莊 dealer", style="bold yellow")
-        name.append("\n")
-        name.append(f"  score {scores[i] if i < len(scores) else 0:+d}")
-        if sv is not None:
-            name.append(f"  tiles {sv.get('concealed_count', 0)}")
-            if sv.get("ting"):
-                name.append("  叮", style="bold magenta")
+            w = str((winds[i] if winds is not None and i < len(winds) else None) or sv.get("wind"))
+            name.append(
+                f"  {WIND_CHARS.get(w, w)}" + ("" if compact else f" {WIND_NAMES.get(w, w)}")
+            )
+        if dealer == i:
+            name.append(" 莊" if compact else " 莊 dealer", style="bold yellow")
+        if compact:
+            name.append(f" {scores[i] if i < len(scores) else 0:+d}")
+            if sv is not None:
+                name.append(f" {sv.get('concealed_count', 0)}t")
+        else:
+            name.append("\n")
+            name.append(f"  score {scores[i] if i < len(scores) else 0:+d}")
+            if sv is not None:
+                name.append(f"  tiles {sv.get('concealed_count', 0)}")
+        if sv is not None and sv.get("ting"):
+            name.append("  叮", style="bold magenta")
         melds = Text()
         discards = Text()
         if sv is not None:
@@ -150,20 +212,30 @@ def seats_table(r: RoomState, style: TileStyle) -> Table:
                 melds.append_text(_meld_text(meld, style))
                 melds.append(" ")
             if sv.get("flowers"):
-                if melds:
+                if melds and not compact:
                     melds.append("\n")
                 melds.append("flowers ", style="dim")
-                melds.append_text(style.row(sv["flowers"]))
+                melds.append_text(_flowers_text(list(sv["flowers"]), style))
+                melds.append(" ")
             concealed = sv.get("concealed")
-            if concealed is not None and i != r.seat and r.phase in ("between_hands", "game_over"):
-                melds.append("\nhand ", style="dim")
-                melds.append_text(style.row(concealed))
+            if concealed is not None and i != r.seat and open_hands:
+                if melds and not compact:
+                    melds.append("\n")
+                melds.append("hand ", style="dim")
+                melds.append_text(style.row(sort_tiles(concealed)))
             river = list(sv.get("discards") or [])
             hl = None
             if last_discarder == i:
                 hl = LAST_DISCARD if r.phase in ("claim", "rob") else "underline"
             discards = style.row(river, highlight_last=hl)
-        table.add_row(name, melds, discards)
+        if compact:
+            both = Text()
+            both.append_text(melds)
+            both.append("\n")
+            both.append_text(discards if discards else Text("(no discards)", style="dim"))
+            table.add_row(name, both)
+        else:
+            table.add_row(name, melds, discards)
     return table
 
 
@@ -204,7 +276,8 @@ def hand_line(r: RoomState, style: TileStyle, cursor: int | None) -> Text:
     return out
 
 
-def prompt(r: RoomState, now_ms: int) -> Text:
+def prompt(r: RoomState, now_ms: int, armed: str | None = None) -> Text:
+    """What you can do now, and how. ``armed``: a move waiting for its confirmation."""
     t = Text()
     if r.status == "lobby":
         t.append("Lobby: ", style="bold")
@@ -230,6 +303,11 @@ def prompt(r: RoomState, now_ms: int) -> Text:
     left = r.time_left(now_ms)
     if left is not None:
         t.append(f"⏱ {left:4.1f}s  ", style="bold red" if left <= 5 else "bold")
+    if armed is not None:
+        t.append(f"{armed}? ", style="bold black on yellow")
+        t.append("Enter", style="bold")
+        t.append(" (or the same key) confirms, any other key cancels")
+        return t
     if r.legal_of("discard"):
         t.append("←/→ choose, ")
         t.append("Enter discard", style="bold")
@@ -242,9 +320,12 @@ def prompt(r: RoomState, now_ms: int) -> Text:
     for k, a in enumerate(options(r), start=1):
         t.append(f"[{k}] ", style="bold yellow")
         t.append(describe(a) + "  ", style="bold" if a.get("type") == "win" else "")
+    if r.legal_of("pass"):
+        t.append(f"[{PASS_KEY}/x] ", style="bold yellow")
+        t.append("pass  ")
     if r.phase in ("claim", "rob"):
-        t.append("  (W win, P pung, K kong, C chow, X pass)", style="dim")
-    else:
+        t.append("  (W win, P pung, K kong, C chow)", style="dim")
+    elif options(r):
         t.append("  (W win, K kong)", style="dim")
     return t
 
@@ -291,11 +372,16 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
     if res is None:
         return None
     if res.get("type") == "hand_drawn":
-        return Text(
+        drawn = Text(
             f"Hand {int(res.get('hand', 0)) + 1}: drawn ({res.get('reason')}) — no winner",
             style="bold",
         )
+        ctx = res.get("context")
+        return Group(hand_table_line(r, ctx), drawn) if isinstance(ctx, dict) else drawn
     parts: list[RenderableType] = []
+    ctx = res.get("context")
+    if isinstance(ctx, dict):
+        parts.append(hand_table_line(r, ctx))
     for w in res.get("winners") or []:
         seat = int(w["seat"])
         score = w.get("score") or {}
@@ -324,7 +410,9 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
             cnt = int(it.get("count", 1) or 1)
             pts = int(it.get("points", 0) or 0)
             value = f"{pts}×{cnt}={pts * cnt}" if cnt > 1 else str(pts)
-            tbl.add_row(str(it.get("name", it.get("id"))), str(it.get("en", "")), value)
+            tbl.add_row(
+                traditional(str(it.get("name", it.get("id")))), str(it.get("en", "")), value
+            )
         tbl.add_row(Text("total", style="bold"), "", Text(str(score.get("total")), style="bold"))
         parts.append(tbl)
         pays = w.get("payments") or []
@@ -342,6 +430,27 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
             pt.append("\nNet: " + "  ".join(f"{r.name_of(i)} {v:+d}" for i, v in enumerate(net)))
             parts.append(pt)
     return Group(*parts)
+
+
+def hand_table_line(r: RoomState, ctx: JSON) -> Text:
+    """The finished hand's round, dealer and seat winds (shown beside its result)."""
+    rw = str(ctx.get("round_wind") or "")
+    t = Text(f"Hand {int(ctx.get('number') or 0) + 1}", style="bold")
+    t.append(f", {WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)} round")
+    dealer = ctx.get("dealer")
+    if isinstance(dealer, int):
+        t.append(f", dealer (莊) {r.name_of(dealer)}")
+        if ctx.get("streak"):
+            t.append(f" 連{ctx['streak']}")
+    winds = ctx.get("winds") or []
+    t.append("\nWinds: ")
+    t.append(
+        "  ".join(
+            f"{r.name_of(i)} {WIND_CHARS.get(str(w), str(w))} {WIND_NAMES.get(str(w), str(w))}"
+            for i, w in enumerate(winds)
+        )
+    )
+    return t
 
 
 def summary_panel(r: RoomState) -> RenderableType | None:

@@ -99,9 +99,24 @@ class Replay:
                     for k in range(j + 1, i + 1)
                     for e in self.events[k]
                 ):
-                    r.results = found
+                    ctx = self._context(j - 1)  # the table of the hand this result ended
+                    r.results = [{**e, "context": ctx} for e in found]
                 break
         return r
+
+    def _context(self, i: int) -> JSON:
+        """Round, dealer and seat winds of the hand in play at step ``i``."""
+        import table
+
+        v = table.view(self.states[i], None)
+        h = v.get("hand") or {}
+        return {
+            "number": h.get("number"),
+            "round_wind": v.get("round_wind"),
+            "dealer": v.get("dealer"),
+            "streak": v.get("streak"),
+            "winds": [sv.get("wind") for sv in h.get("seats") or []],
+        }
 
     def narrate(self, i: int) -> list[str]:
         """What step ``i`` did, in words."""

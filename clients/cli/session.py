@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import logging
+import socket
 import time
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +42,9 @@ FATAL_CLOSE = {
     CloseCode.POLICY,
 }
 BACKOFF = (0.1, 0.3, 0.7, 1.5, 3.0, 5.0)
+#: a connection counts as healthy (the backoff starts over) only after this long welcomed:
+#: a connection that is closed soon after each connect backs off like one that fails
+HEALTHY_AFTER = 10.0  # seconds
 PING_EVERY = 20.0  # seconds
 RESEND_ATTEMPTS = 3  # an action whose connection dropped is sent again after the resume
 RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to come back
@@ -47,6 +52,46 @@ RESUME_WAIT = 60.0  # how long an unanswered action waits for the session to com
 
 class SessionError(Exception):
     pass
+
+
+def normalize_url(url: str) -> str:
+    """The server address as typed: ``host:8765`` means ``ws://host:8765``; ``http(s)://``
+    (the address of the browser client) means the same server's ``ws(s)://``."""
+    url = url.strip()
+    if url.startswith("http://"):
+        return "ws://" + url[len("http://") :]
+    if url.startswith("https://"):
+        return "wss://" + url[len("https://") :]
+    if "://" not in url:
+        return "ws://" + url
+    return url
+
+
+def describe_connect_error(exc: BaseException) -> str:
+    """Why a connection attempt failed, in the words a user knows (``connection refused``,
+    ``unknown host``), not an exception's repr."""
+    if isinstance(exc, ConnectionRefusedError) or (
+        isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED
+    ):
+        return "connection refused"
+    if isinstance(exc, socket.gaierror):
+        return "unknown host"
+    if isinstance(exc, TimeoutError):
+        return "no answer (timed out)"
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return (exc.strerror or str(exc)).lower()
+    return str(exc) or type(exc).__name__
+
+
+#: why the server closed the connection, for the close codes that stop the session
+_FATAL_WHY = {
+    CloseCode.SUPERSEDED: (
+        "this player resumed on another connection (another mahjong-cli with the same "
+        "resume token); this one stopped. Use --new-player to play as someone else"
+    ),
+    CloseCode.UNSUPPORTED_VERSION: "the server does not speak this client's protocol version",
+    CloseCode.POLICY: "too many bad messages",
+}
 
 
 def _refuses_sparse(msg: m.ServerMessage) -> bool:
@@ -72,7 +117,7 @@ class Session:
         ca_file: str | None = None,
         insecure: bool = False,
     ) -> None:
-        self.url = url
+        self.url = normalize_url(url)
         self.ca_file = ca_file  # wss://: a CA bundle to verify the server (self-signed setups)
         self.insecure = insecure  # wss://: do not verify the certificate at all
         self.name = name
@@ -85,6 +130,8 @@ class Session:
         self.stopped = False
         self.fatal: str | None = None
         self.connects = 0
+        self.attempts = 0  # connection attempts (tests, diagnostics)
+        self._welcomed_at: float | None = None  # loop time of the current connection's welcome
         self.pongs = 0
         self._next_id = 1
         self._waiters: dict[int, asyncio.Future[m.ServerMessage]] = {}
@@ -148,8 +195,14 @@ class Session:
     # --------------------------------------------------------------- the loop
 
     async def run(self) -> None:
-        """Connect, and reconnect after every drop, until :meth:`close`."""
+        """Connect, and reconnect after every drop, until :meth:`close` or a close code
+        after which reconnecting makes no sense (:data:`FATAL_CLOSE`).
+
+        The backoff grows with each failed or short-lived connection and starts over only
+        after a connection stayed up :data:`HEALTHY_AFTER` seconds, so a server that closes
+        every connection at once is not hammered ten times a second."""
         attempt = 0
+        loop = asyncio.get_running_loop()
         try:
             ssl_ctx = client_ssl_for_url(self.url, self.ca_file, self.insecure)
         except (TLSConfigError, OSError) as exc:
@@ -158,6 +211,9 @@ class Session:
             return
         while not self.stopped:
             wait: float | None = None  # the server's Retry-After, when it refused us
+            failed: str | None = None  # why the connection could not be made
+            self._welcomed_at = None
+            self.attempts += 1
             try:
                 async with connect(
                     self.url,
@@ -169,21 +225,20 @@ class Session:
                     close_timeout=2,
                 ) as ws:
                     self.ws = ws
-                    attempt = 0
-                    pinger = asyncio.get_running_loop().create_task(self._pinger())
+                    pinger = loop.create_task(self._pinger())
                     try:
                         await self._session(ws)
                     finally:
                         pinger.cancel()
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 wait = retry_delay(exc)
-                self.on_status(f"cannot connect: {exc}")
+                failed = f"cannot connect to {self.url}: {describe_connect_error(exc)}"
             except InvalidURI as exc:
                 self.fatal = f"bad server address: {exc}"
                 self.on_status(self.fatal)
                 return
-            except ConnectionClosed:
-                pass
+            except ConnectionClosed as exc:  # a drop while connecting (the hello unanswered)
+                self._check_close(exc.rcvd.code if exc.rcvd is not None else None, exc)
             finally:
                 self.ws = None
                 self.ready.clear()
@@ -193,17 +248,34 @@ class Session:
                         fut.set_exception(SessionError("connection lost"))
             if self.stopped or self.fatal:
                 return
+            welcomed = self._welcomed_at
+            if welcomed is not None and loop.time() - welcomed >= HEALTHY_AFTER:
+                attempt = 0  # it was a good connection: start the backoff over
             closing, self.model.closing = self.model.closing, None
             if wait is None and closing is not None and closing.retry_after_ms is not None:
                 wait = closing.retry_after_ms / 1000  # a graceful stop said when
-            self.on_status("connection lost; reconnecting…")
+            delay = wait if wait is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
+            if failed is not None:  # kept on screen while retrying
+                self.on_status(f"{failed}; trying again in {delay:.1f} s")
+            else:
+                self.on_status("connection lost; reconnecting…")
             self.on_update([])
-            await asyncio.sleep(
-                wait if wait is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
-            )
+            await asyncio.sleep(delay)
             attempt += 1
 
-    async def _session(self, ws: ClientConnection) -> None:
+    def _check_close(self, code: int | None, reason: object = None) -> None:
+        """After the server closed the connection: stop for good on a fatal close code."""
+        if code in FATAL_CLOSE:
+            assert code is not None
+            name = CloseCode(code).name.lower().replace("_", " ")
+            why = _FATAL_WHY.get(CloseCode(code)) or str(reason or "")
+            self.fatal = f"stopped: the server closed the connection ({code} {name}): {why}"
+            self.on_status(self.fatal)
+        elif code == CloseCode.BAD_TOKEN:
+            self.token = None  # start over as a new player
+            self.on_status("the server forgot us; joining as a new player")
+
+    async def _frames(self, ws: ClientConnection) -> None:
         hello = m.Hello(
             v=PROTOCOL_VERSION,
             name=self.name or None,
@@ -229,13 +301,15 @@ class Session:
                 await ws.send(encode(hello.to_wire()))
                 continue
             self._handle(msg)
-        code = ws.close_code
-        if code in FATAL_CLOSE:
-            self.fatal = f"closed by the server: {ws.close_reason or code}"
-            self.on_status(self.fatal)
-        elif code == CloseCode.BAD_TOKEN:
-            self.token = None  # start over as a new player
-            self.on_status("the server forgot us; joining as a new player")
+
+    async def _session(self, ws: ClientConnection) -> None:
+        """One connection: the frames until it closes; then whether to reconnect at all.
+        (Iterating a connection closed with an error code -- 4002 superseded among them --
+        raises :class:`ConnectionClosed`: the close code is read after it, not only after a
+        clean end.)"""
+        with contextlib.suppress(ConnectionClosed):
+            await self._frames(ws)
+        self._check_close(ws.close_code, ws.close_reason)
 
     async def _pinger(self) -> None:
         """Ping now and then: measures the server clock (for the countdowns; ``deadline`` is
@@ -255,6 +329,7 @@ class Session:
             self.token = msg.token
             self.name = msg.name
             self.connects += 1
+            self._welcomed_at = asyncio.get_running_loop().time()
             self._resync_asked.clear()
             self.ready.set()
             self.on_status("connected")

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 from textual.geometry import Region
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Select
+from textual.widgets import Input, Select, Switch
 
 from clients.cli.app import LobbyScreen, MahjongApp, TableScreen
 from clients.cli.model import RoomState
@@ -21,6 +21,12 @@ def screen_text(widget: Widget) -> str:
     size = widget.outer_size  # with the border and padding
     lines = widget.render_lines(Region(0, 0, size.width, size.height))
     return "\n".join("".join(seg.text for seg in strip).rstrip() for strip in lines)
+
+
+def flat(text: str) -> str:
+    """Screen text with its line breaks and runs of spaces as single spaces (a long line
+    wrapped on a narrow screen reads as it was written)."""
+    return " ".join(text.replace("│", " ").split())
 
 
 async def wait_for(pilot, cond, timeout: float = 20.0, what: str = "condition") -> None:  # type: ignore[no-untyped-def]
@@ -47,7 +53,7 @@ async def create_room_from_the_form(pilot, app: MahjongApp, hands: int) -> None:
     lobby.query_one("#length", Select).value = "hands"
     for wid, value in (("#hands", str(hands)), ("#turn", "0"), ("#claim", "0"), ("#pause", "0")):
         lobby.query_one(wid, Input).value = value
-    assert lobby.query_one("#public", Checkbox).value is False
+    assert lobby.query_one("#public", Switch).value is False
     await pilot.click("#create")
     await wait_for(pilot, lambda: isinstance(app.screen, TableScreen), what="the table screen")
 
@@ -80,11 +86,12 @@ async def play_with_keys(pilot, app: MahjongApp, until) -> int:  # type: ignore[
 
 
 async def press_for_decision(pilot, r: RoomState) -> None:  # type: ignore[no-untyped-def]
-    """The keys a simple player presses: win, else pass a claim, else discard the drawn tile."""
+    """The keys a simple player presses: win, else pass a claim, else discard the drawn tile
+    (a win and a discard are confirmed: the same key again, or Enter)."""
     kinds = {a["type"] for a in r.legal}
     if "win" in kinds:
-        await pilot.press("w")
+        await pilot.press("w", "w")
     elif "pass" in kinds:
         await pilot.press("x")
     elif "discard" in kinds:
-        await pilot.press("end", "enter")  # the drawn tile, shown apart on the right
+        await pilot.press("end", "enter", "enter")  # the drawn tile, shown apart on the right

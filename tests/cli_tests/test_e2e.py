@@ -96,8 +96,10 @@ async def test_create_room_add_bots_play_a_hand_and_read_the_breakdown(mahjong_s
         await wait_for(pilot, lambda: any(c.text == "good game" for c in room.chat), what="chat")
         assert room.chat[-1].name == "Alice"
         await pilot.pause(0.1)
+        chat = table.query_one("#chatlog", RichLog)
+        assert "<Alice> good game" in [strip.text.rstrip() for strip in chat.lines]
         log = table.query_one("#log", RichLog)
-        assert "<Alice> good game" in [strip.text.rstrip() for strip in log.lines]
+        assert "good game" not in "".join(strip.text for strip in log.lines)  # its own pane
         # the resume token was kept for this server
         saved = json.loads((tmp_path / "tokens.json").read_text())
         assert saved == {mahjong_server.url: app.model.token}

@@ -42,7 +42,7 @@ def lobby(ruleset: str, status: str) -> JSON:
 
 
 def comparable(view: JSON, me: int) -> JSON:
-    """The parts of a view the client tracks (the wall count once a draw told it)."""
+    """The parts of a view the client tracks (the wall count is checked apart)."""
     out = {
         k: view.get(k)
         for k in ("phase", "dealer", "round_wind", "hands_played", "streak", "scores")
@@ -147,8 +147,8 @@ def play(ruleset: str, seed: int, me: int) -> int:
                 f"step {steps} after {action}: {diff}; events {[e['type'] for e in seen]}"
             )
         wl = table.view(state, me)["hand"]
-        if wl is not None and got["hand"].get("wall_left") is not None:
-            assert got["hand"]["wall_left"] == wl["wall_left"]
+        if wl is not None:  # from the first event of the hand on: the deal counts it down
+            assert got["hand"]["wall_left"] == wl["wall_left"], (steps, action)
         steps += 1
     return steps
 
