@@ -46,10 +46,16 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``python -m server`` on 127.0.0.1; ``args`` are its command-line flags."""
+    """``python -m server`` on 127.0.0.1; ``args`` are its command-line flags. Without a
+    ``--redis-url`` among them it gets a redis-server of its own, started (and stopped) here,
+    so no Redis outlives a test whatever happens to the server."""
 
     def __init__(self, data_dir: Path, *args: str) -> None:
         self.port = free_port()
+        self.redis: RedisProcess | None = None
+        if "--redis-url" not in args:
+            self.redis = RedisProcess(data_dir)
+            args = (*args, "--redis-url", self.redis.url)
         env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
         self.log = (data_dir / "server.log").open("w")
         self.proc = subprocess.Popen(
@@ -77,6 +83,7 @@ class ServerProcess:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                self.stop()
                 raise RuntimeError(f"the server exited: {(data_dir / 'server.log').read_text()}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
@@ -99,6 +106,8 @@ class ServerProcess:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
+        if self.redis is not None:
+            self.redis.stop()
 
 
 #: a server for games: no rate limits in the way, bots at once, short grace
