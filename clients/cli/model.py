@@ -82,6 +82,10 @@ class RoomState:
     #: applied and no action offered until the fresh snapshot asked for arrives
     stale: bool = False
     bad_snapshots: int = 0  # malformed snapshots in a row
+    #: the server's hints for this seat (the ``hints`` reply, docs/protocol.md) and the
+    #: legal_seq they were asked for
+    hints: JSON | None = None
+    hints_asked: int = -1
     #: this room's narration (what the log pane shows while the room is on screen)
     log: list[str] = field(default_factory=list)
     log_total: int = 0  # lines ever added to ``log`` (it keeps the last LOG_LINES)
@@ -301,6 +305,11 @@ class ClientModel:
             return self._snapshot(msg)
         if isinstance(msg, m.Events):
             return self._events(msg)
+        if isinstance(msg, m.HintsReply):
+            hr = self.rooms.get(msg.room)
+            if hr is not None:
+                hr.hints = msg.to_wire()
+            return []
         if isinstance(msg, m.Error):
             self.last_error = msg
             return [f"error: {msg.message} ({msg.code})"]

@@ -345,6 +345,10 @@ def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
             if d not in kinds:
                 kinds.append(d)
         t.append(", ".join(kinds) + "\n")
+    hints = r.hints if r.hints is not None and r.hints.get("seq", -1) >= r.legal_seq else None
+    if hints is not None and r.my_view() is not None and r.phase in ("turn", "claim", "rob"):
+        t.append_text(server_hints(hints, style))
+        return t
     adv = advise(r)
     if r.my_view() is not None and r.phase in ("turn", "claim", "rob"):
         t.append("Hand: ", style="bold")
@@ -363,6 +367,44 @@ def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
                 t.append_text(style.text(wc))
                 t.append(f"×{unseen} ")
             t.append("\n")
+    return t
+
+
+def server_hints(h: JSON, style: TileStyle) -> Text:
+    """The server's hints (docs/protocol.md "Hints"): how far from ready, the best discards
+    and the waits, each wait marked with whether a win on it reaches the minimum."""
+    t = Text()
+    t.append("Hand: ", style="bold")
+    t.append(shanten_words(h.get("shanten")))
+    minimum = int(h.get("minimum") or 0)
+    if minimum:
+        t.append(f"  (minimum {minimum})", style="dim")
+    t.append("\n")
+    if h.get("note"):
+        t.append(str(h["note"]) + "\n", style="yellow")
+
+    def waits(ws: list[JSON]) -> None:
+        for w in ws:
+            t.append_text(style.text(str(w["tile"])))
+            t.append(f"×{w['unseen']}", style="dim" if w["unseen"] == 0 else "")
+            if minimum:
+                ok = [k for k, f in (("ron", "by_discard"), ("tsumo", "by_self_draw")) if w[f]]
+                t.append(f"[{'/'.join(ok) or 'below ' + str(minimum)}]", style="dim")
+            t.append("  ")
+
+    if h.get("waits"):
+        t.append("Waits: ", style="bold")
+        waits(list(h["waits"]))
+        t.append(f"({sum(int(w['unseen']) for w in h['waits'])} unseen)\n")
+    for d in list(h.get("discards") or [])[:4]:
+        t.append("Discard ")
+        t.append_text(style.text(str(d["tile"])))
+        if d.get("waits"):
+            t.append("→ waits ")
+            waits(list(d["waits"]))
+        else:
+            t.append(f"→ {d['useful']} useful tiles unseen")
+        t.append("\n")
     return t
 
 

@@ -137,6 +137,9 @@ class Session:
         self._waiters: dict[int, asyncio.Future[m.ServerMessage]] = {}
         self._cseq = 0
         self._resync_asked: dict[str, int] = {}
+        #: the server answers ``hints`` (False after an old server said unknown_type)
+        self.server_hints = True
+        self._hint_ids: set[int] = set()
 
     # ------------------------------------------------------------------ sending
 
@@ -339,7 +342,21 @@ class Session:
             fut = self._waiters.get(re)
             if fut is not None and not fut.done():
                 fut.set_result(msg)
+        if isinstance(msg, m.Error) and msg.re in self._hint_ids:
+            self._hint_ids.discard(msg.re)
+            if msg.code == ErrorCode.UNKNOWN_TYPE.value:
+                self.server_hints = False  # a server from before hints: the local advice
+                log.info("the server has no hints; using the client's own advice")
+            return self.on_update(lines)
         for rid, room in self.model.rooms.items():
+            if (
+                self.server_hints
+                and room.legal
+                and room.seat is not None
+                and room.hints_asked != room.legal_seq
+            ):
+                room.hints_asked = room.legal_seq
+                asyncio.get_running_loop().create_task(self._ask_hints(rid))
             if room.wants_snapshot:
                 room.wants_snapshot = False
                 asyncio.get_running_loop().create_task(self.send(m.Resync(room=rid, since=0)))
@@ -349,6 +366,13 @@ class Session:
                     self.send(m.Resync(room=rid, since=room.seq))
                 )
         self.on_update(lines)
+
+    async def _ask_hints(self, room: str) -> None:
+        """Ask the server for this seat's hints (the reply lands in the room's ``hints``)."""
+        rid = self._next_id
+        self._next_id += 1
+        self._hint_ids.add(rid)
+        await self.send(m.GetHints(room=room, id=rid))
 
     async def close(self) -> None:
         self.stopped = True
