@@ -82,6 +82,7 @@ _OPEN_HAN: dict[str, int | None] = {k: y["han_open"] for k, y in YAKU.items()}
 _GREEN = frozenset({19, 20, 21, 23, 25, int(Tile.GREEN)})  # 2 3 4 6 8 bamboo, green dragon
 _DRAGONS = (Tile.WHITE, Tile.GREEN, Tile.RED)
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_FIVES = (Tile.M5, Tile.P5, Tile.S5)
 _SEVEN_PAIRS = "seven-pairs"
 _ORPHANS = "thirteen-orphans"
 
@@ -446,6 +447,13 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
                 raise InvalidHandError(
                     f"{n} red fives {RiichiContext.red_code(five)}: there is one of each"
                 )
+        if ctx.rules.red_fives:
+            for five in _FIVES:
+                if counts[five] - reds[five] > 3:
+                    raise InvalidHandError(
+                        f"four {five} but none red: with red fives one of them is "
+                        f"{RiichiContext.red_code(five)}"
+                    )
 
     def finalize(self, items: list[Item], f: RiichiFeatures) -> tuple[list[Item], int]:
         yakuman = [i for i in items if YAKUMAN[i.id]]
