@@ -90,6 +90,12 @@ def format_text(result: dict[str, Any]) -> str:
     lines.append(
         f"{_pad('total', w_name)}  {''.ljust(w_en)}  {'':>6}  {'':>3}  {result['total']:>6}"
     )
+    if "han" in result:  # riichi: the hand's han and fu, and the limit reached
+        fu = result.get("fu")
+        lines.append(
+            f"han {result['han']}, fu {'-' if fu is None else fu}"
+            + (f", {result['limit']}" if result.get("limit") else "")
+        )
     if not result.get("minimum_met", True):
         lines.append("(below the rule set's minimum to win)")
     return "\n".join(lines) + "\n"

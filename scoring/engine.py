@@ -519,6 +519,11 @@ class RuleSet(Generic[F]):
 
     # -- scoring ----------------------------------------------------------------------------
 
+    def hand_from_json(self, obj: Any) -> Hand:
+        """A hand of this rule set from its JSON form (a rule set with tiles of its own, such
+        as riichi's red fives, reads them here); raise a ScoringError saying what is wrong."""
+        return Hand.from_json(obj)
+
     def validate(self, hand: Hand) -> None:
         if hand.ruleset != self.name:
             raise InvalidHandError(f"hand is for {hand.ruleset!r}, not {self.name!r}")
@@ -815,7 +820,9 @@ def score(obj: Any) -> dict[str, Any]:
     """
     ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     try:
-        hand = Hand.from_json(obj)
+        _load()
+        rs = _REGISTRY.get(ruleset) if isinstance(ruleset, str) else None
+        hand = rs.hand_from_json(obj) if rs is not None else Hand.from_json(obj)
         return get_ruleset(hand.ruleset).score(hand).to_json()
     except ScoringError as e:
         return {

@@ -6,7 +6,7 @@ Each module defines its feature record, its pattern table and its RuleSet, and c
 
 import importlib
 
-_MODULES = ("mcr", "hk_tw16", "zung_jung", "tw16_tai")
+_MODULES = ("mcr", "hk_tw16", "zung_jung", "tw16_tai", "riichi")
 
 for _m in _MODULES:
     try:

@@ -1,0 +1,546 @@
+"""Japanese riichi mahjong (立直麻雀): the standard yaku, dora, fu and limits.
+
+Every yaku, and the dora, aka-dora and ura-dora, is a row of :data:`TABLE` in the order of
+``shared/rules/riichi.json`` (copied to ``scoring/data/riichi.json``): its id, one predicate
+over :class:`RiichiFeatures`, the rows it replaces, and — where the han of an open hand
+differs — a value reading the hand. Names and closed-hand han come from the data through
+:func:`scoring.rows.bind`. The generic loop of :class:`scoring.engine.RuleSet` evaluates the
+rows; :meth:`RiichiRuleSet.finalize` applies what is not an exclusion between two rows:
+
+* a hand holding a yakuman keeps only its yakuman (13 han each, 26 for the double forms,
+  added up); dora, aka-dora and ura-dora count only on a hand with a yaku and no yakuman;
+* a hand with no yaku scores nothing (``minimum_met`` false: it cannot win);
+* the value — basic points from han and fu (:mod:`scoring.riichi.limits`), the limit, and
+  ``total``: what the winner receives (a ron's payment or the sum of a self-draw's three).
+
+Every arrangement is scored (each reading of the winning tile is one arrangement) and the
+best kept: the highest total, then a yakuman over counted han, then more han, then more fu
+(as the reference calculator, the ``mahjong`` package, chooses). The result gains ``han``,
+``fu`` (None for a yakuman hand) and ``limit`` beside ``total``.
+
+Hand JSON keys, red fives and house rules: :mod:`scoring.riichi.context`;
+``docs/rules/riichi.md`` lists every yaku, fu rule, limit and option with the readings taken.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from importlib import resources
+from typing import Any
+
+from scoring.decompose import BlockKind, Wait
+from scoring.engine import (
+    Features,
+    Item,
+    Payment,
+    RuleSet,
+    ScoreResult,
+    Seating,
+    lazy,
+    register,
+)
+from scoring.errors import InvalidHandError
+from scoring.hand import Hand, MeldKind
+from scoring.riichi.context import HOUSE_RULES, RiichiContext, all_tiles, hand_from_json
+from scoring.riichi.dora import count_dora
+from scoring.riichi.fu import FuCount, count_fu
+from scoring.riichi.limits import Value, hand_value
+from scoring.rows import Exclusion, Row, RowData, bind
+from scoring.shapes import seven_pairs, thirteen_orphans
+from scoring.tiles import Tile, Wind
+
+__all__ = [
+    "DATA",
+    "RIICHI",
+    "TABLE",
+    "YAKU",
+    "RiichiFeatures",
+    "RiichiResult",
+    "RiichiRuleSet",
+]
+
+# -- package data -------------------------------------------------------------------------
+
+
+def _load_data() -> dict[str, Any]:
+    text = resources.files("scoring").joinpath("data/riichi.json").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+DATA = _load_data()
+YAKU: dict[str, dict[str, Any]] = {y["id"]: y for y in DATA["yaku"]}
+#: Not yaku: counted only beside a yaku, never on a yakuman hand.
+BONUS = frozenset({"dora", "aka-dora", "ura-dora"})
+#: Yakuman multiples of each row (0: a regular yaku).
+YAKUMAN: dict[str, int] = {k: int(y["yakuman"]) for k, y in YAKU.items()}
+_OPEN_HAN: dict[str, int | None] = {k: y["han_open"] for k, y in YAKU.items()}
+
+_GREEN = frozenset({19, 20, 21, 23, 25, int(Tile.GREEN)})  # 2 3 4 6 8 bamboo, green dragon
+_DRAGONS = (Tile.WHITE, Tile.GREEN, Tile.RED)
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_FIVES = (Tile.M5, Tile.P5, Tile.S5)
+_SEVEN_PAIRS = "seven-pairs"
+_ORPHANS = "thirteen-orphans"
+
+# A one-slot cache of the parsed context of the hand being scored (each of its arrangements
+# gets a feature record; the context is parsed once). A hand is immutable, and the slot is
+# one tuple replaced at once, so threads at worst parse again.
+_last_ctx: tuple[Hand, RiichiContext] | None = None
+
+
+def context_of(hand: Hand) -> RiichiContext:
+    """The riichi context of a hand (parsed once per hand being scored)."""
+    global _last_ctx
+    last = _last_ctx
+    if last is not None and last[0] is hand:
+        return last[1]
+    ctx = RiichiContext.from_hand(hand)
+    _last_ctx = (hand, ctx)
+    return ctx
+
+
+def _has_terminal_or_honor(kind: BlockKind, t: Tile) -> bool:
+    if kind is BlockKind.CHOW:
+        return t.number in (1, 7)
+    return t.is_terminal_or_honor
+
+
+# -- the feature record ---------------------------------------------------------------------
+
+
+class RiichiFeatures(Features):
+    """Facts of one arrangement of a riichi hand that the predicates read."""
+
+    #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
+    scored: tuple[int, int | None, Value] | None = None
+
+    @lazy
+    def rc(self) -> RiichiContext:
+        return context_of(self.hand)
+
+    @lazy
+    def open(self) -> bool:
+        """An open hand (a concealed kong keeps a hand closed)."""
+        return not self.hand.is_concealed
+
+    @lazy
+    def dealer(self) -> bool:
+        """Seat wind east is the dealer."""
+        return self.hand.seat_wind is Wind.EAST
+
+    @lazy
+    def shape(self) -> str:
+        return self.arr.shape
+
+    @lazy
+    def seven_pairs(self) -> bool:
+        return self.arr.shape == _SEVEN_PAIRS
+
+    @lazy
+    def fu(self) -> FuCount | None:
+        """The fu of a standard or seven-pairs arrangement (None for thirteen orphans)."""
+        if self.arr.shape == _ORPHANS:
+            return None
+        return count_fu(
+            self.arr,
+            concealed_hand=not self.open,
+            self_drawn=self.self_drawn,
+            seat=self.seat_tile,
+            round_=self.round_tile,
+        )
+
+    @lazy
+    def pinfu(self) -> bool:
+        """Closed, four chows, a pair that scores no fu, a two-sided wait: no fu at all."""
+        fu = self.fu
+        return self.is_standard and not self.open and fu is not None and fu.no_extra
+
+    @lazy
+    def chow_counts(self) -> Counter[int]:
+        """How many times each chow (by its first tile) occurs."""
+        return Counter(int(b.tile) for b in self.chows)
+
+    @lazy
+    def identical_chow_pairs(self) -> int:
+        """Pairs of identical chows (four alike make two)."""
+        return sum(n // 2 for n in self.chow_counts.values())
+
+    @lazy
+    def pung_tiles(self) -> frozenset[Tile]:
+        return frozenset(b.tile for b in self.pungs)
+
+    def pung_of(self, t: Tile) -> bool:
+        return t in self.pung_tiles
+
+    @lazy
+    def dragon_pungs(self) -> int:
+        return sum(1 for t in _DRAGONS if t in self.pung_tiles)
+
+    @lazy
+    def wind_pungs(self) -> int:
+        return sum(1 for t in self.pung_tiles if t.is_wind)
+
+    @lazy
+    def pair_tile(self) -> Tile | None:
+        p = self.pair
+        return p.tile if p is not None and self.is_standard else None
+
+    @lazy
+    def outside(self) -> bool:
+        """A standard hand with a chow where every set and the pair hold a terminal or
+        honour (chanta / junchan)."""
+        return (
+            self.is_standard
+            and bool(self.chows)
+            and all(_has_terminal_or_honor(b.kind, b.tile) for b in self.blocks)
+        )
+
+    @lazy
+    def ittsu(self) -> bool:
+        starts = {int(b.tile) for b in self.chows}
+        return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
+
+    @lazy
+    def sanshoku(self) -> bool:
+        starts = {int(b.tile) for b in self.chows}
+        return any({n, n + 9, n + 18} <= starts for n in range(7))
+
+    @lazy
+    def sanshoku_doukou(self) -> bool:
+        ts = {int(t) for t in self.pung_tiles if t.is_suited}
+        return any({n, n + 9, n + 18} <= ts for n in range(9))
+
+    @lazy
+    def one_suit(self) -> bool:
+        return len(self.suits) == 1
+
+    @lazy
+    def concealed_counts(self) -> list[int]:
+        return self.hand.concealed_counts()
+
+    @lazy
+    def nine_gates(self) -> int:
+        """0: no nine gates; 1: nine gates; 2: won on the extra tile (nine-sided wait)."""
+        if self.hand.melds or not self.one_suit or self.has_honors:
+            return 0
+        base = int(self.hand.win_tile) // 9 * 9
+        c = self.concealed_counts[base : base + 9]
+        if any(n < g for n, g in zip(c, _NINE_GATES, strict=True)):
+            return 0
+        before = list(c)
+        before[int(self.hand.win_tile) - base] -= 1
+        return 2 if tuple(before) == _NINE_GATES else 1
+
+    @lazy
+    def first_turn(self) -> bool:
+        return self.rc.first_turn
+
+    @lazy
+    def dora(self) -> int:
+        return count_dora(self.counts, self.rc.dora_indicators)
+
+    @lazy
+    def ura_dora(self) -> int:
+        return count_dora(self.counts, self.rc.ura_dora_indicators) if self.rc.declared else 0
+
+    @lazy
+    def aka_dora(self) -> int:
+        return len(self.rc.red_fives) if self.rc.rules.red_fives else 0
+
+
+F = RiichiFeatures
+
+
+def _han(yid: str) -> Callable[[F], int]:
+    """The han of a yaku whose open value differs from its closed value."""
+    closed = int(YAKU[yid]["han_closed"])
+    opened = _OPEN_HAN[yid]
+    if opened is None or opened == closed:
+        raise ValueError(f"riichi: {yid} has one value")
+    o = int(opened)
+    return lambda f: o if f.open else closed
+
+
+def _double(yid: str) -> Callable[[F], int]:
+    """A double yakuman: 26 han, or 13 with the ``double_yakuman`` house rule off."""
+    return lambda f: 26 if f.rc.rules.double_yakuman else 13
+
+
+def _count(attr: str) -> Callable[[F], int]:
+    return lambda f: int(getattr(f, attr))
+
+
+# -- the table ------------------------------------------------------------------------------
+
+TABLE: tuple[Row[F], ...] = (
+    Row("riichi", lambda f: f.rc.declared),
+    Row("ippatsu", lambda f: f.rc.ippatsu),
+    Row("menzen-tsumo", lambda f: f.self_drawn and not f.open),
+    Row("pinfu", lambda f: f.pinfu),
+    Row("tanyao", lambda f: f.all_simples and (not f.open or f.rc.rules.open_tanyao)),
+    Row("iipeikou", lambda f: not f.open and f.identical_chow_pairs >= 1),
+    Row("yakuhai-haku", lambda f: f.pung_of(Tile.WHITE)),
+    Row("yakuhai-hatsu", lambda f: f.pung_of(Tile.GREEN)),
+    Row("yakuhai-chun", lambda f: f.pung_of(Tile.RED)),
+    Row("yakuhai-seat-wind", lambda f: f.pung_of(f.seat_tile)),
+    Row("yakuhai-round-wind", lambda f: f.pung_of(f.round_tile)),
+    Row("haitei", lambda f: f.hand.win.last_tile and f.self_drawn),
+    Row("houtei", lambda f: f.hand.win.last_tile and not f.self_drawn),
+    Row("rinshan", lambda f: f.hand.win.kong_replacement),
+    Row("chankan", lambda f: f.hand.win.robbing_kong),
+    Row("double-riichi", lambda f: f.rc.double, ("riichi",)),
+    Row("chiitoitsu", lambda f: f.seven_pairs),
+    Row("chanta", lambda f: f.outside and f.has_honors, value=_han("chanta")),
+    Row("ittsu", lambda f: f.ittsu, value=_han("ittsu")),
+    Row("sanshoku", lambda f: f.sanshoku, value=_han("sanshoku")),
+    Row("sanshoku-doukou", lambda f: f.sanshoku_doukou),
+    Row("sankantsu", lambda f: len(f.kongs) == 3),
+    Row("toitoi", lambda f: len(f.pungs) == 4),
+    Row("sanankou", lambda f: f.concealed_pungs == 3),
+    Row("shousangen", lambda f: f.dragon_pungs == 2 and f.pair_tile in _DRAGONS),
+    Row(
+        "honroutou",
+        lambda f: f.all_terminals_honors and (f.is_standard or f.seven_pairs),
+    ),
+    Row("ryanpeikou", lambda f: not f.open and f.identical_chow_pairs >= 2, ("iipeikou",)),
+    Row("junchan", lambda f: f.outside and not f.has_honors, value=_han("junchan")),
+    Row("honitsu", lambda f: f.one_suit and f.has_honors, value=_han("honitsu")),
+    Row(
+        "chinitsu", lambda f: f.one_suit and not f.has_honors, ("honitsu",), value=_han("chinitsu")
+    ),
+    Row("kokushi", lambda f: f.shape == _ORPHANS),
+    Row(
+        "kokushi-13",
+        lambda f: f.shape == _ORPHANS and f.concealed_counts[f.win_tile] == 2,
+        ("kokushi",),
+        value=_double("kokushi-13"),
+    ),
+    Row("suuankou", lambda f: f.concealed_pungs == 4),
+    Row(
+        "suuankou-tanki",
+        lambda f: f.concealed_pungs == 4 and f.wait is Wait.SINGLE,
+        ("suuankou",),
+        value=_double("suuankou-tanki"),
+    ),
+    Row("daisangen", lambda f: f.dragon_pungs == 3),
+    Row(
+        "shousuushii",
+        lambda f: f.wind_pungs == 3 and f.pair_tile is not None and f.pair_tile.is_wind,
+    ),
+    Row("daisuushii", lambda f: f.wind_pungs == 4, value=_double("daisuushii")),
+    Row("tsuuiisou", lambda f: not f.suits),
+    Row("chinroutou", lambda f: not f.has_honors and all(t.is_terminal for t in f.kinds)),
+    Row("ryuuiisou", lambda f: all(int(t) in _GREEN for t in f.kinds)),
+    Row("chuuren", lambda f: f.nine_gates >= 1),
+    Row("chuuren-9", lambda f: f.nine_gates == 2, ("chuuren",), value=_double("chuuren-9")),
+    Row("suukantsu", lambda f: len(f.kongs) == 4),
+    Row("tenhou", lambda f: f.first_turn and f.dealer),
+    Row("chiihou", lambda f: f.first_turn and not f.dealer),
+    # one item each, its han the count (``value``), not ``count`` items of 1 han
+    Row("dora", lambda f: f.dora > 0, value=_count("dora")),
+    Row("aka-dora", lambda f: f.aka_dora > 0, value=_count("aka_dora")),
+    Row("ura-dora", lambda f: f.ura_dora > 0, value=_count("ura_dora")),
+)
+
+
+def _rows() -> tuple[Row[F], ...]:
+    data = {
+        y["id"]: RowData(y["ja"], int(y["han_closed"]), en=y["en"], note=y["condition"])
+        for y in DATA["yaku"]
+    }
+    return bind("riichi", TABLE, data)
+
+
+# -- the result -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RiichiResult(ScoreResult):
+    """A riichi score: ``total`` (what the winner receives from the hand) with the hand's
+    ``han`` (the sum of its items), ``fu`` (None on a yakuman hand) and ``limit``."""
+
+    han: int = 0
+    fu: int | None = None
+    limit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        base = super().to_json()
+        out: dict[str, Any] = {}
+        for k, v in base.items():
+            out[k] = v
+            if k == "total":
+                out["han"] = self.han
+                out["fu"] = self.fu
+                out["limit"] = self.limit
+        return out
+
+
+# -- the rule set ---------------------------------------------------------------------------
+
+
+class RiichiRuleSet(RuleSet[RiichiFeatures]):
+    """Riichi: yaku, dora, fu and limits; ``total`` is the winner's income from the hand."""
+
+    def hand_from_json(self, obj: Any) -> Hand:
+        """Red fives (``0m 0p 0s``) are fives here, recorded in the context."""
+        return hand_from_json(obj)
+
+    def validate(self, hand: Hand) -> None:
+        super().validate(hand)
+        ctx = context_of(hand)
+        win = hand.win
+        is_open = not hand.is_concealed
+        kongs = sum(1 for m in hand.melds if m.kind is MeldKind.KONG)
+        if ctx.double and not ctx.declared:
+            raise InvalidHandError("riichi.double needs riichi.declared (double riichi is riichi)")
+        if ctx.declared and is_open:
+            raise InvalidHandError("riichi is declared with a concealed hand only")
+        if ctx.ippatsu and not ctx.declared:
+            raise InvalidHandError("ippatsu needs riichi")
+        if ctx.ippatsu and win.kong_replacement:
+            raise InvalidHandError("a kong ends ippatsu: no ippatsu on a kong replacement tile")
+        if ctx.first_turn:
+            if not win.self_drawn:
+                raise InvalidHandError(
+                    "first_turn is a self-draw on one's first draw (renhou is not scored)"
+                )
+            if hand.melds or ctx.declared:
+                raise InvalidHandError("first_turn: no call and no riichi before the win")
+        if win.kong_replacement and not kongs:
+            raise InvalidHandError("a win on a kong replacement tile needs a declared kong")
+        if win.last_tile and (win.kong_replacement or win.robbing_kong):
+            raise InvalidHandError(
+                "the last tile (haitei / houtei) is neither a kong replacement nor a robbed kong"
+            )
+        counts = all_tiles(hand, ctx)
+        if win.robbing_kong and counts[hand.win_tile] != 1:
+            raise InvalidHandError(
+                f"robbing a kong of {hand.win_tile}: the three others are in that kong"
+            )
+        for t, n in enumerate(counts):
+            if n > 4:
+                raise InvalidHandError(
+                    f"{n} copies of {Tile(t)} in the hand and the indicators: there are four"
+                )
+        n_dora = len(ctx.dora_indicators)
+        if n_dora and not 1 + kongs <= n_dora <= 5:
+            raise InvalidHandError(
+                f"{n_dora} dora indicators: one, plus one per kong (this hand has {kongs}), "
+                "at most five"
+            )
+        if ctx.ura_dora_indicators:
+            if not ctx.declared:
+                raise InvalidHandError("ura-dora indicators are shown only after riichi")
+            if len(ctx.ura_dora_indicators) != n_dora:
+                raise InvalidHandError("as many ura-dora indicators as dora indicators")
+        held = hand.tile_counts()
+        for five in ctx.red_fives:
+            if not held[five]:
+                raise InvalidHandError(f"a red {five} but no {five} in the hand")
+        reds = Counter((*ctx.red_fives, *ctx.red_indicators))
+        for five, n in reds.items():
+            if n > 1:
+                raise InvalidHandError(
+                    f"{n} red fives {RiichiContext.red_code(five)}: there is one of each"
+                )
+        if ctx.rules.red_fives:
+            for five in _FIVES:
+                if counts[five] - reds[five] > 3:
+                    raise InvalidHandError(
+                        f"four {five} but none red: with red fives one of them is "
+                        f"{RiichiContext.red_code(five)}"
+                    )
+
+    def finalize(self, items: list[Item], f: RiichiFeatures) -> tuple[list[Item], int]:
+        yakuman = [i for i in items if YAKUMAN[i.id]]
+        if yakuman:
+            items = yakuman
+        elif all(i.id in BONUS for i in items):
+            items = []  # no yaku: no win (dora are no yaku)
+        han = sum([i.points * i.count for i in items])
+        fu = None if yakuman or f.fu is None else f.fu.total
+        rules = f.rc.rules
+        value = hand_value(
+            han,
+            fu,
+            yakuman=han // 13 if yakuman else 0,
+            dealer=f.dealer,
+            self_drawn=f.self_drawn,
+            kazoe=rules.kazoe_yakuman,
+            kiriage=rules.kiriage_mangan,
+        )
+        if not items:
+            value = Value(0, None, {}, 0)
+        f.scored = (han, fu, value)
+        return items, value.total
+
+    def choose_key(self, total: int, items: Sequence[Item], f: RiichiFeatures) -> tuple[int, ...]:
+        """The highest total; then a yakuman over counted han, more han, more fu, more fu
+        before rounding (the reference calculator's order)."""
+        han, fu, _ = f.scored or (0, None, None)
+        yakuman = any(YAKUMAN[i.id] for i in items)
+        raw = f.fu.raw if f.fu is not None else 0
+        return (total, int(yakuman), han, fu or 0, raw)
+
+    def extras(self, items: Sequence[Item], f: RiichiFeatures) -> dict[str, Any]:
+        han, fu, value = f.scored or (0, None, Value(0, None, {}, 0))
+        out: dict[str, Any] = {
+            "han": han,
+            "fu": fu,
+            "limit": value.limit,
+            "basic_points": value.basic,
+            "payments": dict(value.payments),
+            "dealer": f.dealer,
+        }
+        if f.fu is not None and fu is not None:
+            out["fu_parts"] = [[why, n] for why, n in f.fu.parts]
+        return out
+
+    def score(self, hand: Hand) -> RiichiResult:
+        res = super().score(hand)
+        ex = dict(res.extras)
+        han, fu, limit = ex.pop("han"), ex.pop("fu"), ex.pop("limit")
+        base = {fl.name: getattr(res, fl.name) for fl in fields(ScoreResult)}
+        base["extras"] = ex
+        return RiichiResult(**base, han=han, fu=fu, limit=limit)
+
+    def settle(
+        self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
+    ) -> list[Payment]:
+        """The hand's payments (no honba, no riichi deposits): the discarder pays a ron; on
+        a self-draw the dealer pays the dealer's share and the others theirs."""
+        if not result.minimum_met:
+            raise InvalidHandError("a hand without a yaku is no win")
+        pay: Mapping[str, int] = result.extras.get("payments", {})
+        if seating.discarder is not None:
+            return [Payment(seating.discarder, seating.winner, pay["ron"], "ron")]
+        out = []
+        for s in range(seating.players):
+            if s == seating.winner:
+                continue
+            key = "dealer" if s == seating.dealer and "dealer" in pay else "non_dealer"
+            out.append(Payment(s, seating.winner, pay[key], "tsumo"))
+        return out
+
+
+def make_riichi() -> RiichiRuleSet:
+    return RiichiRuleSet(
+        name="riichi",
+        title="Japanese riichi mahjong (立直麻雀)",
+        hand_size=13,
+        patterns=_rows(),
+        features=RiichiFeatures,
+        shapes=(seven_pairs(four_as_two=False), thirteen_orphans()),
+        minimum=1,
+        minimum_excludes=BONUS,
+        exclusion=Exclusion.IMPLIED,
+        params={"house_rules": dict(HOUSE_RULES)},
+    )
+
+
+RIICHI = make_riichi()
+register(RIICHI)
