@@ -159,7 +159,18 @@ class Session:
         return True
 
     async def request(self, msg: m.ClientMessage, timeout: float = 10.0) -> m.ServerMessage:
-        """Send ``msg`` with a fresh request id and wait for the reply that echoes it."""
+        """Send ``msg`` with a fresh request id and wait for the reply that echoes it. A
+        ``rate_limited`` reply (the server dropped the message) is waited out and the message
+        sent again: at the server's sustained rate, a few times at most."""
+        for _ in range(RATE_LIMIT_RETRIES):
+            reply = await self._request_once(msg, timeout)
+            if not (isinstance(reply, m.Error) and reply.code == ErrorCode.RATE_LIMITED.value):
+                return reply
+            rate = float(self.model.limits.get("rate_per_second") or 20.0)
+            await asyncio.sleep(max(0.05, 2.0 / rate))
+        return reply
+
+    async def _request_once(self, msg: m.ClientMessage, timeout: float) -> m.ServerMessage:
         rid = self._next_id
         self._next_id += 1
         msg = dataclasses.replace(msg, id=rid)  # type: ignore[call-arg]
@@ -387,6 +398,9 @@ class Session:
         if ws is not None:
             ws.transport.abort()
 
+
+#: how often a request the server dropped for the rate limit is sent again
+RATE_LIMIT_RETRIES = 8
 
 # the client accepts bigger frames than it sends (a whole game log, a full snapshot)
 _LIMITS = dataclasses.replace(

@@ -91,10 +91,11 @@ def test_every_exclusion_is_shown_by_a_golden_case() -> None:
 
 
 def test_package_data_is_the_shared_table() -> None:
-    if SHARED.exists():  # the installed package carries its own copy
-        ours = json.loads(tw16_tai.resources.files("scoring.data").joinpath(
-            "taiwan_16_tai.json").read_text("utf-8"))  # fmt: skip
-        assert ours == json.loads(SHARED.read_text("utf-8"))
+    """The installed package carries its own copy of the table; it must be the team's
+    (``shared/``; a missing ``shared/`` fails here with where it was looked for)."""
+    ours = json.loads(tw16_tai.resources.files("scoring.data").joinpath(
+        "taiwan_16_tai.json").read_text("utf-8"))  # fmt: skip
+    assert ours == json.loads(SHARED.read_text("utf-8"))  # FileNotFoundError: no shared table
 
 
 def test_rows_are_the_seed_table() -> None:
