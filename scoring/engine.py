@@ -98,6 +98,8 @@ class Features:
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
         self.hand = hand
+        #: the typed win context (:class:`scoring.context.WinContext`)
+        self.context = hand.context
         self.arr = arrangement
         self.waits = waits
         self.win_tile = hand.win_tile
@@ -201,10 +203,6 @@ class Features:
     @lazy
     def round_tile(self) -> Tile:
         return self.hand.round_wind.tile
-
-    def ctx(self, key: str, default: Any = None) -> Any:
-        """A rule-set context key of the hand."""
-        return self.hand.context.get(key, default)
 
     #: The ids counted without the rows that read them (``Row.reads_counted``); set by the
     #: evaluation loop before those rows' predicates run.

@@ -19,10 +19,10 @@ import dataclasses
 import functools
 import sys
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, Literal, TypeVar, cast
 
 import scoring
+from scoring.context import WinContext
 from scoring.decompose import Arrangement, Wait, is_standard_complete
 from scoring.engine import Item, RuleSet, ScoreResult, Seating
 from scoring.errors import ScoringError
@@ -992,46 +992,47 @@ def _build_hand(
         else None
     )
     fw_value = dict(w.p.flower_win_ids).get(flower_win) if flower_win else None
-    ctx: dict[str, Any] = {
-        "seat": seat,
-        "dealer": seat == dealer,
-        "dealer_seat": dealer,
-        "streak": w.streak,
-        "discarder": discarder,
-        "discarder_is_dealer": discarder == dealer if discarder is not None else False,
-        "ting": s.ting,
-        "ting_timing": s.ting_kind if s.ting else None,
-        "ting_concealed": s.ting_concealed,
-        "ting_instant": instant,
-        "tiles_left": left,
-        "tiles_seen": h.discards_made - (0 if self_drawn or robbing else 1),
-        "replacements": list(h.chain) if self_drawn else [],
-        "kong_discarder": kong_discarder,
-        "first_turn": first_turn,
-        "heaven": first_turn == "heaven",
-        "human": first_turn == "human",
-        "earth": first_turn == "earth",
-        "dealer_streak": w.streak,
-        "winners": winners,
-        "robbing_kong": robbing,
-        "flower_win": fw_value,
-        "flower_loser": flower_loser,
-        "flowers_others": [len(w.seats[o].flowers) for o in _others(seat)],
-        "ting_others": sum(1 for o in _others(seat) if w.seats[o].ting),
-        "heaven_earth_ting_others": sum(
-            1 for o in _others(seat) if w.seats[o].ting_kind in ("heaven", "earth")
-        ),
-        "hand_number": h.number,
-    }
+    fanxue, fanxue_payers = 0, None
     if self_drawn and w.p.fanxue:
         owed = fanxue_owed(w.last_result, seat)
         if owed is not None:
-            ctx["fanxue"], ctx["fanxue_payers"] = owed
+            fanxue, payers = owed
+            fanxue_payers = tuple(payers)
+    others = _others(seat)
+    ctx = WinContext(
+        seat=seat,
+        dealer=seat == dealer,
+        dealer_seat=dealer,
+        streak=w.streak,
+        discarder=discarder,
+        discarder_is_dealer=discarder == dealer if discarder is not None else False,
+        ting=s.ting,
+        ting_timing=s.ting_kind if s.ting else None,
+        ting_concealed=s.ting_concealed,
+        ting_instant=instant,
+        tiles_left=left,
+        tiles_seen=h.discards_made - (0 if self_drawn or robbing else 1),
+        replacements=tuple(h.chain) if self_drawn else (),
+        robbing_kong=robbing,
+        kong_discarder=kong_discarder,
+        heaven=first_turn == "heaven",
+        earth=first_turn == "earth",
+        human=first_turn == "human",
+        winners=winners,
+        flower_win=fw_value,
+        flower_loser=flower_loser,
+        flowers_others=tuple(len(w.seats[o].flowers) for o in others),
+        ting_others=sum(1 for o in others if w.seats[o].ting),
+        heaven_earth_ting_others=sum(
+            1 for o in others if w.seats[o].ting_kind in ("heaven", "earth")
+        ),
+        hand_number=h.number,
+        fanxue=fanxue,
+        fanxue_payers=fanxue_payers,
+    )
     flowers = s.flowers
     if flower_loser is not None and w.p.robbed_flowers_in_hand:
         flowers = flowers + w.seats[flower_loser].flowers  # the robbed flower(s): all eight
-    for fact, key in w.p.first_turn_keys:
-        ctx[key] = bool(ctx.get(key)) or ctx[fact]
     return Hand(
         ruleset=w.p.ruleset,
         concealed=concealed,
@@ -1047,7 +1048,7 @@ def _build_hand(
         ),
         seat_wind=w.st.seat_wind(seat),
         round_wind=w.st.round_wind,
-        context=MappingProxyType(ctx),
+        context=ctx,
     )
 
 
@@ -1066,7 +1067,7 @@ def _flower_score(w: _W, hand: Hand, kind: str) -> ScoreResult | None:
     res = _score(w, hand)
     if res is not None:
         return res
-    pat = w.rs.by_id.get(str(hand.get("flower_win"))) or w.rs.by_id.get(kind)
+    pat = w.rs.by_id.get(str(hand.context.flower_win)) or w.rs.by_id.get(kind)
     if pat is None:
         return None
     item = Item(pat.id, pat.name, pat.en, pat.points, 1)

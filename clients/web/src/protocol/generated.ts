@@ -255,7 +255,7 @@ export interface ScoredHand {
   seat_wind: "we" | "ws" | "ww" | "wn";
   round_wind: "we" | "ws" | "ww" | "wn";
   /** the win's context (dealer, 叮, timing, …): docs/architecture.md */
-  context?: { [key: string]: unknown } | null;
+  context?: WinContext | null;
 }
 
 export interface SeatView {
@@ -295,6 +295,55 @@ export interface Summary {
 /** a tile code: 1m…9m, 1p…9p, 1s…9s, winds we ws ww wn, dragons dr dg dw, flowers f1…f8 (f1–f4 seasons, f5–f8 plants) */
 export type Tile = string;
 export const TILE_CODES: readonly Tile[] = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "we", "ws", "ww", "wn", "dr", "dg", "dw", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
+
+/** The typed win context (``scoring.context.WinContext``): every field by its name, and ``first_turn`` summing up ``heaven`` / ``earth`` / ``human``. docs/architecture.md. */
+export interface WinContext {
+  /** the winner's seat */
+  seat: number | null;
+  /** the winner is the dealer */
+  dealer: boolean;
+  dealer_seat: number | null;
+  /** the dealer's run (連n) */
+  streak: number;
+  /** who discarded (or was robbed) */
+  discarder: number | null;
+  discarder_is_dealer: boolean;
+  /** the winner had declared 叮 */
+  ting: boolean;
+  ting_timing: "normal" | "heaven" | "earth" | null;
+  ting_concealed: boolean;
+  /** 即食: the win comes at once after the 叮 */
+  ting_instant: boolean;
+  tiles_left: number | null;
+  /** tiles discarded before the win */
+  tiles_seen: number | null;
+  /** replacement draws before a self-draw */
+  replacements: ("flower" | "kong")[] | null;
+  robbing_kong: boolean;
+  /** 包: the discarder of the kong */
+  kong_discarder: number | null;
+  /** the dealer wins with its dealt hand */
+  heaven: boolean;
+  /** a non-dealer wins on the dealer's first discard */
+  earth: boolean;
+  /** a non-dealer self-draws on its first draw */
+  human: boolean;
+  winners: number;
+  /** an instant flower win, as the rule set names it */
+  flower_win: string | null;
+  flower_loser: number | null;
+  /** the others' flowers, in turn order */
+  flowers_others: number[];
+  ting_others: number;
+  heaven_earth_ting_others: number;
+  hand_number: number | null;
+  /** 反雪 owed to the winner */
+  fanxue: number;
+  fanxue_payers: number[] | null;
+  /** 絕絕 n */
+  juejue: number;
+  first_turn: "heaven" | "earth" | "human" | null;
+}
 
 export interface WinFlags {
   self_drawn: boolean;
