@@ -38,7 +38,9 @@ def main(old_dir: str, new_dir: str) -> int:
         b = [strip(json.loads(x), set(), b_ctx) for x in new.read_text("utf-8").splitlines()]
         same = a == b and len(a_ctx) == len(b_ctx)
         # the keys both forms have keep their values
-        same = same and all(x[k] == y[k] for x, y in zip(a_ctx, b_ctx) for k in x.keys() & y)
+        same = same and all(
+            x[k] == y[k] for x, y in zip(a_ctx, b_ctx, strict=True) for k in x.keys() & y
+        )
         ka = set().union(*a_ctx) if a_ctx else set()
         kb = set().union(*b_ctx) if b_ctx else set()
         print(
