@@ -298,6 +298,7 @@ ALIASES: dict[str, _Alias] = {
     "blessing_of_man": _blessing_of_man,
 }
 
+
 def nearest(key: str, known: tuple[str, ...] | list[str]) -> str:
     """' (did you mean …?)' with the nearest known name, or ''."""
     near = difflib.get_close_matches(key, known, n=1, cutoff=0.5)
