@@ -5,6 +5,12 @@
     mahjong-score --text < hand.json     a readable breakdown table
     mahjong-score --list                 the registered rule sets
 
+A hand whose ``context`` gives the seats (``seat``, ``discarder``, ``dealer_seat``,
+``streak``) also gets its ``payments`` and their ``net`` per seat, by the table's own
+settlement code; ``settlement`` sets the rule set's options, ``{"winners": [hand, …]}``
+settles several winners of one discard, ``{"ruleset": "hk-tw16", "instant": event}``
+values an instant payment (see ``scoring/settlement.py``).
+
 Bad input never crashes: the result's ``error`` says what is wrong (and ``error_code`` gives
 its stable code); in ``--jsonl`` mode processing continues with the next line. The exit code
 is 0 when every hand scored, 1 when some input was bad, 2 for usage errors.
@@ -19,7 +25,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from scoring.engine import get_ruleset, ruleset_names, score
+from scoring.engine import get_ruleset, ruleset_names
+from scoring.settlement import score_and_settle
 
 __all__ = ["format_text", "main", "score_line"]
 
@@ -44,7 +51,7 @@ def score_line(text: str) -> dict[str, Any]:
     except (json.JSONDecodeError, RecursionError) as e:
         return _error(f"invalid JSON: {e}", "invalid-json")
     try:
-        return score(obj)
+        return score_and_settle(obj)
     except RecursionError:
         return _error("input nested too deeply", "invalid-input")
     except Exception as e:  # a bug must not kill a batch; report it on that line
@@ -55,10 +62,24 @@ def _en_gloss(ruleset: str, item: dict[str, Any]) -> str:
     return str(item.get("en") or "")
 
 
+def _payments_text(result: dict[str, Any]) -> list[str]:
+    lines = ["payments:"]
+    for p in result["payments"]:
+        lines.append(
+            f"  seat {p['payer']} pays seat {p['payee']} {p['amount']:>6}  ({p['reason']})"
+        )
+    lines.append("net: " + "  ".join(f"seat {i} {v:+d}" for i, v in enumerate(result["net"])))
+    return lines
+
+
 def format_text(result: dict[str, Any]) -> str:
-    """A readable breakdown table: Chinese name, English gloss, points × count."""
+    """A readable breakdown table: Chinese name, English gloss, points × count; then the
+    payments when the input gave the seats."""
     if result.get("error"):
         return f"error ({result.get('error_code')}): {result['error']}\n"
+    if "items" not in result:  # several winners, or an instant payment
+        parts = [format_text(r) for r in result.get("results", [])]
+        return "".join(parts) + "\n".join(_payments_text(result)) + "\n"
     lines = []
     title = result["ruleset"]
     with contextlib.suppress(Exception):
@@ -98,6 +119,8 @@ def format_text(result: dict[str, Any]) -> str:
         )
     if not result.get("minimum_met", True):
         lines.append("(below the rule set's minimum to win)")
+    if "payments" in result:
+        lines.extend(_payments_text(result))
     return "\n".join(lines) + "\n"
 
 

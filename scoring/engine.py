@@ -98,6 +98,8 @@ class Features:
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
         self.hand = hand
+        #: the typed win context (:class:`scoring.context.WinContext`)
+        self.context = hand.context
         self.arr = arrangement
         self.waits = waits
         self.win_tile = hand.win_tile
@@ -201,10 +203,6 @@ class Features:
     @lazy
     def round_tile(self) -> Tile:
         return self.hand.round_wind.tile
-
-    def ctx(self, key: str, default: Any = None) -> Any:
-        """A rule-set context key of the hand."""
-        return self.hand.context.get(key, default)
 
     #: The ids counted without the rows that read them (``Row.reads_counted``); set by the
     #: evaluation loop before those rows' predicates run.
@@ -812,6 +810,15 @@ def ruleset_names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def parse_hand(obj: Any) -> Hand:
+    """A hand from its JSON form, read by its rule set's own parser (``hand_from_json``: e.g.
+    riichi's red fives and riichi facts), or the common one when the rule set is unknown."""
+    ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
+    _load()
+    rs = _REGISTRY.get(ruleset) if isinstance(ruleset, str) else None
+    return rs.hand_from_json(obj) if rs is not None else Hand.from_json(obj)
+
+
 def score(obj: Any) -> dict[str, Any]:
     """Score a hand given as its JSON form; never raises for bad input.
 
@@ -820,9 +827,7 @@ def score(obj: Any) -> dict[str, Any]:
     """
     ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     try:
-        _load()
-        rs = _REGISTRY.get(ruleset) if isinstance(ruleset, str) else None
-        hand = rs.hand_from_json(obj) if rs is not None else Hand.from_json(obj)
+        hand = parse_hand(obj)
         return get_ruleset(hand.ruleset).score(hand).to_json()
     except ScoringError as e:
         return {

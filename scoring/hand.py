@@ -14,25 +14,27 @@ breakdown uses it)::
      "win": {"self_drawn": true, "last_tile": false, "kong_replacement": false,
              "robbing_kong": false, "fourth_tile": false},
      "seat_wind": "ww", "round_wind": "we",
-     "context": {...rule-set specific keys...}}
+     "context": {"dealer": true, "streak": 1, ...}}
 
 ``concealed`` does not include ``win_tile``. ``from`` is relative to the winner (``left`` is
-the previous player). Keys a rule set reads beyond these are documented in its rules doc;
-they may be given at top level or inside ``context``.
+the previous player). ``context`` is the typed win context (:class:`scoring.context.WinContext`:
+its fields by name, and the documented aliases of older per-rule-set names); its keys may
+also be given at the top level. A key that is none of these is an error naming the nearest.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scoring.context import ALIASES, EMPTY, FIELDS, WinContext, nearest
+from scoring.context import context_from_json as _context_from_json
 from scoring.errors import InvalidHandError, InvalidMeldError, ScoringError
 from scoring.tiles import Tile, Wind
 
-__all__ = ["Hand", "Meld", "MeldKind", "Relative", "WinInfo"]
+__all__ = ["Hand", "Meld", "MeldKind", "Relative", "WinContext", "WinInfo"]
 
 _HAND_KEYS = frozenset(
     {"ruleset", "concealed", "melds", "flowers", "win_tile", "win", "seat_wind", "round_wind"}
@@ -267,7 +269,7 @@ _WIN_INFOS: dict[tuple[bool, bool, bool, bool, bool], WinInfo] = {}
 class Hand:
     """A winning hand to score: tiles, melds, flowers, the win tile and the context.
 
-    ``context`` holds the rule-set specific keys (dealer, ting, …), read-only.
+    ``context`` is the typed win context (dealer, ting, first-turn facts, …).
     """
 
     ruleset: str
@@ -278,11 +280,13 @@ class Hand:
     win: WinInfo = WinInfo()
     seat_wind: Wind = Wind.EAST
     round_wind: Wind = Wind.EAST
-    context: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    context: WinContext = EMPTY
     _concealed_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _tile_counts: tuple[int, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if not isinstance(self.context, WinContext):  # (a rule set of its own may subclass it)
+            raise TypeError(f"Hand.context must be a WinContext, got {type(self.context)}")
         if self.win_tile >= 34 or (self.concealed and max(self.concealed) >= 34):
             raise InvalidHandError("flowers go in 'flowers', not in the hand")
         if self.flowers:
@@ -321,8 +325,10 @@ class Hand:
         return all(m.concealed for m in self.melds)
 
     def get(self, key: str, default: Any = None) -> Any:
-        """A context key (rule-set specific)."""
-        return self.context.get(key, default)
+        """A field of the win context by name (``first_turn`` too), else ``default``."""
+        if key in _CONTEXT_NAMES:
+            return getattr(self.context, key)
+        return default
 
     # -- JSON -----------------------------------------------------------------------------
 
@@ -345,8 +351,17 @@ class Hand:
             raise InvalidHandError("'context' must be an object")
         for k, v in obj.items():
             if k not in _HAND_KEYS and k != "context":
+                if k not in _CONTEXT_KEYS:
+                    known = [*_HAND_KEYS, "context", *FIELDS, *ALIASES]
+                    raise InvalidHandError(f"unknown key {k!r}{nearest(str(k), known)}")
                 ctx[k] = v
         ctx.update(raw_ctx)
+        win = WinInfo.from_json(obj.get("win"))
+        context = _context_from_json(ctx, ruleset=ruleset, self_drawn=win.self_drawn)
+        if context.robbing_kong is not win.robbing_kong:
+            if "robbing_kong" in ctx:
+                raise InvalidHandError("context 'robbing_kong' differs from win.robbing_kong")
+            context = replace(context, robbing_kong=win.robbing_kong)
         try:
             seat = _wind(obj.get("seat_wind", "we"))
             rnd = _wind(obj.get("round_wind", "we"))
@@ -358,10 +373,10 @@ class Hand:
             melds=tuple(Meld.from_json(m) for m in melds_raw),
             win_tile=_tile(obj["win_tile"], "win_tile"),
             flowers=tuple(sorted(_tiles(obj.get("flowers", []), "flowers"))),
-            win=WinInfo.from_json(obj.get("win")),
+            win=win,
             seat_wind=seat,
             round_wind=rnd,
-            context=MappingProxyType(ctx),
+            context=context,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -375,6 +390,10 @@ class Hand:
             "seat_wind": str(self.seat_wind),
             "round_wind": str(self.round_wind),
         }
-        if self.context:
-            out["context"] = dict(self.context)
+        if self.context != EMPTY:
+            out["context"] = self.context.to_json()
         return out
+
+
+_CONTEXT_NAMES = frozenset({*FIELDS, "first_turn"})
+_CONTEXT_KEYS = frozenset({*FIELDS, *ALIASES})

@@ -17,16 +17,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import sys
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
+from collections.abc import Sequence
 from typing import Any, Literal, TypeVar, cast
 
 import scoring
+from scoring.context import WinContext
 from scoring.decompose import Arrangement, Wait, is_standard_complete
-from scoring.engine import Item, RuleSet, ScoreResult, Seating
+from scoring.engine import Item, RuleSet, ScoreResult
+from scoring.engine import Payment as ScorePayment
 from scoring.errors import ScoringError
 from scoring.hand import Hand, Meld, MeldKind, Relative, WinInfo
+from scoring.settlement import (
+    fanxue_owed,
+    fanxue_record,
+    instant_settler,
+    multi_win_bonus,
+    settle_hand,
+)
 from scoring.tiles import Tile
 from scoring.tiles import Wind as ScoringWind
 from table import events as E
@@ -520,19 +527,13 @@ def _flower_sets(w: _W, seat: int) -> None:
         _instant(w, E.Instant(kind=kind, seat=seat))
 
 
-def _instant_settler(rs: RuleSet[Any]) -> Any:
-    """The scoring rule set's ``instant_payments(event)`` (hk-tw16), if it has one."""
-    mod = sys.modules.get(type(rs).__module__)
-    return getattr(mod, "instant_payments", None)
-
-
 def _instant(w: _W, ev: E.Instant | E.InstantLaugh | E.InstantSlay) -> None:
     """An instant payment / automatic penalty (即收 / 即罰) the table detected: an
     ``instant`` event, valued and paid by the scoring rule set's ``instant_payments`` (the
     table never values anything itself; without it the event carries no payment)."""
     w.emit(ev)
     event = to_wire(ev)
-    settler = _instant_settler(w.rs)
+    settler = instant_settler(w.rs)
     if settler is None:
         return
     for p in settler(event):
@@ -992,46 +993,47 @@ def _build_hand(
         else None
     )
     fw_value = dict(w.p.flower_win_ids).get(flower_win) if flower_win else None
-    ctx: dict[str, Any] = {
-        "seat": seat,
-        "dealer": seat == dealer,
-        "dealer_seat": dealer,
-        "streak": w.streak,
-        "discarder": discarder,
-        "discarder_is_dealer": discarder == dealer if discarder is not None else False,
-        "ting": s.ting,
-        "ting_timing": s.ting_kind if s.ting else None,
-        "ting_concealed": s.ting_concealed,
-        "ting_instant": instant,
-        "tiles_left": left,
-        "tiles_seen": h.discards_made - (0 if self_drawn or robbing else 1),
-        "replacements": list(h.chain) if self_drawn else [],
-        "kong_discarder": kong_discarder,
-        "first_turn": first_turn,
-        "heaven": first_turn == "heaven",
-        "human": first_turn == "human",
-        "earth": first_turn == "earth",
-        "dealer_streak": w.streak,
-        "winners": winners,
-        "robbing_kong": robbing,
-        "flower_win": fw_value,
-        "flower_loser": flower_loser,
-        "flowers_others": [len(w.seats[o].flowers) for o in _others(seat)],
-        "ting_others": sum(1 for o in _others(seat) if w.seats[o].ting),
-        "heaven_earth_ting_others": sum(
-            1 for o in _others(seat) if w.seats[o].ting_kind in ("heaven", "earth")
-        ),
-        "hand_number": h.number,
-    }
+    fanxue, fanxue_payers = 0, None
     if self_drawn and w.p.fanxue:
         owed = fanxue_owed(w.last_result, seat)
         if owed is not None:
-            ctx["fanxue"], ctx["fanxue_payers"] = owed
+            fanxue, payers = owed
+            fanxue_payers = tuple(payers)
+    others = _others(seat)
+    ctx = WinContext(
+        seat=seat,
+        dealer=seat == dealer,
+        dealer_seat=dealer,
+        streak=w.streak,
+        discarder=discarder,
+        discarder_is_dealer=discarder == dealer if discarder is not None else False,
+        ting=s.ting,
+        ting_timing=s.ting_kind if s.ting else None,
+        ting_concealed=s.ting_concealed,
+        ting_instant=instant,
+        tiles_left=left,
+        tiles_seen=h.discards_made - (0 if self_drawn or robbing else 1),
+        replacements=tuple(h.chain) if self_drawn else (),
+        robbing_kong=robbing,
+        kong_discarder=kong_discarder,
+        heaven=first_turn == "heaven",
+        earth=first_turn == "earth",
+        human=first_turn == "human",
+        winners=winners,
+        flower_win=fw_value,
+        flower_loser=flower_loser,
+        flowers_others=tuple(len(w.seats[o].flowers) for o in others),
+        ting_others=sum(1 for o in others if w.seats[o].ting),
+        heaven_earth_ting_others=sum(
+            1 for o in others if w.seats[o].ting_kind in ("heaven", "earth")
+        ),
+        hand_number=h.number,
+        fanxue=fanxue,
+        fanxue_payers=fanxue_payers,
+    )
     flowers = s.flowers
     if flower_loser is not None and w.p.robbed_flowers_in_hand:
         flowers = flowers + w.seats[flower_loser].flowers  # the robbed flower(s): all eight
-    for fact, key in w.p.first_turn_keys:
-        ctx[key] = bool(ctx.get(key)) or ctx[fact]
     return Hand(
         ruleset=w.p.ruleset,
         concealed=concealed,
@@ -1047,7 +1049,7 @@ def _build_hand(
         ),
         seat_wind=w.st.seat_wind(seat),
         round_wind=w.st.round_wind,
-        context=MappingProxyType(ctx),
+        context=ctx,
     )
 
 
@@ -1066,7 +1068,7 @@ def _flower_score(w: _W, hand: Hand, kind: str) -> ScoreResult | None:
     res = _score(w, hand)
     if res is not None:
         return res
-    pat = w.rs.by_id.get(str(hand.get("flower_win"))) or w.rs.by_id.get(kind)
+    pat = w.rs.by_id.get(str(hand.context.flower_win)) or w.rs.by_id.get(kind)
     if pat is None:
         return None
     item = Item(pat.id, pat.name, pat.en, pat.points, 1)
@@ -1200,19 +1202,30 @@ def win_check(state: GameState, seat: int) -> bool:
     return seat in state.hand.pending and _discard_win_error(w, seat) is None
 
 
-def _settle(w: _W, seat: int, res: ScoreResult, payer: int | None) -> list[Payment]:
-    """The rule set's settlement of one winner with the room's settlement options; ``payer``
-    is the discarder / the robbed kong's owner / the flower win's loser, None on a self-draw."""
-    pays = w.rs.settle(
-        res,
-        Seating(winner=seat, discarder=payer, dealer=w.dealer, streak=w.streak),
-        dict(w.st.config.settlement),
-    )
+def _pay(w: _W, pays: list[ScorePayment]) -> list[Payment]:
+    """Make the payments :func:`scoring.settlement.settle_hand` found for one winner."""
     out = []
     for p in pays:
-        w.pay(p.payer, p.payee, p.amount, p.reason or "win")
-        out.append(Payment(w.hands_played, p.payer, p.payee, p.amount, p.reason or "win"))
+        w.pay(p.payer, p.payee, p.amount, p.reason)
+        out.append(Payment(w.hands_played, p.payer, p.payee, p.amount, p.reason))
     return out
+
+
+def _settle(
+    w: _W, wins: list[tuple[int, ScoreResult]], payer: int | None
+) -> list[list[ScorePayment]]:
+    """The rule set's settlement of the winners with the room's settlement options (the
+    pure :func:`scoring.settlement.settle_hand`, which ``mahjong-score`` calls too);
+    ``payer`` is the discarder / the robbed kong's owner / the flower win's loser, None on
+    a self-draw."""
+    return settle_hand(
+        w.rs,
+        wins,
+        payer=payer,
+        dealer=w.dealer,
+        streak=w.streak,
+        options=dict(w.st.config.settlement),
+    )
 
 
 def _win_instants(w: _W, seat: int, discarder: int | None) -> None:
@@ -1246,7 +1259,8 @@ def _finish_self_win(w: _W, seat: int, kind: str) -> None:
         assert fr is not None  # checked by self_win_kind
         hand, res = fr
     assert res is not None  # checked by self_win_kind
-    pays = _settle(w, seat, res, payer)
+    (found,) = _settle(w, [(seat, res)], payer)
+    pays = _pay(w, found)
     _win_instants(w, seat, None)
     w.emit(
         E.HandWon(
@@ -1264,8 +1278,7 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
     h = w.hand
     tile, discarder = h.discard, h.discarder
     assert tile is not None and discarder is not None
-    out = []
-    multi_bonus = 0  # the 雙響 / 三響 bonus as the rule set valued it (the same for each winner)
+    scored = []
     for seat in winners:
         hand = _build_hand(
             w,
@@ -1278,8 +1291,11 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         )
         res = _score(w, hand)
         assert res is not None  # checked when the claim was made
-        multi_bonus = sum(item.total for item in res.items if item.id in MULTI_WIN_IDS)
-        pays = _settle(w, seat, res, discarder)
+        scored.append((seat, hand, res))
+    settled = _settle(w, [(seat, res) for seat, _, res in scored], discarder)
+    out = []
+    for (seat, hand, res), found in zip(scored, settled, strict=True):
+        pays = _pay(w, found)
         _win_instants(w, seat, discarder)
         out.append(_winner(seat, hand, res, pays))
     w.emit(
@@ -1292,48 +1308,13 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         )
     )
     record = None
+    multi_bonus = multi_win_bonus([res for _, _, res in scored])
     if w.p.fanxue and len(winners) > 1 and multi_bonus > 0:
         record = fanxue_record(w.last_result, discarder, winners, multi_bonus)
     _end_hand(w, winners, record)
 
 
-# -- 反雪 (hk-tw16) ---------------------------------------------------------------------------------
-
-#: the scoring items that value a multiple win (雙響 / 三響) in the rule sets that play 反雪
-MULTI_WIN_IDS = frozenset({"double-win", "triple-win"})
-
-
-def _fanxue_of(last_result: Mapping[str, Any] | None, seat: int) -> Mapping[str, Any] | None:
-    """The 反雪 record the last hand left for ``seat`` (None: none)."""
-    rec: Mapping[str, Any] | None = ((last_result or {}).get("fanxue") or {}).get(str(seat))
-    return rec
-
-
-def fanxue_record(
-    last_result: Mapping[str, Any] | None, discarder: int, winners: list[int], bonus: int
-) -> dict[str, Any]:
-    """The 反雪 record a hand leaves when ``discarder`` dealt into several ``winners`` at
-    once, valued ``bonus`` (雙響 5, 三響 15 in hk-tw16): ``{seat: {"bonus", "payers"}}``.
-    Accumulated over consecutive hands ("累積已被雙響或三響番數額外番數總和"): if the same
-    seat had dealt into a multiple win in the hand before too (its record is still in
-    ``last_result``), the bonuses add up and the payers are the winners of both. Pure."""
-    before = _fanxue_of(last_result, discarder) or {}
-    return {
-        str(discarder): {
-            "bonus": int(before.get("bonus", 0)) + bonus,
-            "payers": sorted({*before.get("payers", ()), *winners}),
-        }
-    }
-
-
-def fanxue_owed(last_result: Mapping[str, Any] | None, seat: int) -> tuple[int, list[int]] | None:
-    """(bonus, payers) of 反雪 for ``seat`` self-drawing in this hand: it dealt into 雙響 /
-    三響 in the previous hand (the record that hand left), else None. "放槍者於被雙響或三響後的一局
-    自摸胡牌 … 反雪只會加在於上一局榮和／連續榮和之玩家"."""
-    rec = _fanxue_of(last_result, seat)
-    if not rec:
-        return None
-    return int(rec["bonus"]), [int(p) for p in rec["payers"]]
+# -- 反雪 (hk-tw16): scoring.settlement (fanxue_record, fanxue_owed, MULTI_WIN_IDS) ----------------
 
 
 # -- end of a hand, game progression ---------------------------------------------------------------

@@ -17,7 +17,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Annotated, Any, ClassVar, Literal
 
-from table.wire import Doc, MaxLen, Omit, Open, Seat, Secret, Shape, TileCode, Wind, WireName
+from table.wire import (
+    Doc,
+    MaxLen,
+    Omit,
+    Open,
+    Range,
+    Seat,
+    Secret,
+    Shape,
+    TileCode,
+    Wind,
+    WireName,
+)
 
 __all__ = ["EVENT_CLASSES", "EVENT_TYPES", "AnswerKind", "ClaimKind", "EventData"]
 
@@ -74,6 +86,44 @@ class WinFlagsJSON:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class WinContextJSON:
+    """The typed win context (``scoring.context.WinContext``): every field by its name, and
+    ``first_turn`` summing up ``heaven`` / ``earth`` / ``human``. docs/architecture.md."""
+
+    seat: Annotated[Seat | None, Doc("the winner's seat")]
+    dealer: Annotated[bool, Doc("the winner is the dealer")]
+    dealer_seat: Seat | None
+    streak: Annotated[int, Range(0, None), Doc("the dealer's run (連n)")]
+    discarder: Annotated[Seat | None, Doc("who discarded (or was robbed)")]
+    discarder_is_dealer: bool
+    ting: Annotated[bool, Doc("the winner had declared 叮")]
+    ting_timing: Literal["normal", "heaven", "earth"] | None
+    ting_concealed: bool
+    ting_instant: Annotated[bool, Doc("即食: the win comes at once after the 叮")]
+    tiles_left: Annotated[int, Range(0, None)] | None
+    tiles_seen: Annotated[int | None, Doc("tiles discarded before the win")]
+    replacements: Annotated[
+        list[Literal["flower", "kong"]] | None, Doc("replacement draws before a self-draw")
+    ]
+    robbing_kong: bool
+    kong_discarder: Annotated[Seat | None, Doc("包: the discarder of the kong")]
+    heaven: Annotated[bool, Doc("the dealer wins with its dealt hand")]
+    earth: Annotated[bool, Doc("a non-dealer wins on the dealer's first discard")]
+    human: Annotated[bool, Doc("a non-dealer self-draws on its first draw")]
+    winners: Annotated[int, Range(1, 3)]
+    flower_win: Annotated[str | None, Doc("an instant flower win, as the rule set names it")]
+    flower_loser: Seat | None
+    flowers_others: Annotated[list[int], Doc("the others' flowers, in turn order")]
+    ting_others: Annotated[int, Range(0, 3)]
+    heaven_earth_ting_others: Annotated[int, Range(0, 3)]
+    hand_number: int | None
+    fanxue: Annotated[int, Range(0, None), Doc("反雪 owed to the winner")]
+    fanxue_payers: list[Seat] | None
+    juejue: Annotated[int, Range(1, None), Doc("絕絕 n")]
+    first_turn: Literal["heaven", "earth", "human"] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ScoredHandJSON:
     """The winning hand as the scoring engine took it (the input of ``mahjong-score``)."""
 
@@ -86,9 +136,8 @@ class ScoredHandJSON:
     seat_wind: Wind
     round_wind: Wind
     context: Annotated[
-        dict[str, Any] | None,
+        WinContextJSON | None,
         Omit,
-        Open,
         Doc("the win's context (dealer, 叮, timing, …): docs/architecture.md"),
     ] = None
 

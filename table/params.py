@@ -64,9 +64,6 @@ class GameParams:
     #: for 七搶一 / 一搶七: the robbed flower(s) are listed in the winner's hand (all eight,
     #: tw16-tai) or not (hk-tw16: the winner's own seven / one).
     robbed_flowers_in_hand: bool
-    #: extra context keys the scoring rule set reads for first-turn wins, as pairs
-    #: (table fact ``heaven`` / ``earth`` / ``human``, the rule set's key).
-    first_turn_keys: tuple[tuple[str, str], ...]
     #: the table detects the instant payments and automatic penalties (即收 / 即罰: flower
     #: sets, dice, concealed kongs, 追, 自追, 三叮一笑, 天誅地滅) and the scoring rule set's
     #: ``instant_payments`` values them (hk-tw16).
@@ -109,7 +106,6 @@ class GameParams:
             "kong_discarder_pays": self.kong_discarder_pays,
             "flower_wins": dict(self.flower_win_ids),
             "robbed_flowers_in_hand": self.robbed_flowers_in_hand,
-            "first_turn_keys": dict(self.first_turn_keys),
             "instant": self.instant,
             "fanxue": self.fanxue,
         }
@@ -135,11 +131,6 @@ _ZUNG_JUNG = GameParams(
     kong_discarder_pays=False,
     flower_win_ids=(),
     robbed_flowers_in_hand=False,
-    first_turn_keys=(
-        ("heaven", "blessing_of_heaven"),
-        ("human", "blessing_of_earth"),
-        ("earth", "blessing_of_man"),
-    ),
     instant=False,
 )
 
@@ -167,7 +158,6 @@ PARAMS: dict[str, GameParams] = {
             kong_discarder_pays=False,
             flower_win_ids=(),
             robbed_flowers_in_hand=False,
-            first_turn_keys=(),
             instant=False,
         ),
         GameParams(
@@ -195,7 +185,6 @@ PARAMS: dict[str, GameParams] = {
                 ("one-robs-seven", "one-robs-seven"),
             ),
             robbed_flowers_in_hand=False,
-            first_turn_keys=(),
             instant=True,
             fanxue=True,
         ),
@@ -219,7 +208,6 @@ PARAMS: dict[str, GameParams] = {
             kong_discarder_pays=False,
             flower_win_ids=(("eight-flowers", "eight"), ("seven-robs-one", "seven-robs-one")),
             robbed_flowers_in_hand=True,
-            first_turn_keys=(("heaven", "heavenly"), ("earth", "earthly")),
             instant=False,
         ),
         _ZUNG_JUNG,
@@ -227,12 +215,6 @@ PARAMS: dict[str, GameParams] = {
             _ZUNG_JUNG,
             ruleset="zung-jung-v3.3",
             title="Zung Jung v3.3 (official)",
-            # v3.3 has no blessing_of_man (人和): the table's "earth" case maps to blessing_of_earth
-            first_turn_keys=(
-                ("heaven", "blessing_of_heaven"),
-                ("human", "blessing_of_earth"),
-                ("earth", "blessing_of_earth"),
-            ),
         ),
     )
 }

@@ -21,9 +21,10 @@ carries them through its ``to_json`` form.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Final
 
+from scoring.context import WinContext
 from scoring.errors import InvalidHandError, InvalidOptionsError, InvalidTileError
 from scoring.hand import Hand
 from scoring.tiles import Tile
@@ -141,7 +142,39 @@ def hand_from_json(obj: Any) -> Hand:
         if isinstance(ctx, Mapping):
             out["context"] = {k: v for k, v in ctx.items() if k != "red_fives"}
         out["red_fives"] = sorted(reds)
-    return Hand.from_json(out)
+    # the riichi facts are riichi's own: taken out before the common parser (which knows only
+    # the fields of the shared win context) and kept in riichi's context record
+    facts: dict[str, Any] = {}
+    for key in RIICHI_KEYS:
+        v = _ctx_get(out, key)
+        if v is not None:
+            facts[key] = v
+        out.pop(key, None)
+        ctx = out.get("context")
+        if isinstance(ctx, Mapping) and key in ctx:
+            out["context"] = {k: w for k, w in ctx.items() if k != key}
+    hand = Hand.from_json(out)
+    base = {f.name: getattr(hand.context, f.name) for f in fields(WinContext)}
+    return replace(hand, context=RiichiWinContext(**base, facts=facts))
+
+
+#: the keys of a riichi hand JSON that are riichi's own (top level or inside ``context``)
+RIICHI_KEYS = (
+    "riichi",
+    "dora_indicators",
+    "ura_dora_indicators",
+    "red_fives",
+    "house_rules",
+    "first_turn",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiWinContext(WinContext):
+    """The shared win context plus the riichi facts of the hand JSON (:data:`RIICHI_KEYS`),
+    as given; :class:`RiichiContext` validates them."""
+
+    facts: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _flag(v: Any, what: str) -> bool:
@@ -193,7 +226,9 @@ class RiichiContext:
 
     @classmethod
     def from_hand(cls, hand: Hand) -> RiichiContext:
-        ctx = hand.context
+        ctx: Mapping[str, Any] = (
+            hand.context.facts if isinstance(hand.context, RiichiWinContext) else {}
+        )
         rules = house_rules_of(ctx)
         r = ctx.get("riichi")
         if r is None:

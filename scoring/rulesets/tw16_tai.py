@@ -5,15 +5,16 @@ Names and values come from the package data ``scoring/data/taiwan_16_tai.json`` 
 gloss, one predicate over :class:`TaiFeatures` and the ids the row removes ("不计").
 Every reading of the table is explained in ``docs/rules/tw16-tai.md``.
 
-Context keys (top level of the hand JSON or inside ``context``):
+Win-context fields read (:class:`scoring.context.WinContext`; the older names in brackets
+are accepted on input as aliases):
 
 ``dealer`` (bool)
     the winner is the dealer (庄); gates 天胡 / 地胡 and shows 庄 / 拉庄 in the breakdown.
-``dealer_streak`` (int ≥ 0)
+``streak`` (int ≥ 0) [``dealer_streak``]
     N of 拉庄: how many hands the dealer has already kept the deal (连庄 N).
-``heavenly`` (bool)
+``heaven`` (bool) [``heavenly``]
     天胡: the dealer's 17 dealt tiles are a complete hand.
-``earthly`` (bool)
+``earth`` (bool) [``earthly``]
     地胡: a non-dealer wins on the dealer's first discard.
 ``tiles_seen`` (int ≥ 0)
     速食类: tiles discarded to the table before the win, the winning tile not counted.
@@ -231,21 +232,19 @@ class TaiFeatures(Features):
 
     @lazy
     def dealer(self) -> bool:
-        return bool(self.ctx("dealer", False))
+        return self.context.dealer
 
     @lazy
     def dealer_streak(self) -> int:
-        return int(self.ctx("dealer_streak", 0))
+        return self.context.streak
 
     @lazy
     def tiles_seen(self) -> int | None:
-        v = self.ctx("tiles_seen")
-        return None if v is None else int(v)
+        return self.context.tiles_seen
 
     @lazy
     def flower_win(self) -> str | None:
-        v = self.ctx("flower_win")
-        return None if v is None else str(v)
+        return self.context.flower_win
 
     # -- shape --------------------------------------------------------------------------
 
@@ -511,14 +510,14 @@ ROWS: tuple[Row[TaiFeatures], ...] = (
     # 奇牌类
     Row(
         "heavenly-win",
-        lambda f: bool(f.ctx("heavenly")) and f.dealer,
+        lambda f: f.context.heaven and f.dealer,
         _x("concealed-self-drawn", "concealed-hand", "self-drawn") | SPEED_ROWS,
         name="天胡",
         en="Heavenly win",
     ),
     Row(
         "earthly-win",
-        lambda f: bool(f.ctx("earthly")) and not f.dealer,
+        lambda f: f.context.earth and not f.dealer,
         _x("concealed-hand") | SPEED_ROWS,
         name="地胡",
         en="Earthly win",
@@ -919,13 +918,10 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "dragon_row": "right-honor",  # the 字 row of a dragon pung: right-honor (2) or wrong-honor (1)
 }
 
-_CONTEXT_BOOLS = ("dealer", "heavenly", "earthly")
-_CONTEXT_INTS = ("dealer_streak", "tiles_seen")
-
 
 def _flower_win_of(hand: Hand) -> str | None:
-    v = hand.get("flower_win")
-    if v is None or v is False:
+    v = hand.context.flower_win
+    if v is None:
         return None
     if v not in _FLOWER_WIN_KINDS:
         raise InvalidHandError(f"flower_win must be one of {list(_FLOWER_WIN_KINDS)}, got {v!r}")
@@ -944,18 +940,10 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
         return (total, tuple(values), tuple(sorted((i.id for i in items), reverse=True)))
 
     def validate(self, hand: Hand) -> None:
-        for k in _CONTEXT_BOOLS:
-            v = hand.get(k, False)
-            if not isinstance(v, bool):
-                raise InvalidHandError(f"context {k!r} must be a boolean, got {v!r}")
-        for k in _CONTEXT_INTS:
-            v = hand.get(k)
-            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
-                raise InvalidHandError(f"context {k!r} must be an integer >= 0, got {v!r}")
-        dealer = hand.get("dealer", False)
-        if hand.get("heavenly", False) and not (dealer and hand.win.self_drawn):
+        c = hand.context
+        if c.heaven and not (c.dealer and hand.win.self_drawn):
             raise InvalidHandError("天胡 (heavenly) is the dealer's self-drawn win")
-        if hand.get("earthly", False) and (dealer or hand.win.self_drawn):
+        if c.earth and (c.dealer or hand.win.self_drawn):
             raise InvalidHandError("地胡 (earthly) is a non-dealer's win on a discard")
         fw = _flower_win_of(hand)
         if fw is None:

@@ -15,8 +15,11 @@ The winner's best single arrangement counts (freedom of count; no mixing), and a
 completed by a discard counts as exposed (both come from :mod:`scoring.decompose` and the
 engine's arrangement loop). See ``docs/rules/zung-jung.md`` for every interpretation.
 
-Context keys read (top level or inside ``context``): ``blessing_of_heaven`` (天和),
-``blessing_of_earth`` (地和), ``blessing_of_man`` (人和, seed only), all booleans.
+Win-context fields read (:class:`scoring.context.WinContext`): ``heaven`` (天和), ``human``
+(地和: a non-dealer's self-draw on its first draw), ``earth`` (a non-dealer's win on the
+dealer's first discard: the seed's 人和, v3.3's 地和 too). The older keys
+``blessing_of_heaven`` / ``blessing_of_earth`` / ``blessing_of_man`` are accepted on input
+as aliases (``scoring/context.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from scoring.context import EARTH_ON_DISCARD
 from scoring.engine import (
     Features,
     Item,
@@ -58,6 +62,12 @@ __all__ = [
 ]
 
 BLESSING_KEYS = ("blessing_of_heaven", "blessing_of_earth", "blessing_of_man")
+#: the first-turn facts of the win context and the seed's names of their blessings
+_BLESSING_OF = {
+    "heaven": "blessing_of_heaven",
+    "human": "blessing_of_earth",
+    "earth": "blessing_of_man",
+}
 
 
 # -- the feature record -------------------------------------------------------------------
@@ -144,9 +154,6 @@ class ZJFeatures(Features):
     @lazy
     def round_wind_pungs(self) -> int:
         return sum(1 for b in self.pungs if b.tile == self.round_tile)
-
-    def flag(self, key: str) -> bool:
-        return bool(self.ctx(key, False))
 
 
 F = ZJFeatures
@@ -369,11 +376,23 @@ def _robbing_a_kong(f: F) -> bool:
     return f.hand.win.robbing_kong
 
 
-def _blessing(key: str) -> Pred:
-    def pred(f: F) -> bool:
-        return f.flag(key)
+def _heaven(f: F) -> bool:
+    return f.context.heaven
 
-    return pred
+
+def _seed_earth(f: F) -> bool:
+    """The seed's 地和: a non-dealer's self-draw on its first draw."""
+    return f.context.human
+
+
+def _seed_man(f: F) -> bool:
+    """The seed's 人和: a non-dealer's win on the dealer's first discard."""
+    return f.context.earth
+
+
+def _v33_earth(f: F) -> bool:
+    """v3.3's 地和: a non-dealer's win on its first draw or on the dealer's first discard."""
+    return f.context.human or f.context.earth
 
 
 def _seven_pairs(f: F) -> bool:
@@ -666,7 +685,7 @@ SEED_TABLE: tuple[Row[ZJFeatures], ...] = (
     Row("robbing-a-kong", _robbing_a_kong, name="搶槓", en="Robbing a Kong"),
     Row(
         "blessing-of-man",
-        _blessing("blessing_of_man"),
+        _seed_man,
         name="人和",
         en="Blessing of Man",
         family="blessings",
@@ -674,7 +693,7 @@ SEED_TABLE: tuple[Row[ZJFeatures], ...] = (
     ),
     Row(
         "blessing-of-earth",
-        _blessing("blessing_of_earth"),
+        _seed_earth,
         name="地和",
         en="Blessing of Earth",
         family="blessings",
@@ -682,7 +701,7 @@ SEED_TABLE: tuple[Row[ZJFeatures], ...] = (
     ),
     Row(
         "blessing-of-heaven",
-        _blessing("blessing_of_heaven"),
+        _heaven,
         name="天和",
         en="Blessing of Heaven",
         family="blessings",
@@ -749,8 +768,8 @@ V33_TABLE: tuple[Row[ZJFeatures], ...] = (
     _v33("9.1.2", "final-discard", _final_discard),
     _v33("9.2", "win-on-kong", _win_on_kong),
     _v33("9.3", "robbing-a-kong", _robbing_a_kong),
-    _v33("9.4.1", "blessing-of-heaven", _blessing("blessing_of_heaven")),
-    _v33("9.4.2", "blessing-of-earth", _blessing("blessing_of_earth")),
+    _v33("9.4.1", "blessing-of-heaven", _heaven),
+    _v33("9.4.2", "blessing-of-earth", _v33_earth),
     _v33("10.1", "thirteen-terminals", _thirteen_terminals, ("mixed-greater-terminals",)),
     _v33("10.2", "seven-pairs", _seven_pairs),
 )
@@ -873,42 +892,34 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
         self.discard = discard
         self.self_draw = self_draw
         self.earth_requires_self_draw = earth_requires_self_draw
-        self.known_blessings = frozenset(
-            k for k in BLESSING_KEYS if k.replace("_", "-") in self.by_id
-        )
+        if table == "v3.3":  # its 地和 is also won on a discard; it has no 人和
+            EARTH_ON_DISCARD.add(name)
 
     # -- validation ---------------------------------------------------------------------
 
     def validate(self, hand: Hand) -> None:
         super().validate(hand)
-        flags: list[str] = []
-        for key in BLESSING_KEYS:
-            v = hand.get(key, False)
-            if not isinstance(v, bool):
-                raise InvalidHandError(f"{key} must be a boolean, got {v!r}")
-            if v:
-                if key not in self.known_blessings:
-                    raise InvalidHandError(f"{self.name} has no pattern for {key}")
-                flags.append(key)
-        if len(flags) > 1:
-            raise InvalidHandError(f"at most one blessing applies, got {flags}")
-        if not flags:
+        c = hand.context
+        facts = [k for k in ("heaven", "human", "earth") if getattr(c, k)]
+        if len(facts) > 1:
+            raise InvalidHandError(f"at most one blessing applies, got {facts}")
+        if not facts:
             return
-        key = flags[0]
+        fact = facts[0]
+        key = _BLESSING_OF[fact]
+        if fact == "earth" and self.name in EARTH_ON_DISCARD:
+            key = "blessing_of_earth"
         dealer = hand.seat_wind is Wind.EAST
         if not hand.is_concealed:
             raise InvalidHandError(f"{key}: a first-turn win has no exposed meld")
-        if key == "blessing_of_heaven" and not (dealer and hand.win.self_drawn):
-            raise InvalidHandError("blessing_of_heaven: the dealer (seat East) self-draws")
-        if key == "blessing_of_earth":
-            if dealer:
-                raise InvalidHandError("blessing_of_earth: the winner is not the dealer")
-            if self.earth_requires_self_draw and not hand.win.self_drawn:
-                raise InvalidHandError("blessing_of_earth: a self-drawn win on the first draw")
-        if key == "blessing_of_man" and (dealer or hand.win.self_drawn):
-            raise InvalidHandError(
-                "blessing_of_man: a non-dealer wins on the dealer's first discard"
-            )
+        if fact == "heaven" and not (dealer and hand.win.self_drawn):
+            raise InvalidHandError(f"{key}: the dealer (seat East) self-draws")
+        if fact != "heaven" and dealer:
+            raise InvalidHandError(f"{key}: the winner is not the dealer")
+        if fact == "human" and not hand.win.self_drawn:
+            raise InvalidHandError(f"{key}: a self-drawn win on the first draw")
+        if fact == "earth" and hand.win.self_drawn:
+            raise InvalidHandError(f"{key}: a non-dealer wins on the dealer's first discard")
 
     # -- combination principles -----------------------------------------------------------
 

@@ -1,6 +1,7 @@
 """The one form of a rule table (scoring.rows) and the options of the one evaluation loop.
 
-A toy rule set whose rows read a set of "present" ids from the hand's context shows each
+A toy rule set whose rows read a set of "present" ids from the hand's context (a subclass of
+the typed win context, as a rule set of its own may declare) shows each
 named option on its own: IMPLIED and COUNTED exclusion, conditional exclusions, only-with,
 rows that read the rows counted, families; then every built-in rule set is checked to be
 declared in that one form, in its data's order, without its own loop.
@@ -10,16 +11,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from scoring import Hand, Tile, get_ruleset, ruleset_names
+from scoring.context import WinContext
 from scoring.decompose import Arrangement, Wait
 from scoring.engine import Features, RuleSet
 from scoring.random_hands import random_complete
 from scoring.rows import FROM_DATA, Exclusion, Row, RowData, bind, by_name, topological
+
+
+@dataclass(frozen=True, slots=True)
+class ToyContext(WinContext):
+    present: tuple[str, ...] = ()
 
 
 class Toy(Features):
@@ -27,7 +34,8 @@ class Toy(Features):
 
     @property
     def present(self) -> frozenset[str]:
-        return frozenset(self.hand.context.get("present", ()))
+        ctx = self.hand.context
+        return frozenset(ctx.present if isinstance(ctx, ToyContext) else ())
 
 
 def _has(pid: str) -> Callable[[Toy], bool]:
@@ -52,7 +60,7 @@ def _counted(rs: RuleSet[Toy], present: Sequence[str]) -> list[str]:
         concealed=(),
         melds=(),
         win_tile=Tile(0),
-        context=MappingProxyType({"present": list(present)}),
+        context=ToyContext(present=tuple(present)),
     )
     f = rs.make_features(hand, Arrangement("toy", (), None, Wait.SPECIAL), ())
     return [i.id for i in rs.evaluate(f)]
@@ -156,7 +164,7 @@ def test_families() -> None:
         concealed=(),
         melds=(),
         win_tile=Tile(0),
-        context=MappingProxyType({"present": ["low", "high", "d"]}),
+        context=ToyContext(present=("low", "high", "d")),
     )
     f = rs.make_features(hand, Arrangement("toy", (), None, Wait.SPECIAL), ())
     items = rs.evaluate(f)  # families are not an exclusion: applied after, where a rule set

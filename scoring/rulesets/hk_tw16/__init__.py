@@ -57,52 +57,12 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 }
 
 
-_BOOL_KEYS = ("dealer", "ting", "ting_instant")
-_INT_KEYS = {"streak": 0, "tiles_left": 0, "juejue": 1, "winners": 1, "fanxue": 0}
-_SEAT_KEYS = ("kong_discarder", "flower_loser")
-_CHOICES = {
-    "ting_timing": ("normal", "heaven", "earth"),
-    "first_turn": ("heaven", "earth", "human"),
-}
-
-
-def validate_context(hand: Hand) -> None:
-    """Check the types of the hk-tw16 context keys (see docs/rules/hk-tw16.md)."""
-    ctx = hand.context
-    for k in _BOOL_KEYS:
-        if k in ctx and not isinstance(ctx[k], bool):
-            raise InvalidHandError(f"context {k!r} must be true or false, got {ctx[k]!r}")
-    for k, low in _INT_KEYS.items():
-        v = ctx.get(k)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < low):
-            raise InvalidHandError(f"context {k!r} must be an integer ≥ {low}, got {v!r}")
-    if ctx.get("winners") is not None and ctx["winners"] > 3:
-        raise InvalidHandError("context 'winners' is 1, 2 or 3")
-    for k in _SEAT_KEYS:
-        v = ctx.get(k)
-        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 3):
-            raise InvalidHandError(f"context {k!r} must be a seat 0-3, got {v!r}")
-    for k, allowed in _CHOICES.items():
-        v = ctx.get(k)
-        if v is not None and v not in allowed:
-            raise InvalidHandError(f"context {k!r} must be one of {', '.join(allowed)}")
-    r = ctx.get("replacements")
-    if r is not None and (not isinstance(r, list) or any(x not in ("flower", "kong") for x in r)):
-        raise InvalidHandError("context 'replacements' must be a list of 'flower' / 'kong'")
-    fp = ctx.get("fanxue_payers")
-    if fp is not None and (
-        not isinstance(fp, list)
-        or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 3 for x in fp)
-    ):
-        raise InvalidHandError("context 'fanxue_payers' must be a list of seats 0-3")
-
-
 def flower_win_of(hand: Hand) -> str | None:
     """The flower win a hand claims: the ``flower_win`` key, or eight flowers held."""
-    fw = hand.get("flower_win")
+    fw = hand.context.flower_win
     if fw is None and len(hand.flowers) == 8:
         return "eight-flowers"
-    return fw if fw is None or isinstance(fw, str) else str(fw)
+    return fw
 
 
 class HKTW16(RuleSet[HKFeatures]):
@@ -110,7 +70,6 @@ class HKTW16(RuleSet[HKFeatures]):
     the flower wins (hands that need not be complete) and the settlement."""
 
     def validate(self, hand: Hand) -> None:
-        validate_context(hand)
         fw = flower_win_of(hand)
         if fw is not None:
             if fw not in FLOWER_WINS:
@@ -131,10 +90,13 @@ class HKTW16(RuleSet[HKFeatures]):
         out: dict[str, Any] = {"shape": f.shape}
         if f.flower_win is not None:
             out["flower_win"] = f.flower_win
-        for key in ("flower_loser", "kong_discarder", "fanxue_payers"):
-            v = f.ctx(key)
-            if v is not None:
-                out[key] = v
+        c = f.context
+        if c.flower_loser is not None:
+            out["flower_loser"] = c.flower_loser
+        if c.kong_discarder is not None:
+            out["kong_discarder"] = c.kong_discarder
+        if c.fanxue_payers is not None:
+            out["fanxue_payers"] = list(c.fanxue_payers)
         return out
 
     def settlement_defaults(self) -> dict[str, Any]:

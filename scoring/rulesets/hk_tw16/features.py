@@ -52,10 +52,10 @@ class HKFeatures(Features):
 
     @lazy
     def flower_win(self) -> str | None:
-        v = self.ctx("flower_win")
+        v = self.context.flower_win
         if v is None and len(self.hand.flowers) == 8:
             return "eight-flowers"
-        return v if isinstance(v, str) else None
+        return v
 
     @lazy
     def menqing(self) -> bool:
@@ -69,19 +69,18 @@ class HKFeatures(Features):
 
     @lazy
     def ting(self) -> bool:
-        return bool(self.ctx("ting", False))
+        return self.context.ting
 
     @lazy
     def ting_timing(self) -> str:
-        v = self.ctx("ting_timing", "normal")
-        return v if isinstance(v, str) else "normal"
+        return self.context.ting_timing or "normal"
 
     @lazy
     def replacements(self) -> tuple[str, ...]:
         """The chain of replacement draws (``flower`` / ``kong``) before the self-draw."""
-        v = self.ctx("replacements")
-        if isinstance(v, list | tuple):
-            return tuple(str(x) for x in v)
+        v = self.context.replacements
+        if v is not None:
+            return v
         if self.hand.win.kong_replacement:
             return ("kong",)
         return ()
@@ -98,31 +97,26 @@ class HKFeatures(Features):
 
     @lazy
     def tiles_left(self) -> int | None:
-        v = self.ctx("tiles_left")
-        return v if isinstance(v, int) and not isinstance(v, bool) else None
+        return self.context.tiles_left
 
     @lazy
     def streak(self) -> int:
-        v = self.ctx("streak", 0)
-        return v if isinstance(v, int) and v > 0 else 0
+        return self.context.streak
 
     @lazy
     def juejue_n(self) -> int:
         """絕絕: n (飛 called); the win tile must be the last copy (win.fourth_tile)."""
         if not self.hand.win.fourth_tile:
             return 0
-        v = self.ctx("juejue", 1)
-        return v if isinstance(v, int) and v > 0 else 0
+        return self.context.juejue
 
     @lazy
     def winners(self) -> int:
-        v = self.ctx("winners", 1)
-        return v if isinstance(v, int) else 1
+        return self.context.winners
 
     @lazy
     def fanxue(self) -> int:
-        v = self.ctx("fanxue", 0)
-        return v if isinstance(v, int) and v > 0 and self.self_drawn else 0
+        return self.context.fanxue if self.self_drawn else 0
 
     # -- flowers ---------------------------------------------------------------------------
 

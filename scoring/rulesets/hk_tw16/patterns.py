@@ -180,14 +180,14 @@ TABLE: tuple[Row[H], ...] = (
         note="read as replacing the six flowers' 花 points; the hand's other fans count",
     ),
     Row("ting", lambda f: f.ting and f.menqing, ("dingpai",)),
-    Row("instant-eat", lambda f: f.ting and bool(f.ctx("ting_instant", False))),
+    Row("instant-eat", lambda f: f.ting and f.context.ting_instant),
     Row("heaven-ting", lambda f: f.ting_timing == "heaven", (*MQ, *TING, "earth-ting")),
     Row("earth-ting", lambda f: f.ting_timing == "earth", (*MQ, *TING)),
     # -- 莊 dealer ---------------------------------------------------------------------------------
-    Row("dealer", lambda f: bool(f.ctx("dealer", False))),
+    Row("dealer", lambda f: f.context.dealer),
     Row(
         "dealer-streak",
-        lambda f: bool(f.ctx("dealer", False)) and f.streak > 0,
+        lambda f: f.context.dealer and f.streak > 0,
         value=lambda f: 2 * f.streak,
         points=2,
     ),
@@ -476,9 +476,9 @@ TABLE: tuple[Row[H], ...] = (
     # -- 求人 --------------------------------------------------------------------------------------
     Row("half-qiuren", lambda f: f.qiuren and f.self_drawn, ("true-single", "tsumo")),
     Row("full-qiuren", lambda f: f.qiuren and not f.self_drawn, ("true-single",)),
-    Row("heaven-win", lambda f: f.ctx("first_turn") == "heaven", (*MENQING_CLASS, "tsumo", *_FAST)),
-    Row("earth-win", lambda f: f.ctx("first_turn") == "earth", (*MENQING_CLASS, *_FAST)),
-    Row("human-win", lambda f: f.ctx("first_turn") == "human", (*MENQING_CLASS, "tsumo", *_FAST)),
+    Row("heaven-win", lambda f: f.context.heaven, (*MENQING_CLASS, "tsumo", *_FAST)),
+    Row("earth-win", lambda f: f.context.earth, (*MENQING_CLASS, *_FAST)),
+    Row("human-win", lambda f: f.context.human, (*MENQING_CLASS, "tsumo", *_FAST)),
     Row(
         "four-left",
         lambda f: f.tiles_left is not None and f.tiles_left <= 4,

@@ -265,7 +265,7 @@ export interface ScoredHand {
   seat_wind: "we" | "ws" | "ww" | "wn";
   round_wind: "we" | "ws" | "ww" | "wn";
   /** the win's context (dealer, 叮, timing, …): docs/architecture.md */
-  context?: { [key: string]: unknown } | null;
+  context?: WinContext | null;
 }
 
 export interface SeatView {
@@ -315,6 +315,55 @@ export interface WaitHint {
   by_discard: boolean;
   /** a win on it by a self-draw reaches the minimum */
   by_self_draw: boolean;
+}
+
+/** The typed win context (``scoring.context.WinContext``): every field by its name, and ``first_turn`` summing up ``heaven`` / ``earth`` / ``human``. docs/architecture.md. */
+export interface WinContext {
+  /** the winner's seat */
+  seat: number | null;
+  /** the winner is the dealer */
+  dealer: boolean;
+  dealer_seat: number | null;
+  /** the dealer's run (連n) */
+  streak: number;
+  /** who discarded (or was robbed) */
+  discarder: number | null;
+  discarder_is_dealer: boolean;
+  /** the winner had declared 叮 */
+  ting: boolean;
+  ting_timing: "normal" | "heaven" | "earth" | null;
+  ting_concealed: boolean;
+  /** 即食: the win comes at once after the 叮 */
+  ting_instant: boolean;
+  tiles_left: number | null;
+  /** tiles discarded before the win */
+  tiles_seen: number | null;
+  /** replacement draws before a self-draw */
+  replacements: ("flower" | "kong")[] | null;
+  robbing_kong: boolean;
+  /** 包: the discarder of the kong */
+  kong_discarder: number | null;
+  /** the dealer wins with its dealt hand */
+  heaven: boolean;
+  /** a non-dealer wins on the dealer's first discard */
+  earth: boolean;
+  /** a non-dealer self-draws on its first draw */
+  human: boolean;
+  winners: number;
+  /** an instant flower win, as the rule set names it */
+  flower_win: string | null;
+  flower_loser: number | null;
+  /** the others' flowers, in turn order */
+  flowers_others: number[];
+  ting_others: number;
+  heaven_earth_ting_others: number;
+  hand_number: number | null;
+  /** 反雪 owed to the winner */
+  fanxue: number;
+  fanxue_payers: number[] | null;
+  /** 絕絕 n */
+  juejue: number;
+  first_turn: "heaven" | "earth" | "human" | null;
 }
 
 export interface WinFlags {
