@@ -11,6 +11,8 @@ chosen by the rule set's principle (by default: the highest total).
 
 from __future__ import annotations
 
+import copy
+import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
@@ -225,19 +227,24 @@ class Item:
     en: str
     points: int
     count: int = 1
+    #: the value is the room's (a ``house_rules.patterns`` value), not the table's
+    house: bool = False
 
     @property
     def total(self) -> int:
         return self.points * self.count
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "name": self.name,
             "en": self.en,
             "points": self.points,
             "count": self.count,
         }
+        if self.house:
+            out["house"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -412,6 +419,54 @@ class RuleSet(Generic[F]):
         self._groups = self._group_rows(p for p in rows if not p.reads_counted)
         self._after = self._group_rows(p for p in rows if p.reads_counted)
         self._items: dict[tuple[str, int, int], Item] = {}
+        #: the rows whose value a room changed, and the room's changes (:meth:`with_patterns`)
+        self.house: frozenset[str] = frozenset()
+        self.house_patterns: Mapping[str, int | bool] = {}
+
+    def with_patterns(self, changes: Mapping[str, Any]) -> RuleSet[F]:
+        """This rule set with a room's pattern house rules: ``{id: value}`` gives a row
+        another value (per occurrence), ``{id: false}`` switches it off (as if the row were
+        not in the table: never found, so it supersedes nothing). Raises
+        :class:`InvalidOptionsError` naming the problem (an unknown id, a value that is not
+        a whole number ≥ 0, a new value for a row whose value depends on the hand)."""
+        if not changes:
+            return self
+        if type(changes) is not dict and not isinstance(changes, Mapping):
+            raise InvalidOptionsError("patterns must be an object {pattern id: value or false}")
+        off: set[str] = set()
+        values: dict[str, int] = {}
+        for pid, v in changes.items():
+            row = self.by_id.get(pid) if isinstance(pid, str) else None
+            if row is None:
+                near = difflib.get_close_matches(str(pid), list(self.by_id), n=1)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                raise InvalidOptionsError(f"{self.name}: no pattern {pid!r}{hint}")
+            if v is False:
+                off.add(pid)
+            elif isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10**6:
+                raise InvalidOptionsError(
+                    f"{self.name}: pattern {pid}: a value is a whole number 0..1000000 or "
+                    f"false (off), got {v!r}"
+                )
+            elif row.value is not None:
+                raise InvalidOptionsError(
+                    f"{self.name}: pattern {pid}: its value depends on the hand; it can only "
+                    "be switched off"
+                )
+            else:
+                values[pid] = v
+        v = copy.copy(self)
+        rows = tuple(
+            p.with_options(points=values[p.id]) if p.id in values else p for p in self.patterns
+        )
+        v.patterns = rows
+        v.by_id = {p.id: p for p in rows}
+        v._groups = v._group_rows(p for p in rows if not p.reads_counted and p.id not in off)
+        v._after = v._group_rows(p for p in rows if p.reads_counted and p.id not in off)
+        v._items = {}
+        v.house = frozenset(values)
+        v.house_patterns = dict(changes)
+        return v
 
     def _group_rows(self, rows: Iterable[Row[F]]) -> tuple[_Group[F], ...]:
         """The rows grouped by guard (in the order of first appearance); each row keeps its
@@ -430,7 +485,7 @@ class RuleSet(Generic[F]):
         if it is None:
             if len(self._items) > 4096:  # formulas could make many values; stay bounded
                 self._items.clear()
-            it = self._items[key] = Item(p.id, p.name, p.en, points, count)
+            it = self._items[key] = Item(p.id, p.name, p.en, points, count, p.id in self.house)
         return it
 
     def _closure(self, transitive: bool) -> dict[str, frozenset[str]]:
@@ -813,10 +868,29 @@ def ruleset_names() -> list[str]:
 def parse_hand(obj: Any) -> Hand:
     """A hand from its JSON form, read by its rule set's own parser (``hand_from_json``: e.g.
     riichi's red fives and riichi facts), or the common one when the rule set is unknown."""
+    return hand_and_ruleset(obj)[0]
+
+
+def hand_and_ruleset(obj: Any) -> tuple[Hand, RuleSet[Any]]:
+    """The hand of a hand JSON and the rule set that scores it: the registered one, with
+    the hand's ``house_rules.patterns`` applied (:meth:`RuleSet.with_patterns`)."""
     ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     _load()
     rs = _REGISTRY.get(ruleset) if isinstance(ruleset, str) else None
-    return rs.hand_from_json(obj) if rs is not None else Hand.from_json(obj)
+    patterns: Any = None
+    if rs is not None:
+        hr = obj.get("house_rules")
+        if isinstance(hr, Mapping) and "patterns" in hr:
+            patterns = hr["patterns"]
+            rest = {k: v for k, v in hr.items() if k != "patterns"}
+            obj = {k: v for k, v in obj.items() if k != "house_rules"}
+            if rest:
+                obj["house_rules"] = rest
+        elif isinstance(hr, Mapping) and not hr:
+            obj = {k: v for k, v in obj.items() if k != "house_rules"}
+    hand = rs.hand_from_json(obj) if rs is not None else Hand.from_json(obj)
+    scorer = get_ruleset(hand.ruleset)
+    return hand, scorer.with_patterns(patterns) if patterns is not None else scorer
 
 
 def score(obj: Any) -> dict[str, Any]:
@@ -827,8 +901,8 @@ def score(obj: Any) -> dict[str, Any]:
     """
     ruleset = obj.get("ruleset") if type(obj) is dict or isinstance(obj, Mapping) else None
     try:
-        hand = parse_hand(obj)
-        return get_ruleset(hand.ruleset).score(hand).to_json()
+        hand, rs = hand_and_ruleset(obj)
+        return rs.score(hand).to_json()
     except ScoringError as e:
         return {
             "ruleset": ruleset if isinstance(ruleset, str) else None,

@@ -29,8 +29,8 @@ from scoring.engine import (
     ScoreResult,
     Seating,
     get_ruleset,
+    hand_and_ruleset,
     net,
-    parse_hand,
     score,
 )
 from scoring.errors import InvalidHandError, ScoringError
@@ -162,8 +162,7 @@ def score_and_settle(obj: Any) -> dict[str, Any]:
     if result.get("error"):
         return result
     try:
-        hand = parse_hand(hand_obj)
-        rs = get_ruleset(hand.ruleset)
+        hand, rs = hand_and_ruleset(hand_obj)
         pays = _settle_hands(rs, [hand], options)
     except ScoringError as e:
         return _error(ruleset, e)
@@ -206,10 +205,11 @@ def _several(obj: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[
     for r in results:
         if r.get("error"):
             raise InvalidHandError(f"a winner's hand: {r['error']}")
-    hands = [parse_hand(h) for h in raw]
+    parsed = [hand_and_ruleset(h) for h in raw]
+    hands = [h for h, _ in parsed]
     if len({h.ruleset for h in hands}) != 1:
         raise InvalidHandError("the winners' hands are for different rule sets")
-    rs = get_ruleset(hands[0].ruleset)
+    rs = parsed[0][1]
     out: dict[str, Any] = {"ruleset": rs.name, "error": None, "results": results}
     pays = _settle_hands(rs, hands, options)
     if pays is None:

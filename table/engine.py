@@ -39,6 +39,7 @@ from scoring.tiles import Wind as ScoringWind
 from table import events as E
 from table.errors import (
     BadActionError,
+    BadConfigError,
     ClaimNotAllowedError,
     GameOverError,
     IllegalActionError,
@@ -85,11 +86,22 @@ MIN_SEED_BYTES = 16
 
 
 @functools.cache
-def get_scoring_ruleset(name: str) -> RuleSet[Any]:
+def get_scoring_ruleset(name: str, patterns: tuple[tuple[str, Any], ...] = ()) -> RuleSet[Any]:
+    """The scoring rule set, with a room's pattern house rules (``house_rules.patterns``)."""
+    if patterns:
+        return _with_patterns(name, patterns)
     try:
         return scoring.get_ruleset(name)
     except ScoringError as e:
         raise UnknownRulesetError(str(e)) from None
+
+
+@functools.lru_cache(maxsize=256)
+def _with_patterns(name: str, patterns: tuple[tuple[str, Any], ...]) -> RuleSet[Any]:
+    try:
+        return scoring.get_ruleset(name).with_patterns(dict(patterns))
+    except ScoringError as e:
+        raise BadConfigError(str(e)) from None
 
 
 @functools.lru_cache(maxsize=65536)
@@ -264,7 +276,7 @@ class _W:
     def __init__(self, st: GameState) -> None:
         self.st = st
         self.p = st.params
-        self.rs = get_scoring_ruleset(st.config.ruleset)
+        self.rs = get_scoring_ruleset(st.config.ruleset, st.config.patterns)
         self.seq = st.seq
         self.phase = st.phase
         self.dealer = st.dealer
@@ -332,7 +344,7 @@ def new_game(config: GameConfig | str) -> GameState:
     cfg = GameConfig(config) if isinstance(config, str) else config
     params = cfg.params()
     cfg.settlement_options()  # validate (BadConfigError)
-    rs = get_scoring_ruleset(cfg.ruleset)
+    rs = get_scoring_ruleset(cfg.ruleset, cfg.patterns)
     if rs.hand_size != params.hand_size:
         raise UnknownRulesetError(
             f"rule set {cfg.ruleset!r}: scoring hand size {rs.hand_size} != table "

@@ -149,6 +149,9 @@ class ScoreItemJSON:
     en: Annotated[str, Doc("its English gloss")]
     points: Annotated[int, Doc("the value of one")]
     count: int
+    house: Annotated[
+        bool | None, Omit, Doc("true: the room's value (house_rules.patterns), not the table's")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -413,7 +413,9 @@ class GameConfig:
     """What a room chooses: the rule set, the game length and house rules.
 
     ``house_rules`` are ``(name, value)`` pairs overriding the rule set's game parameters
-    (see :data:`HOUSE_RULES` for what may change)."""
+    (see :data:`HOUSE_RULES` for what may change), and ``patterns``: the scoring rule set's
+    pattern values changed or switched off (``(id, value | False)`` pairs; the JSON form
+    is a map, ``{"patterns": {"id": 8, "other": false}}``)."""
 
     ruleset: str
     rounds: int | None = None  # 1, 2 or 4 round winds (default: the rule set's)
@@ -431,6 +433,8 @@ class GameConfig:
         if self.max_hands is not None:
             p = p.with_overrides(max_hands=self.max_hands)
         for k, v in self.house_rules:
+            if k == "patterns":
+                continue  # the scoring rule set's (see ``patterns``)
             allowed = HOUSE_RULES.get(k)
             if allowed is None:
                 raise BadConfigError(f"unknown house rule {k!r}")
@@ -438,6 +442,23 @@ class GameConfig:
                 raise BadConfigError(f"house rule {k}: {v!r} not allowed")
             p = p.with_overrides(**{k: v})
         return p
+
+    def __post_init__(self) -> None:
+        # ``patterns`` given as a map (the JSON form): kept as sorted pairs (hashable)
+        if any(k == "patterns" and isinstance(v, Mapping) for k, v in self.house_rules):
+            hr = tuple(
+                (k, tuple(sorted(v.items())) if k == "patterns" and isinstance(v, Mapping) else v)
+                for k, v in self.house_rules
+            )
+            object.__setattr__(self, "house_rules", hr)
+
+    @property
+    def patterns(self) -> tuple[tuple[str, Any], ...]:
+        """The room's pattern house rules: ``(id, value | False)`` pairs (none: ())."""
+        for k, v in self.house_rules:
+            if k == "patterns":
+                return tuple(v)
+        return ()
 
     def settlement_options(self) -> dict[str, Any]:
         """The room's settlement options, completed with the rule set's defaults; raise
@@ -453,7 +474,7 @@ class GameConfig:
             "rounds": self.rounds,
             "max_hands": self.max_hands,
             "first_dealer": self.first_dealer,
-            "house_rules": {k: v for k, v in self.house_rules},
+            "house_rules": {k: dict(v) if k == "patterns" else v for k, v in self.house_rules},
             "settlement": {k: v for k, v in self.settlement},
         }
 
@@ -471,6 +492,11 @@ class GameConfig:
         hr = o.get("house_rules") or {}
         if not isinstance(hr, Mapping):
             raise BadConfigError("house_rules must be an object")
+        if "patterns" in hr:
+            pats = hr["patterns"]
+            if not isinstance(pats, Mapping):
+                raise BadConfigError("house_rules.patterns must be an object {id: value | false}")
+            hr = {**hr, "patterns": tuple(sorted(pats.items()))}
         st = o.get("settlement") or {}
         if not isinstance(st, Mapping):
             raise BadConfigError("settlement must be an object")
@@ -479,6 +505,11 @@ class GameConfig:
         )
         cfg.params()  # validate
         cfg.settlement_options()
+        if cfg.patterns:
+            try:
+                get_ruleset(cfg.ruleset).with_patterns(dict(cfg.patterns))
+            except ScoringError as e:
+                raise BadConfigError(str(e)) from None
         return cfg
 
 

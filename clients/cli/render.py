@@ -452,6 +452,8 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
             cnt = int(it.get("count", 1) or 1)
             pts = int(it.get("points", 0) or 0)
             value = f"{pts}×{cnt}={pts * cnt}" if cnt > 1 else str(pts)
+            if it.get("house"):
+                value += " (house)"  # the room's value, not the table's
             tbl.add_row(
                 traditional(str(it.get("name", it.get("id")))), str(it.get("en", "")), value
             )

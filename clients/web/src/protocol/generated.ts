@@ -252,6 +252,8 @@ export interface ScoreItem {
   /** the value of one */
   points: number;
   count: number;
+  /** true: the room's value (house_rules.patterns), not the table's */
+  house?: boolean | null;
 }
 
 /** The winning hand as the scoring engine took it (the input of ``mahjong-score``). */

@@ -375,6 +375,12 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
                         <td class="num">
                           {p.points}
                           {p.count > 1 ? ` × ${p.count}` : ""}
+                          {p.house && (
+                            <span class="house" title="the room's value (house rule)">
+                              {" "}
+                              (house)
+                            </span>
+                          )}
                         </td>
                       </tr>
                     ))}
