@@ -54,6 +54,12 @@ class RoomOptions:
     bot_delay_ms: Annotated[int | None, Range(0, 10_000)]
     house_rules: Annotated[dict[str, Any] | None, Open]
     settlement: Annotated[dict[str, Any] | None, Open]
+    window_ms: Annotated[
+        int | None,
+        Range(0, 5_000),
+        Omit,
+        Doc("the longest a bot or a seat with no choice takes to answer a claim window"),
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

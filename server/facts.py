@@ -49,7 +49,9 @@ def seat_deadline(state: JSON, seat: int | None, grace_ms: int, bot_delay_ms: in
 
 def seat_legal(state: JSON, seat: int | None) -> list[JSON]:
     """``seat``'s legal actions in the room's game: none unless it has a pending decision."""
-    if seat is not None and str(seat) in (state.get("pending_kinds") or {}):
+    if seat is None or str(seat) in (state.get("pending_auto") or ()):
+        return []  # not asked: no choice, the server passes for it (server/windows.py)
+    if str(seat) in (state.get("pending_kinds") or {}):
         return game.legal(state["game"], seat)
     return []
 
@@ -83,8 +85,9 @@ def build_entry(
         timeouts = seat_timeouts(deadlines)
         legal: JSON = {}
         seat_deadlines: JSON = {}
+        auto = state.get("pending_auto") or ()
         for k in state.get("pending_kinds") or {}:
-            legal[k] = game.legal(state["game"], int(k))
+            legal[k] = [] if k in auto else game.legal(state["game"], int(k))
             d = timeouts.get(int(k))
             if d is not None:
                 seat_deadlines[k] = d

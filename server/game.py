@@ -209,6 +209,11 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
     }
 
 
+def pass_action(state: JSON, seat: int) -> JSON:
+    """The server's pass for a seat that has no other choice in a claim window."""
+    return dict(t.Action(t.ActionType.PASS, seat, int(state["seq"])).to_json())
+
+
 def timeout_action(state: JSON, seat: int) -> JSON:
     return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from protocol.codes import ErrorCode
 from server import game
+from server.windows import DEFAULT_WINDOW_MS, window_delay
 
 JSON = dict[str, Any]
 SEATS = 4
@@ -33,6 +34,10 @@ DEFAULT_OPTIONS: JSON = {
     "public": False,
     "hand_pause_ms": 3000,  # pause after a hand before the next deal
     "bot_delay_ms": None,  # None: the server's default
+    #: the longest a bot, or a seat with no choice, takes to answer a claim window (each
+    #: answer drawn in [0.4x, 1x] of it: server/windows.py); None: 1000 ms, 0 when bots
+    #: answer at once (bot_delay_ms 0)
+    "window_ms": None,
     "house_rules": None,  # the table's house rules (docs/table.md), e.g. {"max_winners": 1}
     "settlement": None,  # the rule set's settlement options (its rules doc), e.g. {"per_fan": 2}
 }
@@ -116,6 +121,9 @@ def validate_options(ruleset: str, options: JSON | None) -> JSON:
     bd = out["bot_delay_ms"]
     if bd is not None and (not is_int(bd) or not 0 <= bd <= 10_000):
         raise bad("bot_delay_ms must be an int 0..10000")
+    wm = out["window_ms"]
+    if wm is not None and (not is_int(wm) or not 0 <= wm <= 5_000):
+        raise bad("window_ms must be an int 0..5000")
     for key in ("house_rules", "settlement"):
         v = out[key]
         if v is not None and (not isinstance(v, dict) or not all(isinstance(k, str) for k in v)):
@@ -415,6 +423,7 @@ def close_idle(state: JSON) -> Change | None:
     s["pending_kinds"] = {}
     s["pending_since"] = {}
     s["pending_ids"] = {}
+    s["pending_auto"] = []
     s["next_hand_at"] = None
     return Change(
         s, "close", None, lobby_changed=True, notice={"type": "room_closed", "reason": "idle"}
@@ -533,6 +542,7 @@ def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_
     s["game_no"] += 1
     change = Change(s, "start", player, lobby_changed=True)
     _deal_if_needed(s, change, now, wall_seed)
+    s["window_seed"] = wall_seed()  # the recorded randomness of the claim windows' timing
     return change
 
 
@@ -575,7 +585,30 @@ def _refresh_pending(s: JSON, now: int) -> None:
     s["pending_since"] = since
     s["pending_kinds"] = kinds
     s["pending_ids"] = ids
+    s["pending_auto"] = _no_choice(s, kinds)
     s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
+
+
+def _no_choice(s: JSON, kinds: JSON) -> list[str]:
+    """The seats a player answers in a claim window whose only legal answer is "pass": the
+    server passes for them (not asked, no deadline; server/windows.py)."""
+    out = []
+    for k, kind in kinds.items():
+        seat = s["seats"][int(k)]
+        if kind != "claim" or seat is None or seat["bot"] or seat.get("auto"):
+            continue
+        legal = game.legal(s["game"], int(k))
+        if all(a.get("type") == "pass" for a in legal):
+            out.append(k)
+    return sorted(out)
+
+
+def window_hi(state: JSON, bot_delay_ms: int) -> int:
+    """The longest an automatic answer in a claim window waits in this room (ms)."""
+    v = state["options"].get("window_ms")
+    if v is not None:
+        return int(v)
+    return 0 if _bot_delay(state, bot_delay_ms) == 0 else DEFAULT_WINDOW_MS
 
 
 def _after_game_step(s: JSON, change: Change, now: int) -> None:
@@ -678,12 +711,21 @@ def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, 
         return out
     o = state["options"]
     since = state.get("pending_since") or {}
+    auto = state.get("pending_auto") or ()
+    ids = state.get("pending_ids") or {}
+    seed = str(state.get("window_seed") or state.get("id", ""))
+    hi = window_hi(state, bot_delay_ms)
     for k, kind in sorted((state.get("pending_kinds") or {}).items()):
         i = int(k)
         seat = state["seats"][i]
         t0 = int(since.get(k, 0))
+        answer_at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
         if seat and (seat["bot"] or seat.get("auto")):
-            out.append((t0 + _bot_delay(state, bot_delay_ms), "bot", i))
+            # a bot's answer to a claim window waits like a seat without a choice
+            at = answer_at if kind == "claim" else t0 + _bot_delay(state, bot_delay_ms)
+            out.append((at, "bot", i))
+        elif k in auto:
+            out.append((answer_at, "pass", i))
         else:
             secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
             if secs:
@@ -728,14 +770,22 @@ def tick(
             s["next_hand_at"] = None
             _deal_if_needed(s, change, now, wall_seed)
             continue
+        answer = (s.get("pending_kinds") or {}).get(str(i)) == "claim"
         if kind == "bot":
             action = game.bot_action(s["game"], i, rng, bot_budget_s)
+        elif kind == "pass":
+            action = game.pass_action(s["game"], i)
         else:
             action = game.timeout_action(s["game"], i)
         s["game"], events = game.apply(s["game"], action)
         change.actions.append(action)
         change.events.extend(events)
         _after_game_step(s, change, now)
+        if answer:
+            # every answer in a claim window is a commit of its own, whoever gave it (a
+            # player, a bot, the server for a seat with no choice): the number of commits
+            # does not tell whether a seat could claim
+            break
     if steps == 0:
         return None
     return change

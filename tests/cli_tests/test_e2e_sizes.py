@@ -4,9 +4,9 @@ prompt; every key pressed is counted by what it was for.
 
 Each prompt is answered from what the screen shows (the keys are read off the prompt: a
 discard of the drawn tile `Enter Enter`, a win `w w`, a pass `x`); a prompt that offered only
-"pass" (no choice at all) is counted apart. Issue 22's goal, "no key other than discards
-when no claim is possible", needs the server to stop asking seats that have no choice (a
-server change not made yet): until then each such prompt costs one `x` -- see the TODO."""
+"pass" (no choice at all) is counted apart: there must be none, since the server does not
+ask a seat that has no choice (it passes for it) -- a hand without a possible claim takes
+no key but the discards."""
 
 from __future__ import annotations
 
@@ -94,10 +94,8 @@ async def test_a_hand_from_the_keyboard_at_each_size(mahjong_server, size, tmp_p
         took = time.monotonic() - t0
         print(f"\n{size[0]}x{size[1]}: {counts}, {took:.1f} s")
         assert counts["discard"] > 0
-        # TODO(issue 22, server part): the server still asks seats that have no choice (a
-        # prompt offering only "pass"), one `x` each; once it no longer does, assert here
-        # `counts["no_choice"] == 0`: then a hand without a possible claim takes no key but
-        # the discards.
+        # the server never asks a seat that has no choice: no prompt offering only "pass"
+        assert counts["no_choice"] == 0, counts
         # the hand's result is on screen, whole (at 80×24 in place of the table)
         await pilot.pause(0.3)
         box = table.query_one("#result-box")

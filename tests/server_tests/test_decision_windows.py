@@ -21,6 +21,7 @@ import pytest
 import table
 from protocol.codes import ErrorCode
 from server import rooms
+from server.windows import window_delay
 
 CLAIM_S = 10
 TURN_S = 20
@@ -96,12 +97,23 @@ def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, i
 
 
 def _deadline(state: JSON, seat: int) -> int:
+    """When the server answers for ``seat`` in its open claim decision: its timeout, or —
+    a seat with no choice but "pass", which is not asked — its automatic pass."""
     [at] = [
         at
         for at, kind, i in rooms.deadlines(state, GRACE_MS, BOT_DELAY_MS)
-        if i == seat and kind == "timeout"
+        if i == seat and kind in ("timeout", "pass")
     ]
     return at
+
+
+def _answer_delay(state: JSON, seat: int) -> int:
+    """How long after it is asked the server answers for ``seat`` (timeout or auto pass)."""
+    k = str(seat)
+    if k in state["pending_auto"]:
+        hi = rooms.window_hi(state, BOT_DELAY_MS)
+        return window_delay(state["window_seed"], state["pending_ids"][k], seat, hi)
+    return CLAIM_S * 1000
 
 
 def _refused_as_stale(state: JSON, seat: int, seq: int, now: int) -> None:
@@ -128,7 +140,7 @@ def test_an_answer_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         assert new_seq != old_seq
         # start time, deadline and id are the new window's
         assert after["pending_since"][k] == now + 250
-        assert _deadline(after, seat) == now + 250 + CLAIM_S * 1000
+        assert _deadline(after, seat) == now + 250 + _answer_delay(after, seat)
         assert after["pending_ids"][k] == new_seq
         # the same answer again (a retry, a second key press) is not an answer to the new one
         _refused_as_stale(after, seat, old_seq, now + 300)
@@ -149,12 +161,13 @@ def test_a_timeout_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         change = rooms.tick(s, due, GRACE_MS, BOT_DELAY_MS, random.Random(0))
         assert change is not None
         after = change.state
-        timeouts = [e for e in change.events if e["type"] == "timeout"]
-        assert [e["seat"] for e in timeouts] == [seat], "one timeout, for the first window only"
+        answers = [a for a in change.actions if a["seat"] == seat]
+        assert len(answers) == 1, "one answer by the server, for the first window only"
+        assert answers[0]["type"] in ("timeout", "pass")
         assert after["pending_kinds"].get(k) == "claim"
         assert after["pending_ids"][k] == after["game"]["seq"] != old_seq
         assert after["pending_since"][k] == due
-        assert _deadline(after, seat) == due + CLAIM_S * 1000
+        assert _deadline(after, seat) == due + _answer_delay(after, seat)
         # the player's own pass for the first window, arriving just after the timeout
         _refused_as_stale(after, seat, old_seq, due + 5)
 

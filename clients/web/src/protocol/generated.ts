@@ -229,6 +229,8 @@ export interface RoomOptions {
   bot_delay_ms: number | null;
   house_rules: { [key: string]: unknown } | null;
   settlement: { [key: string]: unknown } | null;
+  /** the longest a bot or a seat with no choice takes to answer a claim window */
+  window_ms?: number | null;
 }
 
 /** The scoring engine's breakdown of a win. */

@@ -1,0 +1,33 @@
+"""How long each automatic answer in a claim window waits: drawn per window and seat from
+the room's recorded randomness, the same for a bot and for a seat that has no choice.
+
+A seat whose only legal answer to a discard is "pass" is not asked: the server passes for
+it. So that nobody can tell whether a seat could have claimed, that pass is committed on its
+own, like any answer, at a time drawn exactly as a bot's answer is: ``since +
+window_delay(seed, decision, seat, hi)``, a value in ``[0.4 × hi, hi]`` from an HMAC of the
+room's window seed (kept in the room state), the decision's id and the seat — nothing about
+the seat's hand goes into it. docs/table.md "The claim window" says what can still leak.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+__all__ = ["DEFAULT_WINDOW_MS", "window_delay"]
+
+#: the longest an automatic answer waits, unless the room says otherwise (``window_ms``)
+DEFAULT_WINDOW_MS = 1000
+#: the shortest, as a share of the longest
+LOW_SHARE = 0.4
+
+
+def window_delay(seed: str, decision: int, seat: int, hi_ms: int) -> int:
+    """Milliseconds after the window opened at which the automatic answer of ``seat`` to
+    decision ``decision`` is committed: uniform in ``[LOW_SHARE × hi_ms, hi_ms]``."""
+    if hi_ms <= 0:
+        return 0
+    digest = hmac.new(seed.encode(), f"{decision}:{seat}".encode(), hashlib.sha256).digest()
+    u = int.from_bytes(digest[:8], "big") / 2**64
+    lo = int(hi_ms * LOW_SHARE)
+    return lo + int(u * (hi_ms - lo + 1))
