@@ -42,7 +42,7 @@ async def one_hand(url: str, ruleset: str) -> tuple[dict[str, int], float]:
         await wait_for(pilot, lambda: all(room.seats()) and room.seats()[room.seat or 0]["ready"])
         await pilot.press("g")
         t0 = time.monotonic()
-        counts = await play_one_hand(pilot, app, room)
+        counts = await play_one_hand(pilot, app, room, limit=600)
         return counts, time.monotonic() - t0
 
 

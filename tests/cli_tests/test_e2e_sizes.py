@@ -23,12 +23,14 @@ from clients.cli.model import RoomState
 pytestmark = pytest.mark.timeout(150)
 
 
-async def play_one_hand(pilot, app: MahjongApp, room: RoomState) -> dict[str, int]:  # type: ignore[no-untyped-def]
+async def play_one_hand(
+    pilot, app: MahjongApp, room: RoomState, limit: float = 100
+) -> dict[str, int]:  # type: ignore[no-untyped-def]
     """Answer every prompt with keys until the hand ends; count the keys by purpose."""
     counts = {"discard": 0, "no_choice": 0, "declined": 0, "win": 0, "prompts": 0}
     acted = -1
     loop = asyncio.get_running_loop()
-    end = loop.time() + 100
+    end = loop.time() + limit
     while not room.results:
         assert loop.time() < end, "the hand did not end"
         if room.can_act() and room.legal_seq > acted:
