@@ -391,7 +391,8 @@ def test_phone_upright_fits_and_every_control_is_reachable(browser: Any, base_ur
 
 
 def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url: str) -> None:
-    """6. Acting out of turn: the server's error shows as a message; the table is unchanged."""
+    """6. An action the table refuses (a decision that is not open): the server's error shows
+    as a message; the table is unchanged."""
     page = new_page(browser)
     create_room(page, base_url, "Eager")
     for s in (0, 2, 3):
@@ -399,11 +400,12 @@ def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url
     sit_ready(page, 1)
     page.get_by_test_id("start").click()
     page.get_by_test_id("table").wait_for()
-    # seat 0 (a bot, no timers... bot delay 0) plays; act as soon as it is *not* our turn:
-    # a discard for a decision that is not ours
+    # the bots play at once and a seat with no choice is never asked, so the table soon
+    # waits for our discard; act for a decision that is not open: a discard naming a
+    # decision the table has not reached (a client out of step)
     page.wait_for_function(
         "() => { const r = Object.values(window.mahjong.state.rooms)[0];"
-        " return r.game && r.game.hand && !r.legal.some(a => a.type === 'discard'); }"
+        " return r.game && r.game.hand && r.legal.some(a => a.type === 'discard'); }"
     )
     before = page.locator("[data-testid=hand] [data-tile]").evaluate_all(
         "els => els.map(e => e.dataset.tile)"
@@ -411,7 +413,8 @@ def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url
     page.evaluate(
         "() => { const c = window.mahjong; const room = Object.keys(c.state.rooms)[0];"
         " const r = c.state.rooms[room]; const t = r.game.hand.seats[r.you.seat].concealed[0];"
-        " return c.act(room, {type: 'discard', seq: r.game.seq || 1, tile: t}); }"
+        " const seq = Math.max(...r.legal.map(a => a.seq)) + 7;"
+        " return c.act(room, {type: 'discard', seq, tile: t}); }"
     )
     toast = page.get_by_test_id("toast")
     toast.first.wait_for()
