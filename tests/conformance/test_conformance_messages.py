@@ -3,8 +3,8 @@ that a client can provoke, as docs/protocol.md describes them. Every frame recei
 checked against protocol/schema.json by the ``Peer`` (conftest.py).
 
 Error codes no client can provoke on purpose, and so not covered here: ``busy`` (a room
-under more concurrent writes than the commit's retries absorb), ``internal`` (a server
-bug), ``shutting_down`` (a request racing the server's stop; ``closing`` is covered)."""
+under more concurrent writes than the commit's retries absorb) and ``internal`` (a server
+bug)."""
 
 from __future__ import annotations
 
@@ -273,6 +273,9 @@ async def test_closing_on_a_graceful_stop(tmp_path):
         srv.proc.terminate()
         closing = await p.wait_for(lambda m: m["type"] == "closing", 20)
         assert closing["reconnect"] is True
+        # until the server closes the connection, a request is refused: it is stopping
+        err = await p.request({"type": "ping"})
+        assert error_of(err) == "shutting_down", err
         with pytest.raises(ConnectionClosed) as closed:
             await p.wait_for(lambda m: False, 20)
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
