@@ -96,6 +96,13 @@ class OptionalBuildExt(build_ext):
             return
         write_manifest(build_dir, root)
 
+    def get_outputs(self) -> list[str]:
+        """The extension modules and the manifest (so that every install copies it)."""
+        outputs: list[str] = list(super().get_outputs())
+        if self.extensions:
+            outputs.append(str(Path(self.build_lib, "mahjong_native", "_build", "manifest.json")))
+        return outputs
+
 
 def build_in_place(root: Path) -> bool:
     """Build into the checkout (what ``pip install -e`` does, without reinstalling)."""
