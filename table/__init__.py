@@ -14,6 +14,7 @@
 See docs/table.md.
 """
 
+import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
 from table.decisions import Decision, DecisionKind, decisions
 from table.engine import apply, drawable, new_game, tile_total, win_check
 from table.errors import (

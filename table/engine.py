@@ -247,7 +247,8 @@ def _replacer(cls: type) -> Any:
     """``replace(obj, kw)`` for one frozen slots dataclass, generated once: each field set
     through its slot descriptor (no frozen ``__setattr__``, no ``__init__``, no loop)."""
     fields = tuple(f.name for f in dataclasses.fields(cls))
-    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    # cls.__new__: object.__new__ for the pure class, the native allocator when compiled
+    env: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
     lines = ["def replace(obj, kw):", "    new = _new(_cls)"]
     for f in fields:
         env[f"_set_{f}"] = getattr(cls, f).__set__

@@ -1019,16 +1019,24 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
         return out
 
 
+class _WrongHonorFeatures(TaiFeatures):
+    """The feature record of the ``dragon_row="wrong-honor"`` variant."""
+
+    dragon_row = "wrong-honor"
+
+
+# (module-level classes, not one made per call: the compiled build has no nested classes)
+_FEATURES_BY_DRAGON_ROW: dict[str, type[TaiFeatures]] = {
+    "right-honor": TaiFeatures,
+    "wrong-honor": _WrongHonorFeatures,
+}
+
+
 def _make_features(params: Mapping[str, Any]) -> Callable[..., TaiFeatures]:
     dragon_row = str(params.get("dragon_row", "right-honor"))
-    if dragon_row not in ("right-honor", "wrong-honor"):
+    if dragon_row not in _FEATURES_BY_DRAGON_ROW:
         raise ValueError("dragon_row must be right-honor or wrong-honor")
-
-    class _F(TaiFeatures):
-        pass
-
-    _F.dragon_row = dragon_row
-    return _F
+    return _FEATURES_BY_DRAGON_ROW[dragon_row]
 
 
 def make_ruleset(name: str = NAME, **params: Any) -> TaiRuleSet:

@@ -1,0 +1,145 @@
+"""Build the compiled modules (mypyc) from the pure sources; used by ``setup.py``.
+
+    python -m mahjong_native.build          # in place, for a checkout (scripts/_venv.sh)
+    python -m mahjong_native.build --check  # exit 0 when the in-place build is usable
+
+The modules of :data:`mahjong_native.MODULES` are compiled from their ``.py`` files as they
+are (no copy, no edit) into one mypyc group. The extension modules are renamed into
+``mahjong_native/_build/`` so that they never shadow the ``.py`` files; the finder of
+:func:`mahjong_native.install` loads them under their own names. ``manifest.json`` records
+the SHA-256 of each source compiled, so that an edited source never runs with an old build.
+
+Where there is no C compiler (or no mypyc), nothing is built and the package installs and
+runs as pure Python. The build is opt-in: ``MAHJONG_COMPILE=1`` asks for it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from setuptools import Distribution, Extension
+from setuptools.command.build_ext import build_ext
+
+import mahjong_native as native
+
+_PREFIX = "mahjong_native._build."
+_GROUP = native.SHARED_LIB.removesuffix("__mypyc")
+_TRUE = ("1", "true", "yes", "on")
+
+
+def _warn(msg: str) -> None:
+    print(f"mahjong_native: {msg}", file=sys.stderr)
+
+
+def extensions(root: Path | None = None) -> list[Extension]:
+    """The extension modules to build (empty when mypyc is not available or the build is
+    switched off). Must run with ``root`` (the project root) as the working directory."""
+    if os.environ.get("MAHJONG_COMPILE", "").lower() not in _TRUE:
+        # opt-in for now: a rule set variant (house_rules.patterns) copies a RuleSet, which
+        # compiled classes do not allow yet (docs/architecture.md, "Compiled modules")
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        _warn("mypyc (mypy) is not installed: pure Python only")
+        return []
+    root = root or Path.cwd()
+    paths = [str(native.source_path(m, root).relative_to(root)) for m in native.MODULES]
+    exts: list[Extension] = mypycify(
+        paths, opt_level="3", group_name=_GROUP, target_dir=str(root / "build" / "mypyc")
+    )
+    for ext in exts:
+        ext.name = _PREFIX + ext.name
+    return exts
+
+
+def write_manifest(build_dir: Path, root: Path) -> None:
+    """Record what was built: each module's extension file and its source's hash."""
+    files: dict[str, str] = {}
+    suffix = native.abi_tag()
+    for mod in (*native.MODULES, native.SHARED_LIB):
+        rel = "/".join(mod.split("."))
+        if mod != native.SHARED_LIB and native.source_path(mod, root).name == "__init__.py":
+            rel += "/__init__"  # a package's module
+        files[mod] = rel + suffix
+    data = {
+        "abi": suffix,
+        "files": files,
+        "sources": {m: native.source_hash(native.source_path(m, root)) for m in native.MODULES},
+    }
+    build_dir.mkdir(parents=True, exist_ok=True)
+    (build_dir / "manifest.json").write_text(json.dumps(data, indent=1) + "\n", "utf-8")
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that falls back to pure Python when the C build fails, and writes the
+    manifest next to the extension modules when it succeeds."""
+
+    def run(self) -> None:
+        if not self.extensions:
+            return
+        root = Path.cwd()
+        out = Path(self.build_lib)  # (setup.py's editable build copies from there)
+        build_dir = out / "mahjong_native" / "_build"
+        manifest = build_dir / "manifest.json"
+        if manifest.exists():
+            manifest.unlink()  # a half-finished build is never used
+        try:
+            super().run()
+        except Exception as e:  # no compiler, a compiler error: the pure modules still work
+            _warn(f"the compiled modules were not built ({type(e).__name__}: {e}); pure Python")
+            return
+        write_manifest(build_dir, root)
+
+    def get_outputs(self) -> list[str]:
+        """The extension modules and the manifest (so that every install copies it)."""
+        outputs: list[str] = list(super().get_outputs())
+        if self.extensions:
+            outputs.append(str(Path(self.build_lib, "mahjong_native", "_build", "manifest.json")))
+        return outputs
+
+
+def build_in_place(root: Path) -> bool:
+    """Build into the checkout (what ``pip install -e`` does, without reinstalling)."""
+    os.chdir(root)
+    exts = extensions(root)
+    if not exts:
+        return False
+    lib = root / "build" / "native-lib"
+    dist = Distribution({"name": "mahjong-native-build", "ext_modules": exts})
+    dist.cmdclass["build_ext"] = OptionalBuildExt
+    cmd: Any = dist.get_command_obj("build_ext")
+    cmd.build_lib = str(lib)
+    cmd.parallel = os.cpu_count() or 1
+    dist.run_command("build_ext")
+    built = lib / "mahjong_native" / "_build"
+    target = root / "mahjong_native" / "_build"
+    if not (built / "manifest.json").exists():
+        return False
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(built, target)
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="only say whether the build is usable")
+    args = ap.parse_args(argv)
+    root = Path(native.__file__).resolve().parent.parent
+    if args.check:
+        st = native.status(root=root, switch=False)
+        print("compiled build usable" if st.usable else f"not usable: {st.reason}")
+        return 0 if st.usable else 1
+    ok = build_in_place(root)
+    print("mahjong_native: compiled modules built" if ok else "mahjong_native: pure Python only")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
