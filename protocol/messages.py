@@ -264,6 +264,20 @@ class GetLog(ClientMessage):
 
 
 @dataclass(frozen=True)
+class SetToggles(ClientMessage):
+    """Your seat's play settings; the ones left out keep their value (section 6)."""
+
+    type: ClassVar[str] = "toggles"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    auto_win: Annotated[bool | None, Doc("declare any legal win at once")] = None
+    no_claims: Annotated[bool | None, Doc("pass on every discard but a win")] = None
+    auto_discard: Annotated[
+        bool | None, Doc("discard the drawn tile when nothing else is possible")
+    ] = None
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
 class GetHints(ClientMessage):
     """Hints for your seat, from your own view: shanten, discards, waits (section 6)."""
 
@@ -448,6 +462,7 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
         Resync,
         GetLog,
         GetHints,
+        SetToggles,
     )
 }
 

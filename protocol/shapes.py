@@ -76,10 +76,20 @@ class Lobby:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Toggles:
+    """A seated player's own play settings (``toggles``), seen only by that player."""
+
+    auto_win: Annotated[bool, Doc("declare any legal win at once")]
+    no_claims: Annotated[bool, Doc("pass on every discard but a win (not asked)")]
+    auto_discard: Annotated[bool, Doc("discard the drawn tile when nothing else is possible")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class You:
     player: PlayerId
     seat: Annotated[Seat | None, Doc("null: a spectator")]
     spectator: bool
+    toggles: Annotated[Toggles | None, Omit, Doc("your seat's play settings")] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -99,7 +99,8 @@ def build_entry(
 def changes_anything(change: Change) -> bool:
     """Whether committing ``change`` would tell anyone anything (else nothing is committed)."""
     return bool(
-        change.lobby_changed
+        change.persist
+        or change.lobby_changed
         or change.events
         or change.actions
         or change.chat is not None

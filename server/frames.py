@@ -131,7 +131,12 @@ def snapshot(
         room=room,
         seq=version,
         lobby=rooms.public_lobby(state),
-        you={"player": player, "seat": seat, "spectator": seat is None},
+        you={
+            "player": player,
+            "seat": seat,
+            "spectator": seat is None,
+            **({"toggles": rooms.toggles_of(state, seat)} if seat is not None else {}),
+        },
         game=view,
         legal=legal,
         deadline=deadline,

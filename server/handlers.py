@@ -272,6 +272,22 @@ async def on_hints(cx: Context, conn: Conn, msg: m.GetHints) -> None:
     conn.send(m.HintsReply(room=msg.room, seq=version, re=msg.id, **h))
 
 
+async def on_toggles(cx: Context, conn: Conn, msg: m.SetToggles) -> None:
+    pid = conn.player or ""
+    changes = {
+        k: v
+        for k, v in (
+            ("auto_win", msg.auto_win),
+            ("no_claims", msg.no_claims),
+            ("auto_discard", msg.auto_discard),
+        )
+        if v is not None
+    }
+    await _simple(
+        cx, conn, msg.room, msg.id, lambda s: rooms.set_toggles(s, pid, changes, now_ms())
+    )
+
+
 Handler = Callable[[Context, Conn, Any], Awaitable[None]]
 
 #: every client message but ``hello`` (answered by :mod:`server.presence`), by type
@@ -293,6 +309,7 @@ HANDLERS: dict[type[m.ClientMessage], Handler] = {
     m.Resync: on_resync,
     m.GetLog: on_get_log,
     m.GetHints: on_hints,
+    m.SetToggles: on_toggles,
 }
 
 

@@ -61,6 +61,33 @@ class Change:
     lobby_changed: bool = False
     chat: JSON | None = None
     notice: JSON | None = None  # a public lobby event (joined, left, seat_away, bot_took_over)
+    #: committed although it tells nobody anything (a player's own settings)
+    persist: bool = False
+
+
+#: a seated player's own play settings (kept in the room, so they survive a reconnect)
+TOGGLES = ("auto_win", "no_claims", "auto_discard")
+
+
+def toggles_of(state: JSON, seat: int) -> JSON:
+    s = state["seats"][seat]
+    have = (s or {}).get("toggles") or {}
+    return {k: bool(have.get(k, False)) for k in TOGGLES}
+
+
+def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
+    """The player's own play settings for their seat: ``auto_win`` (declare any legal win at
+    once), ``no_claims`` (pass on everything but a win), ``auto_discard`` (discard the drawn
+    tile when that is the only thing to do, e.g. after 叮)."""
+    _member(state, player)
+    seat = seat_of(state, player)
+    if seat is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "play settings belong to a seat")
+    s = _copy(state)
+    s["seats"][seat]["toggles"] = {**toggles_of(state, seat), **changes}
+    if s["status"] == "playing" and s.get("game") is not None:
+        _refresh_pending(s, now)  # the settings apply to the decision open now
+    return Change(s, "toggles", player, persist=True)
 
 
 def clean_text(text: str) -> str:
@@ -424,6 +451,7 @@ def close_idle(state: JSON) -> Change | None:
     s["pending_since"] = {}
     s["pending_ids"] = {}
     s["pending_auto"] = []
+    s["pending_act"] = {}
     s["next_hand_at"] = None
     return Change(
         s, "close", None, lobby_changed=True, notice={"type": "room_closed", "reason": "idle"}
@@ -586,21 +614,49 @@ def _refresh_pending(s: JSON, now: int) -> None:
     s["pending_kinds"] = kinds
     s["pending_ids"] = ids
     s["pending_auto"] = _no_choice(s, kinds)
+    s["pending_act"] = _auto_acts(s, kinds)
     s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
 
 
 def _no_choice(s: JSON, kinds: JSON) -> list[str]:
-    """The seats a player answers in a claim window whose only legal answer is "pass": the
-    server passes for them (not asked, no deadline; server/windows.py)."""
+    """The seats a player answers in a claim window whose only legal answer is "pass" — or
+    who said "no claims" and cannot win: the server passes for them (not asked, no deadline;
+    server/windows.py)."""
     out = []
     for k, kind in kinds.items():
         seat = s["seats"][int(k)]
         if kind != "claim" or seat is None or seat["bot"] or seat.get("auto"):
             continue
         legal = game.legal(s["game"], int(k))
-        if all(a.get("type") == "pass" for a in legal):
+        no_claims = toggles_of(s, int(k))["no_claims"]
+        if all(a.get("type") == "pass" or (no_claims and a.get("type") != "win") for a in legal):
             out.append(k)
     return sorted(out)
+
+
+def _auto_acts(s: JSON, kinds: JSON) -> JSON:
+    """The actions the server takes at once for players who asked for it: a legal win
+    (``auto_win``), the only possible discard (``auto_discard``)."""
+    out: JSON = {}
+    for k, kind in kinds.items():
+        seat = s["seats"][int(k)]
+        if seat is None or seat["bot"] or seat.get("auto") or not seat.get("toggles"):
+            continue
+        t = toggles_of(s, int(k))
+        if not (t["auto_win"] or t["auto_discard"]):
+            continue
+        legal = game.legal(s["game"], int(k))
+        wins = [a for a in legal if a.get("type") == "win"]
+        if t["auto_win"] and wins:
+            out[k] = wins[0]
+        elif (
+            t["auto_discard"]
+            and kind == "turn"
+            and len(legal) == 1
+            and legal[0].get("type") == "discard"
+        ):
+            out[k] = legal[0]
+    return out
 
 
 def window_hi(state: JSON, bot_delay_ms: int) -> int:
@@ -724,6 +780,9 @@ def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, 
             # a bot's answer to a claim window waits like a seat without a choice
             at = answer_at if kind == "claim" else t0 + _bot_delay(state, bot_delay_ms)
             out.append((at, "bot", i))
+        elif k in (state.get("pending_act") or {}):
+            # the player's own setting: on a turn at once, in a window when the others are
+            out.append((answer_at if kind == "claim" else t0, "act", i))
         elif k in auto:
             out.append((answer_at, "pass", i))
         else:
@@ -775,6 +834,8 @@ def tick(
             action = game.bot_action(s["game"], i, rng, bot_budget_s)
         elif kind == "pass":
             action = game.pass_action(s["game"], i)
+        elif kind == "act":
+            action = dict(s["pending_act"][str(i)])
         else:
             action = game.timeout_action(s["game"], i)
         s["game"], events = game.apply(s["game"], action)

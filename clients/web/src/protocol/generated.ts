@@ -28,7 +28,7 @@ export interface ChatLine {
   t: number;
 }
 
-export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints;
+export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints | ClientToggles;
 
 export interface DiscardHint {
   tile: Tile;
@@ -310,6 +310,16 @@ export interface Summary {
 export type Tile = string;
 export const TILE_CODES: readonly Tile[] = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "we", "ws", "ww", "wn", "dr", "dg", "dw", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"];
 
+/** A seated player's own play settings (``toggles``), seen only by that player. */
+export interface Toggles {
+  /** declare any legal win at once */
+  auto_win: boolean;
+  /** pass on every discard but a win (not asked) */
+  no_claims: boolean;
+  /** discard the drawn tile when nothing else is possible */
+  auto_discard: boolean;
+}
+
 /** A tile that completes the ready hand. */
 export interface WaitHint {
   tile: Tile;
@@ -391,6 +401,8 @@ export interface You {
   /** null: a spectator */
   seat: number | null;
   spectator: boolean;
+  /** your seat's play settings */
+  toggles?: Toggles | null;
 }
 
 /** on your turn: add the tile to your exposed pung (may be robbed) */
@@ -654,6 +666,21 @@ export interface ClientStartGame {
   type: "start_game";
   /** the room id (r_…) from ack / snapshot */
   room: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
+/** Your seat's play settings; the ones left out keep their value (section 6). */
+export interface ClientToggles {
+  type: "toggles";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** declare any legal win at once */
+  auto_win?: boolean | null;
+  /** pass on every discard but a win */
+  no_claims?: boolean | null;
+  /** discard the drawn tile when nothing else is possible */
+  auto_discard?: boolean | null;
   /** a request id: the direct reply carries it as re */
   id?: number | null;
 }

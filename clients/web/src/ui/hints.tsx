@@ -69,3 +69,29 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
     </aside>
   );
 }
+
+type ToggleName = "auto_win" | "no_claims" | "auto_discard";
+const TOGGLE_WORDS: [ToggleName, string][] = [
+  ["auto_win", "Win automatically"],
+  ["no_claims", "No claims (pass on everything but a win)"],
+  ["auto_discard", "Discard the drawn tile when nothing else is possible"],
+];
+
+/** Your seat's play settings (docs/protocol.md "toggles"): kept by the server per seat. */
+export function TogglesPanel({ client, room }: { client: Client; room: RoomModel }) {
+  const [on, setOn] = useState({ auto_win: false, no_claims: false, auto_discard: false, ...(room.you.toggles ?? {}) });
+  const flip = (name: ToggleName) => {
+    const next = { ...on, [name]: !on[name] };
+    setOn(next);
+    void client.request({ type: "toggles", room: room.room, [name]: next[name] });
+  };
+  return (
+    <aside class="hints toggles" data-testid="toggles">
+      {TOGGLE_WORDS.map(([name, words]) => (
+        <label key={name} class="hint-row">
+          <input type="checkbox" checked={on[name]} data-testid={`toggle-${name}`} onChange={() => flip(name)} /> {words}
+        </label>
+      ))}
+    </aside>
+  );
+}

@@ -4,7 +4,7 @@ import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types"
 import { seatName, type RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
-import { HintsPanel } from "./hints";
+import { HintsPanel, TogglesPanel } from "./hints";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
 
@@ -48,6 +48,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const [selected, setSelected] = useState<TileCode | null>(null);
   const [showChat, setShowChat] = useState(false);
   const [showHints, setShowHints] = useState(false);
+  const [showToggles, setShowToggles] = useState(false);
   const [hideResult, setHideResult] = useState(false);
   const stale = (client.lastActionAck[room.room] ?? 0) > room.seq;
   const legal = stale ? [] : room.legal;
@@ -121,6 +122,11 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         {me !== null && (
           <button type="button" class="small" onClick={() => setShowHints(!showHints)} data-testid="hints-toggle">
             Hints
+          </button>
+        )}
+        {me !== null && (
+          <button type="button" class="small" onClick={() => setShowToggles(!showToggles)} data-testid="toggles-button">
+            Auto
           </button>
         )}
         <button type="button" class="small" onClick={() => setShowChat(!showChat)} data-testid="chat-toggle">
@@ -214,6 +220,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
       {room.summary && (hideResult || !room.result) && <GameOver client={client} room={room} />}
       {showChat && <Chat client={client} room={room} />}
       {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
+      {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
       {room.log.length > 0 && <div class="log">{room.log[room.log.length - 1]}</div>}
     </main>
   );
