@@ -248,6 +248,9 @@ class TableScreen(Screen[None]):
         Binding("x,0", "pass", "pass"),
         *(Binding(str(n), f"option({n})", show=False) for n in range(1, 10)),
         Binding("b", "toggle_bot", "bot"),
+        Binding("f2", "setting('auto_win')", "auto-win", show=False),
+        Binding("f3", "setting('no_claims')", "no claims", show=False),
+        Binding("f4", "setting('auto_discard')", "auto-discard", show=False),
         Binding("ctrl+g", "toggle_bell", "bell", show=False),
         Binding("ctrl+o", "next_room", "next room", show=False),
         Binding("pageup", "scroll_result(-1)", "scroll the result", show=False),
@@ -620,6 +623,19 @@ class TableScreen(Screen[None]):
         self.mj.bot = not self.mj.bot
         self.mj.set_status("the bot plays for you" if self.mj.bot else "you play again")
         self.mj.maybe_autoplay()
+
+    def action_setting(self, name: str) -> None:
+        """F2 / F3 / F4: switch one of the seat's play settings the server keeps (auto-win,
+        no claims, auto-discard: docs/protocol.md "Play settings")."""
+        r = self.mj.model.room
+        if r is None or r.seat is None:
+            self.mj.set_status("play settings belong to a seat")
+            return
+        value = not bool(r.toggles.get(name))
+        r.toggles[name] = value
+        self.mj.send_request(m.SetToggles(room=r.id, **{name: value}))
+        words = name.replace("_", "-")
+        self.mj.set_status(f"{words}: {'on' if value else 'off'}")
 
     def action_toggle_bell(self) -> None:
         self.mj.bell_on = not self.mj.bell_on

@@ -83,6 +83,8 @@ class RoomState:
     #: legal_seq they were asked for
     hints: JSON | None = None
     hints_asked: int = -1
+    #: this seat's play settings as the server keeps them (``snapshot.you.toggles``)
+    toggles: JSON = field(default_factory=dict)
     #: this room's narration (what the log pane shows while the room is on screen)
     log: list[str] = field(default_factory=list)
     log_total: int = 0  # lines ever added to ``log`` (it keeps the last LOG_LINES)
@@ -339,6 +341,7 @@ class ClientModel:
         r.seq = msg.seq
         r.lobby = dict(msg.lobby)
         r.seat = msg.you.get("seat")
+        r.toggles = dict(msg.you.get("toggles") or {})
         r.game = copy.deepcopy(msg.game) if msg.game is not None else None
         r.legal = list(msg.legal or [])
         r.legal_seq = msg.seq
