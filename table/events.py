@@ -166,7 +166,9 @@ class BlockJSON:
 class ArrangementJSON:
     shape: str
     blocks: list[BlockJSON]
-    win_block: int
+    win_block: Annotated[
+        int | None, Doc("the block the winning tile completed; null: a special shape")
+    ]
     wait: str
 
 

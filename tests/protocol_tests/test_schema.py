@@ -101,3 +101,33 @@ def test_every_message_has_its_own_definition():
     assert {n for n in defs if n.startswith("server.")} == {f"server.{t}" for t in SERVER_MESSAGES}
     assert len(defs["ClientMessage"]["oneOf"]) == len(CLIENT_MESSAGES)
     assert len(defs["ServerMessage"]["oneOf"]) == len(SERVER_MESSAGES)
+
+
+def test_a_special_shapes_breakdown_fits_the_schema():
+    """A special shape's arrangement has no winning block (``win_block`` null): found by
+    the conformance suite in a thirteen-orphans win."""
+    from scoring import score
+
+    res = score(
+        {
+            "ruleset": "mcr",
+            "concealed": [
+                "1m",
+                "9m",
+                "1p",
+                "9p",
+                "1s",
+                "9s",
+                "we",
+                "ws",
+                "ww",
+                "wn",
+                "dr",
+                "dg",
+                "dw",
+            ],
+            "win_tile": "1m",
+        }
+    )
+    assert res["error"] is None and res["arrangement"]["win_block"] is None
+    _validator("Score").validate(res)

@@ -7,7 +7,8 @@ export type Action = ActionDiscard | ActionTing | ActionConcealedKong | ActionAd
 export interface Arrangement {
   shape: string;
   blocks: Block[];
-  win_block: number;
+  /** the block the winning tile completed; null: a special shape */
+  win_block: number | null;
   wait: string;
 }
 
