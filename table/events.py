@@ -156,7 +156,7 @@ class ScoreItemJSON:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class BlockJSON:
-    kind: Literal["chow", "pung", "kong", "pair", "single", "special"]
+    kind: Literal["chow", "pung", "kong", "pair", "knitted", "single"]
     tiles: list[TileCode]
     concealed: bool
     melded: Annotated[bool | None, Omit, Doc("a declared meld")] = None

@@ -131,3 +131,10 @@ def test_a_special_shapes_breakdown_fits_the_schema():
     )
     assert res["error"] is None and res["arrangement"]["win_block"] is None
     _validator("Score").validate(res)
+
+
+def test_every_block_kind_of_the_scoring_engine_is_in_the_schema():
+    from scoring.decompose import BlockKind
+
+    kinds = schema.build_schema()["$defs"]["Block"]["properties"]["kind"]["enum"]
+    assert set(kinds) == {k.value for k in BlockKind}

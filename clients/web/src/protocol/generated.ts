@@ -13,7 +13,7 @@ export interface Arrangement {
 }
 
 export interface Block {
-  kind: "chow" | "pung" | "kong" | "pair" | "single" | "special";
+  kind: "chow" | "pung" | "kong" | "pair" | "knitted" | "single";
   tiles: Tile[];
   concealed: boolean;
   /** a declared meld */
