@@ -26,7 +26,9 @@ from protocol import messages as m
 
 pytestmark = pytest.mark.timeout(120)
 
-FAST = {"length": "hands", "hands": 2, "turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0}
+# four hands: a seat is asked only when it can claim, so a test waiting for a claim prompt
+# may need more than one hand to see one
+FAST = {"length": "hands", "hands": 4, "turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0}
 
 
 def whole_screen(app: MahjongApp) -> str:

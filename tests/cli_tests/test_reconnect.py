@@ -75,7 +75,9 @@ async def test_connection_cut_mid_hand_resumes_without_user_action(
     app = MahjongApp(f"ws://127.0.0.1:{relay.port}", "Bob", autoconnect=True, plain=True)
     try:
         async with app.run_test(size=SIZE) as pilot:
-            await create_room_from_the_form(pilot, app, hands=1)
+            # three hands: a seat is asked only when it has a choice, so a hand may end
+            # (a bot wins) before our next decision; the next hand then brings one
+            await create_room_from_the_form(pilot, app, hands=3)
             await pilot.press("s", "a", "r")
             await wait_for(
                 pilot,
