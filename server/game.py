@@ -191,8 +191,26 @@ def view_event(event: JSON, seat: int | None) -> JSON | None:
     return t.view_event_json(event, seat)
 
 
+#: (state dict id, seat) -> (the state, its legal actions): one commit asks for a seat's
+#: legal actions twice (the room logic deciding who is asked, then the log entry's
+#: ``legal``); the same rules as ``_PARSED`` (identity-checked, bounded, locked)
+_LEGAL: OrderedDict[tuple[int, int], tuple[JSON, list[JSON]]] = OrderedDict()
+_LEGAL_MAX = 1024
+
+
 def legal(state: JSON, seat: int) -> list[JSON]:
-    return t.legal_actions_json(_state(state), seat)
+    """``seat``'s legal actions (a shared list: not to be changed by the caller)."""
+    key = (id(state), seat)
+    with _PARSED_LOCK:
+        hit = _LEGAL.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+    out = t.legal_actions_json(_state(state), seat)
+    with _PARSED_LOCK:
+        _LEGAL[key] = (state, out)
+        while len(_LEGAL) > _LEGAL_MAX:
+            _LEGAL.popitem(last=False)
+    return out
 
 
 def pending(state: JSON) -> dict[int, tuple[str, int]]:
