@@ -5,7 +5,7 @@
 Four seated players in one zung-jung room play the load test's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
 moves are ``loadtest.selfplay``'s, shared with the events-frame test) through the same
-functions the server runs per action: ``rooms.play`` (room logic, ``table.apply`` and the
+functions the server runs per action: ``game_room.play`` (room logic, ``table.apply`` and the
 state JSON), the room's deadlines (``facts.room_deadlines``), ``facts.build_entry`` (the log
 entry with each pending seat's legal actions), msgpack of the room state and of the entry (what
 the commit sends to Redis), the events frame of each of the four seats
@@ -27,7 +27,7 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server import facts, frames, game, rooms
+from server import facts, frames, game, game_room, rooms
 from server.config import Config
 from server.store import pack
 
@@ -58,7 +58,7 @@ def run(n_actions: int) -> dict[str, float]:
         return out
 
     def play(*args: Any) -> rooms.Change:
-        ch: rooms.Change = timed("rooms.play (engine + state JSON)", rooms.play, *args)
+        ch: rooms.Change = timed("game_room.play (engine + state JSON)", game_room.play, *args)
         return ch
 
     now = 0

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from loadtest.rooms import pick_action
-from server import rooms
+from server import game_room, rooms
 
 __all__ = ["ROOM", "StuckTableError", "next_change", "started_room"]
 
@@ -50,7 +50,7 @@ def started_room(
             s = ch.state
         s = rooms.sit(s, f"p{i}", i).state
         s = rooms.ready(s, f"p{i}", True).state
-    return joins, rooms.start(s, "p0", now)
+    return joins, game_room.start(s, "p0", now)
 
 
 def next_change(
@@ -58,11 +58,11 @@ def next_change(
     entry: JSON,
     rng: random.Random,
     now: int,
-    play: Callable[[JSON, str, JSON, int], rooms.Change] = rooms.play,
+    play: Callable[[JSON, str, JSON, int], rooms.Change] = game_room.play,
 ) -> tuple[rooms.Change, bool]:
     """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
     first seat by number with a legal action plays ``pick_action``'s choice through ``play``
-    (``rooms.play``, or a wrapper that times it) -- (the change, True); when no seat has
+    (``game_room.play``, or a wrapper that times it) -- (the change, True); when no seat has
     anything to do (a deal is due: pauses are 0), the room's timers run -- (their change,
     False)."""
     for k, legal in sorted((entry.get("legal") or {}).items()):
@@ -70,7 +70,7 @@ def next_change(
         if a is not None:
             a = {key: v for key, v in a.items() if key != "seat"}
             return play(state, f"p{k}", a, now), True
-    tick = rooms.tick(state, now + 10**7, 1000, 0, rng)
+    tick = game_room.tick(state, now + 10**7, 1000, 0, rng)
     if tick is None:
         raise StuckTableError("no seat can act and the room's timers change nothing")
     return tick, False

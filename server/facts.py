@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server import game, rooms
+from server import game, game_room, rooms
 from server.rooms import Change
 
 JSON = dict[str, Any]
@@ -17,10 +17,10 @@ Deadline = tuple[int, str, int]
 
 
 def room_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
-    """Everything due by itself in the room (``rooms.deadlines``), computed once per commit
+    """Everything due by itself in the room (``game_room.deadlines``), computed once per commit
     and shared by the log entry's per-seat deadlines and the room's next one."""
     try:
-        return rooms.deadlines(state, grace_ms, bot_delay_ms)
+        return game_room.deadlines(state, grace_ms, bot_delay_ms)
     except game.GameError:
         return []
 

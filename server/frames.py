@@ -10,7 +10,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.codec import encode
-from server import facts, game, rooms
+from server import facts, game, game_room, rooms
 
 JSON = dict[str, Any]
 
@@ -135,7 +135,7 @@ def snapshot(
             "player": player,
             "seat": seat,
             "spectator": seat is None,
-            **({"toggles": rooms.toggles_of(state, seat)} if seat is not None else {}),
+            **({"toggles": game_room.toggles_of(state, seat)} if seat is not None else {}),
         },
         game=view,
         legal=legal,

@@ -17,7 +17,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
-from server import game, rooms
+from server import game, game_room, rooms
 from server.clock import now_ms
 from server.commits import Commits
 from server.fanout import Feeds
@@ -163,12 +163,12 @@ async def on_remove_bot(cx: Context, conn: Conn, msg: m.RemoveBot) -> None:
 
 async def on_start_game(cx: Context, conn: Conn, msg: m.StartGame) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.start(s, pid, now_ms()))
+    await _simple(cx, conn, msg.room, msg.id, lambda s: game_room.start(s, pid, now_ms()))
 
 
 async def on_rematch(cx: Context, conn: Conn, msg: m.Rematch) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.rematch(s, pid))
+    await _simple(cx, conn, msg.room, msg.id, lambda s: game_room.rematch(s, pid))
 
 
 async def on_chat(cx: Context, conn: Conn, msg: m.Chat) -> None:
@@ -198,7 +198,7 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
         )
     action = {k: v for k, v in action_to_wire(msg.action).items() if k != "seat"}
     res, _ = await cx.commits.mutate(
-        msg.room, lambda s: rooms.play(s, pid, action, now_ms()), pid, msg.seq
+        msg.room, lambda s: game_room.play(s, pid, action, now_ms()), pid, msg.seq
     )
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 
@@ -284,7 +284,7 @@ async def on_toggles(cx: Context, conn: Conn, msg: m.SetToggles) -> None:
         if v is not None
     }
     await _simple(
-        cx, conn, msg.room, msg.id, lambda s: rooms.set_toggles(s, pid, changes, now_ms())
+        cx, conn, msg.room, msg.id, lambda s: game_room.set_toggles(s, pid, changes, now_ms())
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import game, resp, rooms
+from server import game, game_room, resp
 from server.clock import now_ms
 from server.commits import Commits
 from server.fanout import Feeds
@@ -143,7 +143,7 @@ class Loops:
         budget = cfg.bot_budget_ms / 1000
 
         def step(state: JSON) -> Change | None:
-            return rooms.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
+            return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
         try:
             # the tick (engine steps and real-bot decisions) runs in a worker thread so a slow

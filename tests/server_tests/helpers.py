@@ -12,7 +12,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server import game
+from server import game, game_room
 from server.store import Store
 from server_tests.wsclient import Client
 
@@ -312,7 +312,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
     """Put a known table state into the room, through the same atomic commit the server uses
     (a test fixture: production deals always come from the server's own secret seeds); its
     decisions start now. Returns the commit's room seq."""
-    from server import rooms
+    from server import game_room, rooms
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:
@@ -323,7 +323,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
         state["status"] = "playing"
         state["pending_kinds"] = {}
         state["pending_ids"] = {}
-        rooms._refresh_pending(state, int(time.time() * 1000))
+        game_room.refresh_pending(state, int(time.time() * 1000))
         res = await store.commit(
             room, version, state, {"kind": "fixture", "t": 0, "lobby": rooms.public_lobby(state)}
         )

@@ -20,7 +20,7 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
-from server import rooms
+from server import game_room, rooms
 from server.windows import window_delay
 
 CLAIM_S = 10
@@ -64,7 +64,7 @@ def _room(ruleset: str, house: JSON, seed: int) -> JSON:
     def wall_seed() -> str:
         return hashlib.sha256(f"{seed}:{next(walls)}".encode()).hexdigest()
 
-    return rooms.start(s, "p0", 1000, wall_seed).state
+    return game_room.start(s, "p0", 1000, wall_seed).state
 
 
 def _moves(ruleset: str, house: JSON, seed: int) -> Iterator[tuple[JSON, int, JSON, int]]:
@@ -81,7 +81,7 @@ def _moves(ruleset: str, house: JSON, seed: int) -> Iterator[tuple[JSON, int, JS
         now += 100
         action = {k: v for k, v in a.to_json().items() if k != "seat"}
         yield s, seat, action, now
-        s = rooms.play(s, f"p{seat}", action, now).state
+        s = game_room.play(s, f"p{seat}", action, now).state
 
 
 def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, int, JSON, int]]:
@@ -90,7 +90,7 @@ def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, i
     for s, seat, action, now in _moves(ruleset, house, seed):
         if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) != 1:
             continue
-        after = rooms.play(s, f"p{seat}", action, now).state
+        after = game_room.play(s, f"p{seat}", action, now).state
         if after["pending_kinds"].get(str(seat)) == "claim":
             out.append((s, seat, action, now))
     return out
@@ -101,7 +101,7 @@ def _deadline(state: JSON, seat: int) -> int:
     a seat with no choice but "pass", which is not asked — its automatic pass."""
     [at] = [
         at
-        for at, kind, i in rooms.deadlines(state, GRACE_MS, BOT_DELAY_MS)
+        for at, kind, i in game_room.deadlines(state, GRACE_MS, BOT_DELAY_MS)
         if i == seat and kind in ("timeout", "pass")
     ]
     return at
@@ -111,7 +111,7 @@ def _answer_delay(state: JSON, seat: int) -> int:
     """How long after it is asked the server answers for ``seat`` (timeout or auto pass)."""
     k = str(seat)
     if k in state["pending_auto"]:
-        hi = rooms.window_hi(state, BOT_DELAY_MS)
+        hi = game_room.window_hi(state, BOT_DELAY_MS)
         return window_delay(state["window_seed"], state["pending_ids"][k], seat, hi)
     return CLAIM_S * 1000
 
@@ -119,7 +119,7 @@ def _answer_delay(state: JSON, seat: int) -> int:
 def _refused_as_stale(state: JSON, seat: int, seq: int, now: int) -> None:
     before = copy.deepcopy(state)
     with pytest.raises(rooms.RoomError) as exc:
-        rooms.play(state, f"p{seat}", {"type": "pass", "seq": seq}, now)
+        game_room.play(state, f"p{seat}", {"type": "pass", "seq": seq}, now)
     assert exc.value.code is ErrorCode.ILLEGAL_ACTION
     assert exc.value.detail == {"table_code": "stale-seq"}
     assert state == before
@@ -135,7 +135,7 @@ def test_an_answer_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         k = str(seat)
         asked_at = s["pending_since"][k]
         assert asked_at < now
-        after = rooms.play(s, f"p{seat}", action, now + 250).state
+        after = game_room.play(s, f"p{seat}", action, now + 250).state
         new_seq = after["game"]["seq"]
         assert new_seq != old_seq
         # start time, deadline and id are the new window's
@@ -145,7 +145,7 @@ def test_an_answer_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         # the same answer again (a retry, a second key press) is not an answer to the new one
         _refused_as_stale(after, seat, old_seq, now + 300)
         # the new window is answered with its own seq
-        rooms.play(after, f"p{seat}", {"type": "pass", "seq": new_seq}, now + 300)
+        game_room.play(after, f"p{seat}", {"type": "pass", "seq": new_seq}, now + 300)
 
 
 @pytest.mark.parametrize(("ruleset", "house", "seed"), CASES)
@@ -158,7 +158,7 @@ def test_a_timeout_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         k = str(seat)
         old_seq = s["game"]["seq"]
         due = _deadline(s, seat)
-        change = rooms.tick(s, due, GRACE_MS, BOT_DELAY_MS, random.Random(0))
+        change = game_room.tick(s, due, GRACE_MS, BOT_DELAY_MS, random.Random(0))
         assert change is not None
         after = change.state
         answers = [a for a in change.actions if a["seat"] == seat]
@@ -179,7 +179,7 @@ def test_a_decision_still_open_keeps_its_clock(ruleset, house, seed):
     for s, seat, action, now in _moves(ruleset, house, seed):
         if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) < 2:
             continue
-        after = rooms.play(s, f"p{seat}", action, now).state
+        after = game_room.play(s, f"p{seat}", action, now).state
         for k in after["pending_kinds"]:
             assert after["pending_since"][k] == s["pending_since"][k]
             assert after["pending_ids"][k] == s["pending_ids"][k] == s["game"]["seq"]
@@ -192,7 +192,7 @@ def test_an_action_without_its_seq_is_a_bad_message():
     before = copy.deepcopy(s)
     for bad in ({"type": action["type"], "tile": action.get("tile")}, {**action, "seq": "3"}):
         with pytest.raises(rooms.RoomError) as exc:
-            rooms.play(s, f"p{seat}", bad, now)
+            game_room.play(s, f"p{seat}", bad, now)
         assert exc.value.code is ErrorCode.BAD_MESSAGE
         assert "seq" in exc.value.message
     assert s == before

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.codes import ErrorCode
-from server import game, rooms
+from server import game, game_room, rooms
 from server_tests.helpers import check_view_message
 from server_tests.wsclient import Client
 
@@ -163,7 +163,7 @@ def test_room_options_become_the_game_config():
     for seat in (1, 2, 3):
         state = rooms.add_bot(state, "p_a", seat).state
     state = rooms.ready(state, "p_a", True).state
-    cfg = rooms.start(state, "p_a", 0).state["game"]["config"]
+    cfg = game_room.start(state, "p_a", 0).state["game"]["config"]
     assert cfg["settlement"] == {"base": 2, "per_fan": 3}
     assert cfg["house_rules"] == {"max_winners": 1}
 

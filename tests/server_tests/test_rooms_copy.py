@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import random
 
-from server import game, rooms
+from server import game, game_room, rooms
 
 RS = game.rulesets()[0]
 
@@ -29,7 +29,7 @@ def test_game_operations_never_mutate_earlier_states():
     step(rooms.ready(state, "p_a", True))
     for seat in (1, 2, 3):
         step(rooms.add_bot(state, "p_a", seat))
-    step(rooms.start(state, "p_a", 0))
+    step(game_room.start(state, "p_a", 0))
     rng = random.Random(7)
     now = 0
     for _ in range(2000):
@@ -42,7 +42,7 @@ def test_game_operations_never_mutate_earlier_states():
         if now == 9000:
             step(rooms.set_away(state, "p_a", False, now))  # and comes back
             continue
-        change = rooms.tick(state, now, 1000, 0, rng, max_steps=4)
+        change = game_room.tick(state, now, 1000, 0, rng, max_steps=4)
         if change is not None:
             step(change)
     assert state["status"] == "finished"
@@ -58,7 +58,7 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     for seat in (1, 2, 3):
         s = rooms.add_bot(s, "p_a", seat).state
     s = rooms.join(s, "p_b", "B").state  # a spectator
-    s = rooms.start(s, "p_a", 0).state
+    s = game_room.start(s, "p_a", 0).state
     gone = rooms.set_away(s, "p_b", True, 500)  # who disconnects
     assert gone is not None
     s = gone.state
@@ -68,30 +68,30 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     assert away is not None
     s = away.state
     assert not rooms.paused(s), "within the grace period the game goes on"
-    assert any(kind == "grace" for _, kind, _ in rooms.deadlines(s, grace, delay))
+    assert any(kind == "grace" for _, kind, _ in game_room.deadlines(s, grace, delay))
     t = 1000
     while not rooms.paused(s):  # bots play, the away seat times out, then grace ends
         t += 1000
-        change = rooms.tick(s, t, grace, delay, rng)
+        change = game_room.tick(s, t, grace, delay, rng)
         s = change.state if change is not None else s
         assert t <= 1000 + grace + 60_000
     assert s["seats"][0]["auto"] and t >= 1000 + grace
-    assert rooms.deadlines(s, grace, delay) == []
-    assert rooms.next_deadline(s, grace, delay) is None
-    assert rooms.tick(s, t + 3_600_000, grace, delay, rng) is None, "a paused room does nothing"
+    assert game_room.deadlines(s, grace, delay) == []
+    assert game_room.next_deadline(s, grace, delay) is None
+    assert game_room.tick(s, t + 3_600_000, grace, delay, rng) is None, "a paused room does nothing"
     back = rooms.set_away(s, "p_a", False, t + 3_600_000)
     assert back is not None
     s = back.state
     assert not rooms.paused(s)
-    ds = rooms.deadlines(s, grace, delay)
+    ds = game_room.deadlines(s, grace, delay)
     assert ds and min(at for at, _, _ in ds) >= t + 3_600_000, "clocks restart on return"
     # a spectator connecting keeps the game going too
     s = rooms.set_away(s, "p_a", True, t + 3_600_000).state
-    s = rooms.tick(s, t + 3_600_000 + grace, grace, delay, rng).state  # grace over: paused
+    s = game_room.tick(s, t + 3_600_000 + grace, grace, delay, rng).state  # grace over: paused
     assert rooms.paused(s)
     watcher = rooms.set_away(s, "p_b", False, t + 3_700_000)
     assert watcher is not None and not rooms.paused(watcher.state)
-    assert min(at for at, _, _ in rooms.deadlines(watcher.state, grace, delay)) >= t + 3_700_000
+    assert min(at for at, _, _ in game_room.deadlines(watcher.state, grace, delay)) >= t + 3_700_000
     # a player who leaves mid-game hands the seat to a bot at once: paused at once, and
     # joining again resumes the game with fresh clocks
     s = rooms.leave(s, "p_a", t + 3_600_001).state
@@ -99,4 +99,4 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     later = t + 7_200_000
     s = rooms.join(s, "p_a", "A", later).state
     assert not rooms.paused(s)
-    assert min(at for at, _, _ in rooms.deadlines(s, grace, delay)) >= later
+    assert min(at for at, _, _ in game_room.deadlines(s, grace, delay)) >= later

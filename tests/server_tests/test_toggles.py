@@ -12,7 +12,7 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
-from server import game, rooms
+from server import game, game_room, rooms
 from server_tests.helpers import setup_table
 
 GRACE_MS = 60_000
@@ -40,7 +40,7 @@ def _room(ruleset: str, seed: int) -> JSON:
         s = rooms.sit(s, p, i).state
         s = rooms.ready(s, p, True).state
     n = iter(range(1, 100))
-    return rooms.start(
+    return game_room.start(
         s, "p0", 1000, lambda: hashlib.sha256(f"{seed}:{next(n)}".encode()).hexdigest()
     ).state
 
@@ -60,12 +60,12 @@ def _states(ruleset: str, seed: int) -> Iterator[tuple[JSON, int]]:
             seat = min(asked)
             a = player.choose(table.GameState.from_json(s["game"]), seat)
             assert a is not None
-            s = rooms.play(
+            s = game_room.play(
                 s, f"p{seat}", {k: v for k, v in a.to_json().items() if k != "seat"}, now
             ).state
         else:
-            now = max(now, rooms.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
-            ch = rooms.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
+            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
+            ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
             assert ch is not None
             s = ch.state
 
@@ -84,7 +84,7 @@ def test_no_claims_passes_for_a_seat_that_could_claim_but_not_win(ruleset):
             if kind != "claim" or "win" in kinds or not kinds & {"pung", "chow", "kong"}:
                 continue
             assert k not in s["pending_auto"]  # asked, as it may claim
-            after = rooms.set_toggles(s, f"p{seat}", {"no_claims": True}, now).state
+            after = game_room.set_toggles(s, f"p{seat}", {"no_claims": True}, now).state
             assert k in after["pending_auto"]  # not asked any more: the server passes
             assert after["pending_since"][k] == s["pending_since"][k]  # the same decision
             found += 1
@@ -101,7 +101,7 @@ def test_auto_win_declares_a_legal_win(ruleset):
             if not winners:
                 continue
             seat = winners[0]
-            after = rooms.set_toggles(s, f"p{seat}", {"auto_win": True}, now).state
+            after = game_room.set_toggles(s, f"p{seat}", {"auto_win": True}, now).state
             assert after["pending_act"][str(seat)]["type"] == "win"
             # the room's deadlines run (the win is the server's, at once on a turn, in a
             # window when its drawn time comes; the others answer or time out)
@@ -111,9 +111,9 @@ def test_auto_win_declares_a_legal_win(ruleset):
             for _ in range(12):
                 if any(e["type"] == "hand_won" for e in events):
                     break
-                at = rooms.next_deadline(st, GRACE_MS, 0)
+                at = game_room.next_deadline(st, GRACE_MS, 0)
                 assert at is not None
-                nxt = rooms.tick(st, at, GRACE_MS, 0, random.Random(0))
+                nxt = game_room.tick(st, at, GRACE_MS, 0, random.Random(0))
                 assert nxt is not None
                 events += nxt.events
                 actions += nxt.actions
@@ -129,10 +129,10 @@ def test_toggles_belong_to_a_seat():
     s = _room("mcr", 1)
     s = rooms.join(s, "p9", "Watcher").state
     with pytest.raises(rooms.RoomError) as exc:
-        rooms.set_toggles(s, "p9", {"auto_win": True}, 2000)
+        game_room.set_toggles(s, "p9", {"auto_win": True}, 2000)
     assert exc.value.code is ErrorCode.NOT_SEATED
-    ch = rooms.set_toggles(s, "p1", {"no_claims": True}, 2000)
-    assert rooms.toggles_of(ch.state, 1) == {
+    ch = game_room.set_toggles(s, "p1", {"no_claims": True}, 2000)
+    assert game_room.toggles_of(ch.state, 1) == {
         "auto_win": False,
         "no_claims": True,
         "auto_discard": False,

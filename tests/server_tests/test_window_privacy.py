@@ -14,7 +14,7 @@ import hashlib
 import random
 
 import table
-from server import facts, frames, rooms
+from server import facts, frames, game_room, rooms
 from server.windows import window_delay
 
 GRACE_MS = 60_000
@@ -53,7 +53,7 @@ def _room(seed: int, watched_is_bot: bool) -> JSON:
     def wall_seed() -> str:
         return hashlib.sha256(f"{seed}:{next(n)}".encode()).hexdigest()
 
-    return rooms.start(s, "p0", 1000, wall_seed).state
+    return game_room.start(s, "p0", 1000, wall_seed).state
 
 
 def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, int, str]]]]:
@@ -83,12 +83,12 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
             assert a is not None
             if kinds[str(seat)] == "claim":
                 a = table.Action(table.ActionType.PASS, seat, st.seq)
-            ch = rooms.play(
+            ch = game_room.play(
                 s, f"p{seat}", {k: v for k, v in a.to_json().items() if k != "seat"}, now
             )
         else:  # the room's own deadlines: bots, the server's passes, deals
-            now = max(now, rooms.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
-            ch = rooms.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
+            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
+            ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
             assert ch is not None
         entry = facts.build_entry(ch, now, GRACE_MS, BOT_DELAY_MS)
         version += 1
@@ -118,7 +118,9 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
                         due = s["pending_since"][k] + window_delay(
                             s["window_seed"], s["pending_ids"][k], WATCHED, WINDOW_MS
                         )
-                        assert (due, "pass", WATCHED) in rooms.deadlines(s, GRACE_MS, BOT_DELAY_MS)
+                        assert (due, "pass", WATCHED) in game_room.deadlines(
+                            s, GRACE_MS, BOT_DELAY_MS
+                        )
             continue
         if current is not None and before["game"]["phase"] == "claim":
             actor = ch.actions[0]["seat"] if len(ch.actions) == 1 else -1

@@ -1,0 +1,347 @@
+"""The game in a room: starting and playing it, and what happens by itself while it runs.
+
+Pure functions over a room's state, like :mod:`server.rooms` (the lobby, members and
+presence): :func:`start`, :func:`play` and :func:`rematch`; each open decision's clock
+(:func:`refresh_pending`: a decision keeps its start time exactly while the engine's id for
+it is unchanged), the automatic answers — bots, seats without a choice
+(``server/windows.py``), a player's own settings (:func:`set_toggles`) —, the room's
+:func:`deadlines` and the timer :func:`tick` that applies what is due. Time (``now`` in
+ms) and randomness (wall seeds, bot choices) are arguments.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+
+from protocol.codes import ErrorCode
+from server import game
+from server.rooms import (
+    JSON,
+    Change,
+    RoomError,
+    _copy,
+    _host,
+    _lobby_only,
+    _member,
+    paused,
+    seat_of,
+)
+from server.windows import DEFAULT_WINDOW_MS, window_delay
+
+#: a seated player's own play settings (kept in the room, so they survive a reconnect)
+TOGGLES = ("auto_win", "no_claims", "auto_discard")
+
+
+def toggles_of(state: JSON, seat: int) -> JSON:
+    s = state["seats"][seat]
+    have = (s or {}).get("toggles") or {}
+    return {k: bool(have.get(k, False)) for k in TOGGLES}
+
+
+def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
+    """The player's own play settings for their seat: ``auto_win`` (declare any legal win at
+    once), ``no_claims`` (pass on everything but a win), ``auto_discard`` (discard the drawn
+    tile when that is the only thing to do, e.g. after 叮)."""
+    _member(state, player)
+    seat = seat_of(state, player)
+    if seat is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "play settings belong to a seat")
+    s = _copy(state)
+    s["seats"][seat]["toggles"] = {**toggles_of(state, seat), **changes}
+    if s["status"] == "playing" and s.get("game") is not None:
+        refresh_pending(s, now)  # the settings apply to the decision open now
+    return Change(s, "toggles", player, persist=True)
+
+
+def _game_options(state: JSON) -> JSON:
+    o = state["options"]
+    return {
+        "length": o["length"],
+        "hands": o["hands"],
+        "stakes": o["stakes"],
+        "house_rules": o.get("house_rules"),
+        "settlement": o.get("settlement"),
+        "names": [seat["name"] for seat in state["seats"]],
+    }
+
+
+WallSeed = Callable[[], str]
+
+
+def secret_wall_seed() -> str:
+    """A wall seed for a real deal: 256 bits from the operating system's CSPRNG."""
+    return secrets.token_hex(32)
+
+
+def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> None:
+    action = game.start_hand_action(s["game"], wall_seed())
+    if action is None:
+        return
+    s["game"], events = game.apply(s["game"], action)
+    change.actions.append(action)
+    change.events.extend(events)
+    refresh_pending(s, now)
+    s["next_hand_at"] = None
+
+
+def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_seed) -> Change:
+    """The host starts the game: the first hand is dealt from a wall made from
+    ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal)."""
+    _member(state, player)
+    _host(state, player)
+    _lobby_only(state)
+    if state["status"] == "finished":
+        raise RoomError(ErrorCode.GAME_NOT_STARTED, "use rematch to play again")
+    for seat in state["seats"]:
+        if seat is None or not seat["ready"]:
+            raise RoomError(ErrorCode.NOT_READY, "every seat must be taken and ready")
+    s = _copy(state)
+    try:
+        s["game"] = game.new_game(s["ruleset"], _game_options(s))
+    except game.GameUnavailable as exc:
+        raise RoomError(ErrorCode.UNAVAILABLE, exc.message) from None
+    except game.GameError as exc:
+        raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
+    s["status"] = "playing"
+    s["game_no"] += 1
+    change = Change(s, "start", player, lobby_changed=True)
+    _deal_if_needed(s, change, now, wall_seed)
+    s["window_seed"] = wall_seed()  # the recorded randomness of the claim windows' timing
+    return change
+
+
+def rematch(state: JSON, player: str) -> Change:
+    _member(state, player)
+    if state["status"] != "finished":
+        raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the game is not finished")
+    s = _copy(state)
+    s["status"] = "lobby"
+    s["game"] = None
+    for i, seat in enumerate(s["seats"]):
+        if seat is None:
+            continue
+        if not seat["bot"] and seat.get("player") not in s["members"]:
+            s["seats"][i] = None  # left during the game
+        else:
+            seat["ready"] = seat["bot"]
+            seat["auto"] = seat["bot"]
+            seat["away"] = None
+    return Change(s, "rematch", player, lobby_changed=True)
+
+
+def refresh_pending(s: JSON, now: int) -> None:
+    """Start the clock of every decision the table opened; a decision still open (the same
+    id, as the engine names it: ``game.pending``) keeps its start time, and so its deadline.
+
+    A claim window that closes and reopens in one step (a 叮 seat's automatic discard after
+    the next draw) is a new decision with a new id for every seat asked, even a seat asked
+    in both: it gets the whole claim time again."""
+    old = s.get("pending_since") or {}
+    old_ids = s.get("pending_ids") or {}
+    since: JSON = {}
+    kinds: JSON = {}
+    ids: JSON = {}
+    for seat, (kind, decision) in game.pending(s["game"]).items():
+        k = str(seat)
+        kinds[k] = kind
+        ids[k] = decision
+        since[k] = old[k] if old_ids.get(k) == decision and k in old else now
+    s["pending_since"] = since
+    s["pending_kinds"] = kinds
+    s["pending_ids"] = ids
+    s["pending_auto"] = _no_choice(s, kinds)
+    s["pending_act"] = _auto_acts(s, kinds)
+    s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
+
+
+def _no_choice(s: JSON, kinds: JSON) -> list[str]:
+    """The seats a player answers in a claim window whose only legal answer is "pass" — or
+    who said "no claims" and cannot win: the server passes for them (not asked, no deadline;
+    server/windows.py)."""
+    out = []
+    for k, kind in kinds.items():
+        seat = s["seats"][int(k)]
+        if kind != "claim" or seat is None or seat["bot"] or seat.get("auto"):
+            continue
+        legal = game.legal(s["game"], int(k))
+        no_claims = toggles_of(s, int(k))["no_claims"]
+        if all(a.get("type") == "pass" or (no_claims and a.get("type") != "win") for a in legal):
+            out.append(k)
+    return sorted(out)
+
+
+def _auto_acts(s: JSON, kinds: JSON) -> JSON:
+    """The actions the server takes at once for players who asked for it: a legal win
+    (``auto_win``), the only possible discard (``auto_discard``)."""
+    out: JSON = {}
+    for k, kind in kinds.items():
+        seat = s["seats"][int(k)]
+        if seat is None or seat["bot"] or seat.get("auto") or not seat.get("toggles"):
+            continue
+        t = toggles_of(s, int(k))
+        if not (t["auto_win"] or t["auto_discard"]):
+            continue
+        legal = game.legal(s["game"], int(k))
+        wins = [a for a in legal if a.get("type") == "win"]
+        if t["auto_win"] and wins:
+            out[k] = wins[0]
+        elif (
+            t["auto_discard"]
+            and kind == "turn"
+            and len(legal) == 1
+            and legal[0].get("type") == "discard"
+        ):
+            out[k] = legal[0]
+    return out
+
+
+def window_hi(state: JSON, bot_delay_ms: int) -> int:
+    """The longest an automatic answer in a claim window waits in this room (ms)."""
+    v = state["options"].get("window_ms")
+    if v is not None:
+        return int(v)
+    return 0 if _bot_delay(state, bot_delay_ms) == 0 else DEFAULT_WINDOW_MS
+
+
+def _after_game_step(s: JSON, change: Change, now: int) -> None:
+    refresh_pending(s, now)
+    if game.finished(s["game"]):
+        s["status"] = "finished"
+        summary = game.summary(s["game"])
+        s["history"] = [*s["history"][-9:], summary]
+        change.lobby_changed = True
+        change.notice = {"type": "game_over", "summary": summary}
+        s["next_hand_at"] = None
+    elif game.between_hands(s["game"]):
+        s["next_hand_at"] = now + s["options"]["hand_pause_ms"]
+
+
+def play(state: JSON, player: str, action: JSON, now: int) -> Change:
+    _member(state, player)
+    if state["status"] != "playing":
+        raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
+    seat = seat_of(state, player)
+    if seat is None:
+        raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
+    decision = action.get("seq")
+    if not isinstance(decision, int) or isinstance(decision, bool):
+        raise RoomError(
+            ErrorCode.BAD_MESSAGE,
+            "action.seq is required: the table seq of the decision it answers "
+            "(the seq of the legal entry, or game.seq)",
+        )
+    full = game.complete_action(state["game"], action, seat)
+    try:
+        new_game, events = game.apply(state["game"], full)
+    except game.GameError as exc:
+        raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
+    s = _copy(state)
+    s["game"] = new_game
+    change = Change(s, "action", player, events=events, actions=[full])
+    _after_game_step(s, change, now)
+    return change
+
+
+def _bot_delay(state: JSON, default_ms: int) -> int:
+    v = state["options"].get("bot_delay_ms")
+    return default_ms if v is None else int(v)
+
+
+def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
+    """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
+    out: list[tuple[int, str, int]] = []
+    if state["status"] != "playing" or paused(state):
+        return out
+    for i, seat in enumerate(state["seats"]):
+        if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
+            out.append((int(seat["away"]) + grace_ms, "grace", i))
+    if state.get("next_hand_at") is not None:
+        out.append((int(state["next_hand_at"]), "deal", -1))
+        return out
+    o = state["options"]
+    since = state.get("pending_since") or {}
+    auto = state.get("pending_auto") or ()
+    ids = state.get("pending_ids") or {}
+    seed = str(state.get("window_seed") or state.get("id", ""))
+    hi = window_hi(state, bot_delay_ms)
+    for k, kind in sorted((state.get("pending_kinds") or {}).items()):
+        i = int(k)
+        seat = state["seats"][i]
+        t0 = int(since.get(k, 0))
+        answer_at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
+        if seat and (seat["bot"] or seat.get("auto")):
+            # a bot's answer to a claim window waits like a seat without a choice
+            at = answer_at if kind == "claim" else t0 + _bot_delay(state, bot_delay_ms)
+            out.append((at, "bot", i))
+        elif k in (state.get("pending_act") or {}):
+            # the player's own setting: on a turn at once, in a window when the others are
+            out.append((answer_at if kind == "claim" else t0, "act", i))
+        elif k in auto:
+            out.append((answer_at, "pass", i))
+        else:
+            secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
+            if secs:
+                out.append((t0 + secs * 1000, "timeout", i))
+    return out
+
+
+def next_deadline(state: JSON, grace_ms: int, bot_delay_ms: int) -> int | None:
+    d = deadlines(state, grace_ms, bot_delay_ms)
+    return min(at for at, _, _ in d) if d else None
+
+
+def tick(
+    state: JSON,
+    now: int,
+    grace_ms: int,
+    bot_delay_ms: int,
+    rng: random.Random,
+    max_steps: int = 32,
+    bot_budget_s: float | None = None,
+    wall_seed: WallSeed = secret_wall_seed,
+) -> Change | None:
+    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal).
+
+    Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
+    falls back to a fast legal action."""
+    s = _copy(state)
+    change = Change(s, "tick", None)
+    steps = 0
+    while steps < max_steps:
+        due = [d for d in deadlines(s, grace_ms, bot_delay_ms) if d[0] <= now]
+        if not due:
+            break
+        _at, kind, i = min(due)
+        steps += 1
+        if kind == "grace":
+            s["seats"][i]["auto"] = True
+            change.lobby_changed = True
+            change.notice = {"type": "bot_took_over", "seat": i}
+            continue
+        if kind == "deal":
+            s["next_hand_at"] = None
+            _deal_if_needed(s, change, now, wall_seed)
+            continue
+        answer = (s.get("pending_kinds") or {}).get(str(i)) == "claim"
+        if kind == "bot":
+            action = game.bot_action(s["game"], i, rng, bot_budget_s)
+        elif kind == "pass":
+            action = game.pass_action(s["game"], i)
+        elif kind == "act":
+            action = dict(s["pending_act"][str(i)])
+        else:
+            action = game.timeout_action(s["game"], i)
+        s["game"], events = game.apply(s["game"], action)
+        change.actions.append(action)
+        change.events.extend(events)
+        _after_game_step(s, change, now)
+        if answer:
+            # every answer in a claim window is a commit of its own, whoever gave it (a
+            # player, a bot, the server for a seat with no choice): the number of commits
+            # does not tell whether a seat could claim
+            break
+    if steps == 0:
+        return None
+    return change
