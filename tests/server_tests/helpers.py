@@ -12,7 +12,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server import game, game_room
+from server import game
 from server.store import Store
 from server_tests.wsclient import Client
 
