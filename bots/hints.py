@@ -10,12 +10,12 @@ request with :func:`hints` (docs/protocol.md); clients show it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
-from bots.player import Situation, situation
+from bots.player import Situation, _score, situation
 from bots.shanten import shanten, useful_tiles
 from scoring.tiles import Tile
 
@@ -134,9 +134,8 @@ def _waits(sit: Situation, counts: list[int], minimum: int) -> tuple[WaitHint, .
     """Every tile that completes the ready hand ``counts`` (its draw lowers shanten to -1)."""
     rules = sit.rules.shapes
     out = []
-    melds = tuple(_meld_key(m) for m in sit.melds if m.get("tiles"))
+    melds = json.dumps([m for m in sit.melds if m.get("tiles")], sort_keys=True)
     for t in useful_tiles(counts, sit.n_melds, rules, sit.caps, 0):
-        unseen = sit.unseen(t)
         four = sit.visible[t] >= 3  # the last copy: three already in sight
         key = (
             sit.rules.name,
@@ -147,44 +146,15 @@ def _waits(sit: Situation, counts: list[int], minimum: int) -> tuple[WaitHint, .
             sit.round_wind,
             t,
             sit.ting,
-            four,
         )
-        out.append(WaitHint(str(Tile(t)), unseen, _wins(*key, False), _wins(*key, True)))
+        by_discard = _score(*key, self_drawn=False, fourth_tile=four)
+        by_self_draw = _score(*key, self_drawn=True, fourth_tile=four)
+        out.append(
+            WaitHint(str(Tile(t)), sit.unseen(t), _reaches(by_discard), _reaches(by_self_draw))
+        )
     return tuple(out)
 
 
-def _meld_key(m: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in m.items()))
-
-
-@lru_cache(maxsize=1 << 14)
-def _wins(
-    ruleset: str,
-    counts: tuple[int, ...],
-    melds: tuple[tuple[tuple[str, Any], ...], ...],
-    flowers: tuple[str, ...],
-    seat_wind: Tile,
-    round_wind: Tile,
-    win: int,
-    ting: bool,
-    fourth: bool,
-    self_drawn: bool,
-) -> bool:
-    """Whether the scoring engine takes this win and it reaches the rule set's minimum."""
-    from scoring import get_ruleset, score
-
-    uses_flowers = bool(getattr(get_ruleset(ruleset), "uses_flowers", False))
-    hand: dict[str, Any] = {
-        "ruleset": ruleset,
-        "concealed": [str(Tile(i)) for i in range(34) for _ in range(counts[i])],
-        "melds": [{k: list(v) if isinstance(v, tuple) else v for k, v in m} for m in melds],
-        "flowers": list(flowers) if uses_flowers else [],
-        "win_tile": str(Tile(win)),
-        "win": {"self_drawn": self_drawn, "fourth_tile": fourth},
-        "seat_wind": str(seat_wind),
-        "round_wind": str(round_wind),
-    }
-    if ting:
-        hand["context"] = {"ting": True}
-    res = score(hand)
-    return res.get("error") is None and bool(res.get("minimum_met"))
+def _reaches(scored: tuple[int, bool] | None) -> bool:
+    """A win the scoring engine takes (``bots.player._score``) that reaches the minimum."""
+    return scored is not None and scored[1]

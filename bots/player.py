@@ -176,9 +176,12 @@ def _score(
     round_wind: Tile,
     win: int,
     ting: bool = False,
+    self_drawn: bool = False,
+    fourth_tile: bool = False,
 ) -> tuple[int, bool] | None:
-    """(total, minimum met) of winning on ``win`` by a discard (scoring engine), with the
-    hand declared ting (叮) or not; None when the engine does not accept the hand."""
+    """(total, minimum met) of winning on ``win`` (scoring engine) by a discard or a
+    self-draw, with the hand declared ting (叮) or not, the tile the last copy or not; None
+    when the engine does not accept the hand."""
     from scoring import get_ruleset, score
 
     try:
@@ -191,7 +194,7 @@ def _score(
         "melds": json.loads(melds),
         "flowers": list(flowers) if uses_flowers else [],
         "win_tile": str(Tile(win)),
-        "win": {"self_drawn": False},
+        "win": {"self_drawn": self_drawn, "fourth_tile": fourth_tile},
         "seat_wind": str(seat_wind),
         "round_wind": str(round_wind),
     }
