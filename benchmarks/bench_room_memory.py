@@ -69,7 +69,10 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
     sproc: subprocess.Popen[str] | None = None
     try:
         sproc, port = start_listening(
-            server_command("--redis-url", red.url, "--bot-delay-ms", "0", "--log-level", "WARNING"),
+            server_command(
+                "--redis-url", red.url, "--bot-delay-ms", "0", "--log-level", "WARNING",
+                "--snapshot-every", str(args.snapshot_every),
+            ),
             stderr=subprocess.DEVNULL, cwd=ROOT,
         )  # fmt: skip
         results = await asyncio.gather(
@@ -79,7 +82,7 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
         for room, versions in results:
             sizes = {
                 k: int(r.memory_usage(f"{{room:{room}}}:{k}", samples=0) or 0)
-                for k in ("state", "log", "seq")
+                for k in ("state", "tail", "log", "seq")
             }
             per_room.append({"versions": versions, **sizes})
         used = int(r.info("memory")["used_memory"]) - base
@@ -97,6 +100,7 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
         "rooms": n,
         "versions_per_game": sum(p["versions"] for p in per_room) / n,
         "state_bytes": sum(p["state"] for p in per_room) / n,
+        "tail_bytes": sum(p["tail"] for p in per_room) / n,
         "log_bytes": sum(p["log"] for p in per_room) / n,
         "log_bytes_per_version": sum(p["log"] for p in per_room)
         / sum(p["versions"] for p in per_room),
@@ -109,11 +113,13 @@ def main() -> None:
     p.add_argument("--rooms", type=int, default=6)
     p.add_argument("--hands", type=int, default=1)
     p.add_argument("--ruleset", default=None)
+    p.add_argument("--snapshot-every", type=int, default=16, help="the server's setting")
     res = asyncio.run(main_async(p.parse_args()))
     print(
         f"ruleset {res['ruleset']}, {res['rooms']} finished games of {res['hands']} hand(s)\n"
         f"versions per game     {res['versions_per_game']:.0f}\n"
         f"state hash            {res['state_bytes'] / 1024:.1f} KiB per room\n"
+        f"patches (tail)        {res['tail_bytes'] / 1024:.1f} KiB per room\n"
         f"event log (stream)    {res['log_bytes'] / 1024:.1f} KiB per game "
         f"({res['log_bytes_per_version']:.0f} B per version)\n"
         f"Redis used_memory     {res['used_memory_per_room'] / 1024:.1f} KiB per room"

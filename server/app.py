@@ -210,6 +210,8 @@ class App:
         with contextlib.suppress(game.GameUnavailable):
             game.warm_up()
         await self.wait_for_redis()
+        # a process of before snapshots live (a rolling upgrade): write the format it reads
+        await rt.store.check_peers()
         await self.loops.reconcile_timers()
         await self.stopping.learn_at_start()
         loop = asyncio.get_running_loop()

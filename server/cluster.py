@@ -44,16 +44,15 @@ from server.loops import Loops
 from server.runtime import Runtime
 from server.store import (
     COMMIT_LUA,
-    JSON,
     TIMERS,
-    CommitResult,
     Store,
-    commit_args,
+    commit_reply,
     k_channel,
     k_log,
     k_player,
     k_seq,
     k_state,
+    k_tail,
     k_token,
     room_of_channel,
 )
@@ -180,18 +179,10 @@ class ClusterStore(Store):
         # a loading node answers LOADING, which the cluster client retries (see _RETRY_PREFIXES)
         return False
 
-    async def commit(
-        self,
-        room: str,
-        expected_version: int,
-        state: JSON,
-        entry: JSON,
-        player: str | None = None,
-        client_seq: int | None = None,
-        deadline: int | None = None,
-    ) -> CommitResult:
-        keys = [k_state(room), k_log(room), k_seq(room)]
-        args = commit_args(room, expected_version, state, entry, player, client_seq, deadline)
+    async def _commit_script(self, room: str, args: list[Any], deadline: int | None) -> Any:
+        """commit.lua on the room's master (retried across a failover), then WAIT for its
+        replicas and the timers index (another slot) written after it."""
+        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room)]
         give_up = time.monotonic() + COMMIT_RETRY_SECONDS
         delay = 0.05
         while True:
@@ -213,10 +204,8 @@ class ClusterStore(Store):
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.5)
             await self.refresh_topology()
-        status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
-        if status == "dup":
-            return CommitResult("dup", int(res[1]), int(res[2]))
-        if status == "ok" and deadline is not None:
+        out = commit_reply(res)
+        if out.status == "ok" and deadline is not None:
             # the index lives in another slot (single Redis: in the script), so it is written
             # afterwards
             try:
@@ -224,7 +213,7 @@ class ClusterStore(Store):
             except (redis.exceptions.RedisError, redis.exceptions.RedisClusterException, OSError):
                 # the commit stands (the client gets its ack); the timer is repaired soon
                 self.timer_debt.add(room)
-        return CommitResult(status, int(res[1]))
+        return out
 
     async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
         """One attempt; None when the slot map changed and the caller should retry."""

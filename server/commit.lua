@@ -1,26 +1,37 @@
 -- Atomically commit one change to a room.
--- KEYS[1] {room:<id>}:state   hash: state (msgpack), version (int)
+-- KEYS[1] {room:<id>}:state   hash: version (int), deadline, and the room's state: snap
+--                             (msgpack) at version sv, or (the format of before snapshots)
+--                             state (msgpack) at version; see server/store.py
 -- KEYS[2] {room:<id>}:log     stream: one entry per version, ID "<version>-1", field d
 -- KEYS[3] {room:<id>}:seq     hash: <player> -> last applied client seq, <player>:v -> its version
+-- KEYS[4] {room:<id>}:tail    list: the state patches of versions sv+1 .. version, in order
 -- ARGV[1] expected version ("0": the room must not exist yet)
--- ARGV[2] new state (msgpack)
+-- ARGV[2] new state (msgpack), or "" when ARGV[8] is a patch
 -- ARGV[3] log entry (msgpack)
 -- ARGV[4] player id of a sequenced request, or ""
 -- ARGV[5] client seq, or ""
 -- ARGV[6] pub/sub channel for the notification
 -- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
 --         global timers index is updated by the caller, see server/store.py)
--- KEYS[4] (optional, single Redis only) mj:timers: the global deadline index, updated here
---         too (ZADD ARGV[8] at ARGV[7]) so a commit is one round trip; with Redis Cluster
+-- ARGV[8] with ARGV[2] "": the patch (msgpack, server/patches.py) from the state at the
+--         expected version to the new one
+-- ARGV[9] the format of a whole state: "snap" (snap + sv, the tail emptied) or "state" (the
+--         format of before snapshots, which their processes read: state, no snap, no tail)
+-- KEYS[5] (optional, single Redis only) mj:timers: the global deadline index, updated here
+--         too (ZADD ARGV[10] at ARGV[7]) so a commit is one round trip; with Redis Cluster
 --         it lives in another slot and the caller updates it after the commit
--- ARGV[8] the room id (with KEYS[4])
--- KEYS[5] (optional, with KEYS[4]) mj:procs: the live server processes (zset, score = the
+-- ARGV[10] the room id (with KEYS[5])
+-- KEYS[6] (optional, with KEYS[5]) mj:procs: the live server processes (zset, score = the
 --         time in ms until which the process counts as live, refreshed while it runs);
---         ARGV[9] now in ms, ARGV[10] this process's id. The notification is published only
+--         ARGV[11] now in ms, ARGV[12] this process's id. The notification is published only
 --         if a live process other than the committer exists: a lone process, which delivers
 --         its own commits from memory, is not sent a message per commit it has to ignore.
---         Without KEYS[5], always published.
--- Returns {"ok", new_version} | {"conflict", current_version} | {"dup", version_of_that_seq}
+--         Without KEYS[6], always published.
+-- Returns {"ok", new_version, 1 if the whole state was written else 0}
+--       | {"conflict", current_version} | {"dup", version_of_that_seq}
+--       | {"snap", current_version}: a patch, but the hash has no snapshot the patches reach
+--         the expected version from (written by a process of before snapshots, or in their
+--         format): nothing was written; commit again with the whole state
 local cur = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 local player = ARGV[4]
 if player ~= '' then
@@ -35,16 +46,35 @@ if cur ~= tonumber(ARGV[1]) then
   return {'conflict', cur}
 end
 local nv = cur + 1
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', nv, 'deadline', ARGV[7])
+local whole = 1
+if ARGV[2] ~= '' then
+  if ARGV[9] == 'state' then
+    redis.call('HSET', KEYS[1], 'state', ARGV[2], 'version', nv, 'deadline', ARGV[7])
+    redis.call('HDEL', KEYS[1], 'snap', 'sv')
+  else
+    redis.call('HSET', KEYS[1], 'snap', ARGV[2], 'sv', nv, 'version', nv, 'deadline', ARGV[7])
+    redis.call('HDEL', KEYS[1], 'state')
+  end
+  redis.call('DEL', KEYS[4])
+else
+  local sv = redis.call('HGET', KEYS[1], 'sv')
+  if not sv or redis.call('HEXISTS', KEYS[1], 'state') == 1
+      or tonumber(sv) + redis.call('LLEN', KEYS[4]) ~= cur then
+    return {'snap', cur}
+  end
+  redis.call('RPUSH', KEYS[4], ARGV[8])
+  redis.call('HSET', KEYS[1], 'version', nv, 'deadline', ARGV[7])
+  whole = 0
+end
 redis.call('XADD', KEYS[2], nv .. '-1', 'd', ARGV[3])
 if player ~= '' then
   redis.call('HSET', KEYS[3], player, ARGV[5], player .. ':v', nv)
 end
 local publish = true
-if KEYS[5] then
-  local now = tonumber(ARGV[9])
-  local others = redis.call('ZCOUNT', KEYS[5], now, '+inf')
-  local mine = redis.call('ZSCORE', KEYS[5], ARGV[10])
+if KEYS[6] then
+  local now = tonumber(ARGV[11])
+  local others = redis.call('ZCOUNT', KEYS[6], now, '+inf')
+  local mine = redis.call('ZSCORE', KEYS[6], ARGV[12])
   if mine and tonumber(mine) >= now then
     others = others - 1
   end
@@ -53,7 +83,7 @@ end
 if publish then
 redis.call('PUBLISH', ARGV[6], nv)
 end
-if KEYS[4] and ARGV[7] ~= '' then
-  redis.call('ZADD', KEYS[4], ARGV[7], ARGV[8])
+if KEYS[5] and ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[5], ARGV[7], ARGV[10])
 end
-return {'ok', nv}
+return {'ok', nv, whole}

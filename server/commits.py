@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from protocol.codes import ErrorCode
-from server import facts, game
+from server import facts, game, patches
 from server.clock import now_ms
 from server.config import Config
 from server.metrics import Metrics
@@ -43,6 +43,9 @@ class Commits:
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        # room -> the version of its last snapshot, for the rooms in ``states`` (None: the
+        # state in Redis is in the format of before snapshots; see _commit)
+        self.snap_versions: dict[str, int | None] = {}
         # room -> its load from Redis in progress (see load_shared)
         self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         #: called after each commit of this process, in order (fan-out, timers)
@@ -81,7 +84,7 @@ class Commits:
         fut: asyncio.Future[tuple[int, JSON] | None] = asyncio.get_running_loop().create_future()
         self.loading[room] = fut
         try:
-            loaded = await self.store.load(room)
+            full = await self.store.load_room(room)
         except asyncio.CancelledError:
             fut.cancel()
             raise
@@ -91,8 +94,9 @@ class Commits:
             raise
         finally:
             self.loading.pop(room, None)
-        if loaded is not None and self.states.get(room, (-1,))[0] < loaded[0]:
-            self._remember_state(room, *loaded)
+        loaded = None if full is None else (full[0], full[1])
+        if full is not None and self.states.get(room, (-1,))[0] < full[0]:
+            self._remember_state(room, *full)
         fut.set_result(loaded)
         self.metrics.inc("room_loads")
         return loaded
@@ -113,7 +117,7 @@ class Commits:
         """Commit a new room's first state (version 1), under the room's lock, cached and
         announced to the hooks like every other commit."""
         async with self._lock(room):
-            res = await self._commit(room, 0, change, None, None)
+            res = await self._commit(room, 0, change, None, None, None, None)
         if res.status != "ok":  # a room id taken (never: 64 random bits)
             raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
         return res
@@ -150,11 +154,12 @@ class Commits:
             cached = self.states.get(room) if attempt == 0 else None
             if cached is not None:
                 version, state = cached
+                snap_version = self.snap_versions.get(room)
             else:
-                loaded = await self.store.load(room)
+                loaded = await self.store.load_room(room)
                 if loaded is None:
                     raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
-                version, state = loaded
+                version, state, snap_version = loaded
                 if client_seq is not None and player is not None:
                     last, at = await self.store.last_seq(room, player)
                     if client_seq <= last:
@@ -177,7 +182,7 @@ class Commits:
                 continue
             if change is None or not facts.changes_anything(change):
                 return None, state
-            res = await self._commit(room, version, change, player, client_seq)
+            res = await self._commit(room, version, change, player, client_seq, state, snap_version)
             if res.status == "conflict":
                 self._forget_state(room)
                 self.metrics.inc("commit_conflicts")
@@ -193,17 +198,38 @@ class Commits:
         change: Change,
         player: str | None,
         client_seq: int | None,
+        base: JSON | None,
+        snap_version: int | None,
     ) -> CommitResult:
-        """Commit ``change`` over ``version`` (compare-and-set); on success cache the state
-        and run the after-commit work. The one call of ``Store.commit`` in the server."""
+        """Commit ``change`` over ``version`` (compare-and-set; ``base``: the state at
+        ``version``, whose last snapshot is at ``snap_version``); on success cache the state
+        and run the after-commit work. The one call of ``Store.commit`` in the server.
+
+        The whole state is written when the last snapshot is ``--snapshot-every`` versions
+        old or at a hand boundary (:func:`_boundary`); else a patch from ``base``."""
         now = now_ms()
         deadlines = self.room_deadlines(change.state)
         next_deadline = facts.next_deadline(deadlines)
         entry = self.build_entry(change, now, deadlines)
         if client_seq is not None:
             entry["cseq"] = client_seq
+        patch = None
+        if (
+            base is not None
+            and snap_version is not None
+            and version + 1 - snap_version < self.cfg.snapshot_every
+            and not _boundary(base, change.state)
+        ):
+            patch = patches.diff(base, change.state)
         res = await self.store.commit(
-            room, version, change.state, entry, player, client_seq, deadline=next_deadline
+            room,
+            version,
+            change.state,
+            entry,
+            player,
+            client_seq,
+            deadline=next_deadline,
+            patch=patch,
         )
         if res.status == "ok":
             log.debug(
@@ -218,7 +244,8 @@ class Commits:
             )
             self.metrics.commits[change.kind] += 1
             self.metrics.inc("actions", len(change.actions))
-            self._remember_state(room, res.version, change.state)
+            snapped = res.version if res.snapshot else snap_version
+            self._remember_state(room, res.version, change.state, snapped)
             await self.after_commit(room, res.version, change.state, entry, next_deadline)
         return res
 
@@ -231,14 +258,31 @@ class Commits:
         for hook in self.hooks:
             hook(room, version, entry, deadline)
 
-    def _remember_state(self, room: str, version: int, state: JSON) -> None:
+    def _remember_state(
+        self, room: str, version: int, state: JSON, snap_version: int | None
+    ) -> None:
         if state["status"] == "closed":
-            self.states.pop(room, None)
+            self._forget_state(room)
             return  # (its lock, if idle, goes with the next sweep of idle locks)
         self.states[room] = (version, state)
+        self.snap_versions[room] = snap_version
         self.states.move_to_end(room)
         while len(self.states) > STATE_CACHE_ROOMS:
-            self.states.popitem(last=False)
+            old, _ = self.states.popitem(last=False)
+            self.snap_versions.pop(old, None)
 
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
+        self.snap_versions.pop(room, None)
+
+
+def _boundary(before: JSON, after: JSON) -> bool:
+    """Whether a change from ``before`` to ``after`` crosses a hand boundary (a hand or a
+    game starts or ends, the room's status changes): a commit writing a snapshot there
+    starts each hand's patches afresh."""
+    if before.get("status") != after.get("status") or before.get("game_no") != after.get("game_no"):
+        return True
+    g0, g1 = before.get("game") or {}, after.get("game") or {}
+    if g0.get("hands_played") != g1.get("hands_played"):
+        return True
+    return bool((g0.get("hand") or {}).get("number") != (g1.get("hand") or {}).get("number"))

@@ -62,6 +62,10 @@ class Config:
     log_json: bool = True
     tls_cert: str | None = None  # PEM certificate chain: serve wss:// (with tls_key)
     tls_key: str | None = None  # PEM private key of tls_cert
+    # a commit writes the room's whole state every this many versions and at hand
+    # boundaries, and in between only a patch of it (docs/server.md "Snapshots"); 1: every
+    # commit writes it whole, in the format of before snapshots
+    snapshot_every: int = 16
     redis_cluster: bool = False  # redis_url names a seed node of a Redis Cluster
     redis_wait_replicas: int = 1  # cluster: a commit is acked once this many replicas have it
     redis_wait_ms: int = 1000  # cluster: how long a commit waits for them

@@ -1,8 +1,25 @@
-"""Everything the server keeps in Redis.
+"""Everything the server keeps in Redis about rooms: commits, loads, the event log, the open-room indexes and the timers (players and processes: :mod:`server.store_players`; key names and round trips: :mod:`server.store_base`).
 
 Per room (hash-tagged so one room lives in one Redis Cluster slot):
 
-* ``{room:<id>}:state`` hash ``state`` (msgpack room state) + ``version`` (int);
+* ``{room:<id>}:state`` hash: ``version`` (int, the latest committed version) and
+  ``deadline`` (the room's next deadline in ms, or empty), and the room's state in one of
+  two formats:
+
+  - ``snap`` (msgpack room state at version ``sv``) plus ``{room:<id>}:tail``, a list of the
+    state patches (``server/patches.py``) of versions ``sv + 1`` .. ``version``, in order: the
+    format of ``--snapshot-every`` N > 1, where a commit writes the whole state only every N
+    versions and at hand boundaries (a new snapshot empties the tail);
+  - ``state`` (msgpack room state at ``version``): the format of every commit before
+    snapshots existed (commit ``d1dd70d`` and earlier), and of ``--snapshot-every 1``. A
+    process writing it deletes ``snap``/``sv`` and the tail; a process writing the snapshot
+    format deletes ``state``, so the hash holds one format at a time and ``state``, when
+    present, is always the state at ``version``. Processes of before snapshots find no
+    ``state`` in a room written in the snapshot format and treat the room as gone: so while
+    any of them is live (a rolling upgrade), the new processes write this format
+    (:meth:`Store.register_process` finds them: they do not mark themselves in
+    ``mj:procs:snap``).
+
 * ``{room:<id>}:log`` stream, one entry per version with ID ``<version>-1`` (the event log);
 * ``{room:<id>}:seq`` hash, per player the last applied client sequence number;
 * ``{room:<id>}:ch`` pub/sub channel carrying each new version number.
@@ -13,229 +30,111 @@ player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set),
 ``mj:player:<id>:on`` (set: the processes holding a connection of the player, see
 :meth:`Store.online_elsewhere`), ``mj:sweep:lock`` /
 ``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``), ``mj:leavers`` (players
-of a graceful stop), ``mj:procs`` (live server processes, see :meth:`Store.register_process`).
+of a graceful stop), ``mj:procs`` (live server processes, see :meth:`Store.register_process`)
+and ``mj:procs:snap`` (those of them that read the snapshot format).
 
 Retention: a closed room's own keys get an expiry (``--closed-room-ttl``) in
 :meth:`Store.close_room`; the sweeper closes abandoned rooms (``--idle-room-seconds``).
 
 Every change goes through one Lua script (``commit.lua``) touching only the room's own keys
-(one hash slot): idempotency check of the client sequence number, version check, state and
-next-deadline write, stream append, publish and (single Redis) the global timers index, all
-atomic and in one round trip. With Redis Cluster the timers index lives in another slot and
-is updated right after (see :meth:`Store.reindex_timers` for why that is safe).
+(one hash slot): idempotency check of the client sequence number, version check, the
+snapshot or the patch and the next-deadline write, stream append, publish and (single Redis)
+the global timers index, all atomic and in one round trip. With Redis Cluster the timers
+index lives in another slot and is updated right after (see :meth:`Store.reindex_timers` for
+why that is safe).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import hashlib
-import secrets
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-import msgpack
-import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError
-
-from protocol.codec import encode
+from server import patches
 from server.clock import now_ms
-from server.resp import PipelinedConnection
-from server.resp import supported as resp_supported
+from server.patches import Patch
+from server.store_base import (
+    BATCH,
+    CHANNEL_PATTERN,
+    COMMIT_LUA,
+    CONNECT_TIMEOUT,
+    FORMAT_SNAP,
+    FORMAT_STATE,
+    JSON,
+    LEAVERS,
+    PLAYER_PREFIX,
+    PROCS,
+    PROCS_SNAP,
+    PUBLIC,
+    RESTART,
+    ROOMS,
+    SOCKET_TIMEOUT,
+    SWEEP_CURSOR,
+    SWEEP_LOCK,
+    TIMERS,
+    VERSIONS_LUA,
+    CommitResult,
+    commit_args,
+    commit_reply,
+    expire_room_keys,
+    k_channel,
+    k_log,
+    k_online,
+    k_player,
+    k_player_rooms,
+    k_seq,
+    k_state,
+    k_tail,
+    k_token,
+    pack,
+    room_of_channel,
+    token_hash,
+    unpack,
+)
+from server.store_players import PlayerStore
 
-JSON = dict[str, Any]
+__all__ = [
+    "CHANNEL_PATTERN",
+    "COMMIT_LUA",
+    "CONNECT_TIMEOUT",
+    "JSON",
+    "LEAVERS",
+    "PLAYER_PREFIX",
+    "PROCS",
+    "PROCS_SNAP",
+    "PUBLIC",
+    "RESTART",
+    "ROOMS",
+    "SOCKET_TIMEOUT",
+    "TIMERS",
+    "CommitResult",
+    "Loaded",
+    "Store",
+    "commit_args",
+    "commit_reply",
+    "k_channel",
+    "k_log",
+    "k_online",
+    "k_player",
+    "k_player_rooms",
+    "k_seq",
+    "k_state",
+    "k_tail",
+    "k_token",
+    "pack",
+    "room_of_channel",
+    "token_hash",
+    "unpack",
+]
 
-TIMERS = "mj:timers"
-ROOMS = "mj:rooms"
-PUBLIC = "mj:public"
-#: rooms per pipelined round trip of the batched reads (heal loop, timer re-index)
-BATCH = 256
-#: players disconnected by a graceful stop -> when to mark them away unless they are back
-LEAVERS = "mj:leavers"
-CHANNEL_PATTERN = "{room:*}:ch"
-PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[5])
-#: what restarts taught the processes (server/reconnect.py): ``stopped_at``,
-#: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
-#: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
-#: listening), ``hello_rate`` (hellos/s of a saturated process)
-RESTART = "mj:restart"
-SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
-SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
-
-
-def k_state(room: str) -> str:
-    return f"{{room:{room}}}:state"
-
-
-def k_log(room: str) -> str:
-    return f"{{room:{room}}}:log"
-
-
-def k_seq(room: str) -> str:
-    return f"{{room:{room}}}:seq"
-
-
-def k_channel(room: str) -> str:
-    return f"{{room:{room}}}:ch"
-
-
-PLAYER_PREFIX = "mj:player:"
-
-
-def k_player(pid: str) -> str:
-    return PLAYER_PREFIX + pid
-
-
-def k_player_rooms(pid: str) -> str:
-    return f"{PLAYER_PREFIX}{pid}:rooms"
-
-
-def k_online(pid: str) -> str:
-    return f"{PLAYER_PREFIX}{pid}:on"
-
-
-def k_token(token: str) -> str:
-    """The key of a token (only its hash is stored; see :func:`token_hash`)."""
-    return f"mj:tok:{token_hash(token)}"
-
-
-def room_of_channel(channel: str) -> str | None:
-    if channel.startswith("{room:") and channel.endswith("}:ch"):
-        return channel[len("{room:") : -len("}:ch")]
-    return None
-
-
-def pack(value: Any) -> bytes:
-    """msgpack of ``value`` (the wire codec's reusable per-thread packer)."""
-    return encode(value)
-
-
-def unpack(data: bytes) -> Any:
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
-def _expire_room(p: Any, room: str, ttl_seconds: float) -> None:
-    """Queue on pipeline ``p`` the expiry of the room's own keys (state, log, client seqs)."""
-    ms = max(1, int(ttl_seconds * 1000))
-    for key in (k_state(room), k_log(room), k_seq(room)):
-        p.pexpire(key, ms)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+#: a loaded room: (version, state, the version of its last snapshot or None when it has
+#: none: the format of before snapshots, whose next commit writes one)
+Loaded = tuple[int, JSON, int | None]
+#: attempts at a consistent read of a snapshot and its patches (commits landing in between)
+LOAD_ATTEMPTS = 8
 
 
-@dataclass(frozen=True)
-class CommitResult:
-    status: str  # "ok" | "conflict" | "dup"
-    version: int
-    client_seq: int | None = None
-
-
-COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
-RESUME_LUA = resources.files("server").joinpath("resume.lua").read_text()
-#: the committed version of each room whose state key is given (0: none), in one reply
-VERSIONS_LUA = """
-local out = {}
-for i, key in ipairs(KEYS) do
-  out[i] = tonumber(redis.call('HGET', key, 'version') or '0')
-end
-return out
-"""
-_STATE_PREFIX, _STATE_SUFFIX = k_state("\0").split("\0")
-
-#: every Redis call is bounded: a reply not read within this many seconds is a
-#: ``redis.exceptions.TimeoutError`` (redis-py before 8 waits forever by default; nothing
-#: here uses blocking commands), a connection not made within the connect timeout too
-SOCKET_TIMEOUT = 5.0
-CONNECT_TIMEOUT = 5.0
-
-
-def commit_args(
-    room: str,
-    expected_version: int,
-    state: JSON,
-    entry: JSON,
-    player: str | None,
-    client_seq: int | None,
-    deadline: int | None,
-) -> list[Any]:
-    """ARGV[1..7] of commit.lua (see the script), shared by Store and ClusterStore."""
-    return [
-        expected_version,
-        pack(state),
-        pack(entry),
-        player if client_seq is not None and player else "",
-        client_seq if client_seq is not None else "",
-        k_channel(room),
-        "" if deadline is None else deadline,
-    ]
-
-
-class Store:
-    def __init__(self, client: aioredis.Redis, commits: PipelinedConnection | None = None) -> None:
-        # redis-py's stubs type replies as ``bytes | str`` unions that depend on
-        # decode_responses; we always use bytes, so the client is used untyped.
-        self.r: Any = client
-        self._shas: dict[str, str] = {}
-        #: the connection the commit script runs on (server/resp.py), None: redis-py's pool
-        self.commits = commits
-        #: this process's id once it is registered as live (:meth:`register_process`):
-        #: commits then publish their notification only if another live process exists
-        self.proc_id: str | None = None
-        #: seconds a player's keys live after its last hello (0: forever); set by the App
-        self.player_ttl = 0
-
-    @classmethod
-    def from_url(cls, url: str, pool_size: int = 32) -> Store:
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=pool_size,
-            timeout=10,
-            decode_responses=False,
-            socket_timeout=SOCKET_TIMEOUT,
-            socket_connect_timeout=CONNECT_TIMEOUT,
-        )
-        commits = PipelinedConnection(url) if resp_supported(url) else None
-        return cls(aioredis.Redis(connection_pool=pool), commits)
-
-    async def close(self) -> None:
-        """Close the client and its pool's connections (bounded: a connection that does not
-        close in time is dropped with the pool)."""
-        if self.commits is not None:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.commits.close(), CONNECT_TIMEOUT)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.r.aclose(close_connection_pool=True), CONNECT_TIMEOUT)
-
-    async def ping(self) -> bool:
-        return bool(await self.r.ping())
-
-    async def loading(self) -> bool:
-        """Whether Redis is still loading its data set (PING answers during loading; most
-        other commands fail with ``BusyLoadingError`` until it is done)."""
-        info = await self.r.info("persistence")
-        return bool(int(info.get("loading", 0)))
-
-    # ------------------------------------------------------------------------ script
-
-    async def _eval(self, script: str, keys: list[str], args: list[Any]) -> Any:
-        sha = self._shas.get(script)
-        if sha is None:
-            sha = self._shas[script] = await self.r.script_load(script)
-        run = self.r.evalsha if self.commits is None else self._evalsha_pipelined
-        try:
-            return await run(sha, len(keys), *keys, *args)
-        except NoScriptError:
-            # Redis restarted or failed over and lost its script cache: load it again.
-            sha = self._shas[script] = await self.r.script_load(script)
-            return await run(sha, len(keys), *keys, *args)
-
-    async def _evalsha_pipelined(self, sha: str, numkeys: int, *args: Any) -> Any:
-        assert self.commits is not None
-        return await self.commits.execute("EVALSHA", sha, numkeys, *args)
+class Store(PlayerStore):
+    """Rooms: commits, loads, the log, indexes and timers (see the module docstring)."""
 
     async def commit(
         self,
@@ -246,125 +145,79 @@ class Store:
         player: str | None = None,
         client_seq: int | None = None,
         deadline: int | None = None,
+        patch: Patch | None = None,
     ) -> CommitResult:
+        """Commit ``state`` as the room's version ``expected_version + 1`` with its log
+        ``entry`` (compare-and-set on the version, idempotent per client seq). With ``patch``
+        (the difference from the committed state at ``expected_version``, server/patches.py)
+        only the patch is written, unless the room has no snapshot the patch can follow (its
+        state is in the format of before snapshots), or a live process reads only that format
+        (:attr:`old_peers`): then the whole state is (a second round trip in the first
+        case)."""
+        fmt = FORMAT_STATE if self.old_peers else FORMAT_SNAP
+        if patch is not None and fmt == FORMAT_SNAP:
+            args = commit_args(
+                room, expected_version, None, entry, player, client_seq, deadline, patch
+            )
+            res = await self._commit_script(room, args, deadline)
+            if res.status != "snap":
+                return res
+        args = commit_args(
+            room, expected_version, state, entry, player, client_seq, deadline, fmt=fmt
+        )
+        return await self._commit_script(room, args, deadline)
+
+    async def _commit_script(
+        self, room: str, args: list[Any], deadline: int | None
+    ) -> CommitResult:
+        """Run commit.lua once with ``args`` (ARGV[1..9], :func:`commit_args`)."""
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
-        keys = [k_state(room), k_log(room), k_seq(room), TIMERS]
-        args = commit_args(room, expected_version, state, entry, player, client_seq, deadline)
-        args.append(room)  # ARGV[8], with KEYS[4]
+        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), TIMERS]
+        args.append(room)  # ARGV[10], with KEYS[5]
         if self.proc_id is not None:
             keys.append(PROCS)
             args += [now_ms(), self.proc_id]
-        res = await self._eval(COMMIT_LUA, keys, args)
-        status = res[0].decode() if isinstance(res[0], bytes) else str(res[0])
-        if status == "dup":
-            return CommitResult("dup", int(res[1]), int(res[2]))
-        return CommitResult(status, int(res[1]))
+        return commit_reply(await self._eval(COMMIT_LUA, keys, args))
 
     # ------------------------------------------------------------------------- rooms
 
     async def load(self, room: str) -> tuple[int, JSON] | None:
-        raw = await self._cmd("HMGET", k_state(room), "version", "state")
-        if raw[0] is None or raw[1] is None:
-            return None
-        return int(raw[0]), unpack(raw[1])
+        """The room's (version, state), None when it has none."""
+        loaded = await self.load_room(room)
+        return None if loaded is None else (loaded[0], loaded[1])
 
-    async def register_process(self, proc_id: str, live_ms: int) -> None:
-        """Record this process as live for ``live_ms`` from now (call again before that
-        runs out) and forget processes whose time ran out a minute ago. From the first call
-        on, this store's commits notify only when another live process exists (commit.lua):
-        so call it only once this process's own subscription is listening."""
-        now = now_ms()
-        async with self.r.pipeline(transaction=False) as p:
-            p.zadd(PROCS, {proc_id: now + live_ms})
-            p.zremrangebyscore(PROCS, "-inf", now - 60_000)
-            await p.execute()
-        self.proc_id = proc_id
+    async def load_room(self, room: str) -> Loaded | None:
+        """The room's (version, state, version of its snapshot), None when it has none: in
+        the format of before snapshots the state itself, else its snapshot with the patches
+        after it replayed (at most ``--snapshot-every`` - 1 of them).
 
-    async def unregister_process(self) -> None:
-        """This process stops (a graceful stop): the others stop counting it."""
-        if self.proc_id is not None:
-            await self.r.zrem(PROCS, self.proc_id)
-
-    async def _add_to_player_set(self, key: str, member: str) -> None:
-        """Add to one of a player's sets, which lives as long as the player: one round trip
-        (a resume in a reconnect storm makes one of these)."""
-        expire = [("EXPIRE", key, self.player_ttl)] if self.player_ttl else []
-        await self._cmds(("SADD", key, member), *expire)
-
-    async def note_online(self, pid: str, proc: str) -> None:
-        """Process ``proc`` holds a connection of player ``pid`` now (its first one there)."""
-        await self._add_to_player_set(k_online(pid), proc)
-
-    async def note_offline(self, pid: str, proc: str) -> None:
-        """Process ``proc`` closed its last connection of player ``pid``."""
-        await self._cmd("SREM", k_online(pid), proc)
-
-    async def online_elsewhere(self, pid: str, proc: str) -> bool:
-        """Whether a live process other than ``proc`` holds a connection of player ``pid``.
-
-        Each process notes its first connection of a player (:meth:`note_online`) and its
-        last one closing (:meth:`note_offline`); a process that stopped noting (crashed, or
-        stopped gracefully: it leaves ``mj:procs``) is not live, and its members are removed
-        here on the way. Call it after the caller's own :meth:`note_offline`: of two
-        processes losing a player's last connections at once, the later one to ask then sees
-        neither, so the seat is marked away exactly when no connection is left."""
-        raw_members, raw_live = await self._cmds(
-            ("SMEMBERS", k_online(pid)), ("ZRANGEBYSCORE", PROCS, now_ms(), "+inf")
-        )
-        members = {m.decode() for m in raw_members} - {proc}
-        live = {m.decode() for m in raw_live}
-        dead = members - live
-        if dead:
-            await self._cmd("SREM", k_online(pid), *sorted(dead))
-        return bool(members & live)
-
-    async def live_processes(self) -> int:
-        """Processes live now (``mj:procs``, this one included when registered)."""
-        return int(await self.r.zcount(PROCS, now_ms(), "+inf"))
-
-    async def learned_restart(self) -> tuple[float | None, float | None]:
-        """(restart gap in seconds, hello rate) learned from earlier restarts, None where
-        nothing was learned yet (``server/reconnect.py``)."""
-        gap, rate = await self.r.hmget(RESTART, ["gap_ms", "hello_rate"])
-        return (
-            int(gap) / 1000 if gap is not None else None,
-            float(rate) if rate is not None else None,
-        )
-
-    async def note_stopping(self, at_ms: int, until_ms: int, planned_rate: float) -> None:
-        """A graceful stop told its clients to reconnect from ``at_ms`` until ``until_ms`` at
-        ``planned_rate`` hellos a second per process: the next process to listen measures
-        the restart gap from it and checks the plan (:meth:`take_stopped`)."""
-        await self.r.hset(
-            RESTART,
-            mapping={
-                "stopped_at": at_ms,
-                "planned_until": until_ms,
-                "planned_rate": f"{planned_rate:.1f}",
-            },
-        )
-
-    async def take_stopped(self) -> tuple[int | None, int | None, float | None]:
-        """The last graceful stop's (time, end of its reconnect plan, planned rate), removed:
-        only the first process listening after it follows up on it (two starting together
-        both read it, which is harmless)."""
-        fields = ["stopped_at", "planned_until", "planned_rate"]
-        async with self.r.pipeline(transaction=False) as p:
-            p.hmget(RESTART, fields)
-            p.hdel(RESTART, *fields)
-            (at, until, rate), _ = await p.execute()
-        return (
-            int(at) if at is not None else None,
-            int(until) if until is not None else None,
-            float(rate) if rate is not None else None,
-        )
-
-    async def save_restart_gap(self, seconds: float) -> None:
-        await self.r.hset(RESTART, "gap_ms", max(0, round(seconds * 1000)))
-
-    async def save_hello_rate(self, rate: float) -> None:
-        await self.r.hset(RESTART, "hello_rate", f"{rate:.1f}")
+        One round trip, not atomic (a Redis Cluster client pipelines it too): the hash, the
+        patches, then the snapshot's version again. The same snapshot version both times
+        means no snapshot was written in between, so the patches read are those after it,
+        perhaps with more appended since, which are left out; otherwise it reads again."""
+        key = k_state(room)
+        for _ in range(LOAD_ATTEMPTS):
+            head, tail, sv_after = await self._cmds(
+                ("HMGET", key, "version", "state", "snap", "sv"),
+                ("LRANGE", k_tail(room), 0, -1),
+                ("HGET", key, "sv"),
+            )
+            version_b, state_b, snap_b, sv_b = head
+            if version_b is None:
+                return None
+            version = int(version_b)
+            if state_b is not None:
+                return version, unpack(state_b), None
+            if snap_b is None or sv_b is None:
+                return None  # (never written so: a key of something else)
+            sv = int(sv_b)
+            n = version - sv
+            if sv_after != sv_b or len(tail) < n:
+                continue  # a snapshot was written in between: read again
+            state = patches.replay(unpack(snap_b), [unpack(p) for p in tail[:n]])
+            return version, state, sv
+        raise RuntimeError(f"room {room}: no consistent read of its state")
 
     async def version(self, room: str) -> int:
         v = await self._cmd("HGET", k_state(room), "version")
@@ -388,26 +241,6 @@ class Store:
         for entry_id, fields in await self.r.xrange(k_log(room), min=lo, max=hi, count=count):
             out.append((int(entry_id.split(b"-")[0]), unpack(fields[b"d"])))
         return out
-
-    async def _cmd(self, *args: Any) -> Any:
-        """One command whose reply is used raw (bytes, int, None, a list) or not at all: on
-        the pipelined connection when there is one, else through redis-py's pool. The
-        requests that come in bursts use it (joins and leaves of a whole load test at once
-        waited past the pool's 10 s for one of its 32 connections)."""
-        if self.commits is not None:
-            return await self.commits.execute(*args)
-        return await self.r.execute_command(*args)
-
-    async def _cmds(self, *commands: tuple[Any, ...]) -> list[Any]:
-        """Several commands in one round trip, run in this order, their replies as
-        :meth:`_cmd` gives them: on the pipelined connection when there is one, else a
-        redis-py pipeline (no transaction)."""
-        if self.commits is not None:
-            return await self.commits.execute_many(*commands)
-        async with self.r.pipeline(transaction=False) as p:
-            for c in commands:
-                p.execute_command(*c)
-            return list(await p.execute())
 
     async def reserve_code(self, code: str, room: str) -> bool:
         return bool(await self._cmd("SET", f"mj:code:{code}", room, "NX"))
@@ -436,7 +269,7 @@ class Store:
         """
         async with self.r.pipeline(transaction=False) as p:
             if ttl_seconds > 0:
-                _expire_room(p, room, ttl_seconds)
+                expire_room_keys(p, room, ttl_seconds)
             p.delete(f"mj:code:{code}")
             p.zrem(TIMERS, room)
             p.srem(PUBLIC, room)
@@ -446,7 +279,7 @@ class Store:
     async def expire_room(self, room: str, ttl_seconds: float) -> None:
         """Let the room's own keys (state, log, client seqs; one slot) expire."""
         async with self.r.pipeline(transaction=False) as p:
-            _expire_room(p, room, ttl_seconds)
+            expire_room_keys(p, room, ttl_seconds)
             await p.execute()
 
     async def room_ttl_ms(self, room: str) -> int:
@@ -500,53 +333,6 @@ class Store:
 
     async def count_rooms(self) -> int:
         return int(await self.r.scard(ROOMS))
-
-    # ----------------------------------------------------------------------- players
-
-    async def new_player(self, name: str) -> tuple[str, str]:
-        pid = "p_" + secrets.token_hex(8)
-        token = secrets.token_urlsafe(32)  # 256 bits
-        ttl = self.player_ttl or None
-        async with self.r.pipeline(transaction=True) as p:
-            p.hset(k_player(pid), mapping={"name": name})
-            if ttl is not None:
-                p.expire(k_player(pid), ttl)
-            p.set(k_token(token), pid, ex=ttl)
-            await p.execute()
-        return pid, token
-
-    async def set_player_name(self, pid: str, name: str) -> None:
-        await self._cmd("HSET", k_player(pid), "name", name)
-
-    async def player_rooms(self, pid: str) -> list[str]:
-        """The player's rooms; rooms whose keys have expired (closed rooms past their
-        retention) are dropped from the index on the way."""
-        key = k_player_rooms(pid)
-        members = sorted(m.decode() for m in await self._cmd("SMEMBERS", key))
-        return await self._alive_rooms(pid, members)
-
-    async def _alive_rooms(self, pid: str, members: list[str]) -> list[str]:
-        """``members`` (rooms of the player's index) whose keys still exist; the others
-        (expired after their retention) are dropped from the index."""
-        key = k_player_rooms(pid)
-        if not members:
-            return []
-        async with self.r.pipeline(transaction=False) as p:
-            for room in members:
-                p.exists(k_state(room))
-            alive = await p.execute()
-        gone = [room for room, a in zip(members, alive, strict=True) if not a]
-        if gone:
-            await self.r.srem(key, *gone)
-        return [room for room, a in zip(members, alive, strict=True) if a]
-
-    async def add_player_room(self, pid: str, room: str) -> None:
-        await self._add_to_player_set(k_player_rooms(pid), room)
-
-    async def remove_player_room(self, pid: str, room: str) -> None:
-        await self._cmd("SREM", k_player_rooms(pid), room)
-
-    # ------------------------------------------------------------------------ timers
 
     async def reindex_timer(self, room: str) -> None:
         """:meth:`reindex_timers` for one room."""
@@ -616,55 +402,3 @@ class Store:
                 }
                 if again:
                     await self.r.zadd(TIMERS, again)
-
-    async def add_leavers(self, players: list[str], at_ms: int) -> None:
-        for i in range(0, len(players), BATCH):
-            await self.r.zadd(LEAVERS, {p: at_ms for p in players[i : i + BATCH]})
-
-    async def due_leavers(self, now_ms: int, limit: int = 256) -> list[str]:
-        """Leavers whose time is up, each claimed by exactly one caller (its own ZREM
-        decides; the ZREMs pipelined, one round trip)."""
-        rows = await self.r.zrangebyscore(LEAVERS, "-inf", now_ms, start=0, num=limit)
-        if not rows:
-            return []
-        async with self.r.pipeline(transaction=False) as p:
-            for raw in rows:
-                p.zrem(LEAVERS, raw)
-            removed = await p.execute()
-        return [raw.decode() for raw, n in zip(rows, removed, strict=True) if n]
-
-    async def resume_player(self, token: str) -> tuple[str, str, list[str]] | None:
-        """A resuming player's (id, name, rooms) from its token, and it is no longer a leaver
-        of a graceful stop: two round trips (the token, then the rest pipelined) instead of
-        four — a reconnect storm is thousands of these at once — plus one pipelined existence
-        check of its rooms when it has any (rooms expired after their retention are dropped
-        from its index, as in :meth:`player_rooms`). On a single Redis (the pipelined
-        connection exists) all of it is one script, ``server/resume.lua``: one round trip."""
-        if self.commits is not None:
-            res = await self._eval(
-                RESUME_LUA,
-                [k_token(token), LEAVERS],
-                [PLAYER_PREFIX, _STATE_PREFIX, _STATE_SUFFIX, self.player_ttl],
-            )
-            if res is None:
-                return None
-            pid_b, name_b, alive_b = res
-            return (
-                pid_b.decode(),
-                name_b.decode() if name_b else "player",
-                [r.decode() for r in alive_b],
-            )
-        raw = await self.r.get(k_token(token))
-        if raw is None:
-            return None
-        pid = raw.decode()
-        async with self.r.pipeline(transaction=False) as p:
-            p.hget(k_player(pid), "name")
-            p.zrem(LEAVERS, pid)
-            p.smembers(k_player_rooms(pid))
-            if self.player_ttl:  # seen: the player lives on (the same keys as resume.lua)
-                for key in (k_token(token), k_player(pid), k_player_rooms(pid)):
-                    p.expire(key, self.player_ttl)
-            name, _, rooms, *_ = await p.execute()
-        alive = await self._alive_rooms(pid, sorted(m.decode() for m in rooms))
-        return pid, (name.decode() if name else "player"), alive

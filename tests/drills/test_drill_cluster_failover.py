@@ -66,7 +66,8 @@ def diagnose(cluster: RedisCluster, room: str, seats: list[Seat]) -> str:
         try:
             out.append(f"  version {c.hget(k_state(room), 'version')}")
             out.append(f"  timer {c.zscore('mj:timers', room)} now {int(time.time() * 1000)}")
-            state = msgpack.unpackb(c.hget(k_state(room), "state"), raw=False)
+            raw = c.hget(k_state(room), "state") or c.hget(k_state(room), "snap")
+            state = msgpack.unpackb(raw, raw=False) if raw else {}
             out.append(f"  status {state.get('status')} pending {state.get('pending_kinds')}")
         finally:
             c.close()

@@ -1,0 +1,79 @@
+"""State patches: the difference between two room states, and its replay onto the older one.
+
+A commit stores the room's full state only every ``snapshot_every`` versions (and at hand
+boundaries); the commits in between store a patch (:func:`diff`) of the state they changed,
+and a process without the state in memory rebuilds it from the last snapshot and the patches
+after it (:func:`replay`). A patch is plain msgpack-able data:
+
+* a container's patch is a dict ``{key: op}`` (a list's keys are its indexes);
+* ``op`` is ``[0, value]`` (set the key to ``value``), ``[1, patch]`` (change the container
+  under the key by ``patch``) or ``[2]`` (delete the key).
+
+Dicts are compared key by key, and lists of dicts of equal length (the seats) index by
+index; anything else that differs (a list of tiles, a string) is set whole. Equal values, shared or not, cost nothing in the patch. The room logic
+never changes a stored state in place (``server/rooms.py``, ``_copy``), and :func:`replay`
+copies the containers it changes, so a state it is given is never changed either.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Patch = dict[Any, list[Any]]
+
+SET, SUB, DEL = 0, 1, 2
+
+
+def diff(old: Any, new: Any) -> Patch:
+    """The patch that turns ``old`` into ``new`` (both dicts, or both lists of one length)."""
+    out: Patch = {}
+    if isinstance(new, dict):
+        for key, value in new.items():
+            if key not in old:
+                out[key] = [SET, value]
+            else:
+                _op(out, key, old[key], value)
+        for key in old:
+            if key not in new:
+                out[key] = [DEL]
+        return out
+    for i, value in enumerate(new):
+        _op(out, i, old[i], value)
+    return out
+
+
+def _op(out: Patch, key: Any, before: Any, after: Any) -> None:
+    if before is after:
+        return
+    kind = type(after)
+    if kind is type(before):
+        if kind is dict or (
+            kind is list and len(before) == len(after) and after and type(after[0]) is dict
+        ):
+            sub = diff(before, after)
+            if sub:
+                out[key] = [SUB, sub]
+            return
+        if before == after:
+            return
+    out[key] = [SET, after]
+
+
+def apply(state: Any, patch: Patch) -> Any:
+    """``state`` changed by ``patch`` (a new container; ``state`` itself is left as it was)."""
+    out = dict(state) if isinstance(state, dict) else list(state)
+    for key, op in patch.items():
+        if op[0] == SET:
+            out[key] = op[1]
+        elif op[0] == SUB:
+            out[key] = apply(out[key], op[1])
+        else:
+            del out[key]
+    return out
+
+
+def replay(state: Any, patches: list[Patch]) -> Any:
+    """``state`` after every patch of ``patches``, in order."""
+    for patch in patches:
+        state = apply(state, patch)
+    return state
