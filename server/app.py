@@ -209,6 +209,8 @@ class App:
         rt.store.player_ttl = max(0, int(rt.cfg.player_ttl))
         with contextlib.suppress(game.GameUnavailable):
             game.warm_up()
+        # the bot worker processes start (and load the rule sets) off the event loop
+        await asyncio.to_thread(game.configure_bots, rt.cfg.bot_processes)
         await self.wait_for_redis()
         # a process of before snapshots live (a rolling upgrade): write the format it reads
         await rt.store.check_peers()

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol.codes import ErrorCode
@@ -27,6 +27,10 @@ JSON = dict[str, Any]
 MAX_ATTEMPTS = 25
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
+
+#: where a change is computed: False in the event loop, True in a worker thread, or a
+#: coroutine function computing it elsewhere (a bot worker process, server/loops.py)
+Offload = bool | Callable[[JSON], Awaitable[Change | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)
 Hook = Callable[[str, int, JSON, int | None], None]
@@ -128,7 +132,7 @@ class Commits:
         fn: Callable[[JSON], Change | None],
         player: str | None = None,
         client_seq: int | None = None,
-        offload: bool = False,
+        offload: Offload = False,
     ) -> tuple[CommitResult | None, JSON | None]:
         """Apply ``fn`` to the room's latest state and commit it atomically, retrying on
         version conflicts. Returns (result or None when nothing changed, state).
@@ -145,7 +149,7 @@ class Commits:
         fn: Callable[[JSON], Change | None],
         player: str | None,
         client_seq: int | None,
-        offload: bool,
+        offload: Offload,
     ) -> tuple[CommitResult | None, JSON | None]:
         for attempt in range(MAX_ATTEMPTS):
             # The state this process committed last for the room, if any: used optimistically
@@ -165,7 +169,12 @@ class Commits:
                     if client_seq <= last:
                         return CommitResult("dup", at, last), state
             try:
-                change = await asyncio.to_thread(fn, state) if offload else fn(state)
+                if callable(offload):
+                    change = await offload(state)
+                elif offload:
+                    change = await asyncio.to_thread(fn, state)
+                else:
+                    change = fn(state)
             except (RoomError, game.GameError):
                 if cached is None:
                     raise

@@ -30,6 +30,9 @@ class Config:
     reconnect_rate: float = 2000.0  # reconnects per second the restarted server(s) take
     bot_delay_ms: int = 600  # how long a bot "thinks"
     bot_thread: bool = True  # run timer ticks (bot decisions) in a worker thread
+    # bots decide in this many worker processes (never holding the server's interpreter
+    # lock); 0: in worker threads of the server process
+    bot_processes: int = 1
     bot_budget_ms: int = 250  # a bot decision taking longer falls back to a fast legal action
     hello_timeout: float = 10.0
     hello_concurrency: int = 32  # hellos processed at once (the rest queue): reconnect storms

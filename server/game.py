@@ -20,10 +20,14 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import multiprocessing
+import os
 import random
 import threading
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import bots
 import scoring
@@ -31,6 +35,7 @@ import table as t
 from bots.hints import hints as hints_of
 
 JSON = dict[str, Any]
+T = TypeVar("T")
 
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
@@ -213,6 +218,16 @@ def legal(state: JSON, seat: int) -> list[JSON]:
     return out
 
 
+def known_legal(state: JSON, by_seat: dict[int, list[JSON]]) -> None:
+    """Remember legal actions computed elsewhere for ``state`` (a bot worker process that
+    made it, server/bot_worker.py), so :func:`legal` does not compute them again."""
+    with _PARSED_LOCK:
+        for seat, out in by_seat.items():
+            _LEGAL[(id(state), seat)] = (state, out)
+        while len(_LEGAL) > _LEGAL_MAX:
+            _LEGAL.popitem(last=False)
+
+
 def pending(state: JSON) -> dict[int, tuple[str, int]]:
     """The open decisions, as the engine names them (``table.decisions``): seat -> (kind,
     id). ``kind`` is "turn" or "claim" (a robbing window is timed like a claim window);
@@ -236,16 +251,86 @@ def timeout_action(state: JSON, seat: int) -> JSON:
     return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
 
 
-#: the pool the real bot decides in when a time budget is given (see :func:`bot_action`)
-_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+#: the pool the real bot decides in when a time budget is given (see :func:`bot_action`):
+#: worker processes (:func:`configure_bots`), so a decision never holds the server's
+#: interpreter lock, or with ``processes`` 0 worker threads of the server process
+_BOT_POOL: concurrent.futures.Executor | None = None
 _BOT_POOL_LOCK = threading.Lock()
+_BOT_PROCESSES = 0
 
 
-def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+def configure_bots(processes: int) -> None:
+    """Decide the bots' budgeted decisions in ``processes`` worker processes (0: in two
+    worker threads of this process, which share its interpreter lock with the event loop).
+    The processes are started (and their rule sets loaded) now, not at the first decision."""
+    global _BOT_PROCESSES
+    if max(0, processes) == _BOT_PROCESSES and _BOT_POOL is not None:
+        return  # (a server started again in the same process: the same pool)
+    stop_bots()
+    _BOT_PROCESSES = max(0, processes)
+    if _BOT_PROCESSES:
+        pool = _bot_pool()
+        for f in [pool.submit(_warm_worker) for _ in range(_BOT_PROCESSES)]:
+            f.result(timeout=120)
+
+
+#: how much lower the bot worker processes' scheduling priority is than the server's
+#: (``nice``): on a busy machine the server's event loop gets the CPU first
+BOT_NICE = 10
+
+
+def _init_worker() -> None:
+    """Each bot worker process, first: a lower priority, the rule sets loaded."""
+    with contextlib.suppress(OSError):
+        os.nice(BOT_NICE)
+    warm_up()
+
+
+def _warm_worker() -> int:
+    """A no-op task: waits until a worker process is up (and says which)."""
+    return os.getpid()
+
+
+def in_bot_process(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T] | None:
+    """Run ``fn(*args)`` (picklable: a module-level function) in a bot worker process; None
+    when bots decide in threads (``configure_bots(0)``) or the pool is broken (the caller
+    runs it itself)."""
+    if not _BOT_PROCESSES:
+        return None
+    try:
+        return _bot_pool().submit(fn, *args)
+    except concurrent.futures.BrokenExecutor:
+        drop_bot_pool()
+        return None
+
+
+def drop_bot_pool() -> None:
+    """Forget a broken pool (a worker process died): the next use starts a new one."""
+    global _BOT_POOL
+    with _BOT_POOL_LOCK:
+        if _BOT_POOL is not None:
+            _BOT_POOL.shutdown(wait=False, cancel_futures=True)
+        _BOT_POOL = None
+
+
+def _choose_seeded(view: JSON, legal_actions: list[JSON], seed: int) -> JSON:
+    """:func:`bots.choose` in a bot worker process (the caller's rng is not sent: a seed
+    drawn from it is)."""
+    return dict(bots.choose(view, legal_actions, random.Random(seed)))
+
+
+def _bot_pool() -> concurrent.futures.Executor:
     global _BOT_POOL
     with _BOT_POOL_LOCK:
         if _BOT_POOL is None:
-            _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+            if _BOT_PROCESSES:
+                # spawn, not fork: the server process runs threads and an event loop
+                ctx = multiprocessing.get_context("spawn")
+                _BOT_POOL = concurrent.futures.ProcessPoolExecutor(
+                    _BOT_PROCESSES, mp_context=ctx, initializer=_init_worker
+                )
+            else:
+                _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
         return _BOT_POOL
 
 
@@ -284,16 +369,28 @@ def bot_action(state: JSON, seat: int, rng: random.Random, budget_s: float | Non
     seen = view(state, seat)
     if budget_s is None:
         return dict(bots.choose(seen, legal_actions, rng))
-    fut = _bot_pool().submit(bots.choose, seen, legal_actions, rng)
+    fut: concurrent.futures.Future[Any]
     try:
-        return dict(fut.result(timeout=budget_s))
+        if _BOT_PROCESSES:
+            fut = _bot_pool().submit(_choose_seeded, seen, legal_actions, rng.getrandbits(64))
+        else:
+            fut = _bot_pool().submit(bots.choose, seen, legal_actions, rng)
+        action = dict(fut.result(timeout=budget_s))
+        if _BOT_PROCESSES:
+            BOT_STATS["in_processes"] += 1
+        return action
     except concurrent.futures.TimeoutError:
         BOT_STATS["fallbacks"] += 1
+        return fast_action(legal_actions)
+    except concurrent.futures.BrokenExecutor:
+        # a worker process died: a new pool next time
+        BOT_STATS["fallbacks"] += 1
+        drop_bot_pool()
         return fast_action(legal_actions)
 
 
 #: counters read by the server's metrics
-BOT_STATS = {"fallbacks": 0}
+BOT_STATS = {"fallbacks": 0, "in_processes": 0}
 
 
 def finished(state: JSON) -> bool:

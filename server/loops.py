@@ -7,6 +7,7 @@ The subscription is a :class:`Notifier`: :class:`PubSubNotifier` here (one ``PSU
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import logging
 import random
@@ -17,9 +18,9 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import game, game_room, resp
+from server import bot_worker, game, game_room, resp
 from server.clock import now_ms
-from server.commits import Commits
+from server.commits import Commits, Offload
 from server.fanout import Feeds
 from server.presence import Presence
 from server.rooms import Change, RoomError
@@ -145,10 +146,25 @@ class Loops:
         def step(state: JSON) -> Change | None:
             return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
+        async def in_worker(state: JSON) -> Change | None:
+            """The tick in a bot worker process; in a worker thread when there is none."""
+            args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
+            fut = game.in_bot_process(bot_worker.tick, *args)
+            if fut is not None:
+                try:
+                    return bot_worker.result(await asyncio.wrap_future(fut))
+                except concurrent.futures.BrokenExecutor:
+                    game.drop_bot_pool()  # a worker died: a new one next time
+            return await asyncio.to_thread(step, state)
+
         try:
-            # the tick (engine steps and real-bot decisions) runs in a worker thread so a slow
-            # decision never stalls the event loop
-            res, _ = await self.commits.mutate(room, step, offload=cfg.bot_thread)
+            # the tick (engine steps and real-bot decisions) runs in a bot worker process
+            # (--bot-processes) or a worker thread, so a slow decision never stalls the event
+            # loop, and in a process it never holds the event loop's interpreter lock either
+            offload: Offload = cfg.bot_thread
+            if cfg.bot_thread and cfg.bot_processes > 0:
+                offload = in_worker
+            res, _ = await self.commits.mutate(room, step, offload=offload)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await rt.store.r.zrem("mj:timers", room)

@@ -112,6 +112,7 @@ def make_config(**over: Any) -> Config:
         timer_poll_ms=20,
         log_json=False,
         shutdown_grace=2.0,
+        bot_processes=0,  # bots in worker threads (no process to spawn per test server)
     )
     return replace(base, **over)
 

@@ -1,0 +1,54 @@
+"""A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.game_room.tick`, off the server process and its interpreter lock.
+
+The server sends the room's state and gets back the :class:`~server.rooms.Change` (or None),
+which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
+of its arguments, so where it runs changes nothing but which process pays for it. Errors
+come back as values (the exceptions' own constructors do not survive pickling) and are
+raised again in the server by :func:`result`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+from server import game, game_room
+from server.rooms import Change, RoomError
+
+JSON = dict[str, Any]
+
+
+def tick(
+    state: JSON, now: int, grace_ms: int, bot_delay_ms: int, seed: int, budget_s: float
+) -> tuple[Any, ...]:
+    """``game_room.tick`` in the worker: ("ok", change or None, the legal actions of the
+    seats asked to decide in the new state) or the error it raised."""
+    try:
+        change = game_room.tick(
+            state, now, grace_ms, bot_delay_ms, random.Random(seed), bot_budget_s=budget_s
+        )
+    except RoomError as exc:
+        return ("room_error", exc.code, exc.message, exc.detail)
+    except game.GameError as exc:
+        return ("game_error", exc.code, exc.message)
+    legal: dict[int, list[JSON]] = {}
+    if change is not None and change.state.get("game") is not None:
+        auto = change.state.get("pending_auto") or ()
+        for k in change.state.get("pending_kinds") or {}:
+            if k not in auto:
+                with contextlib.suppress(game.GameError):
+                    legal[int(k)] = game.legal(change.state["game"], int(k))
+    return ("ok", change, legal)
+
+
+def result(reply: tuple[Any, ...]) -> Change | None:
+    """The change :func:`tick` sent back, or its error raised again."""
+    if reply[0] == "room_error":
+        raise RoomError(reply[1], reply[2], reply[3])
+    if reply[0] == "game_error":
+        raise game.GameError(reply[1], reply[2])
+    change: Change | None = reply[1]
+    if change is not None and reply[2]:
+        game.known_legal(change.state["game"], reply[2])
+    return change

@@ -1,0 +1,88 @@
+"""Bots decide in worker processes (``--bot-processes``, server/game.py): their decisions are
+the real bot's, legal, made in another process (never holding the server's interpreter
+lock), and a worker that dies is replaced (the decision meanwhile is the fast fallback)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from server import game
+
+
+def play_hand(rng: random.Random) -> int:
+    """One hand of four bots deciding with a generous budget; every action legal. Returns
+    the decisions made."""
+    rs = game.rulesets()[0]
+    st = game.new_game(rs, {"length": "hands", "hands": 1, "names": ["a", "b", "c", "d"]})
+    n = 0
+    while not game.finished(st):
+        start = game.start_hand_action(st, f"{rng.getrandbits(256):064x}")
+        if start is not None:
+            st, _ = game.apply(st, start)
+            continue
+        seat = sorted(game.pending(st))[0]
+        action = game.bot_action(st, seat, rng, 10.0)
+        assert action in game.legal(st, seat)
+        st, _ = game.apply(st, action)
+        n += 1
+    return n
+
+
+def test_decisions_in_a_worker_process_are_legal_and_a_dead_worker_is_replaced() -> None:
+    rng = random.Random(5)
+    game.configure_bots(1)
+    try:
+        pid = game._bot_pool().submit(game._warm_worker).result(30)
+        assert pid != os.getpid(), "decisions are made in another process"
+        before = game.BOT_STATS["in_processes"]
+        n = play_hand(rng)
+        assert game.BOT_STATS["in_processes"] - before == n > 20
+        os.kill(pid, 9)  # the worker dies: a decision or two fall back, then a new worker
+        fell = game.BOT_STATS["fallbacks"]
+        before = game.BOT_STATS["in_processes"]
+        n = play_hand(rng)
+        made = game.BOT_STATS["in_processes"] - before
+        assert made + (game.BOT_STATS["fallbacks"] - fell) == n and made >= n - 2
+        new_pid = game._bot_pool().submit(game._warm_worker).result(30)
+        assert new_pid not in (pid, os.getpid())
+    finally:
+        game.configure_bots(0)
+        game.stop_bots()
+
+
+async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str) -> None:
+    """The timer ticks of a room run in the bot worker process (server/bot_worker.py) and
+    are committed by the server: an all-bot game watched by its host is played to its end."""
+    import redis.asyncio as aioredis
+
+    from server.store import k_state
+
+    from .conftest import running_server
+    from .helpers import setup_table, until
+
+    opts = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms": 0}
+    opts |= {"length": "hands", "hands": 1}
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        async with running_server(redis_url, bot_processes=1) as srv:
+            (host,), room = await setup_table(srv.port, 1, game.rulesets()[0], opts)
+            for msg in (
+                {"type": "stand", "room": room},
+                {"type": "add_bot", "room": room, "seat": 0},
+                {"type": "start_game", "room": room},
+            ):
+                reply = await host.request(msg)
+                assert reply["type"] == "ack", reply
+            await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over")
+            assert int(await r.hget(k_state(room), "version") or 0) > 5
+
+            async def pool_up() -> bool:
+                return game._BOT_PROCESSES == 1
+
+            await until(pool_up, "the bot process configured")
+            await host.close()
+    finally:
+        game.configure_bots(0)
+        game.stop_bots()
+        await r.aclose()
