@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import logging
 import random
 import secrets
@@ -32,6 +33,9 @@ JSON = dict[str, Any]
 #: a process counts as live (is sent other processes' commit notifications) this long after
 #: it last renewed its registration (every 5 s, by the heal loop)
 PROCESS_LIVE_MS = 30_000
+#: rooms whose timers fire at once (each a task: a tick waiting for a bot's decision in the
+#: worker process holds up no other room)
+MAX_FIRING = 128
 
 
 class Notifier(Protocol):
@@ -54,6 +58,8 @@ class Loops:
         self.feeds = feeds
         self.commits = commits
         self.presence = presence
+        #: room -> the task firing its timer (see timer_loop)
+        self.firing: dict[str, asyncio.Task[None]] = {}
 
     def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
         """After-commit hook: a deadline due before the next poll wakes the timer loop."""
@@ -118,21 +124,48 @@ class Loops:
                     f.kick()
 
     async def timer_loop(self) -> None:
+        """Fire the due rooms, each in a task of its own (at most :data:`MAX_FIRING` at
+        once): a room waiting for its tick (a bot thinking in a worker process) never holds
+        up another room's timer."""
         rt = self.rt
-        while not rt.stopped:
-            try:
-                with rt.redis_guard("timer loop: redis error", REDIS_OR_OS):
-                    due = await rt.store.due_rooms(now_ms())
-                    random.shuffle(due)  # processes polling together start on different rooms
-                    for room in due:
-                        await self.fire(room)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("timer loop crashed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(rt.timer_wake.wait(), rt.cfg.timer_poll_ms / 1000)
-            rt.timer_wake.clear()
+        try:
+            while not rt.stopped:
+                try:
+                    with rt.redis_guard("timer loop: redis error", REDIS_OR_OS):
+                        # the rooms already firing are still due: ask for that many more
+                        due = await rt.store.due_rooms(now_ms(), 32 + len(self.firing))
+                        random.shuffle(due)  # processes polling together: different rooms
+                        for room in due:
+                            if room in self.firing:
+                                continue
+                            if len(self.firing) >= MAX_FIRING:
+                                break
+                            task = asyncio.get_running_loop().create_task(self._fire(room))
+                            self.firing[room] = task
+                            task.add_done_callback(functools.partial(self._fired, room))
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("timer loop crashed")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(rt.timer_wake.wait(), rt.cfg.timer_poll_ms / 1000)
+                rt.timer_wake.clear()
+        finally:
+            for task in list(self.firing.values()):
+                task.cancel()
+
+    def _fired(self, room: str, _task: asyncio.Task[None]) -> None:
+        self.firing.pop(room, None)
+
+    async def _fire(self, room: str) -> None:
+        """:meth:`fire`, its errors logged (a task of the timer loop)."""
+        try:
+            with self.rt.redis_guard("timer loop: redis error", REDIS_OR_OS):
+                await self.fire(room)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("timer fire crashed", extra={"room": room})
 
     async def fire(self, room: str) -> None:
         rt, cfg = self.rt, self.rt.cfg
@@ -147,7 +180,15 @@ class Loops:
             return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
         async def in_worker(state: JSON) -> Change | None:
-            """The tick in a bot worker process; in a worker thread when there is none."""
+            """The tick in a bot worker process when a bot is due to move (else, or when
+            there is no such process, in a worker thread: a timeout or a deal does not
+            queue behind other rooms' bots)."""
+            try:
+                due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
+            except game.GameError:
+                due = []
+            if not any(kind == "bot" and at <= t for at, kind, _ in due):
+                return await asyncio.to_thread(step, state)
             args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
             fut = game.in_bot_process(bot_worker.tick, *args)
             if fut is not None:
