@@ -152,9 +152,9 @@ class Store(PlayerStore):
         (the difference from the committed state at ``expected_version``, server/patches.py)
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
-        (:attr:`old_peers`): then the whole state is (a second round trip in the first
-        case)."""
-        fmt = FORMAT_STATE if self.old_peers else FORMAT_SNAP
+        (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is
+        (a second round trip in the first case)."""
+        fmt = FORMAT_STATE if self.old_peers or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
                 room, expected_version, None, entry, player, client_seq, deadline, patch

@@ -197,6 +197,8 @@ class StoreBase:
         #: from before snapshots): commits write the whole state in the old format
         #: (server/store.py; kept up to date by ``register_process``)
         self.old_peers = False
+        #: write the format of before snapshots always (``--snapshot-every 1``)
+        self.old_format = False
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Self:
