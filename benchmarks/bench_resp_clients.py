@@ -76,7 +76,9 @@ async def ours(port: int) -> Any:
 
 @contextlib.asynccontextmanager
 async def redis_py(port: int) -> Any:
-    r = aioredis.Redis(host="127.0.0.1", port=port, max_connections=32)
+    # as the server's pool (server/store_base.py): blocking, 32 connections
+    pool = aioredis.BlockingConnectionPool(host="127.0.0.1", port=port, max_connections=32)
+    r = aioredis.Redis(connection_pool=pool)
     try:
         yield lambda cmd: r.execute_command(*cmd)
     finally:

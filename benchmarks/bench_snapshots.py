@@ -135,13 +135,12 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 rate[name].append(await commits(store, chain, every, f"r_{name}_{i}"))
         for i, what in enumerate(("commits_per_s", "client_cpu_us", "redis_cpu_us")):
             out[what] = {k: statistics.median(x[i] for x in v) for k, v in rate.items()}
-        out["state_and_tail_bytes"] = {
-            name: sum(
-                int(await store.r.memory_usage(key(f"r_{name}_0"), samples=0) or 0)
-                for key in (k_state, k_tail)
-            )
-            for name in rate
-        }
+        sizes: dict[str, int] = {}
+        for name in rate:
+            sizes[name] = 0
+            for key in (k_state, k_tail):
+                sizes[name] += int(await store.r.memory_usage(key(f"r_{name}_0"), samples=0) or 0)
+        out["state_and_tail_bytes"] = sizes
         out["rebuild_ms"] = await rebuilds(store, chain, args.every)
     finally:
         await store.close()
