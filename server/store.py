@@ -342,7 +342,9 @@ class Store(PlayerStore):
         await self._cmd("ZADD", TIMERS, at_ms, room)
 
     async def due_rooms(self, now_ms: int, limit: int = 32) -> list[str]:
-        rows = await self.r.zrangebyscore(TIMERS, "-inf", now_ms, start=0, num=limit)
+        """Rooms whose deadline is due (on the pipelined connection when there is one: the
+        timer loop asks after every commit with a near deadline)."""
+        rows = await self._cmd("ZRANGEBYSCORE", TIMERS, "-inf", now_ms, "LIMIT", 0, limit)
         return [r.decode() for r in rows]
 
     async def next_timer(self) -> int | None:
@@ -372,10 +374,8 @@ class Store(PlayerStore):
         return out
 
     async def _deadlines(self, rooms: list[str]) -> list[int | None]:
-        async with self.r.pipeline(transaction=False) as p:
-            for room in rooms:
-                p.hget(k_state(room), "deadline")
-            return [int(d) if d else None for d in await p.execute()]
+        replies = await self._cmds(*(("HGET", k_state(room), "deadline") for room in rooms))
+        return [int(d) if d else None for d in replies]
 
     async def reindex_timers(self, rooms: list[str]) -> None:
         """Make the timers index agree with the deadline stored in each room's hash,
@@ -392,13 +392,13 @@ class Store(PlayerStore):
             due = {r: d for r, d in found.items() if d is not None}
             none = [r for r, d in found.items() if d is None]
             if due:
-                await self.r.zadd(TIMERS, due)
+                await self._cmd("ZADD", TIMERS, *(x for r, d in due.items() for x in (d, r)))
             if none:
-                await self.r.zrem(TIMERS, *none)
+                await self._cmd("ZREM", TIMERS, *none)
                 again = {
                     r: d
                     for r, d in zip(none, await self._deadlines(none), strict=True)
                     if d is not None
                 }
                 if again:
-                    await self.r.zadd(TIMERS, again)
+                    await self._cmd("ZADD", TIMERS, *(x for r, d in again.items() for x in (d, r)))
