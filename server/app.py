@@ -207,6 +207,8 @@ class App:
     async def start(self) -> None:
         rt = self.rt
         rt.store.player_ttl = max(0, int(rt.cfg.player_ttl))
+        # --snapshot-every 1: every commit writes the whole state, in the old format
+        rt.store.old_format = rt.cfg.snapshot_every <= 1
         with contextlib.suppress(game.GameUnavailable):
             game.warm_up()
         # the bot worker processes start (and load the rule sets) off the event loop

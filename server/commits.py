@@ -42,8 +42,6 @@ class Commits:
     def __init__(self, cfg: Config, store: Store, metrics: Metrics) -> None:
         self.cfg = cfg
         self.store = store
-        # --snapshot-every 1: every commit writes the whole state, in the old format
-        store.old_format = cfg.snapshot_every <= 1
         self.metrics = metrics
         self.grace_ms = int(cfg.grace_seconds * 1000)
         self.room_locks: dict[str, asyncio.Lock] = {}

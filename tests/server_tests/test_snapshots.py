@@ -192,25 +192,21 @@ async def test_while_an_old_process_is_live_commits_write_its_format(redis_url: 
 
 async def test_snapshot_every_1_writes_the_old_format(redis_url: str) -> None:
     """``--snapshot-every 1`` (before a rollback): every commit is d1dd70d's format."""
-    from server.commits import Commits
-    from server.metrics import Metrics
-
-    from .conftest import make_config
-
-    store = Store.from_url(redis_url)
     r = aioredis.Redis.from_url(redis_url)
     try:
-        Commits(make_config(snapshot_every=1), store, Metrics())
-        chain = played_states(4)
-        for v, s in enumerate(chain):
-            res = await store.commit("r_one", v, s, {"kind": "x"})
-            assert res.snapshot
-            assert await old_load(r, "r_one") == (v + 1, roundtrip(s))
-        assert await r.hget(k_state("r_one"), "snap") is None
-        assert await r.exists(k_tail("r_one")) == 0
+        async with running_server(redis_url, snapshot_every=1) as srv:
+            clients, room = await setup_table(srv.port, 1, RS, {})
+            version = int(await r.hget(k_state(room), "version") or 0)
+            assert version > 3
+            loaded = await old_load(r, room)
+            assert loaded is not None and loaded[0] == version
+            assert loaded[1]["seats"][0]["player"] is not None
+            assert await r.hget(k_state(room), "snap") is None
+            assert await r.exists(k_tail(room)) == 0
+            for c in clients:
+                await c.close()
     finally:
         await r.aclose()
-        await store.close()
 
 
 async def test_a_server_writes_snapshots_every_n_and_a_fresh_process_rebuilds(
