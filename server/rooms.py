@@ -277,6 +277,10 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
     if len(s["members"]) >= 64:
         raise RoomError(ErrorCode.ROOM_FULL, "the room is full")
     s["members"][player] = name
+    if s["host"] not in s["members"]:
+        # the room's members had all gone (a paused game keeps its room): the first to come
+        # back hosts it, so someone can resume a game the host paused (server/host.py)
+        s["host"] = player
     # a player who left mid-game and comes back gets their seat back
     for seat in s["seats"]:
         if seat and seat.get("player") == player:

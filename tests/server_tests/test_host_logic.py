@@ -215,3 +215,15 @@ def test_the_next_host_resumes_a_game_paused_by_a_host_who_left():
     assert s["host"] == "p1" and rooms.held(s)["player"] == "p0"
     assert rooms.public_lobby(s)["paused"]["name"] == "P0"
     assert rooms.held(host.resume_game(s, "p1", 4000).state) is None
+
+
+def test_a_held_game_everyone_left_is_hosted_and_resumed_by_the_first_to_come_back():
+    s = host.pause_game(_game(humans=2), "p0", 2000).state
+    s = rooms.leave(s, "p0", 3000).state
+    s = rooms.leave(s, "p1", 4000).state
+    assert s["status"] == "playing" and not s["members"]
+    s = rooms.join(s, "p0", "P0", 5000).state
+    assert s["host"] == "p0" and rooms.held(s) is not None
+    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []  # still held
+    s = host.resume_game(s, "p0", 6000).state
+    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS)
