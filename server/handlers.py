@@ -170,7 +170,7 @@ async def on_kick(cx: Context, conn: Conn, msg: m.Kick) -> None:
     """The kicked player's connections, on whichever process, are detached by the fan-out
     when the commit reaches them (``Feeds.deliver``: a ``left`` with reason ``kicked``)."""
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.kick(s, pid, msg.player, now_ms()))
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.kick(s, pid, msg.player))
     await cx.rt.store.remove_player_room(msg.player, msg.room)
 
 

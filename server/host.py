@@ -64,7 +64,7 @@ def swap_seats(state: JSON, player: str, a: int, b: int) -> Change:
     return Change(s, "swap_seats", player, lobby_changed=True)
 
 
-def kick(state: JSON, player: str, target: str, now: int) -> Change:
+def kick(state: JSON, player: str, target: str) -> Change:
     """The host removes ``target`` from the room for good (module docstring). In a game
     their seat becomes a bot's (\"Bot 2\", as bots are named) until the game ends; otherwise it is
     free. The change's notice (``kicked``) is what each server process's fan-out acts on

@@ -75,7 +75,7 @@ def test_only_the_host_may_use_the_host_controls():
     lobby, playing = _lobby(), _game()
     for state, fn in (
         (lobby, lambda s: host.swap_seats(s, "p1", 0, 1)),
-        (lobby, lambda s: host.kick(s, "p1", "p2", 5)),
+        (lobby, lambda s: host.kick(s, "p1", "p2")),
         (lobby, lambda s: host.make_host(s, "p1", "p1")),
         (playing, lambda s: host.pause_game(s, "p1", 5)),
         (playing, lambda s: host.resume_game(s, "p1", 5)),
@@ -100,21 +100,21 @@ def test_swap_seats_swaps_players_bots_and_free_seats():
 
 def test_a_kicked_spectator_or_lobby_player_is_gone_and_cannot_come_back():
     s = _lobby()
-    ch = host.kick(s, "p0", "p1", 5)
+    ch = host.kick(s, "p0", "p1")
     assert ch.notice == {"type": "kicked", "player": "p1", "name": "P1", "by": "p0"}
     s = ch.state
     assert "p1" not in s["members"] and s["seats"][1] is None and s["kicked"] == ["p1"]
     _refused(lambda x: rooms.join(x, "p1", "P1", 6), ErrorCode.KICKED, s)
-    _refused(lambda x: host.kick(x, "p0", "p0", 6), ErrorCode.NO_SUCH_MEMBER, s)
-    _refused(lambda x: host.kick(x, "p0", "p1", 6), ErrorCode.NO_SUCH_MEMBER, s)
-    s = host.kick(s, "p0", "p2", 7).state
+    _refused(lambda x: host.kick(x, "p0", "p0"), ErrorCode.NO_SUCH_MEMBER, s)
+    _refused(lambda x: host.kick(x, "p0", "p1"), ErrorCode.NO_SUCH_MEMBER, s)
+    s = host.kick(s, "p0", "p2").state
     assert s["kicked"] == ["p1", "p2"]
     assert rooms.join(s, "p9", "P9", 8).state["members"]["p9"] == "P9"
 
 
 def test_a_kicked_player_in_a_game_leaves_their_seat_to_a_bot_that_plays_it():
     s = _game(humans=2)
-    s = host.kick(s, "p0", "p1", 2000).state
+    s = host.kick(s, "p0", "p1").state
     seat = s["seats"][1]
     assert seat["bot"] and seat["auto"] and seat["player"] is None and seat["name"] == "Bot 2"
     assert "p1" not in s["members"] and rooms.seat_of(s, "p1") is None
