@@ -24,7 +24,7 @@ from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, Input, RichLog, Select, Static, Switch
 
-from clients.cli import autoplay, render
+from clients.cli import autoplay, hostkeys, render
 from clients.cli.advice import describe
 from clients.cli.model import ClientModel, RoomState
 from clients.cli.session import Session, normalize_url
@@ -261,6 +261,7 @@ class TableScreen(Screen[None]):
         Binding("g", "start", "start", show=False),
         Binding("m", "rematch", "rematch", show=False),
         Binding("L", "save_log", "save log", show=False),
+        *(Binding(k, f"room_key('{k}')", show=False) for k in ("u", "e", "o", "K", "H", "P")),
         Binding("q", "leave", "leave", show=False),
         Binding("ctrl+r", "resync", "resync", show=False),
         Binding("tab", "focus_chat", "chat", show=False),
@@ -280,6 +281,8 @@ class TableScreen(Screen[None]):
         self._chat_shown = 0
         self._bell_seq = -1
         self.compact = False
+        #: a room key waiting for its seat or member (clients/cli/hostkeys.py)
+        self.pick: hostkeys.Pick | None = None
 
     def on_mount(self) -> None:
         # only the hand and the chat line take the focus: the table's keys must reach us
@@ -380,7 +383,9 @@ class TableScreen(Screen[None]):
         self.query_one("#hand", HandView).update(
             render.hand_line(r, style, self.cursor if tiles else None)
         )
-        self.query_one("#prompt", Static).update(render.prompt(r, now, self._armed_words(r)))
+        self.query_one("#prompt", Static).update(
+            render.prompt(r, now, self._armed_words(r), host=r.is_host(self.mj.model.player_id))
+        )
         status = app.status
         w, h = self.app.size
         if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
@@ -456,7 +461,9 @@ class TableScreen(Screen[None]):
                 r, now, self.mj.model.connected, rooms=self._rooms_pos(r), compact=self.compact
             )
         )
-        prompt.update(render.prompt(r, now, self._armed_words(r)))
+        prompt.update(
+            render.prompt(r, now, self._armed_words(r), host=r.is_host(self.mj.model.player_id))
+        )
 
     # ----------------------------------------------------------------- keys
 
@@ -466,6 +473,11 @@ class TableScreen(Screen[None]):
         if isinstance(self.focused, Input):
             return  # the chat line has the keys
         key = event.key
+        if self.pick is not None:
+            event.stop()
+            event.prevent_default()
+            self._answer_pick(key)
+            return
         if self.armed is not None and key not in MOVE_KEYS:
             self.armed = None
             self.mj.set_status("cancelled")
@@ -483,8 +495,10 @@ class TableScreen(Screen[None]):
 
     def _meaningful(self) -> set[str]:
         """The printable keys (other than the move keys) that do something now."""
-        keys = {"h", "l", "b", "q", "L"}
+        keys = {"h", "l", "b", "q", "L", "K", "H", "P"}
         r = self.room
+        if r is not None and r.status != "playing":
+            keys |= {"u", "e", "o"}
         if r is not None and r.status == "lobby":
             keys |= {"s", "a", "r", "g"}
         if r is not None and r.status == "finished":
@@ -667,6 +681,37 @@ class TableScreen(Screen[None]):
                 self.mj.send_request(m.Sit(room=r.id, seat=i))
                 return
         self.mj.set_status("no free seat")
+
+    def action_room_key(self, key: str) -> None:
+        """u, e, o, K, H, P: stand up and the host's keys (clients/cli/hostkeys.py)."""
+        r = self.room
+        if r is None:
+            return
+        self.armed = None
+        what = hostkeys.start(key, r, self.mj.model.player_id)
+        if isinstance(what, hostkeys.Pick):
+            self.pick = what
+            self.mj.set_status(what.question)
+        elif isinstance(what, str):
+            if what:
+                self.mj.set_status(what)
+        else:
+            self.mj.send_request(what)
+
+    def _answer_pick(self, key: str) -> None:
+        pick, self.pick = self.pick, None
+        r = self.room
+        if pick is None or r is None:
+            return
+        what = hostkeys.answer(pick, key, r)
+        if what is None:
+            self.mj.set_status("cancelled")
+        elif isinstance(what, hostkeys.Pick):
+            self.pick = what
+            self.mj.set_status(what.question)
+        else:
+            self.mj.set_status("")
+            self.mj.send_request(what)
 
     def action_add_bots(self) -> None:
         r = self.room
