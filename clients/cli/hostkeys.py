@@ -1,6 +1,6 @@
 """The terminal client's room keys that ask for a seat or a member: what each asks, and the message the answer sends.
 
-The table screen (clients/cli/app.py) binds the keys; a key that needs a target starts a
+The table screen (clients/cli/table_screen.py) binds the keys; a key that needs a target starts a
 :class:`Pick` (the status line shows its question), the next key answers it (a number) or
 cancels it (any other key). Pure: no widgets, no I/O.
 

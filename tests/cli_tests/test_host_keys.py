@@ -9,7 +9,8 @@ from server_tests.wsclient import Client
 
 from cli_tests.helpers import screen_text, wait_for
 from cli_tests.test_layout import FAST, seated_game
-from clients.cli.app import MahjongApp, TableScreen
+from clients.cli.app import MahjongApp
+from clients.cli.table_screen import TableScreen
 
 pytestmark = pytest.mark.timeout(90)
 
