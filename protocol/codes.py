@@ -37,6 +37,11 @@ class ErrorCode(StrEnum):
     BAD_RULESET = "bad_ruleset"
     BAD_OPTIONS = "bad_options"
     TOO_MANY_ROOMS = "too_many_rooms"
+    # --- host controls ---
+    KICKED = "kicked"  # join_room to a room whose host removed you (for the room's life)
+    NO_SUCH_MEMBER = "no_such_member"  # kick / make_host: not a member, or yourself
+    PAUSED = "paused"  # a game action (or a second pause) while the host has paused the game
+    NOT_PAUSED = "not_paused"  # resume_game while the game is not paused
     # --- game actions ---
     ILLEGAL_ACTION = "illegal_action"  # rejected by the table engine; detail.table_code says why
     # --- chat ---

@@ -205,6 +205,55 @@ class RemoveBot(ClientMessage):
 
 
 @dataclass(frozen=True)
+class SwapSeats(ClientMessage):
+    """Host only: swap what is in two seats, players, bots or nobody (lobby only)."""
+
+    type: ClassVar[str] = "swap_seats"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    a: int = num(0, 3, doc="one seat")
+    b: int = num(0, 3, doc="the other seat")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
+class Kick(ClientMessage):
+    """Host only: remove a member from the room; they cannot join it again."""
+
+    type: ClassVar[str] = "kick"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    player: str = text(ROOM_ID_MAX, doc="the member's player id (p_…)")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
+class MakeHost(ClientMessage):
+    """Host only: hand the host role to another member."""
+
+    type: ClassVar[str] = "make_host"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    player: str = text(ROOM_ID_MAX, doc="the member's player id (p_…)")
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
+class PauseGame(ClientMessage):
+    """Host only: pause the game (timers stop, nobody acts) until resume_game."""
+
+    type: ClassVar[str] = "pause_game"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
+class ResumeGame(ClientMessage):
+    """Host only: the paused game goes on; every clock keeps the time it had left."""
+
+    type: ClassVar[str] = "resume_game"
+    room: str = text(ROOM_ID_MAX, doc=ROOM_DOC)
+    id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
+
+
+@dataclass(frozen=True)
 class StartGame(ClientMessage):
     """Host only: start (four seats taken, every human ready)."""
 
@@ -422,11 +471,13 @@ class HintsReply(ServerMessage):
 
 @dataclass(frozen=True)
 class Left(ServerMessage):
-    """The answer to leave_room."""
+    """The answer to leave_room, or: the host removed you from the room (reason kicked)."""
 
     type: ClassVar[str] = "left"
     room: str
     re: Annotated[int | None, Doc(RE_DOC)] = None
+    #: absent in the answer to leave_room; "kicked" when the host removed you (no re then)
+    reason: Annotated[str | None, Doc('"kicked": the host removed you (absent: you left)')] = None
 
 
 @dataclass(frozen=True)
@@ -455,6 +506,11 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
         Ready,
         AddBot,
         RemoveBot,
+        SwapSeats,
+        Kick,
+        MakeHost,
+        PauseGame,
+        ResumeGame,
         StartGame,
         Rematch,
         Action,

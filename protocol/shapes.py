@@ -63,6 +63,15 @@ class RoomOptions:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Pause:
+    """Who paused the game (``pause_game``) and when."""
+
+    player: PlayerId
+    name: str
+    since: Annotated[int, Doc("server time the game was paused, ms since the epoch")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Lobby:
     id: RoomId
     code: Annotated[str, Doc("the short join code")]
@@ -73,6 +82,9 @@ class Lobby:
     game_no: Annotated[int, Doc("games started in this room")]
     seats: Annotated[list[LobbySeat | None], Doc("four entries; null: a free seat")]
     spectators: list[Spectator]
+    paused: Annotated[
+        Pause | None, Doc("the host paused the game (pause_game); null: not paused")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -205,6 +217,41 @@ class RoomClosed(Notice):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class KickedNotice(Notice):
+    TYPE = "kicked"
+    DOC = "the host removed a member (a bot plays their seat in a game); they cannot rejoin"
+    player: PlayerId
+    name: str
+    by: Annotated[PlayerId, Doc("the host")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class HostChanged(Notice):
+    TYPE = "host_changed"
+    DOC = "the host handed the host role to another member (make_host)"
+    player: Annotated[PlayerId, Doc("the new host")]
+    name: str
+    by: Annotated[PlayerId, Doc("the host before")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PausedNotice(Notice):
+    TYPE = "paused"
+    DOC = "the host paused the game: no timer runs and nobody acts until resumed"
+    player: PlayerId
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ResumedNotice(Notice):
+    TYPE = "resumed"
+    DOC = "the paused game goes on; every clock kept the time it had left"
+    player: PlayerId
+    name: str
+    paused_ms: Annotated[int, Doc("how long the game was paused")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LastResult:
     hand: int
     winners: list[Seat]
@@ -243,6 +290,10 @@ NOTICES: tuple[type[Notice], ...] = (
     SeatBack,
     BotTookOver,
     RoomClosed,
+    KickedNotice,
+    HostChanged,
+    PausedNotice,
+    ResumedNotice,
     GameOverNotice,
 )
 

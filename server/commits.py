@@ -180,16 +180,19 @@ class Commits:
                     raise
                 self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
                 continue
-            if change is None and cached is not None:
+            nothing = change is None or not facts.changes_anything(change)
+            if nothing and cached is not None:
                 # nothing to change on our copy: true of the room itself if our copy is its
                 # committed version (one small read instead of a reload: a presence check of
                 # a seat resuming after a restart, thousands in a reconnect storm); a request
-                # with a client seq is decided on Redis's state (it may be a duplicate)
+                # with a client seq is decided on Redis's state (it may be a duplicate). A
+                # no-op on a stale copy (a join_room "already in" a room another process has
+                # since removed the player from) is decided on Redis's state too
                 if client_seq is None and await self.store.version(room) == version:
                     return None, state
                 self._forget_state(room)
                 continue
-            if change is None or not facts.changes_anything(change):
+            if change is None or nothing:
                 return None, state
             res = await self._commit(room, version, change, player, client_seq, state, snap_version)
             if res.status == "conflict":

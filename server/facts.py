@@ -51,6 +51,8 @@ def seat_legal(state: JSON, seat: int | None) -> list[JSON]:
     """``seat``'s legal actions in the room's game: none unless it has a pending decision."""
     if seat is None or str(seat) in (state.get("pending_auto") or ()):
         return []  # not asked: no choice, the server passes for it (server/windows.py)
+    if rooms.held(state) is not None:
+        return []  # the host paused the game: nobody may act until it resumes
     if str(seat) in (state.get("pending_kinds") or {}):
         return game.legal(state["game"], seat)
     return []
@@ -86,8 +88,9 @@ def build_entry(
         legal: JSON = {}
         seat_deadlines: JSON = {}
         auto = state.get("pending_auto") or ()
+        held = rooms.held(state) is not None  # paused: nobody may act until it resumes
         for k in state.get("pending_kinds") or {}:
-            legal[k] = [] if k in auto else game.legal(state["game"], int(k))
+            legal[k] = [] if k in auto or held else game.legal(state["game"], int(k))
             d = timeouts.get(int(k))
             if d is not None:
                 seat_deadlines[k] = d

@@ -14,6 +14,7 @@ from typing import Any
 
 import redis.exceptions
 
+from protocol import messages as m
 from server import frames as framing
 from server.transport import Conn
 
@@ -359,3 +360,6 @@ class Feeds:
             *(s.get("player") for s in lobby["seats"] if s),
         }:
             self.drop(conn, room)  # we left (or were removed)
+            notice = entry.get("notice") or {}
+            if notice.get("type") == "kicked" and notice.get("player") == conn.player:
+                conn.send(m.Left(room=room, reason="kicked"))

@@ -25,6 +25,7 @@ from server.rooms import (
     _host,
     _lobby_only,
     _member,
+    held,
     paused,
     seat_of,
 )
@@ -119,6 +120,7 @@ def rematch(state: JSON, player: str) -> Change:
     s = _copy(state)
     s["status"] = "lobby"
     s["game"] = None
+    s["pause"] = None
     for i, seat in enumerate(s["seats"]):
         if seat is None:
             continue
@@ -225,6 +227,9 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
     seat = seat_of(state, player)
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "spectators cannot play")
+    pause = held(state)
+    if pause is not None:
+        raise RoomError(ErrorCode.PAUSED, f"{pause['name']} paused the game")
     decision = action.get("seq")
     if not isinstance(decision, int) or isinstance(decision, bool):
         raise RoomError(
@@ -252,7 +257,7 @@ def _bot_delay(state: JSON, default_ms: int) -> int:
 def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
     out: list[tuple[int, str, int]] = []
-    if state["status"] != "playing" or paused(state):
+    if state["status"] != "playing" or paused(state) or held(state) is not None:
         return out
     for i, seat in enumerate(state["seats"]):
         if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):

@@ -17,7 +17,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
-from server import game, game_room, rooms
+from server import game, game_room, host, rooms
 from server.clock import now_ms
 from server.commits import Commits
 from server.fanout import Feeds
@@ -161,6 +161,34 @@ async def on_remove_bot(cx: Context, conn: Conn, msg: m.RemoveBot) -> None:
     await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.remove_bot(s, pid, msg.seat))
 
 
+async def on_swap_seats(cx: Context, conn: Conn, msg: m.SwapSeats) -> None:
+    pid = conn.player or ""
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.swap_seats(s, pid, msg.a, msg.b))
+
+
+async def on_kick(cx: Context, conn: Conn, msg: m.Kick) -> None:
+    """The kicked player's connections, on whichever process, are detached by the fan-out
+    when the commit reaches them (``Feeds.deliver``: a ``left`` with reason ``kicked``)."""
+    pid = conn.player or ""
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.kick(s, pid, msg.player))
+    await cx.rt.store.remove_player_room(msg.player, msg.room)
+
+
+async def on_make_host(cx: Context, conn: Conn, msg: m.MakeHost) -> None:
+    pid = conn.player or ""
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.make_host(s, pid, msg.player))
+
+
+async def on_pause_game(cx: Context, conn: Conn, msg: m.PauseGame) -> None:
+    pid = conn.player or ""
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.pause_game(s, pid, now_ms()))
+
+
+async def on_resume_game(cx: Context, conn: Conn, msg: m.ResumeGame) -> None:
+    pid = conn.player or ""
+    await _simple(cx, conn, msg.room, msg.id, lambda s: host.resume_game(s, pid, now_ms()))
+
+
 async def on_start_game(cx: Context, conn: Conn, msg: m.StartGame) -> None:
     pid = conn.player or ""
     await _simple(cx, conn, msg.room, msg.id, lambda s: game_room.start(s, pid, now_ms()))
@@ -302,6 +330,11 @@ HANDLERS: dict[type[m.ClientMessage], Handler] = {
     m.Ready: on_ready,
     m.AddBot: on_add_bot,
     m.RemoveBot: on_remove_bot,
+    m.SwapSeats: on_swap_seats,
+    m.Kick: on_kick,
+    m.MakeHost: on_make_host,
+    m.PauseGame: on_pause_game,
+    m.ResumeGame: on_resume_game,
     m.StartGame: on_start_game,
     m.Rematch: on_rematch,
     m.Action: on_action,

@@ -26,6 +26,7 @@ RNG (``server/stopping.py``: ``Stopping.meter_loop``, ``Stopping.shutdown``, ``S
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -189,7 +190,10 @@ def planned_rate(n: int, capacity: float) -> float:
     is shorter), at most :data:`MAX_OVERSHOOT` times the capacity."""
     fastest = MAX_OVERSHOOT * capacity
     inverse = 1 / (capacity * (1 - RATE_ERROR)) - QUEUE_BUDGET_S / max(1, n)
-    return fastest if inverse <= 1 / fastest else 1 / inverse
+    rate = fastest if inverse <= 1 / fastest else 1 / inverse
+    # a capacity too small for its inverse to be a float (a learned rate of ~1e-309) gives
+    # 0, which would mean "no spread": the smallest positive rate spreads the most instead
+    return rate if rate > 0 else math.ulp(0.0)
 
 
 def plan(n: int, after_s: float, rate: float, learned: Learned, others: int) -> Plan:

@@ -192,6 +192,7 @@ def public_lobby(state: JSON) -> JSON:
         "spectators": [
             {"player": p, "name": n} for p, n in sorted(state["members"].items()) if p not in seated
         ],
+        "paused": held(state),
     }
 
 
@@ -214,6 +215,14 @@ def seat_of(state: JSON, player: str) -> int | None:
 
 
 # ------------------------------------------------------------------------------ helpers
+
+
+def held(state: JSON) -> JSON | None:
+    """Who paused the room's game with ``pause_game`` (server/host.py) and when:
+    ``{player, name, since}``; None: not paused by anyone. While it is held the game does
+    nothing by itself and refuses every action."""
+    pause: JSON | None = state.get("pause")
+    return pause
 
 
 def _copy(state: JSON) -> JSON:
@@ -260,12 +269,18 @@ def _seat_index(seat: int) -> int:
 def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
     if state["status"] == "closed":
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
+    if player in (state.get("kicked") or ()):
+        raise RoomError(ErrorCode.KICKED, "the host removed you from this room")
     s = _copy(state)
     if player in s["members"]:
         return Change(s, "join", player)  # already in: nothing changes (idempotent)
     if len(s["members"]) >= 64:
         raise RoomError(ErrorCode.ROOM_FULL, "the room is full")
     s["members"][player] = name
+    if s["host"] not in s["members"]:
+        # the room's members had all gone (a paused game keeps its room): the first to come
+        # back hosts it, so someone can resume a game the host paused (server/host.py)
+        s["host"] = player
     # a player who left mid-game and comes back gets their seat back
     for seat in s["seats"]:
         if seat and seat.get("player") == player:
@@ -426,6 +441,7 @@ def close_idle(state: JSON) -> Change | None:
     s["pending_auto"] = []
     s["pending_act"] = {}
     s["next_hand_at"] = None
+    s["pause"] = None
     return Change(
         s, "close", None, lobby_changed=True, notice={"type": "room_closed", "reason": "idle"}
     )
@@ -521,8 +537,9 @@ def _nobody_else_present(state: JSON, humans: list[JSON]) -> bool:
 def _unpause(before: JSON, s: JSON, now: int) -> None:
     """The step after a change ``before`` -> ``s`` that can end a pause (a player joins or
     comes back, a spectator connects): if the game was paused and no longer is, its clocks
-    start again now."""
-    if paused(before) and not paused(s):
+    start again now. A game the host holds (:func:`held`) keeps its clocks stopped: they go
+    on when the host resumes it (server/host.py)."""
+    if paused(before) and not paused(s) and held(s) is None:
         _resume_clocks(s, now)
 
 

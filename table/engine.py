@@ -549,7 +549,8 @@ def _instant(w: _W, ev: E.Instant | E.InstantLaugh | E.InstantSlay) -> None:
     settler = instant_settler(w.rs)
     if settler is None:
         return
-    for p in settler(event):
+    # valued with the room's settlement options (per_fan), as mahjong-score values them
+    for p in settler(event, len(w.seats), dict(w.st.config.settlement)):
         w.pay(p.payer, p.payee, p.amount, str(event["kind"]))
 
 

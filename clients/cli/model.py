@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.cli.reducers import MalformedMessage, apply_event
+from clients.cli.reducers import MalformedMessage, apply_event, apply_notice
 from clients.cli.tiles import sort_tiles
 from protocol import messages as m
 
@@ -193,6 +193,26 @@ class RoomState:
     def is_host(self, player: str | None) -> bool:
         return player is not None and self.lobby.get("host") == player
 
+    @property
+    def paused(self) -> JSON | None:
+        """Who paused the game (``{player, name, since}``), None: not paused."""
+        p = self.lobby.get("paused")
+        return dict(p) if isinstance(p, dict) else None
+
+    def members(self) -> list[tuple[str, str, str]]:
+        """Every member as (number key, player id, name): the seated players by seat
+        ("1"…"4"), then the spectators ("5"…"9"; more are not numbered)."""
+        out = [
+            (str(i + 1), str(s["player"]), str(s.get("name", "?")))
+            for i, s in enumerate(self.seats())
+            if s and s.get("player")
+        ]
+        for n, sp in enumerate(self.lobby.get("spectators") or []):
+            if n + 5 > 9:
+                break
+            out.append((str(n + 5), str(sp.get("player")), str(sp.get("name", "?"))))
+        return out
+
     def hand_context(self) -> JSON | None:
         """The finished hand's table -- its number, round wind, dealer and seat winds -- while
         its result is on screen: after a hand ends the view already has the next hand's
@@ -316,9 +336,12 @@ class ClientModel:
             self.room_list = list(msg.rooms)
             return []
         if isinstance(msg, m.Left):
-            self.rooms.pop(msg.room, None)
+            gone = self.rooms.pop(msg.room, None)
             if self.current == msg.room:
                 self.current = next(iter(self.rooms), None)
+            if msg.reason == "kicked":
+                code = gone.code if gone is not None else msg.room
+                return [f"the host removed you from room {code}; you cannot join it again"]
             return ["you left the room"]
         if isinstance(msg, m.Closing):
             self.closing = msg
@@ -399,7 +422,7 @@ class ClientModel:
                 ChatLine(str(c.get("name", "?")), str(c.get("text", "")), int(c.get("t", 0)))
             )
         if msg.notice is not None:
-            out.extend(_notice(r, msg.notice))
+            out.extend(apply_notice(r, msg.notice, self.player_id))
         if msg.legal is not None:
             r.legal = list(msg.legal)
             r.legal_seq = msg.seq
@@ -458,29 +481,3 @@ def _new_game_view(ruleset: str, seat: int | None) -> JSON:
         "hand": None,
         "legal_actions": [],
     }
-
-
-def _notice(r: RoomState, n: JSON) -> list[str]:
-    t = n.get("type")
-    if t == "game_over":
-        r.summary = dict(n.get("summary") or {})
-        ledger = r.summary.get("ledger")
-        if isinstance(ledger, list):
-            r.ledger = [dict(p) for p in ledger]
-        return [
-            "game over: final scores "
-            + ", ".join(f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or []))
-        ]
-    if t in ("joined", "left"):
-        return [f"{n.get('name')} {t}"]
-    if t == "seat_away":
-        return [f"{r.name_of(n.get('seat'))} lost the connection"]
-    if t == "seat_back":
-        return [f"{r.name_of(n.get('seat'))} is back"]
-    if t == "bot_took_over":
-        return [f"a bot plays for {r.name_of(n.get('seat'))}"]
-    if t == "room_created":
-        return [f"room created by {n.get('name')}"]
-    if t == "room_closed":
-        return ["the server closed the room (nobody was here for a long time)"]
-    return [str(t)]

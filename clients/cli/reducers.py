@@ -1,8 +1,9 @@
-"""How each game event changes the client's view of a room: one small function per event.
+"""How each game event and room notice changes the client's view of a room: one small function per event.
 
 :func:`apply_event` looks the event's type up in :data:`REDUCERS`; each reducer gets an
 :class:`Ev` (the room, the event, the game and hand views, the seat the event is about) and
-returns the narration lines for the log. A reducer that finds the event does not fit the
+returns the narration lines for the log (:func:`apply_notice` does the same for a commit's
+``notice``: joined, left, kicked, paused, …). A reducer that finds the event does not fit the
 view raises :class:`MalformedMessage`; the model then resynchronises the room.
 """
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 
-__all__ = ["REDUCERS", "Ev", "MalformedMessage", "apply_event"]
+__all__ = ["REDUCERS", "Ev", "MalformedMessage", "apply_event", "apply_notice"]
 
 
 class MalformedMessage(Exception):
@@ -398,3 +399,43 @@ def _remove(tiles: list[str], tile: str) -> None:
     if tile not in tiles:
         raise MalformedMessage(f"we do not hold {tile!r}")
     tiles.remove(tile)
+
+
+def apply_notice(r: RoomState, n: JSON, me: str | None = None) -> list[str]:
+    """A room notice (the room's lobby already applied): the narration line, and the
+    game's summary for ``game_over``. ``me``: our player id."""
+    t = n.get("type")
+    if t == "game_over":
+        r.summary = dict(n.get("summary") or {})
+        ledger = r.summary.get("ledger")
+        if isinstance(ledger, list):
+            r.ledger = [dict(p) for p in ledger]
+        return [
+            "game over: final scores "
+            + ", ".join(f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or []))
+        ]
+    if t in ("joined", "left"):
+        return [f"{n.get('name')} {t}"]
+    if t == "seat_away":
+        return [f"{r.name_of(n.get('seat'))} lost the connection"]
+    if t == "seat_back":
+        return [f"{r.name_of(n.get('seat'))} is back"]
+    if t == "bot_took_over":
+        return [f"a bot plays for {r.name_of(n.get('seat'))}"]
+    if t == "room_created":
+        return [f"room created by {n.get('name')}"]
+    if t == "room_closed":
+        return ["the server closed the room (nobody was here for a long time)"]
+    if t == "kicked":
+        if me is not None and n.get("player") == me:
+            return ["the host removed you from the room"]
+        return [f"the host removed {n.get('name')} from the room"]
+    if t == "host_changed":
+        who = "you are" if me is not None and n.get("player") == me else f"{n.get('name')} is"
+        return [f"{who} the host now"]
+    if t == "paused":
+        return [f"{n.get('name')} paused the game"]
+    if t == "resumed":
+        secs = int(n.get("paused_ms") or 0) / 1000
+        return [f"{n.get('name')} resumed the game (paused {secs:.0f} s)"]
+    return [str(t)]

@@ -276,18 +276,31 @@ def hand_line(r: RoomState, style: TileStyle, cursor: int | None) -> Text:
     return out
 
 
-def prompt(r: RoomState, now_ms: int, armed: str | None = None) -> Text:
-    """What you can do now, and how. ``armed``: a move waiting for its confirmation."""
+def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = False) -> Text:
+    """What you can do now, and how. ``armed``: a move waiting for its confirmation;
+    ``host``: we are the room's host (the host keys are shown)."""
     t = Text()
     if r.status == "lobby":
         t.append("Lobby: ", style="bold")
         t.append(
-            "[s] sit  [a] add bots  [r] ready / not ready  [g] start (host)  [q] leave  [Tab] chat"
+            "[s] sit  [u] stand  [a] add bots  [r] ready / not ready  [g] start (host)  "
+            "[q] leave  [Tab] chat"
         )
+        if host:
+            t.append("\nHost: ", style="bold")
+            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
         return t
     if r.status == "finished":
         t.append("Game over: ", style="bold")
         t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
+        if host:
+            t.append("\nHost: ", style="bold")
+            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
+        return t
+    paused = r.paused
+    if paused is not None:
+        t.append(f" PAUSED by {paused.get('name', '?')} ", style="bold black on yellow")
+        t.append("  [P] resume  [K] kick  [H] make host" if host else "  the host resumes it")
         return t
     if r.action_pending:
         t.append("sent; waiting for the server…", style="dim")

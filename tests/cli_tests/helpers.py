@@ -10,8 +10,10 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Input, Select, Switch
 
-from clients.cli.app import LobbyScreen, MahjongApp, TableScreen
+from clients.cli.app import MahjongApp
+from clients.cli.lobby_screen import LobbyScreen
 from clients.cli.model import RoomState
+from clients.cli.table_screen import TableScreen
 
 SIZE = (160, 50)
 

@@ -17,7 +17,7 @@ from cli_tests.helpers import (
     wait_for,
 )
 from clients.cli import render
-from clients.cli.app import TableScreen
+from clients.cli.table_screen import TableScreen
 
 pytestmark = pytest.mark.timeout(90)
 

@@ -17,8 +17,9 @@ import pytest
 
 from cli_tests.helpers import create_room_from_the_form, flat, wait_for
 from cli_tests.test_layout import fully_shown, whole_screen
-from clients.cli.app import MIN_SIZE, MahjongApp, TableScreen
+from clients.cli.app import MahjongApp
 from clients.cli.model import RoomState
+from clients.cli.table_screen import MIN_SIZE, TableScreen
 
 pytestmark = pytest.mark.timeout(150)
 
@@ -77,7 +78,9 @@ async def test_a_hand_from_the_keyboard_at_each_size(mahjong_server, size, tmp_p
     async with app.run_test(size=size) as pilot:
         await create_room_from_the_form(pilot, app, hands=1)
         table = app.screen
-        assert isinstance(table, TableScreen) and table.compact == (size[0] < 120)
+        assert isinstance(table, TableScreen)
+        # the layout is chosen on the screen's first redraw
+        await wait_for(pilot, lambda: table.compact == (size[0] < 120), what="the layout")
         await pilot.press("s")
         await wait_for(pilot, lambda: app.model.room.seat is not None, what="a seat")
         await pilot.press("a")

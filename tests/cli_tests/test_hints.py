@@ -12,18 +12,10 @@ from clients.cli.model import ClientModel
 from clients.cli.render import help_panel
 from clients.cli.session import Session
 from clients.cli.tiles import TileStyle
-from protocol import messages as m
+
+from .live import start_with_three_bots, until
 
 pytestmark = pytest.mark.timeout(90)
-
-
-async def _until(cond, what: str, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    try:
-        async with asyncio.timeout(timeout):
-            while not cond():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"never happened: {what}") from None
 
 
 async def test_the_help_panel_shows_the_servers_hints(mahjong_server) -> None:
@@ -32,22 +24,10 @@ async def test_the_help_panel_shows_the_servers_hints(mahjong_server) -> None:
     task = asyncio.create_task(session.run())
     try:
         await asyncio.wait_for(session.ready.wait(), 10)
-        opts = {"turn_seconds": 0, "claim_seconds": 0, "length": "hands", "hands": 1}
-        ack = await session.request(m.CreateRoom(ruleset="mcr", options=opts))
-        assert isinstance(ack, m.Ack)
-        rid = ack.room
-        for msg in (
-            m.Sit(room=rid, seat=0),
-            m.AddBot(room=rid, seat=1),
-            m.AddBot(room=rid, seat=2),
-            m.AddBot(room=rid, seat=3),
-            m.Ready(room=rid),
-            m.StartGame(room=rid),
-        ):
-            assert isinstance(await session.request(msg), m.Ack), msg
+        rid = await start_with_three_bots(session, "mcr")
         room = model.rooms[rid]
-        await _until(lambda: room.hand is not None and room.can_act(), "our first decision")
-        await _until(
+        await until(lambda: room.hand is not None and room.can_act(), "our first decision")
+        await until(
             lambda: room.hints is not None and room.hints["seq"] >= room.legal_seq,
             "the server's hints for it",
         )

@@ -8,9 +8,11 @@ import asyncio
 from textual.widgets import Input
 
 from cli_tests.helpers import SIZE, screen_text, wait_for
-from clients.cli.app import ConnectScreen, LobbyScreen, MahjongApp, TableScreen
+from clients.cli.app import MahjongApp
+from clients.cli.lobby_screen import ConnectScreen, LobbyScreen
 from clients.cli.model import ClientModel
 from clients.cli.session import Session
+from clients.cli.table_screen import TableScreen
 from protocol import messages as m
 
 

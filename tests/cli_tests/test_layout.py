@@ -12,16 +12,11 @@ from textual.widgets import Button, RichLog
 
 from cli_tests.helpers import flat, press_for_decision, wait_for
 from clients.cli import render
-from clients.cli.app import (
-    MIN_SIZE,
-    TYPING_PAUSE,
-    LobbyScreen,
-    MahjongApp,
-    TableScreen,
-    ruleset_title,
-)
+from clients.cli.app import MahjongApp
+from clients.cli.lobby_screen import LobbyScreen, ruleset_title
 from clients.cli.model import ClientModel, RoomState
 from clients.cli.session import Session
+from clients.cli.table_screen import MIN_SIZE, TYPING_PAUSE, TableScreen
 from protocol import messages as m
 
 pytestmark = pytest.mark.timeout(120)

@@ -16,8 +16,9 @@ from cli_tests.helpers import (
     screen_text,
     wait_for,
 )
-from clients.cli.app import MahjongApp, TableScreen
+from clients.cli.app import MahjongApp
 from clients.cli.replay import load
+from clients.cli.table_screen import TableScreen
 
 pytestmark = pytest.mark.timeout(90)
 

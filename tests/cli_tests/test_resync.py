@@ -13,16 +13,9 @@ from clients.cli.model import ClientModel
 from clients.cli.session import Session
 from protocol import messages as m
 
+from .live import start_with_three_bots, until
+
 pytestmark = pytest.mark.timeout(90)
-
-
-async def _until(cond, what: str, timeout: float = 20.0) -> None:  # type: ignore[no-untyped-def]
-    try:
-        async with asyncio.timeout(timeout):
-            while not cond():
-                await asyncio.sleep(0.02)
-    except TimeoutError:
-        raise AssertionError(f"never happened: {what}") from None
 
 
 @pytest.mark.parametrize(
@@ -43,22 +36,10 @@ async def test_the_model_recovers_from_a_bad_message_with_a_snapshot(
     task = asyncio.create_task(session.run())
     try:
         await asyncio.wait_for(session.ready.wait(), 10)
-        opts = {"turn_seconds": 0, "claim_seconds": 0, "length": "hands", "hands": 1}
-        ack = await session.request(m.CreateRoom(ruleset=model.rulesets[0], options=opts))
-        assert isinstance(ack, m.Ack)
-        rid = ack.room
-        for msg in (
-            m.Sit(room=rid, seat=0),
-            m.AddBot(room=rid, seat=1),
-            m.AddBot(room=rid, seat=2),
-            m.AddBot(room=rid, seat=3),
-            m.Ready(room=rid),
-            m.StartGame(room=rid),
-        ):
-            assert isinstance(await session.request(msg), m.Ack), msg
+        rid = await start_with_three_bots(session, model.rulesets[0])
         room = model.rooms[rid]
         # the hand is dealt and it is our decision (no timers: the table waits for us)
-        await _until(lambda: room.hand is not None and room.can_act(), "our first decision")
+        await until(lambda: room.hand is not None and room.can_act(), "our first decision")
         tiles_before = room.my_tiles()
         seq_before = room.seq
         with caplog.at_level(logging.WARNING, logger="mahjong.cli.model"):
@@ -67,7 +48,7 @@ async def test_the_model_recovers_from_a_bad_message_with_a_snapshot(
         assert any("asking for a fresh snapshot" in r.getMessage() for r in caplog.records)
         assert room.stale and not room.can_act()
         # the session asked for a snapshot; it replaces the view
-        await _until(lambda: not room.stale, "the fresh snapshot")
+        await until(lambda: not room.stale, "the fresh snapshot")
         assert room.seq >= seq_before
         assert room.my_tiles() == tiles_before, "the snapshot's hand is the server's"
         assert room.can_act()
@@ -77,7 +58,7 @@ async def test_the_model_recovers_from_a_bad_message_with_a_snapshot(
         reply = await session.act(rid, action)
         room.action_done(reply)
         assert isinstance(reply, m.Ack), reply
-        await _until(lambda: room.seq >= reply.seq, "the events of our action")
+        await until(lambda: room.seq >= reply.seq, "the events of our action")
         assert not room.stale
     finally:
         await session.close()

@@ -18,7 +18,8 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from cli_tests.helpers import flat, screen_text, wait_for
 from clients.cli import session as session_mod
-from clients.cli.app import ConnectScreen, MahjongApp
+from clients.cli.app import MahjongApp
+from clients.cli.lobby_screen import ConnectScreen
 from clients.cli.model import ClientModel
 from clients.cli.session import Session, normalize_url
 from protocol.codes import CloseCode

@@ -202,6 +202,47 @@ async def test_room_errors(peers):
     assert error_of(err) == "not_seated"
 
 
+def _pid(p) -> str:
+    pid: str = next(m for m in p.inbox if m["type"] == "welcome")["player_id"]
+    return pid
+
+
+async def test_host_controls(peers):
+    """swap_seats, make_host, pause_game, resume_game and kick, with the errors of each:
+    not_host, no_such_member, paused, not_paused, kicked; the kicked member is sent ``left``
+    with ``reason: "kicked"``."""
+    (alice, bob), room, code = await table_of(
+        peers, "mcr", {**ONE_HAND, "turn_seconds": 0, "claim_seconds": 0}, humans=2
+    )
+    carol = await peers("Carol")
+    assert (await carol.request({"type": "join_room", "code": code}))["type"] == "ack"
+    swap = {"type": "swap_seats", "room": room, "a": 1, "b": 2}
+    assert error_of(await bob.request(swap)) == "not_host"
+    assert (await alice.request(swap))["type"] == "ack"
+    assert (await alice.request({**swap, "a": 2, "b": 1}))["type"] == "ack"
+    give = {"type": "make_host", "room": room, "player": _pid(alice)}
+    assert error_of(await alice.request(give)) == "no_such_member"
+    assert (await alice.request({**give, "player": _pid(bob)}))["type"] == "ack"
+    assert (await bob.request({**give, "player": _pid(alice)}))["type"] == "ack"
+    assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
+    pause, resume = {"type": "pause_game", "room": room}, {"type": "resume_game", "room": room}
+    assert error_of(await alice.request(resume)) == "not_paused"
+    assert (await alice.request(pause))["type"] == "ack"
+    note = await carol.wait_for(lambda m: m.get("notice", {}).get("type") == "paused")
+    assert note["lobby"]["paused"]["player"] == _pid(alice)
+    assert error_of(await alice.request(pause)) == "paused"
+    act = {"type": "action", "room": room, "seq": 1, "action": {"type": "pass", "seq": 1}}
+    assert error_of(await bob.request(act)) == "paused"
+    assert (await alice.request(resume))["type"] == "ack"
+    await carol.wait_for(lambda m: m.get("notice", {}).get("type") == "resumed")
+    kick = {"type": "kick", "room": room, "player": _pid(carol)}
+    assert error_of(await bob.request(kick)) == "not_host"
+    assert (await alice.request(kick))["type"] == "ack"
+    left = await carol.wait_for(lambda m: m["type"] == "left")
+    assert left["reason"] == "kicked" and left["room"] == room
+    assert error_of(await carol.request({"type": "join_room", "code": code})) == "kicked"
+
+
 async def test_limits_of_a_strict_server(tmp_path):
     """rate_limited (with the dropped request's id), chat_rate_limited, too_many_rooms,
     room_full, and unavailable while Redis is down."""

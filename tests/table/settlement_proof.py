@@ -4,7 +4,7 @@ For every win of a game's events, the winners' hands as the table put them in ``
 (with the room's settlement options) go through ``mahjong-score``'s entry point
 (:func:`scoring.settlement.score_and_settle`); its ``payments`` must equal the winners'
 payment events, in order. Every hk-tw16 instant payment (即收 / 即罰) event goes through it
-as its own input and must give the payment events that followed it.
+(with the room's settlement options) as its own input and must give the payment events that followed it.
 
     .venv/bin/python tests/table/settlement_proof.py --hands 1000   # per rule set
 """
@@ -61,7 +61,10 @@ def check_events(events: Sequence[Event], settlement: Mapping[str, Any]) -> dict
                 if f.type != "payment" or f.data["reason"] != e.data["kind"]:
                     break
                 follow.append(_pay(f.data))
-            got = score_and_settle({"ruleset": "hk-tw16", "instant": e.data})
+            inp: dict[str, Any] = {"ruleset": "hk-tw16", "instant": e.data}
+            if settlement:
+                inp["settlement"] = dict(settlement)
+            got = score_and_settle(inp)
             assert got.get("error") is None, got
             assert [_pay(p) for p in got["payments"]] == follow, (got, follow)
             n["instant"] += 1

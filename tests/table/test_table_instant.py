@@ -60,6 +60,24 @@ def test_chase(ruleset: str) -> None:
 
 
 @pytest.mark.parametrize("ruleset", HK)
+@pytest.mark.parametrize("per_fan", [1, 3])
+def test_instant_payments_use_the_rooms_per_fan(ruleset: str, per_fan: int) -> None:
+    """Instant payments are valued with the room's settlement options, as ``mahjong-score``
+    values them: 追 of an honour is 5 fan x ``per_fan``."""
+    cfg = GameConfig(ruleset, max_hands=1, settlement=(("per_fan", per_fan),))
+    sc = Script(new_game(cfg))
+    sc.start(
+        seed=_seed_without_dice_payment(),
+        wall=build_wall(True, 16, 0, HANDS16, tiles("1m 2m 3m"), tiles("9m 9m")),
+    )
+    sc.act(0, A.DISCARD, "we")
+    for s in (1, 2, 3):
+        sc.pass_all()
+        sc.act(s, A.DISCARD, "we")
+    assert payments(sc, "chase") == [(0, s, CHASE_HONOR * per_fan) for s in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("ruleset", HK)
 def test_no_chase_when_the_run_breaks(ruleset: str) -> None:
     hands = [list(h) for h in HANDS16]
     sc = Script(new_game(GameConfig(ruleset, max_hands=1)))

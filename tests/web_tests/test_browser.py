@@ -429,3 +429,47 @@ def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url
     assert len(after) >= len(before) - 1
     assert page.evaluate("Object.values(window.mahjong.state.rooms)[0].you.seat") == 1
     page.context.close()
+
+
+def test_the_host_pauses_resumes_and_kicks_in_the_browser(browser: Any, base_url: str) -> None:
+    """7. Host controls in the browser: the host pauses the game (the friend sees who paused
+    it and cannot play), resumes it, then kicks the friend, whose page says so and leaves the
+    room; a bot plays the friend's seat from then on."""
+    host = new_page(browser)
+    code = create_room(host, base_url, "Ann")
+    friend = new_page(browser, PHONE)
+    friend.goto(f"{base_url}/r/{code}")
+    friend.get_by_test_id("name").fill("Bob")
+    friend.get_by_test_id("name").blur()
+    friend.get_by_test_id("room-code").wait_for()
+    sit_ready(host, 0)
+    sit_ready(friend, 1)
+    for s in (2, 3):
+        add_bot(host, s)
+    host.get_by_test_id("start").click()
+    for p in (host, friend):
+        p.get_by_test_id("table").wait_for()
+    host.get_by_test_id("pause").click()
+    banner = friend.get_by_test_id("paused-banner")
+    banner.wait_for()
+    assert "Paused by Ann" in banner.inner_text()
+    assert host.get_by_test_id("pause").inner_text() == "Resume"
+    # nobody is offered a move while the game is paused
+    for p in (host, friend):
+        assert not p.get_by_test_id("discard").is_visible()
+    host.get_by_test_id("pause").click()
+    banner.wait_for(state="detached")
+    assert host.get_by_test_id("pause").inner_text() == "Pause"
+    host.on("dialog", lambda d: d.accept())  # "Remove Bob from the room?"
+    host.get_by_test_id("members-toggle").click()
+    host.get_by_test_id("kick-Bob").click()
+    toast = friend.get_by_test_id("toast").filter(has_text="removed you")
+    toast.wait_for()
+    assert code in toast.inner_text()
+    friend.get_by_test_id("table").wait_for(state="detached")
+    host.wait_for_function(
+        "() => { const r = Object.values(window.mahjong.state.rooms)[0]; "
+        "return r && r.lobby.seats[1] && r.lobby.seats[1].bot; }"
+    )
+    for p in (host, friend):
+        p.context.close()

@@ -223,6 +223,10 @@ export class Client {
         return;
       }
       case "left":
+        if (msg.reason === "kicked") {
+          const code = this.state.rooms[msg.room]?.lobby.code ?? "";
+          this.toast(`The host removed you from room ${code}; you cannot join it again.`, "error");
+        }
         this.forget(msg.room);
         return;
       case "error":

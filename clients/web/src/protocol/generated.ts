@@ -29,7 +29,7 @@ export interface ChatLine {
   t: number;
 }
 
-export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints | ClientToggles;
+export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientSwapSeats | ClientKick | ClientMakeHost | ClientPauseGame | ClientResumeGame | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints | ClientToggles;
 
 export interface DiscardHint {
   tile: Tile;
@@ -156,6 +156,8 @@ export interface Lobby {
   /** four entries; null: a free seat */
   seats: (LobbySeat | null)[];
   spectators: Spectator[];
+  /** the host paused the game (pause_game); null: not paused */
+  paused?: Pause | null;
 }
 
 export interface LobbySeat {
@@ -195,7 +197,16 @@ export interface Meld {
   from?: "left" | "opposite" | "right" | null;
 }
 
-export type Notice = NoticeRoomCreated | NoticeJoined | NoticeLeft | NoticeSeatAway | NoticeSeatBack | NoticeBotTookOver | NoticeRoomClosed | NoticeGameOver;
+export type Notice = NoticeRoomCreated | NoticeJoined | NoticeLeft | NoticeSeatAway | NoticeSeatBack | NoticeBotTookOver | NoticeRoomClosed | NoticeKicked | NoticeHostChanged | NoticePaused | NoticeResumed | NoticeGameOver;
+
+/** Who paused the game (``pause_game``) and when. */
+export interface Pause {
+  /** a player id, p_… */
+  player: string;
+  name: string;
+  /** server time the game was paused, ms since the epoch */
+  since: number;
+}
 
 /** A ledger line: ``payer`` pays ``payee`` ``amount`` for ``reason`` in hand ``hand``. */
 export interface Payment {
@@ -578,6 +589,17 @@ export interface ClientJoinRoom {
   id?: number | null;
 }
 
+/** Host only: remove a member from the room; they cannot join it again. */
+export interface ClientKick {
+  type: "kick";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** the member's player id (p_…) */
+  player: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
 /** Leave a room (in a game a bot plays your seat until you come back). */
 export interface ClientLeaveRoom {
   type: "leave_room";
@@ -590,6 +612,26 @@ export interface ClientLeaveRoom {
 /** The public rooms. */
 export interface ClientListRooms {
   type: "list_rooms";
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
+/** Host only: hand the host role to another member. */
+export interface ClientMakeHost {
+  type: "make_host";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** the member's player id (p_…) */
+  player: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
+/** Host only: pause the game (timers stop, nobody acts) until resume_game. */
+export interface ClientPauseGame {
+  type: "pause_game";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
   /** a request id: the direct reply carries it as re */
   id?: number | null;
 }
@@ -632,6 +674,15 @@ export interface ClientRemoveBot {
   id?: number | null;
 }
 
+/** Host only: the paused game goes on; every clock keeps the time it had left. */
+export interface ClientResumeGame {
+  type: "resume_game";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
 /** Resend every commit after since (0: a snapshot). */
 export interface ClientResync {
   type: "resync";
@@ -667,6 +718,19 @@ export interface ClientStartGame {
   type: "start_game";
   /** the room id (r_…) from ack / snapshot */
   room: string;
+  /** a request id: the direct reply carries it as re */
+  id?: number | null;
+}
+
+/** Host only: swap what is in two seats, players, bots or nobody (lobby only). */
+export interface ClientSwapSeats {
+  type: "swap_seats";
+  /** the room id (r_…) from ack / snapshot */
+  room: string;
+  /** one seat */
+  a: number;
+  /** the other seat */
+  b: number;
   /** a request id: the direct reply carries it as re */
   id?: number | null;
 }
@@ -888,6 +952,16 @@ export interface NoticeGameOver {
   summary: Summary;
 }
 
+/** the host handed the host role to another member (make_host) */
+export interface NoticeHostChanged {
+  type: "host_changed";
+  /** a player id, p_… */
+  player: string;
+  name: string;
+  /** a player id, p_… */
+  by: string;
+}
+
 /** a member joined (or came back) */
 export interface NoticeJoined {
   type: "joined";
@@ -896,12 +970,40 @@ export interface NoticeJoined {
   name: string;
 }
 
+/** the host removed a member (a bot plays their seat in a game); they cannot rejoin */
+export interface NoticeKicked {
+  type: "kicked";
+  /** a player id, p_… */
+  player: string;
+  name: string;
+  /** a player id, p_… */
+  by: string;
+}
+
 /** a member left (during a game a bot plays the seat; the host role passes on) */
 export interface NoticeLeft {
   type: "left";
   /** a player id, p_… */
   player: string;
   name: string;
+}
+
+/** the host paused the game: no timer runs and nobody acts until resumed */
+export interface NoticePaused {
+  type: "paused";
+  /** a player id, p_… */
+  player: string;
+  name: string;
+}
+
+/** the paused game goes on; every clock kept the time it had left */
+export interface NoticeResumed {
+  type: "resumed";
+  /** a player id, p_… */
+  player: string;
+  name: string;
+  /** how long the game was paused */
+  paused_ms: number;
 }
 
 /** the server closed a room nobody was present in for long (docs/server.md) */
@@ -1013,12 +1115,14 @@ export interface ServerHints {
   re?: number | null;
 }
 
-/** The answer to leave_room. */
+/** The answer to leave_room, or: the host removed you from the room (reason kicked). */
 export interface ServerLeft {
   type: "left";
   room: string;
   /** the id of the request this answers */
   re?: number | null;
+  /** "kicked": the host removed you (absent: you left) */
+  reason?: string | null;
 }
 
 /** The answer to ping. */

@@ -170,6 +170,18 @@ function applyNotice(r: RoomModel, n: Notice): void {
     case "room_closed":
       r.log.push("the room was closed");
       break;
+    case "kicked":
+      r.log.push(n.player === r.you.player ? "the host removed you from the room" : `the host removed ${n.name}`);
+      break;
+    case "host_changed":
+      r.log.push(n.player === r.you.player ? "you are the host now" : `${n.name} is the host now`);
+      break;
+    case "paused":
+      r.log.push(`${n.name} paused the game`);
+      break;
+    case "resumed":
+      r.log.push(`${n.name} resumed the game`);
+      break;
     case "game_over":
       r.summary = n.summary;
       break;

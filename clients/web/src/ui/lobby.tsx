@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
+import { MembersPanel, SwapSeat } from "./host";
 
 export function RoomLobby({ client, room }: { client: Client; room: RoomModel }) {
   const l = room.lobby;
@@ -46,6 +47,7 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
                       Remove bot
                     </button>
                   )}
+                  {host && <SwapSeat client={client} room={room} seat={i} />}
                 </>
               ) : (
                 <>
@@ -87,6 +89,7 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
         </div>
         {l.spectators.length > 0 && <p class="muted">Watching: {l.spectators.map((s) => s.name).join(", ")}</p>}
       </section>
+      <MembersPanel client={client} room={room} />
       <Chat client={client} room={room} />
     </main>
   );

@@ -5,6 +5,7 @@ import { seatName, type RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
+import { MembersPanel, PauseButton, PausedBanner } from "./host";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
 
@@ -49,6 +50,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const [showChat, setShowChat] = useState(false);
   const [showHints, setShowHints] = useState(false);
   const [showToggles, setShowToggles] = useState(false);
+  const [showMembers, setShowMembers] = useState(false);
   const [hideResult, setHideResult] = useState(false);
   const stale = (client.lastActionAck[room.room] ?? 0) > room.seq;
   const legal = stale ? [] : room.legal;
@@ -129,6 +131,12 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
             Auto
           </button>
         )}
+        <PauseButton client={client} room={room} />
+        {room.lobby.host === client.state.player && (
+          <button type="button" class="small" onClick={() => setShowMembers(!showMembers)} data-testid="members-toggle">
+            Members
+          </button>
+        )}
         <button type="button" class="small" onClick={() => setShowChat(!showChat)} data-testid="chat-toggle">
           Chat{room.chat.length ? ` (${room.chat.length})` : ""}
         </button>
@@ -136,6 +144,8 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           Leave
         </button>
       </header>
+      <PausedBanner client={client} room={room} />
+      {showMembers && <MembersPanel client={client} room={room} />}
       {h && (
         <div class="felt">
           {order.map((seat, k) => (
