@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
+from mypy_extensions import mypyc_attr
+
 from scoring._pyclass import PyClass
 from scoring.decompose import (
     STANDARD,
@@ -350,6 +352,10 @@ _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 
 
+# serializable: compiled, the class may still be copied without calling __init__ (mypyc
+# otherwise refuses copy.copy of a native class whose __init__ takes arguments), which
+# :meth:`RuleSet.with_patterns` does to make a room's variant of a rule set
+@mypyc_attr(serializable=True)
 class RuleSet(Generic[F]):
     """A rule set: parameters + a pattern table, registered by name.
 
