@@ -4,8 +4,10 @@
 
 ``--base`` is another checkout (e.g. ``git worktree add --detach /tmp/rules-base <commit>``).
 Each round runs the base's and this checkout's ``benchmarks/bench_rulesets.py`` (each in a
-fresh interpreter, pure Python: each imports its own ``scoring/`` from source), alternating
-which goes first. Prints the median hands/s of each line and the ratio new / base.
+fresh interpreter, each importing its own ``scoring/``: this checkout's compiled modules when
+they are built — ``MAHJONG_PURE=1`` for the pure ones — a base without a build its pure
+Python), alternating which goes first. Prints the median hands/s of each line and the ratio
+new / base.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ def run(tree: Path, hands: int) -> dict[tuple[str, str, str], int]:
     ).stdout
     got: dict[tuple[str, str, str], int] = {}
     for line in out.splitlines():
+        if line.startswith("implementation:"):
+            print(f"{tree}: {line}", file=sys.stderr)
         m = LINE.match(line)
         if m:
             got[(m[1], m[3], m[4])] = int(m[5])
