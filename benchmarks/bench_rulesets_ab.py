@@ -23,9 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"^(\S+)\s+(\d+)-tile (\S+)\s+(\S+)\s+(\d+) hands/s")
 
 
-def run(tree: Path, hands: int) -> dict[tuple[str, str, str], int]:
+def run(tree: Path, hands: int, rulesets: str) -> dict[tuple[str, str, str], int]:
+    cmd = [sys.executable, str(tree / "benchmarks" / "bench_rulesets.py"), "--hands", str(hands)]
     out = subprocess.run(
-        [sys.executable, str(tree / "benchmarks" / "bench_rulesets.py"), "--hands", str(hands)],
+        [*cmd, "--rulesets", rulesets] if rulesets else cmd,
         check=True,
         capture_output=True,
         text=True,
@@ -46,6 +47,7 @@ def main() -> None:
     ap.add_argument("--base", type=Path, required=True)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--hands", type=int, default=3000)
+    ap.add_argument("--rulesets", default="", help="comma-separated (default: bench_rulesets')")
     args = ap.parse_args()
     runs: dict[str, list[dict[tuple[str, str, str], int]]] = {"base": [], "new": []}
     for r in range(args.rounds):
@@ -53,7 +55,7 @@ def main() -> None:
         if r % 2:
             order.reverse()
         for label, tree in order:
-            runs[label].append(run(tree, args.hands))
+            runs[label].append(run(tree, args.hands, args.rulesets))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     keys = sorted(set(runs["base"][0]) & set(runs["new"][0]))
     print(f"{'rule set':<15} {'hands':<7} {'what':<14} {'base/s':>8} {'new/s':>8} {'new/base':>8}")
