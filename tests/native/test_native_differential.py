@@ -2,7 +2,8 @@
 
 This process runs one implementation (the compiled one unless ``MAHJONG_PURE`` is set); a
 worker process (``native_worker.py``) runs the other. Hypothesis plays random games step by
-step through both — every action, legal or not, goes to each — and compares the states
+step through both (half of them with a room's pattern house rules: a copied rule set) —
+every action, legal or not, goes to each — and compares the states
 (their JSON), the events, each seat's view and legal actions and the open decisions after
 every step; random complete hands are scored by both and random tile counts go through the
 bots' shanten on both.
