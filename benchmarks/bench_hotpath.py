@@ -103,6 +103,9 @@ def main() -> None:
         pstats.Stats(prof).sort_stats("tottime").print_stats(30)
         return
     per = run(args.actions)
+    import mahjong_native
+
+    print(f"implementation: {mahjong_native.implementation()} ({mahjong_native.describe()})")
     for name, us in sorted(per.items(), key=lambda kv: -kv[1]):
         print(f"{name:34s} {us:8.1f} µs/action")
     print(f"{'total':34s} {sum(per.values()):8.1f} µs/action (process CPU)")

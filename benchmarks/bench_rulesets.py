@@ -68,6 +68,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rulesets", default=",".join(ruleset_names()))
     args = ap.parse_args()
+    import mahjong_native
+
+    print(f"implementation: {mahjong_native.implementation()} ({mahjong_native.describe()})")
     for name in args.rulesets.split(","):
         rs = get_ruleset(name)
         rng = random.Random(args.seed)

@@ -4,8 +4,10 @@
 
 ``--base`` is another checkout (e.g. ``git worktree add --detach /tmp/rules-base <commit>``).
 Each round runs the base's and this checkout's ``benchmarks/bench_rulesets.py`` (each in a
-fresh interpreter, pure Python: each imports its own ``scoring/`` from source), alternating
-which goes first. Prints the median hands/s of each line and the ratio new / base.
+fresh interpreter, each importing its own ``scoring/``: this checkout's compiled modules when
+they are built — ``MAHJONG_PURE=1`` for the pure ones — a base without a build its pure
+Python), alternating which goes first. Prints the median hands/s of each line and the ratio
+new / base.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 LINE = re.compile(r"^(\S+)\s+(\d+)-tile (\S+)\s+(\S+)\s+(\d+) hands/s")
 
 
-def run(tree: Path, hands: int) -> dict[tuple[str, str, str], int]:
+def run(tree: Path, hands: int, rulesets: str) -> dict[tuple[str, str, str], int]:
+    cmd = [sys.executable, str(tree / "benchmarks" / "bench_rulesets.py"), "--hands", str(hands)]
     out = subprocess.run(
-        [sys.executable, str(tree / "benchmarks" / "bench_rulesets.py"), "--hands", str(hands)],
+        [*cmd, "--rulesets", rulesets] if rulesets else cmd,
         check=True,
         capture_output=True,
         text=True,
@@ -31,6 +34,8 @@ def run(tree: Path, hands: int) -> dict[tuple[str, str, str], int]:
     ).stdout
     got: dict[tuple[str, str, str], int] = {}
     for line in out.splitlines():
+        if line.startswith("implementation:"):
+            print(f"{tree}: {line}", file=sys.stderr)
         m = LINE.match(line)
         if m:
             got[(m[1], m[3], m[4])] = int(m[5])
@@ -42,6 +47,7 @@ def main() -> None:
     ap.add_argument("--base", type=Path, required=True)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--hands", type=int, default=3000)
+    ap.add_argument("--rulesets", default="", help="comma-separated (default: bench_rulesets')")
     args = ap.parse_args()
     runs: dict[str, list[dict[tuple[str, str, str], int]]] = {"base": [], "new": []}
     for r in range(args.rounds):
@@ -49,7 +55,7 @@ def main() -> None:
         if r % 2:
             order.reverse()
         for label, tree in order:
-            runs[label].append(run(tree, args.hands))
+            runs[label].append(run(tree, args.hands, args.rulesets))
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
     keys = sorted(set(runs["base"][0]) & set(runs["new"][0]))
     print(f"{'rule set':<15} {'hands':<7} {'what':<14} {'base/s':>8} {'new/s':>8} {'new/base':>8}")

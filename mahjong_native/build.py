@@ -10,7 +10,8 @@ are (no copy, no edit) into one mypyc group. The extension modules are renamed i
 the SHA-256 of each source compiled, so that an edited source never runs with an old build.
 
 Where there is no C compiler (or no mypyc), nothing is built and the package installs and
-runs as pure Python. The build is opt-in: ``MAHJONG_COMPILE=1`` asks for it.
+runs as pure Python. The build is opt-in: ``MAHJONG_COMPILE=1`` asks for it, and
+``MAHJONG_NO_COMPILE=1`` always skips it.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +40,24 @@ def _warn(msg: str) -> None:
     print(f"mahjong_native: {msg}", file=sys.stderr)
 
 
+def compiler() -> str | None:
+    """The C compiler setuptools would run (``$CC`` or the interpreter's), if it is there."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    words = shlex.split(cc)
+    return shutil.which(words[0]) if words else None
+
+
 def extensions(root: Path | None = None) -> list[Extension]:
-    """The extension modules to build (empty when mypyc is not available or the build is
-    switched off). Must run with ``root`` (the project root) as the working directory."""
+    """The extension modules to build: none unless ``MAHJONG_COMPILE=1`` asks for them
+    (opt-in: docs/architecture.md, "Compiled modules"), and none when mypyc or a C compiler
+    is not available or ``MAHJONG_NO_COMPILE=1``. Must run with ``root`` (the project root)
+    as the working directory."""
     if os.environ.get("MAHJONG_COMPILE", "").lower() not in _TRUE:
-        # opt-in for now: a rule set variant (house_rules.patterns) copies a RuleSet, which
-        # compiled classes do not allow yet (docs/architecture.md, "Compiled modules")
+        return []
+    if os.environ.get("MAHJONG_NO_COMPILE", "").lower() in _TRUE:
+        return []
+    if compiler() is None:
+        _warn("no C compiler found: pure Python only")
         return []
     try:
         from mypyc.build import mypycify

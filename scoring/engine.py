@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
 
+from mypy_extensions import mypyc_attr
+
 from scoring._pyclass import PyClass
 from scoring.decompose import (
     STANDARD,
@@ -350,6 +352,14 @@ _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 
 
+# serializable: compiled, the class may still be copied without calling __init__ (mypyc
+# otherwise refuses copy.copy of a native class whose __init__ takes arguments), which
+# :meth:`RuleSet.with_patterns` does to make a room's variant of a rule set.
+# allow_interpreted_subclasses (here and on every rule set class): with serializable alone,
+# mypyc's constructor called from Python code (a test's RuleSet(...)) would skip __init__;
+# with it, Python's semantics (tp_new, then tp_init runs __init__). Compiled code calls the
+# native constructor either way; the flag only adds a vtable for Python subclasses.
+@mypyc_attr(serializable=True, allow_interpreted_subclasses=True)
 class RuleSet(Generic[F]):
     """A rule set: parameters + a pattern table, registered by name.
 

@@ -37,11 +37,11 @@ if [ ! -f "$stamp" ]; then
   _venv_say "installed"
 fi
 # The compiled hot paths (mypyc; mahjong_native/build.py), opt-in with MAHJONG_COMPILE=1:
-# built when missing, rebuilt when a compiled module's source changed. Otherwise, and with no
-# C compiler, the pure modules run.
-if [ -n "${MAHJONG_COMPILE:-}" ] && command -v "${CC:-cc}" >/dev/null 2>&1 \
+# built when missing, rebuilt when a compiled module's source changed. Otherwise, without a C
+# compiler, or when the build fails, the pure modules run.
+if [ -n "${MAHJONG_COMPILE:-}" ] && [ -z "${MAHJONG_NO_COMPILE:-}" ] && python -c 'import mahjong_native.build as b, sys; sys.exit(b.compiler() is None)' \
   && ! python -m mahjong_native.build --check >/dev/null 2>&1; then
-  echo "== compiling the hot paths (mypyc; a few minutes, once per change of their sources)"
+  _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources)"
   python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
-  python -m mahjong_native.build --check || tail -n 20 .venv/native-build.log
+  python -m mahjong_native.build --check >&2 || tail -n 20 .venv/native-build.log >&2
 fi

@@ -15,7 +15,6 @@ table builds the full :class:`scoring.Hand` with its context and asks the rule s
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any, Literal, TypeVar, cast
@@ -243,22 +242,54 @@ def tile_total(hand: HandState) -> int:
 _T = TypeVar("_T", HandState, SeatState)
 
 
-def _replacer(cls: type) -> Any:
-    """``replace(obj, kw)`` for one frozen slots dataclass, generated once: each field set
-    through its slot descriptor (no frozen ``__setattr__``, no ``__init__``, no loop)."""
-    fields = tuple(f.name for f in dataclasses.fields(cls))
-    # cls.__new__: object.__new__ for the pure class, the native allocator when compiled
-    env: dict[str, Any] = {"_new": cls.__new__, "_cls": cls}
-    lines = ["def replace(obj, kw):", "    new = _new(_cls)"]
-    for f in fields:
-        env[f"_set_{f}"] = getattr(cls, f).__set__
-        lines.append(f"    _set_{f}(new, kw['{f}'] if '{f}' in kw else obj.{f})")
-    lines.append("    return new")
-    exec("\n".join(lines), env)  # (our own field names only)
-    return env["replace"]
+# ``dataclasses.replace`` for the two value types the engine rebuilds on every action,
+# written out: one constructor call with every field (the given one or the old one). Compiled,
+# that is a native call reading native fields (a generated replacer setting each slot through
+# its descriptor cost ~24 Python-level calls); neither has a ``__post_init__`` to run.
+# tests/table/test_table_caches.py checks each field (any other key is ignored).
+def _replace_hand(h: HandState, kw: dict[str, Any]) -> HandState:
+    return HandState(
+        kw.get("number", h.number),
+        kw.get("wall", h.wall),
+        kw.get("front", h.front),
+        kw.get("back", h.back),
+        kw.get("salt", h.salt),
+        kw.get("commitment", h.commitment),
+        kw.get("dice", h.dice),
+        kw.get("seats", h.seats),
+        kw.get("turn", h.turn),
+        kw.get("discarder", h.discarder),
+        kw.get("discard", h.discard),
+        kw.get("pending", h.pending),
+        kw.get("claims", h.claims),
+        kw.get("chain", h.chain),
+        kw.get("chain_kong_from", h.chain_kong_from),
+        kw.get("interrupted", h.interrupted),
+        kw.get("discards_made", h.discards_made),
+        kw.get("chase", h.chase),
+    )
 
 
-_REPLACE: dict[type, Any] = {cls: _replacer(cls) for cls in (HandState, SeatState)}
+def _replace_seat(s: SeatState, kw: dict[str, Any]) -> SeatState:
+    return SeatState(
+        kw.get("concealed", s.concealed),
+        kw.get("melds", s.melds),
+        kw.get("flowers", s.flowers),
+        kw.get("discards", s.discards),
+        kw.get("drawn", s.drawn),
+        kw.get("draws", s.draws),
+        kw.get("ting", s.ting),
+        kw.get("ting_tile", s.ting_tile),
+        kw.get("ting_kind", s.ting_kind),
+        kw.get("ting_at", s.ting_at),
+        kw.get("ting_concealed", s.ting_concealed),
+        kw.get("missed_win", s.missed_win),
+        kw.get("tsumogiri", s.tsumogiri),
+        kw.get("sets_paid", s.sets_paid),
+    )
+
+
+_REPLACE: dict[type, Any] = {HandState: _replace_hand, SeatState: _replace_seat}
 
 
 def _sr(obj: _T, **kw: Any) -> _T:
@@ -266,8 +297,8 @@ def _sr(obj: _T, **kw: Any) -> _T:
 
 
 def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
-    """``dataclasses.replace`` for our frozen value types, without re-running ``__init__``
-    (the engine only sets fields to values of the right types)."""
+    """``dataclasses.replace`` for our frozen value types (the engine only sets fields to
+    values of the right types; the names are not checked)."""
     return _REPLACE[type(obj)](obj, kw)  # type: ignore[no-any-return]
 
 

@@ -30,6 +30,8 @@ from importlib import resources
 from itertools import compress, permutations
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from scoring.decompose import (
     Arrangement,
     BlockKind,
@@ -1204,6 +1206,7 @@ def _patterns(guards: bool = True) -> tuple[Row[MCRFeatures], ...]:
 # -- the rule set ---------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
 class MCRRuleSet(RuleSet[MCRFeatures]):
     """MCR: 81 fans, 8-point minimum (flowers not counted), 8 + total settlement."""
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from scoring.decompose import BlockKind, Wait
 from scoring.engine import (
     Features,
@@ -382,6 +384,7 @@ class RiichiResult(ScoreResult):
 # -- the rule set ---------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
 class RiichiRuleSet(RuleSet[RiichiFeatures]):
     """Riichi: yaku, dora, fu and limits; ``total`` is the winner's income from the hand."""
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from scoring.decompose import Arrangement, Block, BlockKind, Wait, blocks_of_melds
 from scoring.engine import (
     Features,
@@ -928,6 +930,7 @@ def _flower_win_of(hand: Hand) -> str | None:
     return str(v)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
 class TaiRuleSet(RuleSet[TaiFeatures]):
     """The 台 table: special shapes, instant flower wins, 鸡胡 and 台 settlement."""
 

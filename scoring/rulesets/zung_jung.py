@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from scoring.context import EARTH_ON_DISCARD
 from scoring.engine import (
     Features,
@@ -850,6 +852,7 @@ SELF_DRAW_SCHEMES = ("third", "full")
 # -- the rule set ---------------------------------------------------------------------------
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
 class ZungJungRuleSet(RuleSet[ZJFeatures]):
     """A Zung Jung table: patterns with families, the limit rule and the payoff scheme."""
 

@@ -2,7 +2,8 @@
 
 This process runs one implementation (the compiled one unless ``MAHJONG_PURE`` is set); a
 worker process (``native_worker.py``) runs the other. Hypothesis plays random games step by
-step through both — every action, legal or not, goes to each — and compares the states
+step through both (half of them with a room's pattern house rules: a copied rule set) —
+every action, legal or not, goes to each — and compares the states
 (their JSON), the events, each seat's view and legal actions and the open decisions after
 every step; random complete hands are scored by both and random tile counts go through the
 bots' shanten on both.
@@ -113,12 +114,17 @@ def _wrong_action(state: table.GameState, rng: random.Random) -> Action:
     seed=st.integers(0, 2**32 - 1),
     wrong_rate=st.sampled_from([0.0, 0.1]),
     timeout_rate=st.sampled_from([0.0, 0.05]),
+    house=st.booleans(),
 )
 def test_random_games_step_by_step(
-    other: Other, ruleset: str, seed: int, wrong_rate: float, timeout_rate: float
+    other: Other, ruleset: str, seed: int, wrong_rate: float, timeout_rate: float, house: bool
 ) -> None:
     rng = random.Random(seed)
-    config = GameConfig(ruleset, max_hands=2)
+    config = GameConfig.from_json(
+        {"ruleset": ruleset, "max_hands": 2, "house_rules": {"patterns": _house(ruleset, rng)}}
+        if house
+        else {"ruleset": ruleset, "max_hands": 2}
+    )
     state = new_game(config)
     assert other.ask(op="new", config=config.to_json()) == _same(snapshot(state, []))
     player = RandomPlayer(rng)
@@ -149,6 +155,16 @@ def test_random_games_step_by_step(
         assert "error" not in theirs, (action, theirs)
         assert theirs == _same(snapshot(state, events)), action
     raise AssertionError("the game did not finish")
+
+
+def _house(ruleset: str, rng: random.Random) -> dict[str, int | bool]:
+    """A room's pattern house rules: three rows of fixed value given another, one switched
+    off (the rule set's variant is a copy of it: ``RuleSet.with_patterns``)."""
+    rows = scoring.get_ruleset(ruleset).patterns
+    fixed = [p.id for p in rows if p.value is None]
+    out: dict[str, int | bool] = {pid: rng.randint(0, 20) for pid in rng.sample(fixed, 3)}
+    out[rng.choice([p.id for p in rows if p.id not in out])] = False
+    return out
 
 
 def _hand(ruleset: str, rng: random.Random) -> dict[str, Any]:

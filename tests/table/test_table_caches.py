@@ -5,6 +5,7 @@ each legal action) over random hands and over every state of seeded random games
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -15,8 +16,8 @@ from table_testlib import PLAYABLE
 from scoring.hand import Meld
 from scoring.random_hands import random_complete
 from scoring.tiles import KINDS, Tile
-from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json
-from table.engine import _counts, completes, get_scoring_ruleset
+from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json, replay
+from table.engine import _counts, _fast_replace, completes, get_scoring_ruleset
 from table.sim import play_game
 
 
@@ -128,3 +129,25 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
                     wins += cached
                     checked += 1
     assert checked > 100 and wins > 0
+
+
+def test_the_engines_replace_sets_each_field_and_keeps_the_others() -> None:
+    """``table.engine._fast_replace`` (the engine's ``dataclasses.replace``, written out per
+    class) agrees with ``dataclasses.replace`` field by field, each field given the value of
+    another game's hand, so a field added to the model and not to the replacer fails here."""
+    a, b = (_a_hand(seed) for seed in (5, 6))
+    for x, y in ((a, b), (a.seats[0], b.seats[1])):
+        assert _fast_replace(x, {}) == x
+        for f in dataclasses.fields(x):
+            other = getattr(y, f.name)
+            got = _fast_replace(x, {f.name: other})
+            assert got == dataclasses.replace(x, **{f.name: other})
+            assert getattr(got, f.name) == other  # (compiled: fixed tuples are unboxed)
+
+
+def _a_hand(seed: int):
+    """A hand in play some way into a seeded game."""
+    rec = play_game(GameConfig("zung-jung", max_hands=1), random.Random(seed))
+    st_, _ = replay(rec.initial, rec.actions[: len(rec.actions) // 2])
+    assert st_.hand is not None
+    return st_.hand

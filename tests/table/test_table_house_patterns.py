@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from scoring import get_ruleset, score
+from scoring import get_ruleset, ruleset_names, score
 from scoring.errors import InvalidOptionsError
 from table import (
     Action,
@@ -119,3 +119,26 @@ def test_the_config_round_trips_with_its_patterns():
     assert cfg.patterns == (("all-pungs", 30), ("chicken-hand", False))
     assert GameConfig.from_json(cfg.to_json()) == cfg
     hash(cfg)  # a config stays hashable with its patterns
+
+
+@pytest.mark.parametrize("name", ruleset_names())
+def test_a_variant_is_a_copy_of_its_rule_set_and_leaves_it_unchanged(name):
+    """``with_patterns`` copies the rule set (compiled too: ``RuleSet`` is a serializable
+    native class there): same class, every parameter carried over, the original's table and
+    house rules untouched."""
+    rs = get_ruleset(name)
+    row = next(p for p in rs.patterns if p.value is None)
+    before = (rs.patterns, dict(rs.by_id), rs.house, dict(rs.house_patterns))
+    v = rs.with_patterns({row.id: row.points + 7})
+    assert type(v) is type(rs) and v is not rs
+    assert (v.name, v.hand_size, v.sets, v.minimum, v.params) == (
+        rs.name,
+        rs.hand_size,
+        rs.sets,
+        rs.minimum,
+        rs.params,
+    )
+    assert v.by_id[row.id].points == row.points + 7 and v.house == {row.id}
+    assert v.house_patterns == {row.id: row.points + 7}
+    assert (rs.patterns, dict(rs.by_id), rs.house, dict(rs.house_patterns)) == before
+    assert rs.by_id[row.id].points == row.points

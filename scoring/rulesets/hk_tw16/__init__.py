@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from scoring.decompose import Arrangement, Wait
 from scoring.engine import Item, Payment, RuleSet, ScoreResult, Seating, register
 from scoring.errors import InvalidHandError
@@ -65,6 +67,7 @@ def flower_win_of(hand: Hand) -> str | None:
     return fw
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
 class HKTW16(RuleSet[HKFeatures]):
     """The rule set: the generic loop (大雞胡/大鴨胡 are rows that read the fans counted),
     the flower wins (hands that need not be complete) and the settlement."""
