@@ -211,8 +211,8 @@ class App:
         rt.store.old_format = rt.cfg.snapshot_every <= 1
         with contextlib.suppress(game.GameUnavailable):
             game.warm_up()
-        # the bot worker processes start (and load the rule sets) off the event loop
-        await asyncio.to_thread(game.configure_bots, rt.cfg.bot_processes)
+        # the bot worker processes start with the first bot move (game.configure_bots)
+        game.configure_bots(rt.cfg.bot_processes)
         await self.wait_for_redis()
         # a process of before snapshots live (a rolling upgrade): write the format it reads
         await rt.store.check_peers()

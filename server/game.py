@@ -262,16 +262,13 @@ _BOT_PROCESSES = 0
 def configure_bots(processes: int) -> None:
     """Decide the bots' budgeted decisions in ``processes`` worker processes (0: in two
     worker threads of this process, which share its interpreter lock with the event loop).
-    The processes are started (and their rule sets loaded) now, not at the first decision."""
+    The processes start with the first bot move (which waits the ~1 s they take to load the
+    rule sets, once): a server that never hosts a bot never starts them."""
     global _BOT_PROCESSES
     if max(0, processes) == _BOT_PROCESSES and _BOT_POOL is not None:
         return  # (a server started again in the same process: the same pool)
     stop_bots()
     _BOT_PROCESSES = max(0, processes)
-    if _BOT_PROCESSES:
-        pool = _bot_pool()
-        for f in [pool.submit(_warm_worker) for _ in range(_BOT_PROCESSES)]:
-            f.result(timeout=120)
 
 
 #: how much lower the bot worker processes' scheduling priority is than the server's
