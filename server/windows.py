@@ -11,6 +11,7 @@ the seat's hand goes into it. docs/table.md "The claim window" says what can sti
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 
@@ -22,6 +23,7 @@ DEFAULT_WINDOW_MS = 1000
 LOW_SHARE = 0.4
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function asked again at every deadline scan
 def window_delay(seed: str, decision: int, seat: int, hi_ms: int) -> int:
     """Milliseconds after the window opened at which the automatic answer of ``seat`` to
     decision ``decision`` is committed: uniform in ``[LOW_SHARE × hi_ms, hi_ms]``."""
