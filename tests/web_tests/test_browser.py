@@ -400,9 +400,11 @@ def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url
     sit_ready(page, 1)
     page.get_by_test_id("start").click()
     page.get_by_test_id("table").wait_for()
-    # the bots play at once and a seat with no choice is never asked, so the table soon
-    # waits for our discard; act for a decision that is not open: a discard naming a
+    # the bots play at once and a seat with no choice is never asked; a claim we could
+    # make is passed (without timers the table would wait for it for good) until the table
+    # waits for our discard; then act for a decision that is not open: a discard naming a
     # decision the table has not reached (a client out of step)
+    my_turn(page)
     page.wait_for_function(
         "() => { const r = Object.values(window.mahjong.state.rooms)[0];"
         " return r.game && r.game.hand && r.legal.some(a => a.type === 'discard'); }"

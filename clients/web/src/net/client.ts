@@ -110,6 +110,9 @@ export class Client {
       const old = this.ws;
       this.ws = null;
       old.close(1000);
+      // not online until the server has welcomed the new name: a room created meanwhile
+      // would have the old one
+      this.set({ status: "connecting" });
       this.connect();
     }
   }
