@@ -25,6 +25,7 @@ import multiprocessing
 import os
 import random
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -277,10 +278,23 @@ BOT_NICE = 10
 
 
 def _init_worker() -> None:
-    """Each bot worker process, first: a lower priority, the rule sets loaded."""
+    """Each bot worker process, first: a lower priority, a watch on its server process, the
+    rule sets loaded."""
     with contextlib.suppress(OSError):
         os.nice(BOT_NICE)
+    threading.Thread(
+        target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
+    ).start()
     warm_up()
+
+
+def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
+    """Ends this worker process once its server process is gone: a server killed with
+    SIGKILL cannot shut its pool down, and its idle workers would otherwise live on (the
+    orphan is re-parented, so its parent id changes)."""
+    while os.getppid() == parent:
+        time.sleep(every_s)
+    os._exit(0)
 
 
 def _warm_worker() -> int:

@@ -5,7 +5,13 @@ lock), and a worker that dies is replaced (the decision meanwhile is the fast fa
 from __future__ import annotations
 
 import os
+import pathlib
 import random
+import subprocess
+import sys
+import time
+
+import psutil
 
 from server import game
 
@@ -86,3 +92,35 @@ async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str)
         game.configure_bots(0)
         game.stop_bots()
         await r.aclose()
+
+
+_KILLED_SERVER = """
+import sys, time
+from server import game
+if __name__ == "__main__":
+    game.configure_bots(1)
+    print(game._bot_pool().submit(game._warm_worker).result(60), flush=True)
+    time.sleep(120)
+"""
+
+
+def test_a_worker_ends_when_its_server_process_is_killed(tmp_path: pathlib.Path) -> None:
+    """A server killed with SIGKILL cannot shut its pool down: its worker sees its parent
+    gone and ends by itself (before, it lived on as an idle orphan)."""
+    script = tmp_path / "server_stand_in.py"
+    script.write_text(_KILLED_SERVER)
+    root = pathlib.Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, str(script)], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        worker = int(proc.stdout.readline())
+        assert psutil.Process(worker).ppid() == proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 15
+    while psutil.pid_exists(worker) and psutil.Process(worker).status() != "zombie":
+        assert time.monotonic() < deadline, "the worker outlived its killed server"
+        time.sleep(0.1)
