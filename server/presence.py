@@ -81,7 +81,7 @@ class Presence:
     async def _hello(self, conn: Conn, msg: m.Hello) -> bool:
         rt, store, cfg = self.rt, self.rt.store, self.rt.cfg
         name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
-        resumed = False
+        resumed = renamed = False
         room_ids: list[str] = []  # a new player has none
         if msg.token:
             found = await store.resume_player(msg.token)
@@ -95,6 +95,7 @@ class Presence:
             resumed = True
             if name and name != old_name:
                 await store.set_player_name(pid, name)
+                renamed = True
             else:
                 name = old_name
         else:
@@ -156,6 +157,10 @@ class Presence:
                 attached.append(room)
             else:
                 await store.remove_player_room(pid, room)
+        if renamed:
+            for room in attached:
+                with contextlib.suppress(RoomError):
+                    await self.commits.mutate(room, lambda s: rooms.rename(s, pid, name))
         await self.sync(pid, attached)
         return True
 

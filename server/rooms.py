@@ -470,6 +470,20 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     return Change(s, "away" if away else "back", player, lobby_changed=True, notice=notice)
 
 
+def rename(state: JSON, player: str, name: str) -> Change | None:
+    """A member resumed under a new name (``hello`` with a token and a ``name``): the room's
+    member list and their seat show it; None when it shows it already. A game under way
+    keeps the names it was dealt with (its records and summary)."""
+    if state["members"].get(player, name) == name:
+        return None
+    s = _copy(state)
+    s["members"][player] = name
+    cur = seat_of(s, player)
+    if cur is not None:
+        s["seats"][cur]["name"] = name
+    return Change(s, "rename", player, lobby_changed=True)
+
+
 def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     """A spectator's presence during a game: it keeps a game of bots going (see paused)."""
     gone = state.get("spectators_away") or {}

@@ -121,6 +121,28 @@ async def test_resume_gets_snapshot_of_every_room(server):
     assert snap["you"]["seat"] == 3 and snap["seq"] >= 2
 
 
+async def test_a_resume_under_a_new_name_renames_the_member_in_their_rooms(server):
+    a, b, room, code = await two(server)
+    assert (await b.request({"type": "join_room", "code": code}))["type"] == "ack"
+    await a.request({"type": "sit", "room": room, "seat": 1})
+    await a.close()
+    a2 = await Client.connect(server.port, "a2", check_view_message)
+    w = await a2.hello("Alicia", token=a.token)
+    assert w["resumed"] and w["name"] == "Alicia"
+    snap = await a2.wait_for(lambda m: m["type"] == "snapshot")
+    ev = await b.wait_for(
+        lambda m: (
+            m["type"] == "events"
+            and (m.get("lobby") or {}).get("seats", [0, 0])[1]
+            and m["lobby"]["seats"][1]["name"] == "Alicia"
+        )
+    )
+    assert ev["lobby"]["seats"][1]["player"] == a.player_id
+    names = {p["player"]: p["name"] for p in ev["lobby"]["spectators"]}
+    assert a.player_id not in names and names[b.player_id] == "bob"
+    assert snap["you"]["seat"] == 1
+
+
 async def test_bad_options(server):
     a = await Client.connect(server.port)
     await a.hello()
