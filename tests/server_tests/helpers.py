@@ -214,6 +214,37 @@ async def until(pred: Callable[[], Awaitable[bool]], what: str, tries: int = 500
     raise AssertionError(f"never happened: {what}")
 
 
+#: a long game, bots at once: a room that is not paused commits many times a second
+BUSY_OPTIONS: JSON = {
+    "turn_seconds": 0,
+    "claim_seconds": 0,
+    "hand_pause_ms": 0,
+    "bot_delay_ms": 0,
+    "length": "four_rounds",
+}
+
+
+async def room_stays_still(redis_url: str, room: str, seconds: float = 0.8) -> tuple[int, JSON]:
+    """The room's version does not move for ``seconds``: nothing is committed. Returns the
+    (version, state) it stays at."""
+    v0, _ = await load_room(redis_url, room)
+    await asyncio.sleep(seconds)
+    v1, state = await load_room(redis_url, room)
+    assert v1 == v0, f"the room moved on ({v0} -> {v1})"
+    return v1, state
+
+
+async def room_moves_on(redis_url: str, room: str) -> None:
+    """The room commits a few times within five seconds: its game goes on."""
+    v0, _ = await load_room(redis_url, room)
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        v1, _ = await load_room(redis_url, room)
+        if v1 > v0 + 3:
+            return
+    raise AssertionError("the game did not go on")
+
+
 async def load_room(src: str | Store, room: str) -> tuple[int, JSON]:
     """The room's committed (version, state), read from Redis; the room must exist. ``src``
     is a Store to read through (a poll loop opens one and passes it to every poll) or a Redis

@@ -11,43 +11,20 @@ import contextlib
 import pytest
 
 from server_tests.conftest import running_server
-from server_tests.helpers import load_room, setup_table
+from server_tests.helpers import (
+    BUSY_OPTIONS,
+    load_room,
+    room_stays_still,
+    setup_table,
+)
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(90)
-
-#: a long game, bots at once: a room that is not paused commits many times a second
-FAST = {
-    "turn_seconds": 0,
-    "claim_seconds": 0,
-    "hand_pause_ms": 0,
-    "bot_delay_ms": 0,
-    "length": "four_rounds",
-}
 
 
 def _code(c: Client) -> str:
     code: str = next(m for m in c.inbox if m["type"] == "snapshot")["lobby"]["code"]
     return code
-
-
-async def _still(redis_url: str, room: str, seconds: float = 0.8) -> tuple[int, dict]:
-    """The room's version does not move for ``seconds``: nothing is committed."""
-    v0, _ = await load_room(redis_url, room)
-    await asyncio.sleep(seconds)
-    v1, state = await load_room(redis_url, room)
-    assert v1 == v0, f"the room moved on ({v0} -> {v1})"
-    return v1, state
-
-
-async def _moves_on(redis_url: str, room: str) -> None:
-    v0, _ = await load_room(redis_url, room)
-    for _ in range(100):
-        await asyncio.sleep(0.05)
-        v1, _ = await load_room(redis_url, room)
-        if v1 > v0 + 3:
-            return
-    raise AssertionError("the game did not go on")
 
 
 async def _answer(c: Client, room: str, n: int) -> None:
@@ -77,9 +54,9 @@ async def test_a_kicked_player_on_another_process_is_detached_and_cannot_come_ba
     async with running_server(redis_url) as a, running_server(redis_url) as b:
         alice = await Client.connect(a.port, "alice")
         await alice.hello("Alice")
-        room = (await alice.request({"type": "create_room", "ruleset": "mcr", "options": FAST}))[
-            "room"
-        ]
+        room = (
+            await alice.request({"type": "create_room", "ruleset": "mcr", "options": BUSY_OPTIONS})
+        )["room"]
         code = _code(alice)
         bob = await Client.connect(b.port, "bob")  # on the other process
         await bob.hello("Bob")
@@ -127,7 +104,7 @@ async def test_a_kicked_player_on_another_process_is_detached_and_cannot_come_ba
 
 
 async def test_non_hosts_are_refused_and_nothing_changes(server, redis_url):
-    [alice, bob], room = await setup_table(server.port, 2, "mcr", FAST, label="nh")
+    [alice, bob], room = await setup_table(server.port, 2, "mcr", BUSY_OPTIONS, label="nh")
     assert alice.player_id is not None
     v0, before = await load_room(redis_url, room)
     for msg in (
@@ -148,7 +125,7 @@ async def test_non_hosts_are_refused_and_nothing_changes(server, redis_url):
 
 
 async def test_make_host_and_swap_seats(server, redis_url):
-    [alice, bob], room = await setup_table(server.port, 2, "mcr", FAST, label="mh")
+    [alice, bob], room = await setup_table(server.port, 2, "mcr", BUSY_OPTIONS, label="mh")
     # host / bot and human / human swaps, seen by everyone in the lobby
     r = await alice.request({"type": "swap_seats", "room": room, "a": 0, "b": 3})
     assert r["type"] == "ack", r
@@ -187,7 +164,7 @@ async def _first_asked(*clients: Client) -> tuple[Client, list[dict]]:
 async def test_a_paused_game_stands_still_refuses_actions_and_goes_on_when_resumed(
     server, redis_url
 ):
-    [alice, bob], room = await setup_table(server.port, 2, "mcr", FAST, label="pz")
+    [alice, bob], room = await setup_table(server.port, 2, "mcr", BUSY_OPTIONS, label="pz")
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
     # no timers: the game waits for the first human asked
     asked = await _first_asked(alice, bob)
@@ -197,7 +174,7 @@ async def test_a_paused_game_stands_still_refuses_actions_and_goes_on_when_resum
     assert ev["lobby"]["paused"]["player"] == alice.player_id
     assert ev["lobby"]["paused"]["name"] == "pz0"
     assert ev["legal"] == [] and "deadline" not in ev
-    await _still(redis_url, room)
+    await room_stays_still(redis_url, room)
     # a late joiner's snapshot shows the pause too
     carol = await Client.connect(server.port, "carol")
     await carol.hello("Carol")
@@ -211,7 +188,7 @@ async def test_a_paused_game_stands_still_refuses_actions_and_goes_on_when_resum
     assert err["type"] == "error" and err["code"] == "paused", err
     err = await alice.request({"type": "pause_game", "room": room})
     assert err["type"] == "error" and err["code"] == "paused"
-    await _still(redis_url, room, 0.3)
+    await room_stays_still(redis_url, room, 0.3)
     r = await alice.request({"type": "resume_game", "room": room})
     assert r["type"] == "ack", r
     ev = await carol.wait_for(lambda m: m.get("notice", {}).get("type") == "resumed")

@@ -9,42 +9,19 @@ import asyncio
 
 import pytest
 
-from server_tests.helpers import load_room, setup_table
+from server_tests.helpers import (
+    BUSY_OPTIONS,
+    load_room,
+    room_stays_still,
+    setup_table,
+)
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)
 
-#: a long game, bots at once: a room that is not paused commits many times a second
-OPTIONS = {
-    "turn_seconds": 0,
-    "claim_seconds": 0,
-    "hand_pause_ms": 0,
-    "bot_delay_ms": 0,
-    "length": "four_rounds",
-}
-
-
-async def _still(redis_url: str, room: str, seconds: float = 0.8) -> tuple[int, dict]:
-    """The room's version does not move for ``seconds``: nothing is committed."""
-    v0, _ = await load_room(redis_url, room)
-    await asyncio.sleep(seconds)
-    v1, state = await load_room(redis_url, room)
-    assert v1 == v0, f"the room moved on while paused ({v0} -> {v1})"
-    return v1, state
-
-
-async def _moves_on(redis_url: str, room: str) -> None:
-    v0, _ = await load_room(redis_url, room)
-    for _ in range(100):
-        await asyncio.sleep(0.05)
-        v1, _ = await load_room(redis_url, room)
-        if v1 > v0 + 3:
-            return
-    raise AssertionError("the game did not go on")
-
 
 async def _start(server) -> tuple[Client, str, str]:
-    [alice], room = await setup_table(server.port, 1, "mcr", OPTIONS, label="life")
+    [alice], room = await setup_table(server.port, 1, "mcr", BUSY_OPTIONS, label="life")
     code = next(m for m in alice.inbox if m["type"] == "snapshot")["lobby"]["code"]
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
     return alice, room, code
@@ -56,7 +33,7 @@ async def test_the_last_member_leaving_a_game_pauses_it_and_join_gives_the_seat_
     alice, room, code = await _start(server)
     left = await alice.request({"type": "leave_room", "room": room})
     assert left["type"] == "left"
-    _, state = await _still(redis_url, room)
+    _, state = await room_stays_still(redis_url, room)
     assert state["status"] == "playing" and not state["members"]
     assert state["seats"][0]["auto"] and state["seats"][0]["away"] is not None
     # the code still finds the room; joining gives the seat back
@@ -85,7 +62,7 @@ async def test_the_last_player_disconnecting_pauses_the_game_and_a_resume_gives_
             break
     else:
         raise AssertionError("the seat was never taken over")
-    _, state = await _still(redis_url, room)
+    _, state = await room_stays_still(redis_url, room)
     assert state["status"] == "playing"
     again = await Client.connect(server.port, "life-again")
     w = await again.hello("life0", token=token)
@@ -97,7 +74,7 @@ async def test_the_last_player_disconnecting_pauses_the_game_and_a_resume_gives_
 
 
 async def test_a_lobby_closes_when_its_last_member_leaves(server, redis_url):
-    [alice], room = await setup_table(server.port, 1, "mcr", OPTIONS, label="lobby")
+    [alice], room = await setup_table(server.port, 1, "mcr", BUSY_OPTIONS, label="lobby")
     code = next(m for m in alice.inbox if m["type"] == "snapshot")["lobby"]["code"]
     assert (await alice.request({"type": "leave_room", "room": room}))["type"] == "left"
     err = await alice.request({"type": "join_room", "code": code})
