@@ -261,12 +261,18 @@ class SpecialShape:
     may be declared only as a concealed kong) also gives ``complete_melds(counts, melds)``,
     used whenever the caller knows the melds (:meth:`matches`). Without it, or when only the
     number of melds is known, ``complete`` decides.
+
+    ``ready(counts, n_melds)`` (optional) is a cheap *necessary* condition on the concealed
+    counts *before* the win tile for some tile to complete the shape: when it is false
+    :meth:`RuleSet.waits` does not try the shape tile by tile. Only a shortcut (it must
+    never be false for a hand one tile from the shape).
     """
 
     name: str
     complete: Callable[[Sequence[int], int], bool]
     arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
     complete_melds: Callable[[Sequence[int], Sequence[Meld]], bool] | None = None
+    ready: Callable[[Sequence[int], int], bool] | None = None
 
     def matches(
         self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
@@ -561,14 +567,16 @@ class RuleSet(Generic[F]):
             return []
         mine = held if held is not None else counts
         found = {t._value_ for t in standard_waits(counts)}
-        if self.shapes:
-            # SpecialShape.matches, resolved once: (test, its second argument) per shape
-            tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
-                (sh.complete_melds, melds)
-                if melds is not None and sh.complete_melds is not None
-                else (sh.complete, n_melds)
-                for sh in self.shapes
-            ]
+        # SpecialShape.matches, resolved once: (test, its second argument) per shape one tile
+        # from which the hand may be (SpecialShape.ready)
+        tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
+            (sh.complete_melds, melds)
+            if melds is not None and sh.complete_melds is not None
+            else (sh.complete, n_melds)
+            for sh in self.shapes
+            if sh.ready is None or sh.ready(counts, n_melds)
+        ]
+        if tests:
             c = list(counts)
             for t in range(34):
                 if t in found or mine[t] >= 4:

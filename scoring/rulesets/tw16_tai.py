@@ -47,6 +47,7 @@ from scoring.engine import (
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld
 from scoring.rows import Exclusion, Row, RowData, bind, by_name
+from scoring.shapes import orphans_ready, pairs_ready, unrelated_ready
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
@@ -205,9 +206,11 @@ def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
 
 
 SHAPES = (
-    SpecialShape(LIKGU, _likgu_complete, _likgu_arrange),
-    SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange),
-    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds),
+    SpecialShape(LIKGU, _likgu_complete, _likgu_arrange, ready=pairs_ready),
+    SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange, ready=unrelated_ready),
+    SpecialShape(
+        ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds, ready=orphans_ready
+    ),
 )
 
 
