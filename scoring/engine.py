@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+from itertools import compress
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
@@ -62,6 +63,10 @@ __all__ = [
 
 
 _T = TypeVar("_T")
+
+_SUIT_BASES = ((Suit.MAN, 0), (Suit.PIN, 9), (Suit.SOU, 18))
+_TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+_SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
 
 
 class lazy(Generic[_T]):
@@ -167,16 +172,17 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     @lazy
     def counts(self) -> tuple[int, ...]:
         """Counts (34) of every tile of the hand, melds included (a kong counts 4)."""
-        return tuple(self.hand.tile_counts())
+        return self.hand._tile_counts  # (the hand's own tuple: immutable)
 
     @lazy
     def kinds(self) -> frozenset[Tile]:
-        return frozenset(Tile(i) for i, n in enumerate(self.counts) if n)
+        return frozenset(compress(KINDS, self.counts))
 
     @lazy
     def suits(self) -> frozenset[Suit]:
         """The numbered suits present."""
-        return frozenset(t.suit for t in self.kinds if t.is_suited)
+        c = self.counts
+        return frozenset(s for s, b in _SUIT_BASES if any(c[b : b + 9]))
 
     @lazy
     def has_honors(self) -> bool:
@@ -184,11 +190,13 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
 
     @lazy
     def all_simples(self) -> bool:
-        return all(t.is_simple for t in self.kinds)
+        c = self.counts
+        return not any(c[i] for i in _TERMINALS_HONORS)
 
     @lazy
     def all_terminals_honors(self) -> bool:
-        return all(t.is_terminal_or_honor for t in self.kinds)
+        c = self.counts
+        return not any(c[i] for i in _SIMPLES)
 
     # -- situation ------------------------------------------------------------------------
 
