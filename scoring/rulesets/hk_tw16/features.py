@@ -26,6 +26,8 @@ _PERMS = tuple(permutations(range(3)))
 _GREEN = frozenset({Tile.S2, Tile.S3, Tile.S4, Tile.S6, Tile.S8, Tile.GREEN})
 _DARK = frozenset({Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH, Tile.WHITE, Tile.P8})
 _ORPHAN_TILES = frozenset(t for t in Tile if t.is_terminal_or_honor)
+_ALL_NUMBERS = 0b1111111110  # bits 1-9
+_MIDDLE_NUMBERS = 0b0111111100  # bits 2-8
 
 
 def _chow_key(b: Block) -> Chow:
@@ -283,14 +285,20 @@ class HKFeatures(Features):
 
     @lazy
     def pungao(self) -> int:
+        if self.n_chows < 2:
+            return 0
         return self.best([k, k] for k, n in self.chow_all.items() if n >= 2)
 
     @lazy
     def triple_pungao(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best([k, k, k] for k, n in self.chow_all.items() if n >= 3)
 
     @lazy
     def double_pungao(self) -> int:
+        if self.n_chows < 4:
+            return 0
         keys = [k for k, n in self.chow_all.items() if n >= 2]
         specs = [[a, a, b, b] for a in keys for b in keys if a < b]
         specs += [[k] * 4 for k, n in self.chow_all.items() if n >= 4]
@@ -308,6 +316,8 @@ class HKFeatures(Features):
         """Disjoint pairs of chows with the same numbers in different suits, not counting
         the three chows of a 三相逢 ("不會…覆計": 234m 234p 234s + 567m 567p is 三相逢 + one
         姊妹, not 三相逢 + 雙姊妹)."""
+        if self.n_chows < 2:
+            return 0
         total = 0
         meet_done = False
         for suits in self.by_start.values():
@@ -330,6 +340,8 @@ class HKFeatures(Features):
         return self.chow_all[(s, n + 1)] >= 2 or self.chow_all[(s, n - 3)] >= 2
 
     def _meet(self, size: int) -> int:
+        if self.n_chows < size:
+            return 0
         best = 0
         for a, suits in self.by_start.items():
             if len(suits) == 3 and sum(suits.values()) >= size:
@@ -375,34 +387,48 @@ class HKFeatures(Features):
 
     @lazy
     def mixed_v(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2)] for a in range(1, 6) for x, y, z in _PERMS
         )
 
     @lazy
     def pure_v(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best([(x, a), (x, a + 1), (x, a + 2)] for a in range(1, 6) for x in range(3))
 
     @lazy
     def mixed_dragon(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best([(x, 1), (y, 4), (z, 7)] for x, y, z in _PERMS)
 
     @lazy
     def pure_dragon(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best([(x, 1), (x, 4), (x, 7)] for x in range(3))
 
     @lazy
     def one_suit_four_step(self) -> int:
+        if self.n_chows < 4:
+            return 0
         return self.best([(x, a + i) for i in range(4)] for a in range(1, 5) for x in range(3))
 
     @lazy
     def three_suit_four_step(self) -> int:
+        if self.n_chows < 4:
+            return 0
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2), (x, a + 3)] for a in range(1, 5) for x, y, z in _PERMS
         )
 
     @lazy
     def mixed_ladder(self) -> int:
+        if self.n_chows < 5:
+            return 0
         return self.best(
             [(x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4)]
             for a in range(1, 4)
@@ -411,18 +437,26 @@ class HKFeatures(Features):
 
     @lazy
     def pure_ladder(self) -> int:
+        if self.n_chows < 5:
+            return 0
         return self.best([(x, a + i) for i in range(5)] for a in range(1, 4) for x in range(3))
 
     @lazy
     def double_dragon_meet(self) -> int:
+        if self.n_chows < 5:
+            return 0
         return self.best([(x, 1), (x, 4), (x, 7), (y, 1), (z, 7)] for x, y, z in _PERMS)
 
     @lazy
     def double_mixed_dragon(self) -> int:
+        if self.n_chows < 5:
+            return 0
         return self.best([(x, 4), (y, 1), (y, 7), (z, 1), (z, 7)] for x, y, z in _PERMS)
 
     @lazy
     def double_pure_dragon(self) -> int:
+        if self.n_chows < 5:
+            return 0
         specs = []
         for x in range(3):
             for extra in ((1, 4), (1, 7), (4, 7)):
@@ -479,12 +513,15 @@ class HKFeatures(Features):
         )
         return 2 if closed else 1
 
-    def _pung_suits(self, n: int) -> int:
-        return sum(1 for x in range(3) if (x, n) in self.suited_pungs)
+    @lazy
+    def pung_numbers(self) -> list[int]:
+        """The numbers of the suited pungs / kongs (one per suit and number)."""
+        return [n for _, n in self.suited_pungs]
 
     @lazy
     def brothers(self) -> bool:
-        return any(self._pung_suits(n) >= 2 for n in range(1, 10))
+        nums = self.pung_numbers
+        return len(set(nums)) < len(nums)
 
     @lazy
     def small_three_brothers(self) -> bool:
@@ -496,7 +533,8 @@ class HKFeatures(Features):
 
     @lazy
     def big_three_brothers(self) -> bool:
-        return any(self._pung_suits(n) == 3 for n in range(1, 10))
+        nums = self.pung_numbers
+        return len(nums) >= 3 and any(nums.count(n) == 3 for n in nums)
 
     @lazy
     def all_brothers(self) -> bool:
@@ -507,6 +545,8 @@ class HKFeatures(Features):
         """(longest run of pung numbers in one suit, longest run with the eye in it)."""
         big = small = 0
         sp = self.suited_pungs
+        if len(sp) < 2:  # a run of one at most, and no run of three with the eye
+            return len(sp), 0
         e = self.eye_key
         for x in range(3):
             run = 0
@@ -529,6 +569,8 @@ class HKFeatures(Features):
     def consec_mixed(self) -> tuple[int, int]:
         """The same over the three suits in turn (X, Y, Z, X, Y, …)."""
         sp = self.suited_pungs
+        if len(sp) < 2:  # big needs three pungs, small two and the eye
+            return 0, 0
         e = self.eye_key if self.standard else None
         big = small = 0
         for perm in _PERMS:
@@ -612,7 +654,7 @@ class HKFeatures(Features):
             "two": [],
             "four": [],
         }
-        if not self.standard:
+        if not self.standard or 4 not in self.counts:
             return out
         blocks = self.blocks
         for i, n in enumerate(self.counts):
@@ -658,20 +700,22 @@ class HKFeatures(Features):
         other than 1/9 is preferred when several fit."""
         if not self.standard:
             return 0
-        suited = [b for b in self.sets if b.tile.is_suited]
-        if not suited:
+        m = _ALL_NUMBERS  # bit k: number k is in every suited set (and the suited eye)
+        suited = False
+        for b in self.sets:
+            t = b.tile._value_
+            if t < 27:
+                suited = True
+                n = t % 9 + 1
+                m &= (0b111 << n) if b.kind is BlockKind.CHOW else (1 << n)
+        if not suited or not m:
             return 0
-        fits = []
-        for k in range(1, 10):
-            if all(any(t.number == k for t in b.tiles) for b in suited):
-                e = self.eye
-                if e is not None and e.is_suited and e.number != k:
-                    continue
-                fits.append(k)
-        if not fits:
-            return 0
-        middle = [k for k in fits if k not in (1, 9)]
-        return middle[0] if middle else fits[0]
+        e = self.eye
+        if e is not None and e < 27:
+            m &= 1 << (e % 9 + 1)
+        if m & _MIDDLE_NUMBERS:
+            m &= _MIDDLE_NUMBERS
+        return (m & -m).bit_length() - 1 if m else 0
 
     @lazy
     def outside(self) -> bool:
@@ -684,7 +728,8 @@ class HKFeatures(Features):
     def nine_gates(self) -> tuple[int, bool]:
         """(state, nine-sided): some set aside, the rest is 1112345678999 + one tile of one
         suit, all in hand."""
-        if not self.standard:
+        c34 = self.counts
+        if not self.standard or all(sum(c34[b : b + 9]) < 14 for b in (0, 9, 18)):
             return 0, False
         need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
         for j, b in enumerate(self.blocks):
