@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from itertools import permutations
+from itertools import compress, permutations
 
 from scoring.decompose import STANDARD, Block, BlockKind, Wait
 from scoring.engine import Features, lazy
@@ -145,11 +145,12 @@ class HKFeatures(Features):
 
     @lazy
     def suited_numbers(self) -> frozenset[int]:
-        return frozenset(t.number for t in self.kinds if t.is_suited)
+        return frozenset(i % 9 + 1 for i in compress(range(27), self.counts))
 
     @lazy
     def suit_set(self) -> frozenset[int]:
-        return frozenset(t // 9 for t in self.kinds if t.is_suited)
+        c = self.counts
+        return frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
 
     @lazy
     def has_suited(self) -> bool:
@@ -575,11 +576,15 @@ class HKFeatures(Features):
         big = small = 0
         for perm in _PERMS:
             for a in range(1, 10):
+                first = (perm[0], a)
+                if first not in sp and first != e:
+                    continue  # no run starts here (both loops below would stop at once)
                 # big: pungs only
                 k = 0
                 while a + k <= 9 and (perm[k % 3], a + k) in sp:
                     k += 1
-                big = max(big, k)
+                if k > big:
+                    big = k
                 # small: pungs and the eye exactly once
                 k = 0
                 used = False
