@@ -65,6 +65,7 @@ __all__ = [
 _T = TypeVar("_T")
 
 _SUIT_BASES = ((Suit.MAN, 0), (Suit.PIN, 9), (Suit.SOU, 18))
+_CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
 _TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 _SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
 
@@ -121,23 +122,57 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     def blocks(self) -> tuple[Block, ...]:
         return self.arr.blocks
 
+    def _split_blocks(self) -> dict[str, Any]:
+        """Fill :attr:`sets`, :attr:`chows`, :attr:`pungs`, :attr:`kongs` and :attr:`pairs` in
+        one pass over the blocks (the first of them read fills the others' slots)."""
+        sets: list[Block] = []
+        chows: list[Block] = []
+        pungs: list[Block] = []
+        kongs: list[Block] = []
+        pairs: list[Block] = []
+        for b in self.arr.blocks:
+            k = b.kind
+            if k is _CHOW:
+                chows.append(b)
+                sets.append(b)
+            elif k is _PUNG:
+                pungs.append(b)
+                sets.append(b)
+            elif k is _KONG:
+                pungs.append(b)
+                kongs.append(b)
+                sets.append(b)
+            elif k is _PAIR:
+                pairs.append(b)
+        d = self.__dict__
+        d["sets"] = tuple(sets)
+        d["chows"] = tuple(chows)
+        d["pungs"] = tuple(pungs)
+        d["kongs"] = tuple(kongs)
+        d["pairs"] = tuple(pairs)
+        return d
+
     @lazy
     def sets(self) -> tuple[Block, ...]:
         """Chows, pungs and kongs (melds included)."""
-        return tuple(b for b in self.arr.blocks if b.is_set)
+        out: tuple[Block, ...] = self._split_blocks()["sets"]
+        return out
 
     @lazy
     def chows(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.CHOW)
+        out: tuple[Block, ...] = self._split_blocks()["chows"]
+        return out
 
     @lazy
     def pungs(self) -> tuple[Block, ...]:
         """Pungs and kongs."""
-        return tuple(b for b in self.arr.blocks if b.is_pung_like)
+        out: tuple[Block, ...] = self._split_blocks()["pungs"]
+        return out
 
     @lazy
     def kongs(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.KONG)
+        out: tuple[Block, ...] = self._split_blocks()["kongs"]
+        return out
 
     @lazy
     def concealed_kongs(self) -> int:
@@ -155,7 +190,8 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
 
     @lazy
     def pairs(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.PAIR)
+        out: tuple[Block, ...] = self._split_blocks()["pairs"]
+        return out
 
     @lazy
     def pair(self) -> Block | None:
