@@ -10,7 +10,7 @@ Chows are ``(suit, start)`` with suit 0 萬 / 1 筒 / 2 索 and start 1-7.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import compress, permutations
 
 from scoring.decompose import STANDARD, Block, BlockKind, Wait
@@ -28,6 +28,47 @@ _DARK = frozenset({Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH, Tile.WHITE, Til
 _ORPHAN_TILES = frozenset(t for t in Tile if t.is_terminal_or_honor)
 _ALL_NUMBERS = 0b1111111110  # bits 1-9
 _MIDDLE_NUMBERS = 0b0111111100  # bits 2-8
+
+
+def _index(specs: Iterable[Sequence[Chow]]) -> dict[Chow, tuple[tuple[Chow, ...], ...]]:
+    """Static chow specs (multisets of chows, see :meth:`HKFeatures.sel`) by their first chow."""
+    out: dict[Chow, list[tuple[Chow, ...]]] = {}
+    for s in specs:
+        out.setdefault(s[0], []).append(tuple(s))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+#: The specs of the step, straight and 老少 facts, built once (by first chow).
+_MIXED_V = _index([((x, a), (y, a + 1), (z, a + 2)) for a in range(1, 6) for x, y, z in _PERMS])
+_PURE_V = _index([((x, a), (x, a + 1), (x, a + 2)) for a in range(1, 6) for x in range(3)])
+_MIXED_DRAGON = _index([((x, 1), (y, 4), (z, 7)) for x, y, z in _PERMS])
+_PURE_DRAGON = _index([((x, 1), (x, 4), (x, 7)) for x in range(3)])
+_ONE_SUIT_FOUR_STEP = _index(
+    [tuple((x, a + i) for i in range(4)) for a in range(1, 5) for x in range(3)]
+)
+_THREE_SUIT_FOUR_STEP = _index(
+    [((x, a), (y, a + 1), (z, a + 2), (x, a + 3)) for a in range(1, 5) for x, y, z in _PERMS]
+)
+_MIXED_LADDER = _index(
+    [
+        ((x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4))
+        for a in range(1, 4)
+        for x, y, z in _PERMS
+    ]
+)
+_PURE_LADDER = _index([tuple((x, a + i) for i in range(5)) for a in range(1, 4) for x in range(3)])
+_DOUBLE_DRAGON_MEET = _index([((x, 1), (x, 4), (x, 7), (y, 1), (z, 7)) for x, y, z in _PERMS])
+_DOUBLE_MIXED_DRAGON = _index([((x, 4), (y, 1), (y, 7), (z, 1), (z, 7)) for x, y, z in _PERMS])
+_DOUBLE_PURE_DRAGON = _index(
+    [
+        ((x, 1), (x, 4), (x, 7), (x, e[0]), (x, e[1]))
+        for x in range(3)
+        for e in ((1, 4), (1, 7), (4, 7))
+    ]
+)
+_DOUBLE_LAOSHAO_CHOW = _index(
+    [((x, 1), (x, 7), (y, 1), (y, 7)) for x in range(3) for y in range(3) if x <= y]
+)
 
 
 def _chow_key(b: Block) -> Chow:
@@ -265,6 +306,23 @@ class HKFeatures(Features):
                 break
         return b
 
+    def best_of(self, index: Mapping[Chow, Sequence[Sequence[Chow]]]) -> int:
+        """:meth:`best` over static specs indexed by their first chow (:func:`_index`): only
+        the specs starting with a chow the hand has are tried."""
+        n = len(self.chows)
+        if n < 2:
+            return 0
+        b = 0
+        for k in self.chow_all:
+            for s in index.get(k, ()):
+                if len(s) <= n:
+                    v = self.sel(s)
+                    if v > b:
+                        if v == 2:
+                            return 2
+                        b = v
+        return b
+
     @lazy
     def n_chows(self) -> int:
         return len(self.chows)
@@ -390,79 +448,67 @@ class HKFeatures(Features):
     def mixed_v(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2)] for a in range(1, 6) for x, y, z in _PERMS
-        )
+        return self.best_of(_MIXED_V)
 
     @lazy
     def pure_v(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best([(x, a), (x, a + 1), (x, a + 2)] for a in range(1, 6) for x in range(3))
+        return self.best_of(_PURE_V)
 
     @lazy
     def mixed_dragon(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best([(x, 1), (y, 4), (z, 7)] for x, y, z in _PERMS)
+        return self.best_of(_MIXED_DRAGON)
 
     @lazy
     def pure_dragon(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best([(x, 1), (x, 4), (x, 7)] for x in range(3))
+        return self.best_of(_PURE_DRAGON)
 
     @lazy
     def one_suit_four_step(self) -> int:
         if self.n_chows < 4:
             return 0
-        return self.best([(x, a + i) for i in range(4)] for a in range(1, 5) for x in range(3))
+        return self.best_of(_ONE_SUIT_FOUR_STEP)
 
     @lazy
     def three_suit_four_step(self) -> int:
         if self.n_chows < 4:
             return 0
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2), (x, a + 3)] for a in range(1, 5) for x, y, z in _PERMS
-        )
+        return self.best_of(_THREE_SUIT_FOUR_STEP)
 
     @lazy
     def mixed_ladder(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4)]
-            for a in range(1, 4)
-            for x, y, z in _PERMS
-        )
+        return self.best_of(_MIXED_LADDER)
 
     @lazy
     def pure_ladder(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best([(x, a + i) for i in range(5)] for a in range(1, 4) for x in range(3))
+        return self.best_of(_PURE_LADDER)
 
     @lazy
     def double_dragon_meet(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best([(x, 1), (x, 4), (x, 7), (y, 1), (z, 7)] for x, y, z in _PERMS)
+        return self.best_of(_DOUBLE_DRAGON_MEET)
 
     @lazy
     def double_mixed_dragon(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best([(x, 4), (y, 1), (y, 7), (z, 1), (z, 7)] for x, y, z in _PERMS)
+        return self.best_of(_DOUBLE_MIXED_DRAGON)
 
     @lazy
     def double_pure_dragon(self) -> int:
         if self.n_chows < 5:
             return 0
-        specs = []
-        for x in range(3):
-            for extra in ((1, 4), (1, 7), (4, 7)):
-                specs.append([(x, 1), (x, 4), (x, 7), (x, extra[0]), (x, extra[1])])
-        return self.best(specs)
+        return self.best_of(_DOUBLE_PURE_DRAGON)
 
     # -- 老少 ------------------------------------------------------------------------------
 
@@ -475,8 +521,7 @@ class HKFeatures(Features):
     def double_laoshao_chow(self) -> int:
         if self.laoshao_chows < 2:
             return 0
-        specs = [[(x, 1), (x, 7), (y, 1), (y, 7)] for x in range(3) for y in range(3) if x <= y]
-        return self.best(specs)
+        return self.best_of(_DOUBLE_LAOSHAO_CHOW)
 
     # -- pungs -----------------------------------------------------------------------------
 
