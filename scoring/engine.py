@@ -65,6 +65,10 @@ __all__ = [
 _T = TypeVar("_T")
 
 _SUIT_BASES = ((Suit.MAN, 0), (Suit.PIN, 9), (Suit.SOU, 18))
+#: the numbered suits present, by a bit mask (bit 0 characters, 1 dots, 2 bamboo)
+_SUIT_SETS = tuple(
+    frozenset(s for k, (s, _) in enumerate(_SUIT_BASES) if m >> k & 1) for m in range(8)
+)
 _CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
 _TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
 _SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
@@ -218,7 +222,7 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     def suits(self) -> frozenset[Suit]:
         """The numbered suits present."""
         c = self.counts
-        return frozenset(s for s, b in _SUIT_BASES if any(c[b : b + 9]))
+        return _SUIT_SETS[bool(any(c[0:9])) | any(c[9:18]) << 1 | any(c[18:27]) << 2]
 
     @lazy
     def has_honors(self) -> bool:

@@ -450,7 +450,7 @@ class TaiFeatures(Features):
         for i, n in enumerate(self.counts[:27]):
             if n != 4:
                 continue
-            t = Tile(i)
+            t = i  # (a tile index: equal to its Tile)
             pung = pair = chows = 0
             for b in self.blocks:
                 if b.kind is BlockKind.KONG and b.tile == t:
@@ -477,7 +477,7 @@ class TaiFeatures(Features):
         if len(self.chows) < 3:
             return open_, closed
         for base in (0, 9, 18):
-            need = (Tile(base), Tile(base + 3), Tile(base + 6))
+            need = (base, base + 3, base + 6)
             have = [[b.concealed for b in self.chows if b.tile == t] for t in need]
             if all(have):
                 open_ = True
