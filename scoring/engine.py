@@ -830,14 +830,14 @@ class RuleSet(Generic[F]):
             _, items, total, f = best
         ex = self.minimum_excludes
         counted = sum([i.points * i.count for i in items if i.id not in ex])
-        return ScoreResult(
-            ruleset=self.name,
-            total=total,
-            minimum_met=counted >= self.minimum,
-            items=tuple(items),
-            arrangement=f.arr,
-            waits=w,
-            extras=self.extras(items, f),
+        return ScoreResult(  # (positional: cheaper than keywords in a dataclass __init__)
+            self.name,  # ruleset
+            total,
+            counted >= self.minimum,  # minimum_met
+            tuple(items),
+            f.arr,  # arrangement
+            w,  # waits
+            self.extras(items, f),
         )
 
     # -- settlement -------------------------------------------------------------------------
