@@ -5,7 +5,8 @@
 
 Like ``bench_rulesets_ab.py``, but made for a shared, noisy machine: the hands are drawn
 once, here (``bench_rulesets.random_hand``, so both sides score exactly the same hands, and
-riichi's red fives are right), each side scores them in a fresh interpreter importing its own
+riichi's red fives are right; ``--golden`` adds each rule set's golden hands, repeated to
+``--hands``), each side scores them in a fresh interpreter importing its own
 ``scoring/`` (``RuleSet.score`` on hands parsed beforehand, a warm-up first), and the time is
 the process's CPU time, not the wall clock: another job on the same core slows the wall clock
 of a run but hardly its CPU time. Rounds alternate which side goes first; the median per rule
@@ -35,7 +36,7 @@ from scoring.hand import Hand
 data = json.load(open(sys.argv[2]))
 out = {}
 for name, hands_json in data.items():
-    rs = get_ruleset(name)
+    rs = get_ruleset(name.split()[0])
     parse = getattr(rs, "hand_from_json", Hand.from_json)
     hands = [parse(h) for h in hands_json]
     for h in hands[:100]:
@@ -60,12 +61,19 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rulesets", default="hk-tw16,mcr,tw16-tai,zung-jung,zung-jung-v3.3")
+    ap.add_argument("--golden", action="store_true", help="also the golden hands (repeated)")
     args = ap.parse_args()
     data = {}
     for name in args.rulesets.split(","):
         rs = get_ruleset(name)
         rng = random.Random(args.seed)
         data[name] = [random_hand(rng, name, rs.sets, rs.uses_flowers) for _ in range(args.hands)]
+        golden = ROOT / "tests" / "scoring" / "golden" / f"{name.replace('-', '_')}.jsonl"
+        if args.golden and golden.exists():
+            g = [json.loads(x)["hand"] for x in golden.read_text("utf-8").splitlines() if x]
+            g = [h for h in g if h.get("ruleset") == name]
+            if g:
+                data[f"{name} golden"] = (g * (args.hands // len(g) + 1))[: args.hands]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(data, fh)
     runs: dict[str, list[dict[str, float]]] = {"base": [], "new": []}
