@@ -422,12 +422,12 @@ def test_golden_files_match_their_sources() -> None:
 
 
 def test_guard_groups_change_nothing() -> None:
-    """The guard groups (patterns.GROUPS: a cheap necessary condition skipping a group of
+    """The guard groups (groups.GROUPS: a cheap necessary condition skipping a group of
     rows) give the same results as evaluating every predicate, on golden and random hands."""
     import copy
 
     from scoring.rulesets.hk_tw16 import RULESET
-    from scoring.rulesets.hk_tw16.patterns import GROUPS, patterns
+    from scoring.rulesets.hk_tw16.groups import GROUPS, patterns
 
     plain = copy.copy(RULESET)
     plain_rows = patterns(groups=False)
