@@ -22,7 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout's scoring/, not whichever one is installed
 
-from scoring import Hand, get_ruleset, ruleset_names, score  # noqa: E402
+from scoring import get_ruleset, ruleset_names, score  # noqa: E402
 from scoring.random_hands import random_complete  # noqa: E402
 
 WINDS = ["we", "ws", "ww", "wn"]
@@ -41,12 +41,35 @@ def random_hand(rng: random.Random, name: str, sets: int, flowers: bool) -> dict
     }
     if flowers:
         out["flowers"] = rng.sample([f"f{i}" for i in range(1, 9)], rng.randint(0, 3))
+    if name == "riichi":
+        _red_fives(out)
     return out
+
+
+def _red_fives(hand: dict[str, Any]) -> None:
+    """Riichi plays with red fives: where a hand holds all four fives of a suit, one of them
+    is the red one (``0m`` / ``0p`` / ``0s``), or the rule set refuses the hand."""
+    for suit in "mps":
+        five, red = f"5{suit}", f"0{suit}"
+        tiles = [
+            *hand["concealed"],
+            hand["win_tile"],
+            *(t for m in hand["melds"] for t in m["tiles"]),
+        ]
+        if tiles.count(five) < 4:
+            continue
+        if five in hand["concealed"]:
+            hand["concealed"][hand["concealed"].index(five)] = red
+        elif hand["win_tile"] == five:
+            hand["win_tile"] = red
+        else:
+            m = next(m for m in hand["melds"] if five in m["tiles"])
+            m["tiles"][m["tiles"].index(five)] = red
 
 
 def bench(label: str, name: str, hands_json: list[dict[str, Any]]) -> None:
     rs = get_ruleset(name)
-    hands = [Hand.from_json(h) for h in hands_json]
+    hands = [rs.hand_from_json(h) for h in hands_json]  # riichi reads its red fives
     t0 = time.perf_counter()
     for h in hands:
         rs.score(h)

@@ -70,6 +70,7 @@ MODULES: tuple[str, ...] = (
     "scoring.rulesets.hk_tw16.features",
     "scoring.rulesets.hk_tw16.events",
     "scoring.rulesets.hk_tw16.patterns",
+    "scoring.rulesets.hk_tw16.groups",
     "scoring.rulesets.riichi",
     "bots.shanten",
 )

@@ -15,6 +15,7 @@ import copy
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any, Generic, TypeVar, overload
 
 from mypy_extensions import mypyc_attr
@@ -62,6 +63,15 @@ __all__ = [
 
 
 _T = TypeVar("_T")
+
+_SUIT_BASES = ((Suit.MAN, 0), (Suit.PIN, 9), (Suit.SOU, 18))
+#: the numbered suits present, by a bit mask (bit 0 characters, 1 dots, 2 bamboo)
+_SUIT_SETS = tuple(
+    frozenset(s for k, (s, _) in enumerate(_SUIT_BASES) if m >> k & 1) for m in range(8)
+)
+_CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
+_TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+_SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
 
 
 class lazy(Generic[_T]):
@@ -116,23 +126,57 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     def blocks(self) -> tuple[Block, ...]:
         return self.arr.blocks
 
+    def _split_blocks(self) -> dict[str, Any]:
+        """Fill :attr:`sets`, :attr:`chows`, :attr:`pungs`, :attr:`kongs` and :attr:`pairs` in
+        one pass over the blocks (the first of them read fills the others' slots)."""
+        sets: list[Block] = []
+        chows: list[Block] = []
+        pungs: list[Block] = []
+        kongs: list[Block] = []
+        pairs: list[Block] = []
+        for b in self.arr.blocks:
+            k = b.kind
+            if k is _CHOW:
+                chows.append(b)
+                sets.append(b)
+            elif k is _PUNG:
+                pungs.append(b)
+                sets.append(b)
+            elif k is _KONG:
+                pungs.append(b)
+                kongs.append(b)
+                sets.append(b)
+            elif k is _PAIR:
+                pairs.append(b)
+        d = self.__dict__
+        d["sets"] = tuple(sets)
+        d["chows"] = tuple(chows)
+        d["pungs"] = tuple(pungs)
+        d["kongs"] = tuple(kongs)
+        d["pairs"] = tuple(pairs)
+        return d
+
     @lazy
     def sets(self) -> tuple[Block, ...]:
         """Chows, pungs and kongs (melds included)."""
-        return tuple(b for b in self.arr.blocks if b.is_set)
+        out: tuple[Block, ...] = self._split_blocks()["sets"]
+        return out
 
     @lazy
     def chows(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.CHOW)
+        out: tuple[Block, ...] = self._split_blocks()["chows"]
+        return out
 
     @lazy
     def pungs(self) -> tuple[Block, ...]:
         """Pungs and kongs."""
-        return tuple(b for b in self.arr.blocks if b.is_pung_like)
+        out: tuple[Block, ...] = self._split_blocks()["pungs"]
+        return out
 
     @lazy
     def kongs(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.KONG)
+        out: tuple[Block, ...] = self._split_blocks()["kongs"]
+        return out
 
     @lazy
     def concealed_kongs(self) -> int:
@@ -150,7 +194,8 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
 
     @lazy
     def pairs(self) -> tuple[Block, ...]:
-        return tuple(b for b in self.arr.blocks if b.kind is BlockKind.PAIR)
+        out: tuple[Block, ...] = self._split_blocks()["pairs"]
+        return out
 
     @lazy
     def pair(self) -> Block | None:
@@ -167,16 +212,17 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     @lazy
     def counts(self) -> tuple[int, ...]:
         """Counts (34) of every tile of the hand, melds included (a kong counts 4)."""
-        return tuple(self.hand.tile_counts())
+        return self.hand._tile_counts  # (the hand's own tuple: immutable)
 
     @lazy
     def kinds(self) -> frozenset[Tile]:
-        return frozenset(Tile(i) for i, n in enumerate(self.counts) if n)
+        return frozenset(compress(KINDS, self.counts))
 
     @lazy
     def suits(self) -> frozenset[Suit]:
         """The numbered suits present."""
-        return frozenset(t.suit for t in self.kinds if t.is_suited)
+        c = self.counts
+        return _SUIT_SETS[bool(any(c[0:9])) | any(c[9:18]) << 1 | any(c[18:27]) << 2]
 
     @lazy
     def has_honors(self) -> bool:
@@ -184,11 +230,13 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
 
     @lazy
     def all_simples(self) -> bool:
-        return all(t.is_simple for t in self.kinds)
+        c = self.counts
+        return not any(c[i] for i in _TERMINALS_HONORS)
 
     @lazy
     def all_terminals_honors(self) -> bool:
-        return all(t.is_terminal_or_honor for t in self.kinds)
+        c = self.counts
+        return not any(c[i] for i in _SIMPLES)
 
     # -- situation ------------------------------------------------------------------------
 
@@ -261,12 +309,18 @@ class SpecialShape:
     may be declared only as a concealed kong) also gives ``complete_melds(counts, melds)``,
     used whenever the caller knows the melds (:meth:`matches`). Without it, or when only the
     number of melds is known, ``complete`` decides.
+
+    ``ready(counts, n_melds)`` (optional) is a cheap *necessary* condition on the concealed
+    counts *before* the win tile for some tile to complete the shape: when it is false
+    :meth:`RuleSet.waits` does not try the shape tile by tile. Only a shortcut (it must
+    never be false for a hand one tile from the shape).
     """
 
     name: str
     complete: Callable[[Sequence[int], int], bool]
     arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
     complete_melds: Callable[[Sequence[int], Sequence[Meld]], bool] | None = None
+    ready: Callable[[Sequence[int], int], bool] | None = None
 
     def matches(
         self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
@@ -419,14 +473,33 @@ class RuleSet(Generic[F]):
         #: family and rank of every row (``("", 0)``: a family of its own)
         self.families: dict[str, tuple[str, int]] = {p.id: (p.family, p.rank) for p in rows}
         self._excluded_by = self._closure(exclusion is Exclusion.IMPLIED)
-        order = topological(self.patterns)
-        #: COUNTED: each row's place in an order putting a row before what it supersedes
-        #: (None when the table order is one already, as in MCR)
-        self._rank: dict[str, int] | None = (
-            None
-            if order == tuple(range(len(rows)))
-            else {self.patterns[i].id: k for k, i in enumerate(order)}
+        index = {p.id: i for i, p in enumerate(rows)}
+
+        def mask(ids: Iterable[str]) -> int:
+            return sum(1 << index[e] for e in set(ids))
+
+        #: per table index, what the row removes when found as a bit mask of table indices:
+        #: IMPLIED its own exclusions (the chain follows from every found row removing its
+        #: own), COUNTED its exclusions; and its conditional ones, (condition, mask) — under
+        #: COUNTED with what the rows they name exclude
+        counted = exclusion is Exclusion.COUNTED
+        self._masks: tuple[int, ...] = tuple(mask(p.excludes) for p in rows)
+        self._when: tuple[tuple[tuple[Callable[[F], bool], int], ...], ...] = tuple(
+            tuple(
+                (c, mask(ids.union(*(self._excluded_by[e] for e in ids)) if counted else ids))
+                for c, ids in p.excludes_when
+            )
+            for p in rows
         )
+        order = topological(self.patterns)
+        #: COUNTED: each row's place (by table index) in an order putting a row before what
+        #: it supersedes (None when the table order is one already, as in MCR)
+        self._rank: tuple[int, ...] | None = None
+        if order != tuple(range(len(rows))):
+            place = [0] * len(rows)
+            for k, i in enumerate(order):
+                place[i] = k
+            self._rank = tuple(place)
         self._groups = self._group_rows(p for p in rows if not p.reads_counted)
         self._after = self._group_rows(p for p in rows if p.reads_counted)
         self._items: dict[tuple[str, int, int], Item] = {}
@@ -561,14 +634,16 @@ class RuleSet(Generic[F]):
             return []
         mine = held if held is not None else counts
         found = {t._value_ for t in standard_waits(counts)}
-        if self.shapes:
-            # SpecialShape.matches, resolved once: (test, its second argument) per shape
-            tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
-                (sh.complete_melds, melds)
-                if melds is not None and sh.complete_melds is not None
-                else (sh.complete, n_melds)
-                for sh in self.shapes
-            ]
+        # SpecialShape.matches, resolved once: (test, its second argument) per shape one tile
+        # from which the hand may be (SpecialShape.ready)
+        tests: list[tuple[Callable[[Sequence[int], Any], bool], Any]] = [
+            (sh.complete_melds, melds)
+            if melds is not None and sh.complete_melds is not None
+            else (sh.complete, n_melds)
+            for sh in self.shapes
+            if sh.ready is None or sh.ready(counts, n_melds)
+        ]
+        if tests:
             c = list(counts)
             for t in range(34):
                 if t in found or mine[t] >= 4:
@@ -612,25 +687,16 @@ class RuleSet(Generic[F]):
                 out.extend(s.arrange(hand, c))
         return out
 
-    def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[tuple[Row[F], int]]:
-        """The rows of ``groups`` present in ``f``, in table order, with their counts."""
+    def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[tuple[int, int]]:
+        """The rows of ``groups`` present in ``f``: (table index, count), in table order."""
         if len(groups) == 1 and groups[0][0] is None:
-            hits: list[tuple[Row[F], int]] = []
-            for _, p, pred in groups[0][1]:
-                n = pred(f)
-                if n:
-                    hits.append((p, int(n)))
-            return hits
-        found: list[tuple[int, Row[F], int]] = []
+            return [(i, int(n)) for i, _, pred in groups[0][1] if (n := pred(f))]
+        found: list[tuple[int, int]] = []
         for guard, rows in groups:
-            if guard is not None and not guard(f):
-                continue
-            for i, p, pred in rows:
-                n = pred(f)
-                if n:
-                    found.append((i, p, int(n)))
-        found.sort()  # by table index (unique, so the rest of the tuples is never compared)
-        return [(p, n) for _, p, n in found]
+            if guard is None or guard(f):
+                found += [(i, int(n)) for i, _, pred in rows if (n := pred(f))]
+        found.sort()  # by table index
+        return found
 
     def evaluate(self, f: F) -> list[Item]:
         """The generic loop: every predicate, then the exclusions (:meth:`resolve`).
@@ -646,78 +712,71 @@ class RuleSet(Generic[F]):
         more = self._hits(f, self._after)
         if not more:
             return self.resolve(hits, f)
-        index = {p.id: i for i, p in enumerate(self.patterns)}
-        return self.resolve(sorted(hits + more, key=lambda h: index[h[0].id]), f)
+        return self.resolve(sorted(hits + more), f)
 
-    def _removes(self, p: Row[F], f: F) -> frozenset[str] | set[str]:
-        """What a counted pattern removes: its static exclusions (after the closure) and
-        those of its conditional exclusions whose condition holds for this hand."""
-        if not p.excludes_when:
-            return self._excluded_by[p.id]
-        out = set(self._excluded_by[p.id])
-        for cond, ids in p.excludes_when:
+    def _when_mask(self, i: int, f: F) -> int:
+        """The rows a found row ``i`` removes under its conditional exclusions (as a bit mask
+        of table indices) whose condition holds for this hand."""
+        out = 0
+        for cond, mask in self._when[i]:
             if cond(f):
-                out |= ids
-                for i in ids:
-                    out |= self._excluded_by[i]
+                out |= mask
         return out
 
-    def resolve(self, hits: Sequence[tuple[Row[F], int]], f: F) -> list[Item]:
-        """The exclusions ("不計") over the patterns found, by the rule set's
-        :class:`~scoring.rows.Exclusion`, then the items (in table order)."""
+    def resolve(self, hits: Sequence[tuple[int, int]], f: F) -> list[Item]:
+        """The exclusions ("不計") over the rows found (``(table index, count)``, in table
+        order), by the rule set's :class:`~scoring.rows.Exclusion`, then the items (in table
+        order). Exclusions are bit masks over table indices (bit ``i``: row ``i``)."""
         if self.exclusion is Exclusion.COUNTED:
             hits = self._counted(hits, f)
         else:
             hits = self._implied(hits, f)
         out: list[Item] = []
         cache = self._items
-        for p, n in hits:
+        rows = self.patterns
+        for i, n in hits:
+            p = rows[i]
             points = p.value(f) if p.value is not None else p.points
             it = cache.get((p.id, points, n))
             out.append(it if it is not None else self._item(p, points, n))
         return out
 
-    def _counted(self, hits: Sequence[tuple[Row[F], int]], f: F) -> Sequence[tuple[Row[F], int]]:
+    def _counted(self, hits: Sequence[tuple[int, int]], f: F) -> Sequence[tuple[int, int]]:
         """COUNTED: a row removed by a counted row removes nothing itself."""
-        excluded: set[str] = set()
-        closure = self._excluded_by
+        excluded = 0
+        masks = self._masks
+        when = self._when
         rank = self._rank
         if rank is None:  # the table order puts every row before what it supersedes
-            kept: list[tuple[Row[F], int]] = []
-            for p, n in hits:
-                if p.id not in excluded:
-                    kept.append((p, n))
-                    excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
+            kept: list[tuple[int, int]] = []
+            for h in hits:
+                i = h[0]
+                if not excluded >> i & 1:
+                    kept.append(h)
+                    excluded |= masks[i]
+                    if when[i]:
+                        excluded |= self._when_mask(i, f)
             return kept
-        for p, _ in sorted(hits, key=lambda h: rank[h[0].id]):
-            if p.id not in excluded:
-                excluded |= self._removes(p, f) if p.excludes_when else closure[p.id]
-        return [(p, n) for p, n in hits if p.id not in excluded]
+        for i, _ in sorted(hits, key=lambda h: rank[h[0]]):
+            if not excluded >> i & 1:
+                excluded |= masks[i]
+                if when[i]:
+                    excluded |= self._when_mask(i, f)
+        return [h for h in hits if not excluded >> h[0] & 1]
 
-    def _implied(self, hits: Sequence[tuple[Row[F], int]], f: F) -> Sequence[tuple[Row[F], int]]:
-        """IMPLIED: exclusions chained through the rows the hand qualifies for."""
-        stack: list[str] = []
-        for p, _ in hits:
-            stack.extend(p.excludes)
-            for cond, ids in p.excludes_when:
-                if cond(f):
-                    stack.extend(ids)
-        if not stack:
+    def _implied(self, hits: Sequence[tuple[int, int]], f: F) -> Sequence[tuple[int, int]]:
+        """IMPLIED: every row found removes what it supersedes, counted or not (so removals
+        chain through the rows the hand qualifies for)."""
+        excluded = 0
+        masks = self._masks
+        when = self._when
+        for i, _ in hits:
+            excluded |= masks[i]
+            if when[i]:
+                excluded |= self._when_mask(i, f)
+        if not excluded:
             return hits
-        present = {p.id: p for p, _ in hits}
-        excluded: set[str] = set()
-        while stack:
-            e = stack.pop()
-            if e in excluded:
-                continue
-            excluded.add(e)
-            q = present.get(e)
-            if q is not None:
-                stack.extend(q.excludes)
-                for cond, ids in q.excludes_when:
-                    if cond(f):
-                        stack.extend(ids)
-        return [(p, n) for p, n in hits if p.id not in excluded]
+        return [h for h in hits if not excluded >> h[0] & 1]
 
     def family_highest(self, items: Sequence[Item]) -> list[Item]:
         """Keep, in each family, only the highest-ranked pattern present (ties: the higher
@@ -771,14 +830,14 @@ class RuleSet(Generic[F]):
             _, items, total, f = best
         ex = self.minimum_excludes
         counted = sum([i.points * i.count for i in items if i.id not in ex])
-        return ScoreResult(
-            ruleset=self.name,
-            total=total,
-            minimum_met=counted >= self.minimum,
-            items=tuple(items),
-            arrangement=f.arr,
-            waits=w,
-            extras=self.extras(items, f),
+        return ScoreResult(  # (positional: cheaper than keywords in a dataclass __init__)
+            self.name,  # ruleset
+            total,
+            counted >= self.minimum,  # minimum_met
+            tuple(items),
+            f.arr,  # arrangement
+            w,  # waits
+            self.extras(items, f),
         )
 
     # -- settlement -------------------------------------------------------------------------

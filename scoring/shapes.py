@@ -14,10 +14,38 @@ from scoring.engine import SpecialShape
 from scoring.hand import Hand
 from scoring.tiles import TERMINALS_AND_HONORS
 
-__all__ = ["seven_pairs", "thirteen_orphans"]
+__all__ = [
+    "orphans_ready",
+    "pairs_ready",
+    "seven_pairs",
+    "thirteen_orphans",
+    "unrelated_ready",
+]
 
 _ORPHANS = tuple(int(t) for t in TERMINALS_AND_HONORS)
 _ODD = (1).__and__  # n -> n & 1, without a Python-level call per count
+
+
+# -- SpecialShape.ready: cheap necessary conditions on the counts before the win tile ----------
+
+
+def pairs_ready(c: Sequence[int], n_melds: int) -> bool:
+    """Pairs and at most one triplet, nothing declared (seven pairs, 嚦咕嚦咕): one tile from
+    it, at most two counts are odd (a pair waiting for its second tile, a pair becoming the
+    triplet)."""
+    return not n_melds and sum(map(_ODD, c)) <= 2
+
+
+def orphans_ready(c: Sequence[int], n_melds: int) -> bool:
+    """Thirteen orphans (13 tiles, nothing declared; 16 tiles, at most one declared set):
+    one tile from it, at most one terminal or honour is missing."""
+    return n_melds <= 1 and sum(1 for i in _ORPHANS if not c[i]) <= 1
+
+
+def unrelated_ready(c: Sequence[int], n_melds: int) -> bool:
+    """十六不搭 (every honour, no tile more than twice, nothing declared): one tile from it, at
+    most one honour is missing and no tile is held three times."""
+    return not n_melds and max(c) <= 2 and sum(1 for n in c[27:34] if not n) <= 1
 
 
 def seven_pairs(four_as_two: bool = True) -> SpecialShape:
@@ -43,7 +71,7 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
                 blocks.append(pair)
         return [Arrangement("seven-pairs", tuple(blocks), win, Wait.SINGLE)]
 
-    return SpecialShape("seven-pairs", complete, arrange)
+    return SpecialShape("seven-pairs", complete, arrange, ready=pairs_ready)
 
 
 def thirteen_orphans() -> SpecialShape:
@@ -58,4 +86,4 @@ def thirteen_orphans() -> SpecialShape:
         blocks = [block(BlockKind.PAIR if c[i] == 2 else BlockKind.SINGLE, i) for i in _ORPHANS]
         return [Arrangement("thirteen-orphans", tuple(blocks), None, Wait.SPECIAL)]
 
-    return SpecialShape("thirteen-orphans", complete, arrange)
+    return SpecialShape("thirteen-orphans", complete, arrange, ready=orphans_ready)

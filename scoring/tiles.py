@@ -183,7 +183,8 @@ class Tile(enum.IntEnum):
 
     @property
     def is_terminal_or_honor(self) -> bool:
-        return self.is_terminal or self.is_honor
+        v = self._value_
+        return v < 34 if v >= 27 else v % 9 in (0, 8)
 
     @property
     def is_simple(self) -> bool:
@@ -248,7 +249,7 @@ class Wind(enum.Enum):
 
     @property
     def tile(self) -> Tile:
-        return Tile.parse(self.value)
+        return _BY_CODE[self._value_]
 
     @property
     def index(self) -> int:

@@ -203,16 +203,22 @@ class RiichiFeatures(Features):
 
     @lazy
     def ittsu(self) -> bool:
+        if len(self.chows) < 3:
+            return False
         starts = {int(b.tile) for b in self.chows}
         return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
 
     @lazy
     def sanshoku(self) -> bool:
+        if len(self.chows) < 3:
+            return False
         starts = {int(b.tile) for b in self.chows}
         return any({n, n + 9, n + 18} <= starts for n in range(7))
 
     @lazy
     def sanshoku_doukou(self) -> bool:
+        if len(self.pungs) < 3:
+            return False
         ts = {int(t) for t in self.pung_tiles if t.is_suited}
         return any({n, n + 9, n + 18} <= ts for n in range(9))
 
@@ -507,7 +513,7 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         res = super().score(hand)
         ex = dict(res.extras)
         han, fu, limit = ex.pop("han"), ex.pop("fu"), ex.pop("limit")
-        base = {fl.name: getattr(res, fl.name) for fl in fields(ScoreResult)}
+        base = {name: getattr(res, name) for name in _RESULT_FIELDS}
         base["extras"] = ex
         return RiichiResult(**base, han=han, fu=fu, limit=limit)
 
@@ -528,6 +534,9 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
             key = "dealer" if s == seating.dealer and "dealer" in pay else "non_dealer"
             out.append(Payment(s, seating.winner, pay[key], "tsumo"))
         return out
+
+
+_RESULT_FIELDS = tuple(fl.name for fl in fields(ScoreResult))
 
 
 def make_riichi() -> RiichiRuleSet:

@@ -47,6 +47,7 @@ from scoring.engine import (
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld
 from scoring.rows import Exclusion, Row, RowData, bind, by_name
+from scoring.shapes import orphans_ready, pairs_ready, unrelated_ready
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["RULESET", "TaiFeatures", "TaiRuleSet", "load_table"]
@@ -205,9 +206,11 @@ def _orphans_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
 
 
 SHAPES = (
-    SpecialShape(LIKGU, _likgu_complete, _likgu_arrange),
-    SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange),
-    SpecialShape(ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds),
+    SpecialShape(LIKGU, _likgu_complete, _likgu_arrange, ready=pairs_ready),
+    SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange, ready=unrelated_ready),
+    SpecialShape(
+        ORPHANS16, _orphans_complete, _orphans_arrange, _orphans_complete_melds, ready=orphans_ready
+    ),
 )
 
 
@@ -308,7 +311,7 @@ class TaiFeatures(Features):
 
     @lazy
     def no_terminals_or_honors(self) -> bool:
-        return all(t.is_simple for t in self.kinds)
+        return self.all_simples
 
     @lazy
     def only_terminals(self) -> bool:
@@ -326,6 +329,8 @@ class TaiFeatures(Features):
     @lazy
     def right_flowers(self) -> int:
         """正花: flowers whose number (1-4 in each set) is the seat's (East 1 … North 4)."""
+        if not self.hand.flowers:
+            return 0
         n = self.hand.seat_wind.index + 1
         return sum(1 for f in self.hand.flowers if (f.number - 1) % 4 + 1 == n)
 
@@ -336,12 +341,16 @@ class TaiFeatures(Features):
     @lazy
     def flower_sets(self) -> int:
         """一台花: complete sets of one kind (春夏秋冬 or 梅兰菊竹)."""
+        if len(self.hand.flowers) < 4:
+            return 0
         have = set(self.hand.flowers)
         return sum(1 for lo in (34, 38) if all(Tile(lo + k) in have for k in range(4)))
 
     @lazy
     def mixed_flower_sets(self) -> int:
         """一台草: further sets of the numbers 1-4 taken from both kinds."""
+        if len(self.hand.flowers) < 4:
+            return 0
         per_number = [0, 0, 0, 0]
         for f in self.hand.flowers:
             per_number[(f.number - 1) % 4] += 1
@@ -417,12 +426,18 @@ class TaiFeatures(Features):
         return out
 
     def n_identical(self, k: int) -> int:
+        if len(self.chows) < k:
+            return 0
         return sum(1 for n in self.identical_chows.values() if n == k)
 
     def n_brothers(self, k: int) -> int:
+        if len(self.pungs) < k:
+            return 0
         return sum(1 for n in self.same_number_pungs.values() if n == k)
 
     def n_meets(self, k: int) -> int:
+        if len(self.chows) < k:
+            return 0
         return sum(1 for n in self.same_number_chows.values() if n == k)
 
     @lazy
@@ -435,7 +450,7 @@ class TaiFeatures(Features):
         for i, n in enumerate(self.counts[:27]):
             if n != 4:
                 continue
-            t = Tile(i)
+            t = i  # (a tile index: equal to its Tile)
             pung = pair = chows = 0
             for b in self.blocks:
                 if b.kind is BlockKind.KONG and b.tile == t:
@@ -459,8 +474,10 @@ class TaiFeatures(Features):
     def straights(self) -> tuple[bool, bool]:
         """(明龙, 暗龙): 123 456 789 of one suit as chows; 暗龙 when all three are concealed."""
         open_ = closed = False
+        if len(self.chows) < 3:
+            return open_, closed
         for base in (0, 9, 18):
-            need = (Tile(base), Tile(base + 3), Tile(base + 6))
+            need = (base, base + 3, base + 6)
             have = [[b.concealed for b in self.chows if b.tile == t] for t in need]
             if all(have):
                 open_ = True
@@ -471,6 +488,8 @@ class TaiFeatures(Features):
     @lazy
     def mixed_straight(self) -> bool:
         """花龙: 123, 456 and 789 as chows, each of a different suit."""
+        if len(self.chows) < 3:
+            return False
         starts = {(b.tile // 9, b.tile.number) for b in self.chows}
         for a in range(3):
             for b in range(3):

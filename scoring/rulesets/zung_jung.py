@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from itertools import compress
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -113,12 +114,13 @@ class ZJFeatures(Features):
 
     @lazy
     def has_terminal(self) -> bool:
-        return any(t.is_terminal for t in self.kinds)
+        c = self.counts
+        return bool(c[0] or c[8] or c[9] or c[17] or c[18] or c[26])
 
     @lazy
     def numbers(self) -> frozenset[int]:
         """The numbers (1-9) of the suited tiles present."""
-        return frozenset(t.number for t in self.kinds if t.is_suited)
+        return frozenset(i % 9 + 1 for i in compress(range(27), self.counts))
 
     @lazy
     def every_block_terminal_or_honor(self) -> bool:
@@ -217,7 +219,10 @@ def _pure_greater_terminals(f: F) -> bool:
 
 def _range(lo: int, hi: int) -> Pred:
     def pred(f: F) -> bool:
-        return not f.has_honors and all(lo <= n <= hi for n in f.numbers)
+        if f.has_honors:
+            return False
+        nums = f.numbers
+        return not nums or (lo <= min(nums) and max(nums) <= hi)
 
     return pred
 
@@ -258,16 +263,22 @@ def _big_four_winds(f: F) -> bool:
 
 
 def _identical(f: F) -> bool:
+    if len(f.chows) < 2:
+        return False
     m = f.chow_multiplicity
     return bool(m) and m[0] >= 2
 
 
 def _identical_twice(f: F) -> bool:
+    if len(f.chows) < 4:
+        return False
     return sum(n // 2 for n in f.chow_multiplicity) >= 2
 
 
 def _identical_n(k: int) -> Pred:
     def pred(f: F) -> bool:
+        if len(f.chows) < k:
+            return False
         m = f.chow_multiplicity
         return bool(m) and m[0] >= k
 
@@ -275,12 +286,16 @@ def _identical_n(k: int) -> Pred:
 
 
 def _nine_tile_straight(f: F) -> bool:
+    if len(f.chows) < 3:
+        return False
     keys = set(f.chow_keys)
     return any({(s, 1), (s, 4), (s, 7)} <= keys for s in range(3))
 
 
 def _pure_run(keys: set[tuple[int, int]] | frozenset[tuple[int, int]], k: int) -> bool:
     """k keys of one suit with numbers n, n+1, …, n+k-1."""
+    if len(keys) < k:
+        return False
     return any(all((s, n + i) in keys for i in range(k)) for s, n in keys)
 
 
@@ -300,11 +315,15 @@ def _consecutive_triplets(k: int) -> Pred:
 
 def _similar(keys: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> bool:
     """The same number in all three suits."""
+    if len(keys) < 3:
+        return False
     return any(all((s, n) in keys for s in range(3)) for _, n in keys)
 
 
 def _mixed_steps(keys: set[tuple[int, int]] | frozenset[tuple[int, int]]) -> bool:
     """Numbers n, n+1, n+2 in three different suits (any suit order)."""
+    if len(keys) < 3:
+        return False
     for _, n in keys:
         for a in range(3):
             for b in range(3):

@@ -419,3 +419,30 @@ def test_golden_files_match_their_sources() -> None:
 
     assert hk_tw16_source.build() == (GOLDEN / "hk_tw16.jsonl").read_text("utf-8")
     assert make_hk_tw16_examples.build() == (GOLDEN / "hk_tw16_examples.jsonl").read_text("utf-8")
+
+
+def test_guard_groups_change_nothing() -> None:
+    """The guard groups (groups.GROUPS: a cheap necessary condition skipping a group of
+    rows) give the same results as evaluating every predicate, on golden and random hands."""
+    import copy
+
+    from scoring.rulesets.hk_tw16 import RULESET
+    from scoring.rulesets.hk_tw16.groups import GROUPS, patterns
+
+    plain = copy.copy(RULESET)
+    plain_rows = patterns(groups=False)
+    plain._groups = plain._group_rows(p for p in plain_rows if not p.reads_counted)
+    plain._after = plain._group_rows(p for p in plain_rows if p.reads_counted)
+    assert len(plain._groups) == 2  # _has_hand and the flower-win rows
+    assert len(RULESET._groups) == 2 + len(GROUPS)
+    hands = [c["hand"] for c in CASES + EXAMPLES] + [random_hand(s) for s in range(1500)]
+    compared = 0
+    for obj in hands:
+        try:
+            h = RULESET.hand_from_json(obj)
+            expected = plain.score(h).to_json()
+        except ScoringError:
+            continue
+        assert RULESET.score(h).to_json() == expected, obj
+        compared += 1
+    assert compared > 1500

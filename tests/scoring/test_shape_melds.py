@@ -158,3 +158,71 @@ def test_fast_waits_equal_the_tile_by_tile_test(name: str) -> None:
         assert rs.waits(c, n_melds, held, melds) == expected, (c, n_melds)
         ready += bool(expected)
     assert ready > 150  # most generated hands are ready (the test is not vacuous)
+
+
+def _special_candidates(rng: random.Random, size: int) -> list[tuple[list[int], int]]:
+    """Complete counts (win tile included) of the special shapes, some random: pairs (and a
+    triplet), thirteen orphans (with a set, or its kong declared), 十六不搭 — with the number
+    of declared melds. Shapes a rule set does not have are simply not complete for it."""
+    out: list[tuple[list[int], int]] = []
+    orphans = [0, 8, 9, 17, 18, 26, *range(27, 34)]
+    for _ in range(40):
+        c = [0] * 34
+        for t in rng.sample(range(34), 8 if size == 16 else 7):
+            c[t] = 2
+        if size == 16:
+            c[rng.choice([t for t in range(34) if c[t]])] += 1  # 嚦咕嚦咕: one triplet
+        out.append((c, 0))
+        c = [0] * 34
+        for t in orphans:
+            c[t] = 1
+        c[rng.choice(orphans)] += 1
+        if size == 16:
+            out.append((list(c), 1))  # the set declared as a concealed kong
+            t = rng.randrange(34)
+            if t < 27 and t % 9 <= 6 and rng.random() < 0.5:
+                for k in range(3):
+                    c[t + k] += 1
+            elif c[t] <= 1:
+                c[t] += 3
+        out.append((c, 0))
+        if size == 16:
+            c = [0] * 34
+            for t in range(27, 34):
+                c[t] = 1
+            for base in (0, 9, 18):
+                a = rng.randrange(3)
+                b = rng.randrange(a + 3, 6)
+                for k in (a, b, rng.randrange(b + 3, 9)):
+                    c[base + k] = 1
+            c[rng.choice([t for t in range(34) if c[t]])] += 1
+            out.append((c, 0))
+    return out
+
+
+@pytest.mark.parametrize("name", ["hk-tw16", "tw16-tai", "zung-jung", "riichi", "mcr"])
+def test_shape_ready_holds_one_tile_from_every_shape(name: str) -> None:
+    """SpecialShape.ready (the shortcut of RuleSet.waits) is a necessary condition: every
+    special hand less any one of its tiles passes it, and RuleSet.waits finds that tile."""
+    rs = get_ruleset(name)
+    rng = random.Random(name)
+    checked = 0
+    for c, n_melds in _special_candidates(rng, rs.hand_size):
+        if max(c) > 4:
+            continue
+        melds = [Meld.kong(Tile.WHITE, concealed=True)] * n_melds
+        for sh in rs.shapes:
+            if not sh.matches(c, n_melds, melds or None):
+                continue
+            for t in range(34):
+                if not c[t]:
+                    continue
+                before = list(c)
+                before[t] -= 1
+                held = list(before)
+                held[Tile.WHITE] += 4 * n_melds
+                assert sh.ready is None or sh.ready(before, n_melds), (sh.name, before)
+                if max(held) <= 4 and held[t] < 4:
+                    assert Tile(t) in rs.waits(before, n_melds, held, melds or None), before
+                checked += 1
+    assert checked > (200 if name != "mcr" else 0)

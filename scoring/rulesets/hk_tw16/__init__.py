@@ -31,7 +31,8 @@ from scoring.rulesets.hk_tw16.events import (
     self_chase_events,
 )
 from scoring.rulesets.hk_tw16.features import HKFeatures
-from scoring.rulesets.hk_tw16.patterns import FLOWER_WINS, PATTERNS
+from scoring.rulesets.hk_tw16.groups import PATTERNS
+from scoring.rulesets.hk_tw16.patterns import FLOWER_WINS
 from scoring.rulesets.hk_tw16.shapes import SHAPES
 
 __all__ = [

@@ -10,8 +10,8 @@ Chows are ``(suit, start)`` with suit 0 萬 / 1 筒 / 2 索 and start 1-7.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from itertools import permutations
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import compress, permutations
 
 from scoring.decompose import STANDARD, Block, BlockKind, Wait
 from scoring.engine import Features, lazy
@@ -26,6 +26,49 @@ _PERMS = tuple(permutations(range(3)))
 _GREEN = frozenset({Tile.S2, Tile.S3, Tile.S4, Tile.S6, Tile.S8, Tile.GREEN})
 _DARK = frozenset({Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH, Tile.WHITE, Tile.P8})
 _ORPHAN_TILES = frozenset(t for t in Tile if t.is_terminal_or_honor)
+_ALL_NUMBERS = 0b1111111110  # bits 1-9
+_MIDDLE_NUMBERS = 0b0111111100  # bits 2-8
+
+
+def _index(specs: Iterable[Sequence[Chow]]) -> dict[Chow, tuple[tuple[Chow, ...], ...]]:
+    """Static chow specs (multisets of chows, see :meth:`HKFeatures.sel`) by their first chow."""
+    out: dict[Chow, list[tuple[Chow, ...]]] = {}
+    for s in specs:
+        out.setdefault(s[0], []).append(tuple(s))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+#: The specs of the step, straight and 老少 facts, built once (by first chow).
+_MIXED_V = _index([((x, a), (y, a + 1), (z, a + 2)) for a in range(1, 6) for x, y, z in _PERMS])
+_PURE_V = _index([((x, a), (x, a + 1), (x, a + 2)) for a in range(1, 6) for x in range(3)])
+_MIXED_DRAGON = _index([((x, 1), (y, 4), (z, 7)) for x, y, z in _PERMS])
+_PURE_DRAGON = _index([((x, 1), (x, 4), (x, 7)) for x in range(3)])
+_ONE_SUIT_FOUR_STEP = _index(
+    [tuple((x, a + i) for i in range(4)) for a in range(1, 5) for x in range(3)]
+)
+_THREE_SUIT_FOUR_STEP = _index(
+    [((x, a), (y, a + 1), (z, a + 2), (x, a + 3)) for a in range(1, 5) for x, y, z in _PERMS]
+)
+_MIXED_LADDER = _index(
+    [
+        ((x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4))
+        for a in range(1, 4)
+        for x, y, z in _PERMS
+    ]
+)
+_PURE_LADDER = _index([tuple((x, a + i) for i in range(5)) for a in range(1, 4) for x in range(3)])
+_DOUBLE_DRAGON_MEET = _index([((x, 1), (x, 4), (x, 7), (y, 1), (z, 7)) for x, y, z in _PERMS])
+_DOUBLE_MIXED_DRAGON = _index([((x, 4), (y, 1), (y, 7), (z, 1), (z, 7)) for x, y, z in _PERMS])
+_DOUBLE_PURE_DRAGON = _index(
+    [
+        ((x, 1), (x, 4), (x, 7), (x, e[0]), (x, e[1]))
+        for x in range(3)
+        for e in ((1, 4), (1, 7), (4, 7))
+    ]
+)
+_DOUBLE_LAOSHAO_CHOW = _index(
+    [((x, 1), (x, 7), (y, 1), (y, 7)) for x in range(3) for y in range(3) if x <= y]
+)
 
 
 def _chow_key(b: Block) -> Chow:
@@ -143,11 +186,12 @@ class HKFeatures(Features):
 
     @lazy
     def suited_numbers(self) -> frozenset[int]:
-        return frozenset(t.number for t in self.kinds if t.is_suited)
+        return frozenset(i % 9 + 1 for i in compress(range(27), self.counts))
 
     @lazy
     def suit_set(self) -> frozenset[int]:
-        return frozenset(t // 9 for t in self.kinds if t.is_suited)
+        c = self.counts
+        return frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
 
     @lazy
     def has_suited(self) -> bool:
@@ -262,6 +306,23 @@ class HKFeatures(Features):
                 break
         return b
 
+    def best_of(self, index: Mapping[Chow, Sequence[Sequence[Chow]]]) -> int:
+        """:meth:`best` over static specs indexed by their first chow (:func:`_index`): only
+        the specs starting with a chow the hand has are tried."""
+        n = len(self.chows)
+        if n < 2:
+            return 0
+        b = 0
+        for k in self.chow_all:
+            for s in index.get(k, ()):
+                if len(s) <= n:
+                    v = self.sel(s)
+                    if v > b:
+                        if v == 2:
+                            return 2
+                        b = v
+        return b
+
     @lazy
     def n_chows(self) -> int:
         return len(self.chows)
@@ -283,14 +344,20 @@ class HKFeatures(Features):
 
     @lazy
     def pungao(self) -> int:
+        if self.n_chows < 2:
+            return 0
         return self.best([k, k] for k, n in self.chow_all.items() if n >= 2)
 
     @lazy
     def triple_pungao(self) -> int:
+        if self.n_chows < 3:
+            return 0
         return self.best([k, k, k] for k, n in self.chow_all.items() if n >= 3)
 
     @lazy
     def double_pungao(self) -> int:
+        if self.n_chows < 4:
+            return 0
         keys = [k for k, n in self.chow_all.items() if n >= 2]
         specs = [[a, a, b, b] for a in keys for b in keys if a < b]
         specs += [[k] * 4 for k, n in self.chow_all.items() if n >= 4]
@@ -308,6 +375,8 @@ class HKFeatures(Features):
         """Disjoint pairs of chows with the same numbers in different suits, not counting
         the three chows of a 三相逢 ("不會…覆計": 234m 234p 234s + 567m 567p is 三相逢 + one
         姊妹, not 三相逢 + 雙姊妹)."""
+        if self.n_chows < 2:
+            return 0
         total = 0
         meet_done = False
         for suits in self.by_start.values():
@@ -330,6 +399,8 @@ class HKFeatures(Features):
         return self.chow_all[(s, n + 1)] >= 2 or self.chow_all[(s, n - 3)] >= 2
 
     def _meet(self, size: int) -> int:
+        if self.n_chows < size:
+            return 0
         best = 0
         for a, suits in self.by_start.items():
             if len(suits) == 3 and sum(suits.values()) >= size:
@@ -375,59 +446,69 @@ class HKFeatures(Features):
 
     @lazy
     def mixed_v(self) -> int:
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2)] for a in range(1, 6) for x, y, z in _PERMS
-        )
+        if self.n_chows < 3:
+            return 0
+        return self.best_of(_MIXED_V)
 
     @lazy
     def pure_v(self) -> int:
-        return self.best([(x, a), (x, a + 1), (x, a + 2)] for a in range(1, 6) for x in range(3))
+        if self.n_chows < 3:
+            return 0
+        return self.best_of(_PURE_V)
 
     @lazy
     def mixed_dragon(self) -> int:
-        return self.best([(x, 1), (y, 4), (z, 7)] for x, y, z in _PERMS)
+        if self.n_chows < 3:
+            return 0
+        return self.best_of(_MIXED_DRAGON)
 
     @lazy
     def pure_dragon(self) -> int:
-        return self.best([(x, 1), (x, 4), (x, 7)] for x in range(3))
+        if self.n_chows < 3:
+            return 0
+        return self.best_of(_PURE_DRAGON)
 
     @lazy
     def one_suit_four_step(self) -> int:
-        return self.best([(x, a + i) for i in range(4)] for a in range(1, 5) for x in range(3))
+        if self.n_chows < 4:
+            return 0
+        return self.best_of(_ONE_SUIT_FOUR_STEP)
 
     @lazy
     def three_suit_four_step(self) -> int:
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2), (x, a + 3)] for a in range(1, 5) for x, y, z in _PERMS
-        )
+        if self.n_chows < 4:
+            return 0
+        return self.best_of(_THREE_SUIT_FOUR_STEP)
 
     @lazy
     def mixed_ladder(self) -> int:
-        return self.best(
-            [(x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4)]
-            for a in range(1, 4)
-            for x, y, z in _PERMS
-        )
+        if self.n_chows < 5:
+            return 0
+        return self.best_of(_MIXED_LADDER)
 
     @lazy
     def pure_ladder(self) -> int:
-        return self.best([(x, a + i) for i in range(5)] for a in range(1, 4) for x in range(3))
+        if self.n_chows < 5:
+            return 0
+        return self.best_of(_PURE_LADDER)
 
     @lazy
     def double_dragon_meet(self) -> int:
-        return self.best([(x, 1), (x, 4), (x, 7), (y, 1), (z, 7)] for x, y, z in _PERMS)
+        if self.n_chows < 5:
+            return 0
+        return self.best_of(_DOUBLE_DRAGON_MEET)
 
     @lazy
     def double_mixed_dragon(self) -> int:
-        return self.best([(x, 4), (y, 1), (y, 7), (z, 1), (z, 7)] for x, y, z in _PERMS)
+        if self.n_chows < 5:
+            return 0
+        return self.best_of(_DOUBLE_MIXED_DRAGON)
 
     @lazy
     def double_pure_dragon(self) -> int:
-        specs = []
-        for x in range(3):
-            for extra in ((1, 4), (1, 7), (4, 7)):
-                specs.append([(x, 1), (x, 4), (x, 7), (x, extra[0]), (x, extra[1])])
-        return self.best(specs)
+        if self.n_chows < 5:
+            return 0
+        return self.best_of(_DOUBLE_PURE_DRAGON)
 
     # -- 老少 ------------------------------------------------------------------------------
 
@@ -440,8 +521,7 @@ class HKFeatures(Features):
     def double_laoshao_chow(self) -> int:
         if self.laoshao_chows < 2:
             return 0
-        specs = [[(x, 1), (x, 7), (y, 1), (y, 7)] for x in range(3) for y in range(3) if x <= y]
-        return self.best(specs)
+        return self.best_of(_DOUBLE_LAOSHAO_CHOW)
 
     # -- pungs -----------------------------------------------------------------------------
 
@@ -479,12 +559,15 @@ class HKFeatures(Features):
         )
         return 2 if closed else 1
 
-    def _pung_suits(self, n: int) -> int:
-        return sum(1 for x in range(3) if (x, n) in self.suited_pungs)
+    @lazy
+    def pung_numbers(self) -> list[int]:
+        """The numbers of the suited pungs / kongs (one per suit and number)."""
+        return [n for _, n in self.suited_pungs]
 
     @lazy
     def brothers(self) -> bool:
-        return any(self._pung_suits(n) >= 2 for n in range(1, 10))
+        nums = self.pung_numbers
+        return len(set(nums)) < len(nums)
 
     @lazy
     def small_three_brothers(self) -> bool:
@@ -496,7 +579,8 @@ class HKFeatures(Features):
 
     @lazy
     def big_three_brothers(self) -> bool:
-        return any(self._pung_suits(n) == 3 for n in range(1, 10))
+        nums = self.pung_numbers
+        return len(nums) >= 3 and any(nums.count(n) == 3 for n in nums)
 
     @lazy
     def all_brothers(self) -> bool:
@@ -507,6 +591,8 @@ class HKFeatures(Features):
         """(longest run of pung numbers in one suit, longest run with the eye in it)."""
         big = small = 0
         sp = self.suited_pungs
+        if len(sp) < 2:  # a run of one at most, and no run of three with the eye
+            return len(sp), 0
         e = self.eye_key
         for x in range(3):
             run = 0
@@ -529,15 +615,21 @@ class HKFeatures(Features):
     def consec_mixed(self) -> tuple[int, int]:
         """The same over the three suits in turn (X, Y, Z, X, Y, …)."""
         sp = self.suited_pungs
+        if len(sp) < 2:  # big needs three pungs, small two and the eye
+            return 0, 0
         e = self.eye_key if self.standard else None
         big = small = 0
         for perm in _PERMS:
             for a in range(1, 10):
+                first = (perm[0], a)
+                if first not in sp and first != e:
+                    continue  # no run starts here (both loops below would stop at once)
                 # big: pungs only
                 k = 0
                 while a + k <= 9 and (perm[k % 3], a + k) in sp:
                     k += 1
-                big = max(big, k)
+                if k > big:
+                    big = k
                 # small: pungs and the eye exactly once
                 k = 0
                 used = False
@@ -612,7 +704,7 @@ class HKFeatures(Features):
             "two": [],
             "four": [],
         }
-        if not self.standard:
+        if not self.standard or 4 not in self.counts:
             return out
         blocks = self.blocks
         for i, n in enumerate(self.counts):
@@ -658,20 +750,22 @@ class HKFeatures(Features):
         other than 1/9 is preferred when several fit."""
         if not self.standard:
             return 0
-        suited = [b for b in self.sets if b.tile.is_suited]
-        if not suited:
+        m = _ALL_NUMBERS  # bit k: number k is in every suited set (and the suited eye)
+        suited = False
+        for b in self.sets:
+            t = b.tile._value_
+            if t < 27:
+                suited = True
+                n = t % 9 + 1
+                m &= (0b111 << n) if b.kind is BlockKind.CHOW else (1 << n)
+        if not suited or not m:
             return 0
-        fits = []
-        for k in range(1, 10):
-            if all(any(t.number == k for t in b.tiles) for b in suited):
-                e = self.eye
-                if e is not None and e.is_suited and e.number != k:
-                    continue
-                fits.append(k)
-        if not fits:
-            return 0
-        middle = [k for k in fits if k not in (1, 9)]
-        return middle[0] if middle else fits[0]
+        e = self.eye
+        if e is not None and e < 27:
+            m &= 1 << (e % 9 + 1)
+        if m & _MIDDLE_NUMBERS:
+            m &= _MIDDLE_NUMBERS
+        return (m & -m).bit_length() - 1 if m else 0
 
     @lazy
     def outside(self) -> bool:
@@ -684,7 +778,8 @@ class HKFeatures(Features):
     def nine_gates(self) -> tuple[int, bool]:
         """(state, nine-sided): some set aside, the rest is 1112345678999 + one tile of one
         suit, all in hand."""
-        if not self.standard:
+        c34 = self.counts
+        if not self.standard or all(sum(c34[b : b + 9]) < 14 for b in (0, 9, 18)):
             return 0, False
         need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
         for j, b in enumerate(self.blocks):

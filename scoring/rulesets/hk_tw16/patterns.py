@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from scoring.rows import Row, RowData, bind
+from scoring.rows import Row, RowData
 from scoring.rulesets.hk_tw16.data import EN, table
 from scoring.rulesets.hk_tw16.features import HKFeatures
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 
-__all__ = ["CHICKEN_IGNORED", "FLOWER_WIN_ROWS", "META", "PATTERNS", "TABLE"]
+__all__ = ["CHICKEN_IGNORED", "FLOWER_WIN_ROWS", "IDS", "META", "TABLE", "has_hand", "row_data"]
 
 H = HKFeatures
 Pred = Callable[[H], int | bool]
@@ -624,13 +624,13 @@ TABLE: tuple[Row[H], ...] = (
 )
 
 
-def _has_hand(f: H) -> bool:
+def has_hand(f: H) -> bool:
     """A hand to look at: every row but :data:`FLOWER_WIN_ROWS` needs one (a flower win may
     be declared on an incomplete hand)."""
     return f.shape != "flower-win"
 
 
-def _data() -> dict[str, RowData]:
+def row_data() -> dict[str, RowData]:
     """The win rows of the JSON (not the instant / penalty events): name, value, gloss."""
     return {
         pid: RowData(
@@ -640,13 +640,8 @@ def _data() -> dict[str, RowData]:
             category=d.category,
         )
         for pid, d in table().items()
-        if pid in _IDS
+        if pid in IDS
     }
 
 
-_IDS = frozenset(r.id for r in TABLE)
-#: The table bound to its data; the rows that need a hand carry the :func:`_has_hand` guard.
-PATTERNS: tuple[Row[H], ...] = tuple(
-    r if r.id in FLOWER_WIN_ROWS else r.with_options(guard=_has_hand)
-    for r in bind("hk-tw16", TABLE, _data())
-)
+IDS = frozenset(r.id for r in TABLE)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from scoring.decompose import Arrangement, Block, BlockKind, Wait
 from scoring.engine import SpecialShape
 from scoring.hand import Hand, Meld
+from scoring.shapes import orphans_ready, pairs_ready, unrelated_ready
 from scoring.tiles import TERMINALS_AND_HONORS, Tile
 
 __all__ = ["LIKGU", "ORPHANS", "SHAPES", "SIXTEEN", "likgu", "orphans", "sixteen"]
@@ -49,7 +50,7 @@ def _likgu_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
     return [Arrangement(LIKGU, tuple(blocks), win, Wait.SPECIAL)]
 
 
-likgu = SpecialShape(LIKGU, _likgu_complete, _likgu_arrange)
+likgu = SpecialShape(LIKGU, _likgu_complete, _likgu_arrange, ready=pairs_ready)
 
 
 # -- 十六不搭: the seven honours + three far-apart tiles of each suit + one duplicate -------
@@ -83,7 +84,7 @@ def _sixteen_arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
     return [Arrangement(SIXTEEN, blocks, win, Wait.SPECIAL)]
 
 
-sixteen = SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange)
+sixteen = SpecialShape(SIXTEEN, _sixteen_complete, _sixteen_arrange, ready=unrelated_ready)
 
 
 # -- 十三么 (16 tiles): 13 orphans + one of them doubled + one concealed set ---------------
@@ -166,6 +167,8 @@ def _orphans_complete_melds(c: Sequence[int], melds: Sequence[Meld]) -> bool:
     return _orphans_complete(c, len(melds))
 
 
-orphans = SpecialShape(ORPHANS, _orphans_complete, _orphans_arrange, _orphans_complete_melds)
+orphans = SpecialShape(
+    ORPHANS, _orphans_complete, _orphans_arrange, _orphans_complete_melds, ready=orphans_ready
+)
 
 SHAPES = (likgu, sixteen, orphans)
