@@ -179,32 +179,41 @@ class Loops:
         def step(state: JSON) -> Change | None:
             return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
-        async def in_worker(state: JSON) -> Change | None:
-            """The tick in a bot worker process when a bot is due to move (else, or when
-            there is no such process, in a worker thread: a timeout or a deal does not
-            queue behind other rooms' bots)."""
+        async def off_loop(state: JSON) -> Change | None:
+            """Where the tick runs: in a bot worker process when a bot is due to move (a
+            worker thread when there is no such process); a deal in a worker thread; the
+            rest (a claim window's automatic answers, timeouts, a player's own settings, a
+            grace period ending) in the event loop, one step, as a player's action is: an
+            engine step costs less than a thread's hand-off and wake-ups (the threads took
+            a quarter of the server's CPU at paced play)."""
             try:
                 due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
             except game.GameError:
                 due = []
-            if not any(kind == "bot" and at <= t for at, kind, _ in due):
+            kinds = {kind for at, kind, _ in due if at <= t}
+            if "bot" in kinds:
+                if cfg.bot_processes > 0:
+                    args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
+                    fut = game.in_bot_process(bot_worker.tick, *args)
+                    if fut is not None:
+                        try:
+                            return bot_worker.result(await asyncio.wrap_future(fut))
+                        except concurrent.futures.BrokenExecutor:
+                            game.drop_bot_pool()  # a worker died: a new one next time
                 return await asyncio.to_thread(step, state)
-            args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
-            fut = game.in_bot_process(bot_worker.tick, *args)
-            if fut is not None:
-                try:
-                    return bot_worker.result(await asyncio.wrap_future(fut))
-                except concurrent.futures.BrokenExecutor:
-                    game.drop_bot_pool()  # a worker died: a new one next time
-            return await asyncio.to_thread(step, state)
+            if "deal" in kinds:
+                return await asyncio.to_thread(step, state)
+            # one step: a bot due after it (bot delay 0) waits for the next fire, which
+            # sends it to the worker process
+            return game_room.tick(
+                state, t, rt.grace_ms, cfg.bot_delay_ms, rng, max_steps=1, bot_budget_s=budget
+            )
 
         try:
-            # the tick (engine steps and real-bot decisions) runs in a bot worker process
-            # (--bot-processes) or a worker thread, so a slow decision never stalls the event
-            # loop, and in a process it never holds the event loop's interpreter lock either
-            offload: Offload = cfg.bot_thread
-            if cfg.bot_thread and cfg.bot_processes > 0:
-                offload = in_worker
+            # the tick (engine steps and real-bot decisions) runs where off_loop says: a slow
+            # bot decision never stalls the event loop, and in a bot worker process it never
+            # holds the event loop's interpreter lock either
+            offload: Offload = off_loop if cfg.bot_thread else False
             res, _ = await self.commits.mutate(room, step, offload=offload)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
