@@ -7,6 +7,7 @@ ratio.
 
     python benchmarks/bench_paced_target.py --rooms 150 --interval 1.8 --duration 30
     python benchmarks/bench_paced_target.py --rooms 150 -- --bot-processes 0 --snapshot-every 1
+    python benchmarks/bench_paced_target.py --pin --server-cwd /tmp/wt-old   # side by side
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from server.embedded import EmbeddedRedis
-from server.procs import server_command, start_listening
+from server.procs import pinned, server_command, start_listening
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,17 +44,20 @@ def main() -> None:
         "game part, into this speedscope file",
     )  # fmt: skip
     p.add_argument("--profile-seconds", type=float, default=15)
+    p.add_argument(
+        "--pin", action="store_true",
+        help="the server (and the baseline server) on CPU 0, Redis and the harness on CPU 1",
+    )  # fmt: skip
     p.add_argument("--server-log", type=Path, default=None, help="the server's stderr, here")
     p.add_argument("server_args", nargs="*", help="extra mahjong-server arguments (after --)")
     args = p.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-paced-"))
     log = subprocess.DEVNULL if args.server_log is None else args.server_log.open("w")
-    red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False)
+    cpu = (0, 1) if args.pin else (None, None)
+    red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False, cpu=cpu[1])
     red.start()
-    sproc, port = start_listening(
-        server_command("--redis-url", red.url, "--log-level", "WARNING", *args.server_args),
-        stderr=log, cwd=args.server_cwd,
-    )  # fmt: skip
+    server = server_command("--redis-url", red.url, "--log-level", "WARNING", *args.server_args)
+    sproc, port = start_listening(pinned(cpu[0], server), stderr=log, cwd=args.server_cwd)
     spy: subprocess.Popen[bytes] | None = None
     try:
         cmd = [
@@ -64,6 +68,8 @@ def main() -> None:
         ]  # fmt: skip
         if red.proc is not None:
             cmd += ["--server-pid", str(red.proc.pid)]
+        if args.pin:
+            cmd = pinned(1, [*cmd, "--baseline-cpu", "0"])
         if args.profile is not None:
             # the game part runs first; the rooms take ~rooms/50 s to set up
             delay = args.rooms / 50 + 5
