@@ -36,6 +36,9 @@ PROCESS_LIVE_MS = 30_000
 #: rooms whose timers fire at once (each a task: a tick waiting for a bot's decision in the
 #: worker process holds up no other room)
 MAX_FIRING = 128
+#: the random source of a timer tick in which no bot chooses (never drawn from; were it
+#: ever, the operating system's randomness, which needs no seeding)
+_NO_CHOICE = random.SystemRandom()
 
 
 class Notifier(Protocol):
@@ -172,11 +175,13 @@ class Loops:
         if rt.shutting_down:
             return  # take no new work; the next process (or start) fires it
         rt.metrics.inc("timer_fires")
-        rng = random.Random(secrets.randbits(64))
         t = now_ms()
         budget = cfg.bot_budget_ms / 1000
 
         def step(state: JSON) -> Change | None:
+            # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
+            # claim window's automatic passes) choose nothing (see off_loop)
+            rng = random.Random(secrets.randbits(64))
             return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
         async def off_loop(state: JSON) -> Change | None:
@@ -186,14 +191,18 @@ class Loops:
             grace period ending) in the event loop, one step, as a player's action is: an
             engine step costs less than a thread's hand-off and wake-ups (the threads took
             a quarter of the server's CPU at paced play)."""
-            try:
-                due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
-            except game.GameError:
-                due = []
-            kinds = {kind for at, kind, _ in due if at <= t}
+            kinds: set[str] = set()
+            if state.get("next_hand_at") is not None or any(
+                seat and (seat["bot"] or seat.get("auto")) for seat in state["seats"]
+            ):  # (else neither a bot's move nor a deal can be due)
+                try:
+                    due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
+                except game.GameError:
+                    due = []
+                kinds = {kind for at, kind, _ in due if at <= t}
             if "bot" in kinds:
                 if cfg.bot_processes > 0:
-                    args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
+                    args = (state, t, rt.grace_ms, cfg.bot_delay_ms, secrets.randbits(64), budget)
                     fut = game.in_bot_process(bot_worker.tick, *args)
                     if fut is not None:
                         try:
@@ -204,9 +213,15 @@ class Loops:
             if "deal" in kinds:
                 return await asyncio.to_thread(step, state)
             # one step: a bot due after it (bot delay 0) waits for the next fire, which
-            # sends it to the worker process
+            # sends it to the worker process; no bot chooses, so no seeded generator
             return game_room.tick(
-                state, t, rt.grace_ms, cfg.bot_delay_ms, rng, max_steps=1, bot_budget_s=budget
+                state,
+                t,
+                rt.grace_ms,
+                cfg.bot_delay_ms,
+                _NO_CHOICE,
+                max_steps=1,
+                bot_budget_s=budget,
             )
 
         try:
