@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -83,6 +84,10 @@ def main() -> None:
         if spy is not None:
             spy.wait(60)
         counts = _counters(port)
+        # the server's CPU split over the whole run (set-up and the game part): user / system
+        user, system = _cpu_times(sproc.pid)
+        counts["server_cpu_user_s"] = round(user, 2)
+        counts["server_cpu_system_s"] = round(system, 2)
         counts.update(_redis_calls(red.url))
         rep = json.loads((tmp / "out.json").read_text())
         out: dict[str, Any] = {}
@@ -130,6 +135,13 @@ def _counters(port: int) -> dict[str, float]:
             name, _, value = line.rpartition(" ")
             out[name] = float(value)
     return out
+
+
+def _cpu_times(pid: int) -> tuple[float, float]:
+    """User and system CPU seconds of process ``pid`` (Linux: /proc/<pid>/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def _redis_calls(url: str) -> dict[str, float]:
