@@ -225,14 +225,10 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
             {"table_code": "not-your-seat"},
         )
     action = {k: v for k, v in action_to_wire(msg.action).items() if k != "seat"}
-    conn.hold()  # the commit's events frame and the ack: one socket write
-    try:
-        res, _ = await cx.commits.mutate(
-            msg.room, lambda s: game_room.play(s, pid, action, now_ms()), pid, msg.seq
-        )
-        _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
-    finally:
-        conn.release()
+    res, _ = await cx.commits.mutate(
+        msg.room, lambda s: game_room.play(s, pid, action, now_ms()), pid, msg.seq
+    )
+    _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 
 
 async def on_resync(cx: Context, conn: Conn, msg: m.Resync) -> None:

@@ -67,7 +67,6 @@ class Conn:
     __slots__ = (
         "_chats",
         "_errors",
-        "_held",
         "_out",
         "burst",
         "busy",
@@ -107,8 +106,6 @@ class Conn:
         # frames waiting for the socket, the bad-message and chat windows: created on first
         # use (most connections never need them; thousands of empty ones cost ~2 KiB each)
         self._out: asyncio.Queue[bytes | None] | None = None
-        # frames held back to be written together (see hold), or None
-        self._held: list[bytes] | None = None
         self._errors: deque[float] | None = None
         self._chats: deque[float] | None = None
         self.tokens = float(cfg.rate_burst)
@@ -171,38 +168,10 @@ class Conn:
 
     def send_frame(self, data: bytes) -> None:
         """Send an encoded frame (the same bytes may go to several connections): written at
-        once when nothing is waiting to be written before it, else queued for the writer
-        (or held, see :meth:`hold`)."""
+        once when nothing is waiting to be written before it, else queued for the writer."""
         if self.closed:
-            return
-        if self._held is not None:
-            self._held.append(data)
             return
         if not self.busy and not self.queued() and self._write_now(data):
-            return
-        self._enqueue(data)
-
-    def hold(self) -> None:
-        """Hold the frames sent from now on until :meth:`release`, which writes them in one
-        socket write: a player's action is answered by its commit's ``events`` frame and the
-        ``ack``, two writes (two system calls) otherwise."""
-        if self._held is None:
-            self._held = []
-
-    def release(self) -> None:
-        """Send the frames held since :meth:`hold`, in order (one write when they can go
-        straight to the socket)."""
-        held, self._held = self._held, None
-        if not held or self.closed:
-            return
-        if len(held) == 1:
-            self.send_frame(held[0])
-        elif self.busy or self.queued() or not self._write_now(held):
-            for data in held:
-                self._enqueue(data)
-
-    def _enqueue(self, data: bytes) -> None:
-        if self.closed:
             return
         try:
             self.out.put_nowait(data)
@@ -226,7 +195,7 @@ class Conn:
             if transport is not None and not transport.is_closing():
                 transport.abort()
 
-    def _write_now(self, data: bytes | list[bytes]) -> bool:
+    def _write_now(self, data: bytes) -> bool:
         """Hand a frame straight to the socket when nothing is queued before it and the
         socket's buffer is not backed up (the common case): no task switch, queue and async
         context per frame. False: the writer task must send it (it waits for the buffer to
@@ -252,13 +221,10 @@ class Conn:
             # send path in the writer task applies
             return False
         try:
-            if isinstance(data, bytes):
-                transport.write(binary_frame(data))
-            else:  # several frames (release): one write
-                transport.write(b"".join([binary_frame(d) for d in data]))
+            transport.write(binary_frame(data))
         except Exception:
             return False  # closing: the writer deals with it
-        self.metrics.counters["messages_out"] += 1 if isinstance(data, bytes) else len(data)
+        self.metrics.counters["messages_out"] += 1
         return True
 
     async def writer(self) -> None:

@@ -225,39 +225,3 @@ def _reader(buf: bytes):  # type: ignore[no-untyped-def]
         yield  # a generator that never needs more input
 
     return read_exact
-
-
-async def test_an_action_is_answered_in_one_write(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A player's action: its commit's ``events`` frame and the ``ack`` leave in one socket
-    write, in that order (``Conn.hold`` / ``release``)."""
-    writes: list[list[dict[str, object]]] = []
-    write_now = transport_module.Conn._write_now
-
-    def recording(self: transport_module.Conn, data: bytes | list[bytes]) -> bool:
-        ok = write_now(self, data)
-        if ok:
-            frames = [data] if isinstance(data, bytes) else data
-            writes.append([msgpack.unpackb(d) for d in frames])
-        return ok
-
-    monkeypatch.setattr(transport_module.Conn, "_write_now", recording)
-    async with running_server(redis_url) as srv:
-        host = await Client.connect(srv.port, "host")
-        await host.hello("host")
-        room = (await host.request({"type": "create_room", "ruleset": "zung-jung"}))["room"]
-        for seat in range(1, 4):
-            await host.request({"type": "add_bot", "room": room, "seat": seat})
-        await host.request({"type": "sit", "room": room, "seat": 0})
-        await host.request({"type": "ready", "room": room, "ready": True})
-        await host.request({"type": "start_game", "room": room})
-        # the dealer (seat 0) discards first
-        asked = await host.wait_for(lambda m: m["type"] == "events" and bool(m.get("legal")), 30)
-        discard = next(a for a in asked["legal"] if a["type"] == "discard")
-        msg = {"type": "action", "room": room, "seq": 1, "action": discard}
-        ack = await host.request(msg)
-        assert ack["type"] == "ack"
-        together = [w for w in writes if [m["type"] for m in w] == ["events", "ack"]]
-        assert together and together[-1][0]["seq"] == ack["seq"] == together[-1][1]["seq"]
-        await host.close()
