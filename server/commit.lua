@@ -18,7 +18,9 @@
 -- ARGV[9] the format of a whole state: "snap" (snap + sv, the tail emptied) or "state" (the
 --         format of before snapshots, which their processes read: state, no snap, no tail)
 -- KEYS[5] (optional, single Redis only) mj:timers: the global deadline index, updated here
---         too (ZADD ARGV[10] at ARGV[7]) so a commit is one round trip; with Redis Cluster
+--         too (ZADD ARGV[10] at ARGV[7]; ZREM when the room has no deadline, else its stale
+--         entry would fire for nothing: a timer fire with nothing due and a re-index, 28 % of
+--         the fires at paced play) so a commit is one round trip; with Redis Cluster
 --         it lives in another slot and the caller updates it after the commit
 -- ARGV[10] the room id (with KEYS[5])
 -- KEYS[6] (optional, with KEYS[5]) mj:procs: the live server processes (zset, score = the
@@ -83,7 +85,11 @@ end
 if publish then
 redis.call('PUBLISH', ARGV[6], nv)
 end
-if KEYS[5] and ARGV[7] ~= '' then
-  redis.call('ZADD', KEYS[5], ARGV[7], ARGV[10])
+if KEYS[5] then
+  if ARGV[7] ~= '' then
+    redis.call('ZADD', KEYS[5], ARGV[7], ARGV[10])
+  else
+    redis.call('ZREM', KEYS[5], ARGV[10])
+  end
 end
 return {'ok', nv, whole}

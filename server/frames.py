@@ -53,22 +53,30 @@ def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None
     """Whether log entry ``entry`` changes nothing ``seat`` (None: a spectator) can see,
     given the entry before it: no lobby, chat or notice, no event that seat may see
     (``events``: :func:`visible_events` of the seat when the caller has them), and the
-    seat's legal actions, deadline and the playing flag as ``before`` had them. In a claim
-    window, a pass is quiet for every seat but the one that passed until the last answer
-    (sparse delivery does not send it: the others learn neither that nor when someone
-    answered)."""
+    seat's legal actions (none and empty alike: :func:`events_frame` sends both as ``[]``),
+    deadline and the playing flag as ``before`` had them. In a claim window, a pass is quiet
+    for every seat but the one that passed until the last answer (sparse delivery does not
+    send it: the others learn neither that nor when someone answered); the server's pass
+    for a seat it did not ask (``legal`` empty in ``before``: no choice) is quiet for that
+    seat too — its own ``answered`` tells it nothing it did not know."""
     for name in EVENTS_OPTIONAL:
         if entry.get(name) is not None:
             return False
     if entry.get("playing") != before.get("playing"):
         return False
+    unasked = False
     if seat is not None:
         key = str(seat)
-        if (entry.get("legal") or {}).get(key) != (before.get("legal") or {}).get(key):
+        had = (before.get("legal") or {}).get(key)
+        if ((entry.get("legal") or {}).get(key) or []) != (had or []):
             return False
         if (entry.get("deadlines") or {}).get(key) != (before.get("deadlines") or {}).get(key):
             return False
-    return not (visible_events(entry, seat) if events is None else events)
+        unasked = had == []  # in the window, not asked
+    seen = visible_events(entry, seat) if events is None else events
+    if unasked and seen:
+        return all(e.get("type") == "answered" and e.get("seat") == seat for e in seen)
+    return not seen
 
 
 def events_frame(

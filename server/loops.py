@@ -36,6 +36,9 @@ PROCESS_LIVE_MS = 30_000
 #: rooms whose timers fire at once (each a task: a tick waiting for a bot's decision in the
 #: worker process holds up no other room)
 MAX_FIRING = 128
+#: the random source of a timer tick in which no bot chooses (never drawn from; were it
+#: ever, the operating system's randomness, which needs no seeding)
+_NO_CHOICE = random.SystemRandom()
 
 
 class Notifier(Protocol):
@@ -172,39 +175,60 @@ class Loops:
         if rt.shutting_down:
             return  # take no new work; the next process (or start) fires it
         rt.metrics.inc("timer_fires")
-        rng = random.Random(secrets.randbits(64))
         t = now_ms()
         budget = cfg.bot_budget_ms / 1000
 
         def step(state: JSON) -> Change | None:
+            # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
+            # claim window's automatic passes) choose nothing (see off_loop)
+            rng = random.Random(secrets.randbits(64))
             return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
 
-        async def in_worker(state: JSON) -> Change | None:
-            """The tick in a bot worker process when a bot is due to move (else, or when
-            there is no such process, in a worker thread: a timeout or a deal does not
-            queue behind other rooms' bots)."""
-            try:
-                due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
-            except game.GameError:
-                due = []
-            if not any(kind == "bot" and at <= t for at, kind, _ in due):
-                return await asyncio.to_thread(step, state)
-            args = (state, t, rt.grace_ms, cfg.bot_delay_ms, rng.getrandbits(64), budget)
-            fut = game.in_bot_process(bot_worker.tick, *args)
-            if fut is not None:
+        async def off_loop(state: JSON) -> Change | None:
+            """Where the tick runs: in a bot worker process when a bot is due to move (a
+            worker thread when there is no such process); a deal in a worker thread; the
+            rest (a claim window's automatic answers, timeouts, a player's own settings, a
+            grace period ending) in the event loop, one step, as a player's action is: an
+            engine step costs less than a thread's hand-off and wake-ups (the threads took
+            a quarter of the server's CPU at paced play)."""
+            kinds: set[str] = set()
+            if state.get("next_hand_at") is not None or any(
+                seat and (seat["bot"] or seat.get("auto")) for seat in state["seats"]
+            ):  # (else neither a bot's move nor a deal can be due)
                 try:
-                    return bot_worker.result(await asyncio.wrap_future(fut))
-                except concurrent.futures.BrokenExecutor:
-                    game.drop_bot_pool()  # a worker died: a new one next time
-            return await asyncio.to_thread(step, state)
+                    due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
+                except game.GameError:
+                    due = []
+                kinds = {kind for at, kind, _ in due if at <= t}
+            if "bot" in kinds:
+                if cfg.bot_processes > 0:
+                    args = (state, t, rt.grace_ms, cfg.bot_delay_ms, secrets.randbits(64), budget)
+                    fut = game.in_bot_process(bot_worker.tick, *args)
+                    if fut is not None:
+                        try:
+                            return bot_worker.result(await asyncio.wrap_future(fut))
+                        except concurrent.futures.BrokenExecutor:
+                            game.drop_bot_pool()  # a worker died: a new one next time
+                return await asyncio.to_thread(step, state)
+            if "deal" in kinds:
+                return await asyncio.to_thread(step, state)
+            # one step: a bot due after it (bot delay 0) waits for the next fire, which
+            # sends it to the worker process; no bot chooses, so no seeded generator
+            return game_room.tick(
+                state,
+                t,
+                rt.grace_ms,
+                cfg.bot_delay_ms,
+                _NO_CHOICE,
+                max_steps=1,
+                bot_budget_s=budget,
+            )
 
         try:
-            # the tick (engine steps and real-bot decisions) runs in a bot worker process
-            # (--bot-processes) or a worker thread, so a slow decision never stalls the event
-            # loop, and in a process it never holds the event loop's interpreter lock either
-            offload: Offload = cfg.bot_thread
-            if cfg.bot_thread and cfg.bot_processes > 0:
-                offload = in_worker
+            # the tick (engine steps and real-bot decisions) runs where off_loop says: a slow
+            # bot decision never stalls the event loop, and in a bot worker process it never
+            # holds the event loop's interpreter lock either
+            offload: Offload = off_loop if cfg.bot_thread else False
             res, _ = await self.commits.mutate(room, step, offload=offload)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:

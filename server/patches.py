@@ -22,23 +22,35 @@ from typing import Any
 Patch = dict[Any, list[Any]]
 
 SET, SUB, DEL = 0, 1, 2
+_MISSING = object()
 
 
 def diff(old: Any, new: Any) -> Patch:
     """The patch that turns ``old`` into ``new`` (both dicts, or both lists of one length)."""
     out: Patch = {}
+    # (the identity test inline: most values are shared between versions, and a call per
+    # key cost more than the rest of the diff)
     if isinstance(new, dict):
+        missing = _MISSING
+        added = 0
         for key, value in new.items():
-            if key not in old:
+            before = old.get(key, missing)
+            if before is value:
+                continue
+            if before is missing:
                 out[key] = [SET, value]
+                added += 1
             else:
-                _op(out, key, old[key], value)
-        for key in old:
-            if key not in new:
-                out[key] = [DEL]
+                _op(out, key, before, value)
+        if len(old) > len(new) - added:  # some key of old is not in new
+            for key in old:
+                if key not in new:
+                    out[key] = [DEL]
         return out
     for i, value in enumerate(new):
-        _op(out, i, old[i], value)
+        before = old[i]
+        if before is not value:
+            _op(out, i, before, value)
     return out
 
 

@@ -53,14 +53,22 @@ def _client_view(frames: list[JSON]) -> tuple[list[JSON], Any, Any]:
 def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
     entries = _entries(ruleset, seed=7, n=500)
     app = App(Config(), None)  # type: ignore[arg-type]
-    skipped = 0
+    skipped = unasked = 0
     for view in VIEWS:
         dense: list[JSON] = []
         sparse: list[JSON] = []
         last_sent = 0
         for v, entry in enumerate(entries, start=1):
-            dense.append(msgpack.unpackb(app.events_frame("r_1", v, entry, view)))
+            frame = msgpack.unpackb(app.events_frame("r_1", v, entry, view))
             before = entries[v - 2] if v > 1 else None
+            if view is not None and before is not None and before["legal"].get(str(view)) == []:
+                # the server's pass for a seat it did not ask (no choice), mid-window: its
+                # own confirmation is the one thing a sparse client is not sent
+                own = [e for e in frame["events"] if e["type"] == "answered"]
+                if own and own == frame["events"]:
+                    unasked += 1
+                    frame["events"] = []
+            dense.append(frame)
             seen = visible_events(entry, view)  # what App.deliver computes once per seat
             if before is not None:
                 assert quiet(entry, before, view, seen) == quiet(entry, before, view)
@@ -76,13 +84,14 @@ def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
             assert _client_view(sparse) == _client_view(dense), (view, v)
     # the check above holds trivially if nothing is ever skipped
     assert skipped > len(entries)
+    assert unasked > 20
 
 
 def test_another_seats_answer_is_not_sent_to_anyone_else() -> None:
     """A pass in a claim window that does not close it shows the others nothing: with sparse
     delivery they get no frame at all (they cannot tell that, or when, the seat answered)."""
     entries = _entries("zung-jung", seed=3, n=300)
-    mid_window = 0
+    mid_window = unasked = 0
     for before, entry in itertools.pairwise(entries):
         acts = entry.get("actions") or []
         if len(acts) != 1 or acts[0]["type"] != "pass":
@@ -91,9 +100,14 @@ def test_another_seats_answer_is_not_sent_to_anyone_else() -> None:
             continue  # the last answer: the window closes, everyone sees what follows
         mid_window += 1
         actor = acts[0]["seat"]
+        # the actor is sent its own answer, unless it was not asked (no choice: the
+        # server passed for it, and it knew it would)
+        asked = before["legal"].get(str(actor)) != []
+        unasked += not asked
         for view in VIEWS:
-            assert quiet(entry, before, view) == (view != actor), (view, actor, entry)
+            assert quiet(entry, before, view) == (view != actor or not asked), (view, entry)
     assert mid_window > 20
+    assert 0 < unasked < mid_window
 
 
 async def test_sparse_clients_play_a_game_on_the_server(server, redis_url) -> None:
@@ -136,6 +150,11 @@ _BEFORE: JSON = {
         ({}, None, True),
         ({"events": [_PASS]}, 2, True),  # another seat's answer: hidden from seat 2
         ({"events": [_PASS]}, 1, False),  # the answering seat sees its own answer
+        # ... unless the server passed for it, not asked (no choice): nothing it did not know
+        ({"events": [_PASS], "before": {"1": []}}, 1, True),
+        ({"events": [_PASS, {"type": "draw", "seat": 2}], "before": {"1": []}}, 1, False),
+        ({"events": [_PASS], "before": {"1": []}, "deadlines": {"1": 900}}, 1, False),
+        ({"before": {"1": []}, "legal": {"1": [{"type": "pass", "seat": 1}]}}, 1, False),
         ({"events": [{"type": "discard", "seat": 1, "tile": "5p"}]}, 2, False),
         ({"legal": {"2": [{"type": "pass", "seat": 2, "seq": 7}]}}, 2, False),
         ({"legal": {}}, 2, False),
@@ -150,9 +169,13 @@ _BEFORE: JSON = {
 )
 def test_quiet_rules(change: JSON, seat: int | None, expected: bool) -> None:
     """Each thing a frame can carry for a seat makes the entry not quiet for it."""
+    change = dict(change)
+    before = _BEFORE
+    if "before" in change:  # the legal actions of other seats in the entry before
+        before = {**_BEFORE, "legal": {**_BEFORE["legal"], **change.pop("before")}}
     entry = {**_BEFORE, "actions": [{"type": "pass", "seat": 1, "seq": 6}], **change}
     entry = {k: v for k, v in entry.items() if v is not None}
-    assert quiet(entry, _BEFORE, seat) is expected
+    assert quiet(entry, before, seat) is expected
 
 
 async def test_a_client_that_does_not_ask_sees_no_new_field(server) -> None:

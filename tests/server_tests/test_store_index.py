@@ -27,6 +27,22 @@ async def test_reindex_timer_follows_the_stored_deadline(redis_url: str) -> None
         await store.close()
 
 
+async def test_a_commit_without_a_deadline_leaves_the_timers_index(redis_url: str) -> None:
+    """The commit script keeps the index equal to the stored deadline: a commit with none
+    (a seat thinking without a clock) removes the room, so no stale entry fires for nothing."""
+    store = Store.from_url(redis_url)
+    try:
+        await store.commit("r_t", 0, {"status": "playing"}, {"kind": "create"}, deadline=500)
+        assert await store.r.zscore(TIMERS, "r_t") == 500.0
+        await store.commit("r_t", 1, {"status": "playing"}, {"kind": "action"}, deadline=700)
+        assert await store.r.zscore(TIMERS, "r_t") == 700.0
+        await store.commit("r_t", 2, {"status": "playing"}, {"kind": "action"})
+        assert await store.r.zscore(TIMERS, "r_t") is None
+        assert await store.due_rooms(10_000) == []
+    finally:
+        await store.close()
+
+
 async def test_due_leavers_are_claimed_once(redis_url: str) -> None:
     store = Store.from_url(redis_url)
     other = Store.from_url(redis_url)
