@@ -1,6 +1,6 @@
 """The server's per-action code without sockets or Redis: process CPU per action.
 
-    python benchmarks/bench_hotpath.py [--actions 4000] [--profile]
+    python benchmarks/bench_hotpath.py [--actions 4000] [--players-only] [--profile]
 
 Four seated players in one zung-jung room play the load test's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
@@ -9,7 +9,16 @@ functions the server runs per action: ``game_room.play`` (room logic, ``table.ap
 state JSON), the room's deadlines (``facts.room_deadlines``), ``facts.build_entry`` (the log
 entry with each pending seat's legal actions), msgpack of the room state and of the entry (what
 the commit sends to Redis), the events frame of each of the four seats
-(``frames.events_frame``) and the ack. Times are
+(``frames.events_frame``) and the ack.
+
+An action is every table action a commit carries, as at ``d1dd70d`` (the base of the issue-23
+target): since then the server passes for a seat that has no choice in a claim window
+(``game_room.tick``, server/windows.py) where the load test's players used to send that
+pass themselves, so those automatic answers are timed and counted here too (their tick, then
+the same per-commit work; no ack: no client sent them). Without them the average covered
+mostly discards, the costliest actions, and fewer passes than at ``d1dd70d``.
+``--players-only`` times only the players' own actions (the measure before 2026-12-02).
+Deals are neither timed nor counted (as at ``d1dd70d``). Times are
 process CPU (``time.process_time``), so other load on the machine matters less than for
 wall-clock numbers; sockets, Redis and the event loop are not included (see
 ``mahjong-loadtest`` for those).
@@ -38,7 +47,11 @@ def _room(now: int) -> rooms.Change:
     return started_room(RULESET, now, hands=64, turn_seconds=0)[1]
 
 
-def run(n_actions: int) -> dict[str, float]:
+def _deal(ch: rooms.Change) -> bool:
+    return any(a.get("type") == "start_hand" for a in ch.actions)
+
+
+def run(n_actions: int, players_only: bool = False) -> dict[str, float]:
     game.warm_up()
     cfg = Config()
     grace_ms, bot_delay_ms = int(cfg.grace_seconds * 1000), cfg.bot_delay_ms
@@ -61,6 +74,14 @@ def run(n_actions: int) -> dict[str, float]:
         ch: rooms.Change = timed("game_room.play (engine + state JSON)", game_room.play, *args)
         return ch
 
+    tick_spent = [0.0]
+
+    def tick(state: rooms.JSON, now: int) -> rooms.Change | None:
+        t = time.process_time()
+        out = game_room.tick(state, now + 10**7, 1000, 0, rng)
+        tick_spent[0] = time.process_time() - t
+        return out
+
     now = 0
     ch = _room(now)
     entry = build_entry(ch, now)
@@ -72,18 +93,22 @@ def run(n_actions: int) -> dict[str, float]:
             ch = _room(now)
             s, entry = ch.state, build_entry(ch, now)
             continue
-        ch, moved = next_change(s, entry, rng, now, play)
-        if not moved:  # a deal was due (pause 0) or nothing to do: the timers ran
+        ch, moved = next_change(s, entry, rng, now, play, tick)
+        if not moved and (players_only or _deal(ch)):
+            # a deal (pause 0), or (--players-only) an automatic answer: not timed
             s, entry = ch.state, build_entry(ch, now)
             continue
+        if not moved:
+            spent["game_room.tick (automatic answers)"] += tick_spent[0]
         ds = timed("deadlines", facts.room_deadlines, ch.state, grace_ms, bot_delay_ms)
         entry = timed("build_entry (legal actions)", build_entry, ch, now, ds)
         timed("pack room state", pack, ch.state)
         timed("pack log entry", pack, entry)
         for seat in range(4):
             timed("events frames (4 seats)", frames.events_frame, ROOM, actions, entry, seat)
-        ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
-        timed("ack frame", lambda a=ack: encode(a.to_wire()))
+        if moved:
+            ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
+            timed("ack frame", lambda a=ack: encode(a.to_wire()))
         s = ch.state
         actions += 1
     return {k: v / actions * 1e6 for k, v in spent.items()}
@@ -92,6 +117,11 @@ def run(n_actions: int) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--actions", type=int, default=4000)
+    ap.add_argument(
+        "--players-only",
+        action="store_true",
+        help="time only the players' own actions, not the server's automatic answers",
+    )
     ap.add_argument("--profile", action="store_true", help="cProfile (by tottime) instead")
     args = ap.parse_args()
     if args.profile:
@@ -99,10 +129,10 @@ def main() -> None:
         import pstats
 
         prof = cProfile.Profile()
-        prof.runcall(run, args.actions)
+        prof.runcall(run, args.actions, args.players_only)
         pstats.Stats(prof).sort_stats("tottime").print_stats(30)
         return
-    per = run(args.actions)
+    per = run(args.actions, args.players_only)
     import mahjong_native
 
     print(f"implementation: {mahjong_native.implementation()} ({mahjong_native.describe()})")
