@@ -78,7 +78,7 @@ def run(n_actions: int, players_only: bool = False) -> dict[str, float]:
 
     def tick(state: rooms.JSON, now: int) -> rooms.Change | None:
         t = time.process_time()
-        out = game_room.tick(state, now + 10**7, 1000, 0, rng)
+        out = game_room.tick(state, now + 10**7, grace_ms, bot_delay_ms, rng)
         tick_spent[0] = time.process_time() - t
         return out
 

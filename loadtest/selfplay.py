@@ -72,9 +72,7 @@ def next_change(
         if a is not None:
             a = {key: v for key, v in a.items() if key != "seat"}
             return play(state, f"p{k}", a, now), True
-    ran = (
-        game_room.tick(state, now + 10**7, 1000, 0, rng) if tick is None else tick(state, now)
-    )
+    ran = game_room.tick(state, now + 10**7, 1000, 0, rng) if tick is None else tick(state, now)
     if ran is None:
         raise StuckTableError("no seat can act and the room's timers change nothing")
     return ran, False

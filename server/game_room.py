@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 from protocol.codes import ErrorCode
@@ -30,6 +32,9 @@ from server.rooms import (
     seat_of,
 )
 from server.windows import DEFAULT_WINDOW_MS, window_delay
+
+#: something that will happen by itself in a room: (at_ms, kind, seat)
+Deadline = tuple[int, str, int]
 
 #: a seated player's own play settings (kept in the room, so they survive a reconnect)
 TOGGLES = ("auto_win", "no_claims", "auto_discard")
@@ -163,12 +168,15 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
     who said "no claims" and cannot win: the server passes for them (not asked, no deadline;
     server/windows.py)."""
     out = []
+    seats = s["seats"]
     for k, kind in kinds.items():
-        seat = s["seats"][int(k)]
-        if kind != "claim" or seat is None or seat["bot"] or seat.get("auto"):
+        if kind != "claim":
+            continue
+        seat = seats[int(k)]
+        if seat is None or seat["bot"] or seat.get("auto"):
             continue
         legal = game.legal(s["game"], int(k))
-        no_claims = toggles_of(s, int(k))["no_claims"]
+        no_claims = bool((seat.get("toggles") or {}).get("no_claims", False))
         if all(a.get("type") == "pass" or (no_claims and a.get("type") != "win") for a in legal):
             out.append(k)
     return sorted(out)
@@ -254,10 +262,37 @@ def _bot_delay(state: JSON, default_ms: int) -> int:
     return default_ms if v is None else int(v)
 
 
-def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
+#: (id of a committed room state, grace_ms, bot_delay_ms) -> (the state, its deadlines):
+#: see :func:`committed_deadlines`. Bounded (LRU) and locked (timer ticks run in threads).
+_DEADLINES: OrderedDict[tuple[int, int, int], tuple[JSON, list[Deadline]]] = OrderedDict()
+_DEADLINES_MAX = 4096
+_DEADLINES_LOCK = threading.Lock()
+
+
+def committed_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
+    """:func:`deadlines` of a room state that is no longer changed in place (a committed
+    one, or the state a :func:`tick` starts from), remembered by the state's identity: the
+    commit computes them (``facts.room_deadlines``) and the timer's tick of the same state
+    finds them. The list is shared: not to be changed by the caller."""
+    key = (id(state), grace_ms, bot_delay_ms)
+    with _DEADLINES_LOCK:
+        hit = _DEADLINES.get(key)
+        if hit is not None and hit[0] is state:
+            _DEADLINES.move_to_end(key)
+            return hit[1]
+    out = deadlines(state, grace_ms, bot_delay_ms)
+    with _DEADLINES_LOCK:
+        _DEADLINES[key] = (state, out)
+        _DEADLINES.move_to_end(key)
+        while len(_DEADLINES) > _DEADLINES_MAX:
+            _DEADLINES.popitem(last=False)
+    return out
+
+
+def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
-    out: list[tuple[int, str, int]] = []
-    if state["status"] != "playing" or paused(state) or held(state) is not None:
+    out: list[Deadline] = []
+    if state["status"] != "playing" or held(state) is not None or paused(state):
         return out
     for i, seat in enumerate(state["seats"]):
         if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
@@ -315,7 +350,12 @@ def tick(
     change = Change(s, "tick", None)
     steps = 0
     while steps < max_steps:
-        due = [d for d in deadlines(s, grace_ms, bot_delay_ms) if d[0] <= now]
+        # (the first scan is of ``state`` itself, unchanged: its deadlines are known when it
+        # was committed; ``s`` is changed in place by every step)
+        ds = committed_deadlines(state, grace_ms, bot_delay_ms) if steps == 0 else None
+        if ds is None:
+            ds = deadlines(s, grace_ms, bot_delay_ms)
+        due = [d for d in ds if d[0] <= now]
         if not due:
             break
         _at, kind, i = min(due)
