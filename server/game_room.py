@@ -16,6 +16,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from typing import TypeVar
 
 from protocol.codes import ErrorCode
 from server import game
@@ -32,6 +33,8 @@ from server.rooms import (
     seat_of,
 )
 from server.windows import DEFAULT_WINDOW_MS, window_delay
+
+T = TypeVar("T")
 
 #: something that will happen by itself in a room: (at_ms, kind, seat)
 Deadline = tuple[int, str, int]
@@ -155,12 +158,19 @@ def refresh_pending(s: JSON, now: int) -> None:
         kinds[k] = kind
         ids[k] = decision
         since[k] = old[k] if old_ids.get(k) == decision and k in old else now
-    s["pending_since"] = since
-    s["pending_kinds"] = kinds
-    s["pending_ids"] = ids
-    s["pending_auto"] = _no_choice(s, kinds)
-    s["pending_act"] = _auto_acts(s, kinds)
+    # an unchanged map stays the same object: the commit's patch (server/patches.py) skips
+    # it at once, and nothing changes these maps in place (they are only ever replaced)
+    s["pending_since"] = _same(old, since)
+    s["pending_kinds"] = _same(s.get("pending_kinds"), kinds)
+    s["pending_ids"] = _same(old_ids, ids)
+    s["pending_auto"] = _same(s.get("pending_auto"), _no_choice(s, kinds))
+    s["pending_act"] = _same(s.get("pending_act"), _auto_acts(s, kinds))
     s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
+
+
+def _same(old: T | None, new: T) -> T:
+    """``old`` when it equals ``new`` (kept, so it stays shared), else ``new``."""
+    return old if old is not None and old == new else new
 
 
 def _no_choice(s: JSON, kinds: JSON) -> list[str]:
@@ -292,11 +302,16 @@ def committed_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[D
 def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
     out: list[Deadline] = []
-    if state["status"] != "playing" or held(state) is not None or paused(state):
+    if state["status"] != "playing" or held(state) is not None:
         return out
+    away = False
     for i, seat in enumerate(state["seats"]):
-        if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
-            out.append((int(seat["away"]) + grace_ms, "grace", i))
+        if seat and seat.get("away") is not None:
+            away = True
+            if not seat["bot"] and not seat.get("auto"):
+                out.append((int(seat["away"]) + grace_ms, "grace", i))
+    if away and paused(state):  # (a paused game has a seat whose player is away)
+        return []
     if state.get("next_hand_at") is not None:
         out.append((int(state["next_hand_at"]), "deal", -1))
         return out

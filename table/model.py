@@ -95,6 +95,10 @@ class ActionType(enum.Enum):
     TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
 
 
+#: each action type by its JSON name (a dict lookup: calling the Enum costs more)
+_ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One action: who (``seat``; None for the system's start_hand), against which state
@@ -123,10 +127,12 @@ class Action:
     def from_json(cls, obj: Any) -> Action:
         if not isinstance(obj, Mapping):
             raise BadActionError("an action must be an object")
-        try:
-            typ = ActionType(obj.get("type"))
-        except ValueError:
-            raise BadActionError(f"unknown action type {obj.get('type')!r}") from None
+        raw = obj.get("type")
+        typ = _ACTION_TYPES.get(raw) if isinstance(raw, str) else None
+        if typ is None and isinstance(raw, ActionType):
+            typ = raw  # (as calling the Enum with a member would)
+        if typ is None:
+            raise BadActionError(f"unknown action type {raw!r}")
         seat = obj.get("seat")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise BadActionError(f"seat must be 0-3 or null, got {seat!r}")
@@ -172,9 +178,10 @@ class Event:
     secret: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        reserved = EVENT_META_KEYS & set(self.data)
-        if reserved:  # an engine bug, never client input: the JSON form would lose the type
-            raise ValueError(f"event data may not use the reserved keys {sorted(reserved)}")
+        if not EVENT_META_KEYS.isdisjoint(self.data):
+            # an engine bug, never client input: the JSON form would lose the type
+            reserved = sorted(EVENT_META_KEYS & set(self.data))
+            raise ValueError(f"event data may not use the reserved keys {reserved}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
@@ -340,28 +347,45 @@ class HandState:
                 old_json["seats"][i] if old.seats[i] is s else s.to_json()
                 for i, s in enumerate(self.seats)
             ]
+            # (the same object: the same JSON, shared like the seats')
+            salt = old_json["salt"] if old.salt is self.salt else self.salt.hex()
+            dice = old_json["dice"] if old.dice is self.dice else list(self.dice)
+            pending = old_json["pending"] if old.pending is self.pending else list(self.pending)
+            claims = (
+                old_json["claims"]
+                if old.claims is self.claims
+                else [c.to_json() for c in self.claims]
+            )
+            chain = old_json["chain"] if old.chain is self.chain else list(self.chain)
+            chase = old_json["chase"] if old.chase is self.chase else list(self.chase)
         else:
             wall = _wall_json(self.wall)
             seats = [s.to_json() for s in self.seats]
+            salt = self.salt.hex()
+            dice = list(self.dice)
+            pending = list(self.pending)
+            claims = [c.to_json() for c in self.claims]
+            chain = list(self.chain)
+            chase = list(self.chase)
         return {
             "number": self.number,
             "wall": wall,
             "front": self.front,
             "back": self.back,
-            "salt": self.salt.hex(),
+            "salt": salt,
             "commitment": self.commitment,
-            "dice": list(self.dice),
+            "dice": dice,
             "seats": seats,
             "turn": self.turn,
             "discarder": self.discarder,
             "discard": _tile_json(self.discard),
-            "pending": list(self.pending),
-            "claims": [c.to_json() for c in self.claims],
-            "chain": list(self.chain),
+            "pending": pending,
+            "claims": claims,
+            "chain": chain,
             "chain_kong_from": self.chain_kong_from,
             "interrupted": self.interrupted,
             "discards_made": self.discards_made,
-            "chase": list(self.chase),
+            "chase": chase,
         }
 
     @classmethod
