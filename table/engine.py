@@ -346,6 +346,14 @@ class _W:
         self.scores[payee] += amount
         self.emit(E.Payment(hand=p.hand, payer=payer, payee=payee, amount=amount, reason=reason))
 
+    def _scores(self) -> tuple[int, int, int, int]:
+        """The scores, as the state's own tuple when no payment changed them (so its JSON is
+        shared with the state before's: ``GameState.to_json``)."""
+        sc, old = self.scores, self.st.scores
+        if sc[0] == old[0] and sc[1] == old[1] and sc[2] == old[2] and sc[3] == old[3]:
+            return old
+        return (sc[0], sc[1], sc[2], sc[3])
+
     def freeze(self) -> GameState:
         hand = self.h
         if hand is not None and any(
@@ -361,7 +369,7 @@ class _W:
             round_index=self.round_index,
             hands_played=self.hands_played,
             streak=self.streak,
-            scores=(self.scores[0], self.scores[1], self.scores[2], self.scores[3]),
+            scores=self._scores(),
             ledger=self.ledger,
             hand=hand,
             last_result=self.last_result,

@@ -95,6 +95,10 @@ class ActionType(enum.Enum):
     TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
 
 
+def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return dict(result) if result is not None else None
+
+
 #: each action type by its JSON name (a dict lookup: calling the Enum costs more)
 _ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
 
@@ -590,6 +594,19 @@ class GameState:
                 hand = self.hand.to_json((old.hand, old_json["hand"]))
             else:
                 hand = self.hand.to_json()
+            # (the same scores, the same last hand's result: the same JSON, shared)
+            scores = old_json["scores"] if old.scores is self.scores else list(self.scores)
+            last = (
+                old_json["last_result"]
+                if old.last_result is self.last_result
+                else _result_json(self.last_result)
+            )
+            return self._json(config, scores, ledger, hand, last)
+        return self._json(config, list(self.scores), ledger, hand, _result_json(self.last_result))
+
+    def _json(
+        self, config: Any, scores: Any, ledger: Any, hand: Any, last_result: Any
+    ) -> dict[str, Any]:
         return {
             "config": config,
             "seq": self.seq,
@@ -598,10 +615,10 @@ class GameState:
             "round_index": self.round_index,
             "hands_played": self.hands_played,
             "streak": self.streak,
-            "scores": list(self.scores),
+            "scores": scores,
             "ledger": ledger,
             "hand": hand,
-            "last_result": dict(self.last_result) if self.last_result is not None else None,
+            "last_result": last_result,
         }
 
     @classmethod
