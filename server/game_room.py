@@ -64,6 +64,15 @@ def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
     return Change(s, "toggles", player, persist=True)
 
 
+def _copy_game_step(state: JSON) -> JSON:
+    """A copy of the room state for a game step (:func:`play`, :func:`tick`): only its
+    top-level keys are set (the game, the pending maps, the status...), so the members and
+    the seat dicts stay shared with ``state`` (``rooms._copy`` copies them too); a step that
+    changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
+    patch (server/patches.py) nothing."""
+    return dict(state)
+
+
 def _game_options(state: JSON) -> JSON:
     o = state["options"]
     return {
@@ -260,7 +269,7 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
         new_game, events = game.apply(state["game"], full)
     except game.GameError as exc:
         raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
-    s = _copy(state)
+    s = _copy_game_step(state)
     s["game"] = new_game
     change = Change(s, "action", player, events=events, actions=[full])
     _after_game_step(s, change, now)
@@ -361,7 +370,7 @@ def tick(
 
     Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
     falls back to a fast legal action."""
-    s = _copy(state)
+    s = _copy_game_step(state)
     change = Change(s, "tick", None)
     steps = 0
     while steps < max_steps:
@@ -376,7 +385,9 @@ def tick(
         _at, kind, i = min(due)
         steps += 1
         if kind == "grace":
-            s["seats"][i]["auto"] = True
+            seats = list(s["seats"])  # (the seats are shared with ``state``: copied here)
+            seats[i] = {**seats[i], "auto": True}
+            s["seats"] = seats
             change.lobby_changed = True
             change.notice = {"type": "bot_took_over", "seat": i}
             continue
