@@ -95,6 +95,10 @@ class ActionType(enum.Enum):
     TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
 
 
+def _codes(tiles: tuple[Tile, ...]) -> list[str]:
+    return [_CODE[t] for t in tiles]
+
+
 def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return dict(result) if result is not None else None
 
@@ -271,12 +275,36 @@ class SeatState:
     tsumogiri: tuple[Tile, ...] = ()  # tiles discarded right after drawing them (自追)
     sets_paid: tuple[str, ...] = ()  # instant flower-set payments already collected
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
+        the lists of the tuples it shares with it are shared too (as ``HandState.to_json``
+        shares unchanged seats)."""
+        if prev is not None:
+            old, o = prev
+            melds = o["melds"] if old.melds is self.melds else [m.to_json() for m in self.melds]
+            flowers = o["flowers"] if old.flowers is self.flowers else _codes(self.flowers)
+            discards = o["discards"] if old.discards is self.discards else _codes(self.discards)
+            tsumogiri = (
+                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else _codes(self.tsumogiri)
+            )
+            sets_paid = o["sets_paid"] if old.sets_paid is self.sets_paid else list(self.sets_paid)
+            return self._json(melds, flowers, discards, tsumogiri, sets_paid)
+        return self._json(
+            [m.to_json() for m in self.melds],
+            _codes(self.flowers),
+            _codes(self.discards),
+            _codes(self.tsumogiri),
+            list(self.sets_paid),
+        )
+
+    def _json(
+        self, melds: Any, flowers: Any, discards: Any, tsumogiri: Any, sets_paid: Any
+    ) -> dict[str, Any]:
         return {
             "concealed": [_CODE[t] for t in self.concealed],
-            "melds": [m.to_json() for m in self.melds],
-            "flowers": [_CODE[t] for t in self.flowers],
-            "discards": [_CODE[t] for t in self.discards],
+            "melds": melds,
+            "flowers": flowers,
+            "discards": discards,
             "drawn": _tile_json(self.drawn),
             "draws": self.draws,
             "ting": self.ting,
@@ -285,8 +313,8 @@ class SeatState:
             "ting_at": self.ting_at,
             "ting_concealed": self.ting_concealed,
             "missed_win": self.missed_win,
-            "tsumogiri": [_CODE[t] for t in self.tsumogiri],
-            "sets_paid": list(self.sets_paid),
+            "tsumogiri": tsumogiri,
+            "sets_paid": sets_paid,
         }
 
     @classmethod
@@ -348,7 +376,9 @@ class HandState:
             old, old_json = prev
             wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
             seats = [
-                old_json["seats"][i] if old.seats[i] is s else s.to_json()
+                old_json["seats"][i]
+                if old.seats[i] is s
+                else s.to_json((old.seats[i], old_json["seats"][i]))
                 for i, s in enumerate(self.seats)
             ]
             # (the same object: the same JSON, shared like the seats')
