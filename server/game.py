@@ -154,9 +154,23 @@ def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
     return dict(a.to_json())
 
 
+#: the last action the server made itself (:func:`pass_action`, :func:`timeout_action`), as
+#: (its JSON, the parsed action): :func:`apply` of that very dict does not parse it again.
+#: One slot shared by every thread: a tick in another thread that replaced it meanwhile only
+#: means the action is parsed
+_OWN: list[tuple[JSON, t.Action]] = []
+
+
+def _own(a: t.Action) -> JSON:
+    out = a.to_json()
+    _OWN[:] = [(out, a)]
+    return out
+
+
 def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
+    own = _OWN[0] if _OWN else None
     try:
-        a = t.Action.from_json(action)
+        a = own[1] if own is not None and own[0] is action else t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
         old = _state(state)
@@ -271,11 +285,11 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
 
 def pass_action(state: JSON, seat: int) -> JSON:
     """The server's pass for a seat that has no other choice in a claim window."""
-    return dict(t.Action(t.ActionType.PASS, seat, int(state["seq"])).to_json())
+    return _own(t.Action(t.ActionType.PASS, seat, int(state["seq"])))
 
 
 def timeout_action(state: JSON, seat: int) -> JSON:
-    return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
+    return _own(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])))
 
 
 #: the pool the real bot decides in when a time budget is given (see :func:`bot_action`):

@@ -334,16 +334,20 @@ def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
         i = int(k)
         seat = state["seats"][i]
         t0 = int(since.get(k, 0))
-        answer_at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
         if seat and (seat["bot"] or seat.get("auto")):
             # a bot's answer to a claim window waits like a seat without a choice
-            at = answer_at if kind == "claim" else t0 + _bot_delay(state, bot_delay_ms)
+            at = (
+                t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
+                if kind == "claim"
+                else t0 + _bot_delay(state, bot_delay_ms)
+            )
             out.append((at, "bot", i))
         elif k in (state.get("pending_act") or {}):
             # the player's own setting: on a turn at once, in a window when the others are
-            out.append((answer_at if kind == "claim" else t0, "act", i))
+            at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if kind == "claim" else t0
+            out.append((at, "act", i))
         elif k in auto:
-            out.append((answer_at, "pass", i))
+            out.append((t0 + window_delay(seed, int(ids.get(k, 0)), i, hi), "pass", i))
         else:
             secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
             if secs:
