@@ -356,10 +356,10 @@ class _W:
 
     def freeze(self) -> GameState:
         hand = self.h
-        if hand is not None and any(
-            a is not b for a, b in zip(self.seats, hand.seats, strict=True)
-        ):
-            hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
+        if hand is not None:
+            ws, hs = self.seats, hand.seats
+            if ws[0] is not hs[0] or ws[1] is not hs[1] or ws[2] is not hs[2] or ws[3] is not hs[3]:
+                hand = _sr(hand, seats=(ws[0], ws[1], ws[2], ws[3]))
         return GameState(
             config=self.st.config,
             params=self.p,
@@ -849,8 +849,8 @@ def _answer(w: _W, a: Action) -> None:
     else:
         raise WrongPhaseError(f"{t.value}: answer the claim window with a claim, win or pass")
     w.set(
-        pending=tuple(x for x in h.pending if x != seat),
-        claims=h.claims + ((claim,) if claim else ()),
+        pending=tuple([x for x in h.pending if x != seat]),
+        claims=(*h.claims, claim) if claim else h.claims,
     )
     w.emit(E.Answered(seat=seat, answer=cast(E.AnswerKind, claim.type.value if claim else "pass")))
     if w.hand.pending:
