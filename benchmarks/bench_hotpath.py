@@ -1,15 +1,28 @@
 """The server's per-action code without sockets or Redis: process CPU per action.
 
-    python benchmarks/bench_hotpath.py [--actions 4000] [--profile]
+    python benchmarks/bench_hotpath.py [--actions 4000] [--players-only] [--payload patch|state]
+        [--profile]
 
 Four seated players in one zung-jung room play the load test's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
 moves are ``loadtest.selfplay``'s, shared with the events-frame test) through the same
 functions the server runs per action: ``game_room.play`` (room logic, ``table.apply`` and the
 state JSON), the room's deadlines (``facts.room_deadlines``), ``facts.build_entry`` (the log
-entry with each pending seat's legal actions), msgpack of the room state and of the entry (what
-the commit sends to Redis), the events frame of each of the four seats
-(``frames.events_frame``) and the ack. Times are
+entry with each pending seat's legal actions), what the commit sends to Redis (``--payload patch``, the
+default: as ``server/commits.py`` does, a patch from the state before, ``patches.diff``, in
+msgpack, and the whole state every ``--snapshot-every`` commits and at a hand boundary;
+``--payload state``: msgpack of the whole state every commit, as at ``d1dd70d``), msgpack of
+the entry, the events frame of each of the four seats
+(``frames.events_frame``) and the ack.
+
+An action is every table action a commit carries, as at ``d1dd70d`` (the base of the issue-23
+target): since then the server passes for a seat that has no choice in a claim window
+(``game_room.tick``, server/windows.py) where the load test's players used to send that
+pass themselves, so those automatic answers are timed and counted here too (their tick, then
+the same per-commit work; no ack: no client sent them). Without them the average covered
+mostly discards, the costliest actions, and fewer passes than at ``d1dd70d``.
+``--players-only`` times only the players' own actions (the measure before 2026-12-02).
+Deals are neither timed nor counted (as at ``d1dd70d``). Times are
 process CPU (``time.process_time``), so other load on the machine matters less than for
 wall-clock numbers; sockets, Redis and the event loop are not included (see
 ``mahjong-loadtest`` for those).
@@ -27,7 +40,8 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server import facts, frames, game, game_room, rooms
+from server import facts, frames, game, game_room, patches, rooms
+from server.commits import _boundary
 from server.config import Config
 from server.store import pack
 
@@ -38,9 +52,27 @@ def _room(now: int) -> rooms.Change:
     return started_room(RULESET, now, hands=64, turn_seconds=0)[1]
 
 
-def run(n_actions: int) -> dict[str, float]:
+def _deal(ch: rooms.Change) -> bool:
+    return any(a.get("type") == "start_hand" for a in ch.actions)
+
+
+def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> dict[str, float]:
     game.warm_up()
     cfg = Config()
+    since_snapshot = 0  # commits since the last whole state was written
+
+    def commit_payload(base: rooms.JSON, new: rooms.JSON) -> bytes:
+        nonlocal since_snapshot
+        if (
+            payload == "patch"
+            and since_snapshot + 1 < cfg.snapshot_every
+            and not _boundary(base, new)
+        ):
+            since_snapshot += 1
+            return pack(patches.diff(base, new))
+        since_snapshot = 0
+        return pack(new)
+
     grace_ms, bot_delay_ms = int(cfg.grace_seconds * 1000), cfg.bot_delay_ms
 
     def build_entry(
@@ -61,6 +93,14 @@ def run(n_actions: int) -> dict[str, float]:
         ch: rooms.Change = timed("game_room.play (engine + state JSON)", game_room.play, *args)
         return ch
 
+    tick_spent = [0.0]
+
+    def tick(state: rooms.JSON, now: int) -> rooms.Change | None:
+        t = time.process_time()
+        out = game_room.tick(state, now + 10**7, grace_ms, bot_delay_ms, rng)
+        tick_spent[0] = time.process_time() - t
+        return out
+
     now = 0
     ch = _room(now)
     entry = build_entry(ch, now)
@@ -70,20 +110,29 @@ def run(n_actions: int) -> dict[str, float]:
         now += 10
         if s["status"] != "playing":
             ch = _room(now)
+            since_snapshot = 0  # a new room's first commit writes its whole state
             s, entry = ch.state, build_entry(ch, now)
             continue
-        ch, moved = next_change(s, entry, rng, now, play)
-        if not moved:  # a deal was due (pause 0) or nothing to do: the timers ran
+        ch, moved = next_change(s, entry, rng, now, play, tick)
+        if not moved and (players_only or _deal(ch)):
+            # a deal (pause 0), or (--players-only) an automatic answer: not timed
+            commit_payload(s, ch.state)
             s, entry = ch.state, build_entry(ch, now)
             continue
+        if not moved:
+            spent["game_room.tick (automatic answers)"] += tick_spent[0]
         ds = timed("deadlines", facts.room_deadlines, ch.state, grace_ms, bot_delay_ms)
         entry = timed("build_entry (legal actions)", build_entry, ch, now, ds)
-        timed("pack room state", pack, ch.state)
+        if payload == "patch":
+            timed("commit payload (patch or state)", commit_payload, s, ch.state)
+        else:
+            timed("pack room state", pack, ch.state)
         timed("pack log entry", pack, entry)
         for seat in range(4):
             timed("events frames (4 seats)", frames.events_frame, ROOM, actions, entry, seat)
-        ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
-        timed("ack frame", lambda a=ack: encode(a.to_wire()))
+        if moved:
+            ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
+            timed("ack frame", lambda a=ack: encode(a.to_wire()))
         s = ch.state
         actions += 1
     return {k: v / actions * 1e6 for k, v in spent.items()}
@@ -92,6 +141,18 @@ def run(n_actions: int) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--actions", type=int, default=4000)
+    ap.add_argument(
+        "--players-only",
+        action="store_true",
+        help="time only the players' own actions, not the server's automatic answers",
+    )
+    ap.add_argument(
+        "--payload",
+        choices=("patch", "state"),
+        default="patch",
+        help="what a commit writes: a patch (the whole state at times), as the server does"
+        " (default), or the whole state every time, as at d1dd70d",
+    )
     ap.add_argument("--profile", action="store_true", help="cProfile (by tottime) instead")
     args = ap.parse_args()
     if args.profile:
@@ -99,10 +160,10 @@ def main() -> None:
         import pstats
 
         prof = cProfile.Profile()
-        prof.runcall(run, args.actions)
+        prof.runcall(run, args.actions, args.players_only, args.payload)
         pstats.Stats(prof).sort_stats("tottime").print_stats(30)
         return
-    per = run(args.actions)
+    per = run(args.actions, args.players_only, args.payload)
     import mahjong_native
 
     print(f"implementation: {mahjong_native.implementation()} ({mahjong_native.describe()})")

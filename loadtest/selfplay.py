@@ -59,18 +59,20 @@ def next_change(
     rng: random.Random,
     now: int,
     play: Callable[[JSON, str, JSON, int], rooms.Change] = game_room.play,
+    tick: Callable[[JSON, int], rooms.Change | None] | None = None,
 ) -> tuple[rooms.Change, bool]:
     """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
     first seat by number with a legal action plays ``pick_action``'s choice through ``play``
     (``game_room.play``, or a wrapper that times it) -- (the change, True); when no seat has
-    anything to do (a deal is due: pauses are 0), the room's timers run -- (their change,
-    False)."""
+    anything to do (a deal is due: pauses are 0, or the server answers a claim window for a
+    seat without a choice), the room's timers run through ``tick`` (``game_room.tick`` at a
+    time when everything is due, or a wrapper that times it) -- (their change, False)."""
     for k, legal in sorted((entry.get("legal") or {}).items()):
         a = pick_action(legal, rng)
         if a is not None:
             a = {key: v for key, v in a.items() if key != "seat"}
             return play(state, f"p{k}", a, now), True
-    tick = game_room.tick(state, now + 10**7, 1000, 0, rng)
-    if tick is None:
+    ran = game_room.tick(state, now + 10**7, 1000, 0, rng) if tick is None else tick(state, now)
+    if ran is None:
         raise StuckTableError("no seat can act and the room's timers change nothing")
-    return tick, False
+    return ran, False

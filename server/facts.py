@@ -13,14 +13,16 @@ from server import game, game_room, rooms
 from server.rooms import Change
 
 JSON = dict[str, Any]
-Deadline = tuple[int, str, int]
+Deadline = game_room.Deadline
 
 
 def room_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
     """Everything due by itself in the room (``game_room.deadlines``), computed once per commit
-    and shared by the log entry's per-seat deadlines and the room's next one."""
+    and shared by the log entry's per-seat deadlines, the room's next one and the timer's
+    tick of this state (``game_room.committed_deadlines``: ``state`` is not changed in place
+    afterwards; the list is shared, not to be changed)."""
     try:
-        return game_room.deadlines(state, grace_ms, bot_delay_ms)
+        return game_room.committed_deadlines(state, grace_ms, bot_delay_ms)
     except game.GameError:
         return []
 

@@ -155,9 +155,23 @@ def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
     return dict(a.to_json())
 
 
+#: the last action the server made itself (:func:`pass_action`, :func:`timeout_action`), as
+#: (its JSON, the parsed action): :func:`apply` of that very dict does not parse it again.
+#: One slot shared by every thread: a tick in another thread that replaced it meanwhile only
+#: means the action is parsed
+_OWN: list[tuple[JSON, t.Action]] = []
+
+
+def _own(a: t.Action) -> JSON:
+    out = a.to_json()
+    _OWN[:] = [(out, a)]
+    return out
+
+
 def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
+    own = _OWN[0] if _OWN else None
     try:
-        a = t.Action.from_json(action)
+        a = own[1] if own is not None and own[0] is action else t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
         old = _state(state)
@@ -166,9 +180,10 @@ def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
         raise _wrap(exc) from None
     # the JSON of what the action left unchanged (wall, config, ledger, most seats) is shared
     # with the old state's JSON: never changed in place (see the module note above _PARSED)
-    out = dict(new.to_json((old, state)))
+    out = new.to_json((old, state))  # (a new dict, as each event's to_json())
     _remember(out, new)
-    return out, [dict(e.to_json()) for e in events]
+    _carry_legal(state, old, out, new)
+    return out, [e.to_json() for e in events]
 
 
 def complete_action(state: JSON, action: JSON, seat: int) -> JSON:
@@ -229,27 +244,53 @@ def known_legal(state: JSON, by_seat: dict[int, list[JSON]]) -> None:
             _LEGAL.popitem(last=False)
 
 
+def _carry_legal(before: JSON, old: t.GameState, after: JSON, new: t.GameState) -> None:
+    """An answer that leaves a claim or robbing window open (the same ``seq``: only the
+    window's pending seats and claims changed, and the answering seat) leaves every other
+    seat's legal actions as they were: the ones known for ``before`` are known for
+    ``after`` (tests/server_tests/test_game_legal_cache.py checks them against the engine)."""
+    h0, h1 = old.hand, new.hand
+    if (
+        h0 is None
+        or h1 is None
+        or new.seq != old.seq
+        or new.phase is not old.phase
+        or new.phase not in (t.Phase.CLAIM, t.Phase.ROB)
+        or h1.discard != h0.discard
+        or h1.discarder != h0.discarder
+    ):
+        return
+    with _PARSED_LOCK:
+        for seat in h1.pending:
+            hit = _LEGAL.get((id(before), seat))
+            if hit is not None and hit[0] is before and h1.seats[seat] is h0.seats[seat]:
+                _LEGAL[(id(after), seat)] = (after, hit[1])
+        while len(_LEGAL) > _LEGAL_MAX:
+            _LEGAL.popitem(last=False)
+
+
 def pending(state: JSON) -> dict[int, tuple[str, int]]:
     """The open decisions, as the engine names them (``table.decisions``): seat -> (kind,
     id). ``kind`` is "turn" or "claim" (a robbing window is timed like a claim window);
     ``id`` stays the same exactly as long as that decision is open, and an answer to it must
     carry it as its ``seq``."""
-    phase = state.get("phase")
-    if state.get("hand") is None or phase in ("between_hands", "game_over"):
-        return {}
-    return {
-        seat: ("turn" if d.kind is t.DecisionKind.TURN else "claim", d.id)
-        for seat, d in t.decisions(_state(state)).items()
-    }
+    # (read from the JSON: no parsed state needed)
+    try:
+        return {
+            seat: ("turn" if kind is t.DecisionKind.TURN else "claim", id_)
+            for seat, (kind, id_) in t.decisions_json(state).items()
+        }
+    except (KeyError, TypeError, ValueError) as exc:
+        raise GameError("bad-state", f"not a game state: {exc!r}") from None
 
 
 def pass_action(state: JSON, seat: int) -> JSON:
     """The server's pass for a seat that has no other choice in a claim window."""
-    return dict(t.Action(t.ActionType.PASS, seat, int(state["seq"])).to_json())
+    return _own(t.Action(t.ActionType.PASS, seat, int(state["seq"])))
 
 
 def timeout_action(state: JSON, seat: int) -> JSON:
-    return dict(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])).to_json())
+    return _own(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])))
 
 
 #: the pool the real bot decides in when a time budget is given (see :func:`bot_action`):

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
+from typing import TypeVar
 
 from protocol.codes import ErrorCode
 from server import game
@@ -30,6 +33,11 @@ from server.rooms import (
     seat_of,
 )
 from server.windows import DEFAULT_WINDOW_MS, window_delay
+
+T = TypeVar("T")
+
+#: something that will happen by itself in a room: (at_ms, kind, seat)
+Deadline = tuple[int, str, int]
 
 #: a seated player's own play settings (kept in the room, so they survive a reconnect)
 TOGGLES = ("auto_win", "no_claims", "auto_discard")
@@ -54,6 +62,15 @@ def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
     if s["status"] == "playing" and s.get("game") is not None:
         refresh_pending(s, now)  # the settings apply to the decision open now
     return Change(s, "toggles", player, persist=True)
+
+
+def _copy_game_step(state: JSON) -> JSON:
+    """A copy of the room state for a game step (:func:`play`, :func:`tick`): only its
+    top-level keys are set (the game, the pending maps, the status...), so the members and
+    the seat dicts stay shared with ``state`` (``rooms._copy`` copies them too); a step that
+    changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
+    patch (server/patches.py) nothing."""
+    return dict(state)
 
 
 def _game_options(state: JSON) -> JSON:
@@ -150,12 +167,19 @@ def refresh_pending(s: JSON, now: int) -> None:
         kinds[k] = kind
         ids[k] = decision
         since[k] = old[k] if old_ids.get(k) == decision and k in old else now
-    s["pending_since"] = since
-    s["pending_kinds"] = kinds
-    s["pending_ids"] = ids
-    s["pending_auto"] = _no_choice(s, kinds)
-    s["pending_act"] = _auto_acts(s, kinds)
+    # an unchanged map stays the same object: the commit's patch (server/patches.py) skips
+    # it at once, and nothing changes these maps in place (they are only ever replaced)
+    s["pending_since"] = _same(old, since)
+    s["pending_kinds"] = _same(s.get("pending_kinds"), kinds)
+    s["pending_ids"] = _same(old_ids, ids)
+    s["pending_auto"] = _same(s.get("pending_auto"), _no_choice(s, kinds))
+    s["pending_act"] = _same(s.get("pending_act"), _auto_acts(s, kinds))
     s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
+
+
+def _same(old: T | None, new: T) -> T:
+    """``old`` when it equals ``new`` (kept, so it stays shared), else ``new``."""
+    return old if old is not None and old == new else new
 
 
 def _no_choice(s: JSON, kinds: JSON) -> list[str]:
@@ -163,12 +187,15 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
     who said "no claims" and cannot win: the server passes for them (not asked, no deadline;
     server/windows.py)."""
     out = []
+    seats = s["seats"]
     for k, kind in kinds.items():
-        seat = s["seats"][int(k)]
-        if kind != "claim" or seat is None or seat["bot"] or seat.get("auto"):
+        if kind != "claim":
+            continue
+        seat = seats[int(k)]
+        if seat is None or seat["bot"] or seat.get("auto"):
             continue
         legal = game.legal(s["game"], int(k))
-        no_claims = toggles_of(s, int(k))["no_claims"]
+        no_claims = bool((seat.get("toggles") or {}).get("no_claims", False))
         if all(a.get("type") == "pass" or (no_claims and a.get("type") != "win") for a in legal):
             out.append(k)
     return sorted(out)
@@ -242,7 +269,7 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
         new_game, events = game.apply(state["game"], full)
     except game.GameError as exc:
         raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
-    s = _copy(state)
+    s = _copy_game_step(state)
     s["game"] = new_game
     change = Change(s, "action", player, events=events, actions=[full])
     _after_game_step(s, change, now)
@@ -254,14 +281,46 @@ def _bot_delay(state: JSON, default_ms: int) -> int:
     return default_ms if v is None else int(v)
 
 
-def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, str, int]]:
+#: (id of a committed room state, grace_ms, bot_delay_ms) -> (the state, its deadlines):
+#: see :func:`committed_deadlines`. Bounded (LRU) and locked (timer ticks run in threads).
+_DEADLINES: OrderedDict[tuple[int, int, int], tuple[JSON, list[Deadline]]] = OrderedDict()
+_DEADLINES_MAX = 4096
+_DEADLINES_LOCK = threading.Lock()
+
+
+def committed_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
+    """:func:`deadlines` of a room state that is no longer changed in place (a committed
+    one, or the state a :func:`tick` starts from), remembered by the state's identity: the
+    commit computes them (``facts.room_deadlines``) and the timer's tick of the same state
+    finds them. The list is shared: not to be changed by the caller."""
+    key = (id(state), grace_ms, bot_delay_ms)
+    with _DEADLINES_LOCK:
+        hit = _DEADLINES.get(key)
+        if hit is not None and hit[0] is state:
+            _DEADLINES.move_to_end(key)
+            return hit[1]
+    out = deadlines(state, grace_ms, bot_delay_ms)
+    with _DEADLINES_LOCK:
+        _DEADLINES[key] = (state, out)
+        _DEADLINES.move_to_end(key)
+        while len(_DEADLINES) > _DEADLINES_MAX:
+            _DEADLINES.popitem(last=False)
+    return out
+
+
+def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
-    out: list[tuple[int, str, int]] = []
-    if state["status"] != "playing" or paused(state) or held(state) is not None:
+    out: list[Deadline] = []
+    if state["status"] != "playing" or held(state) is not None:
         return out
+    away = False
     for i, seat in enumerate(state["seats"]):
-        if seat and not seat["bot"] and seat.get("away") is not None and not seat.get("auto"):
-            out.append((int(seat["away"]) + grace_ms, "grace", i))
+        if seat and seat.get("away") is not None:
+            away = True
+            if not seat["bot"] and not seat.get("auto"):
+                out.append((int(seat["away"]) + grace_ms, "grace", i))
+    if away and paused(state):  # (a paused game has a seat whose player is away)
+        return []
     if state.get("next_hand_at") is not None:
         out.append((int(state["next_hand_at"]), "deal", -1))
         return out
@@ -275,16 +334,20 @@ def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[tuple[int, 
         i = int(k)
         seat = state["seats"][i]
         t0 = int(since.get(k, 0))
-        answer_at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
         if seat and (seat["bot"] or seat.get("auto")):
             # a bot's answer to a claim window waits like a seat without a choice
-            at = answer_at if kind == "claim" else t0 + _bot_delay(state, bot_delay_ms)
+            at = (
+                t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
+                if kind == "claim"
+                else t0 + _bot_delay(state, bot_delay_ms)
+            )
             out.append((at, "bot", i))
         elif k in (state.get("pending_act") or {}):
             # the player's own setting: on a turn at once, in a window when the others are
-            out.append((answer_at if kind == "claim" else t0, "act", i))
+            at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if kind == "claim" else t0
+            out.append((at, "act", i))
         elif k in auto:
-            out.append((answer_at, "pass", i))
+            out.append((t0 + window_delay(seed, int(ids.get(k, 0)), i, hi), "pass", i))
         else:
             secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
             if secs:
@@ -311,17 +374,24 @@ def tick(
 
     Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
     falls back to a fast legal action."""
-    s = _copy(state)
+    s = _copy_game_step(state)
     change = Change(s, "tick", None)
     steps = 0
     while steps < max_steps:
-        due = [d for d in deadlines(s, grace_ms, bot_delay_ms) if d[0] <= now]
+        # (the first scan is of ``state`` itself, unchanged: its deadlines are known when it
+        # was committed; ``s`` is changed in place by every step)
+        ds = committed_deadlines(state, grace_ms, bot_delay_ms) if steps == 0 else None
+        if ds is None:
+            ds = deadlines(s, grace_ms, bot_delay_ms)
+        due = [d for d in ds if d[0] <= now]
         if not due:
             break
         _at, kind, i = min(due)
         steps += 1
         if kind == "grace":
-            s["seats"][i]["auto"] = True
+            seats = list(s["seats"])  # (the seats are shared with ``state``: copied here)
+            seats[i] = {**seats[i], "auto": True}
+            s["seats"] = seats
             change.lobby_changed = True
             change.notice = {"type": "bot_took_over", "seat": i}
             continue

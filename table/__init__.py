@@ -15,7 +15,7 @@ See docs/table.md.
 """
 
 import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
-from table.decisions import Decision, DecisionKind, decisions
+from table.decisions import Decision, DecisionKind, decisions, decisions_json
 from table.engine import apply, drawable, new_game, tile_total, win_check
 from table.errors import (
     BadActionError,
@@ -85,6 +85,7 @@ __all__ = [
     "build_wall",
     "commitment",
     "decisions",
+    "decisions_json",
     "drawable",
     "get_params",
     "legal_actions",

@@ -26,11 +26,13 @@ unchanged (``server/rooms.py``); it never guesses whether two windows are "the s
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from table.model import GameState, Phase
 
-__all__ = ["Decision", "DecisionKind", "decisions"]
+__all__ = ["Decision", "DecisionKind", "decisions", "decisions_json"]
 
 
 class DecisionKind(enum.Enum):
@@ -66,3 +68,21 @@ def decisions(state: GameState) -> dict[int, Decision]:
         return {h.turn: Decision(h.turn, DecisionKind.TURN, state.seq)}
     kind = _KIND[state.phase]
     return {seat: Decision(seat, kind, state.seq) for seat in h.pending}
+
+
+_KIND_JSON = {"claim": DecisionKind.CLAIM, "rob": DecisionKind.ROB}
+
+
+def decisions_json(state: Mapping[str, Any]) -> dict[int, tuple[DecisionKind, int]]:
+    """:func:`decisions` read from the state's JSON form (``GameState.to_json()``) without
+    parsing it: seat -> (kind, id). The same answer (tests/table/test_decisions.py); the
+    server asks it after every action."""
+    phase = state["phase"]
+    h = state.get("hand")
+    if h is None or phase == "between_hands" or phase == "game_over":
+        return {}
+    seq = int(state["seq"])
+    if phase == "turn":
+        return {int(h["turn"]): (DecisionKind.TURN, seq)}
+    kind = _KIND_JSON[phase]
+    return {int(seat): (kind, seq) for seat in h["pending"]}

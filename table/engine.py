@@ -346,12 +346,20 @@ class _W:
         self.scores[payee] += amount
         self.emit(E.Payment(hand=p.hand, payer=payer, payee=payee, amount=amount, reason=reason))
 
+    def _scores(self) -> tuple[int, int, int, int]:
+        """The scores, as the state's own tuple when no payment changed them (so its JSON is
+        shared with the state before's: ``GameState.to_json``)."""
+        sc, old = self.scores, self.st.scores
+        if sc[0] == old[0] and sc[1] == old[1] and sc[2] == old[2] and sc[3] == old[3]:
+            return old
+        return (sc[0], sc[1], sc[2], sc[3])
+
     def freeze(self) -> GameState:
         hand = self.h
-        if hand is not None and any(
-            a is not b for a, b in zip(self.seats, hand.seats, strict=True)
-        ):
-            hand = _sr(hand, seats=(self.seats[0], self.seats[1], self.seats[2], self.seats[3]))
+        if hand is not None:
+            ws, hs = self.seats, hand.seats
+            if ws[0] is not hs[0] or ws[1] is not hs[1] or ws[2] is not hs[2] or ws[3] is not hs[3]:
+                hand = _sr(hand, seats=(ws[0], ws[1], ws[2], ws[3]))
         return GameState(
             config=self.st.config,
             params=self.p,
@@ -361,7 +369,7 @@ class _W:
             round_index=self.round_index,
             hands_played=self.hands_played,
             streak=self.streak,
-            scores=(self.scores[0], self.scores[1], self.scores[2], self.scores[3]),
+            scores=self._scores(),
             ledger=self.ledger,
             hand=hand,
             last_result=self.last_result,
@@ -841,8 +849,8 @@ def _answer(w: _W, a: Action) -> None:
     else:
         raise WrongPhaseError(f"{t.value}: answer the claim window with a claim, win or pass")
     w.set(
-        pending=tuple(x for x in h.pending if x != seat),
-        claims=h.claims + ((claim,) if claim else ()),
+        pending=tuple([x for x in h.pending if x != seat]),
+        claims=(*h.claims, claim) if claim else h.claims,
     )
     w.emit(E.Answered(seat=seat, answer=cast(E.AnswerKind, claim.type.value if claim else "pass")))
     if w.hand.pending:

@@ -95,6 +95,18 @@ class ActionType(enum.Enum):
     TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
 
 
+def _codes(tiles: tuple[Tile, ...]) -> list[str]:
+    return [_CODE[t] for t in tiles]
+
+
+def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return dict(result) if result is not None else None
+
+
+#: each action type by its JSON name (a dict lookup: calling the Enum costs more)
+_ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
     """One action: who (``seat``; None for the system's start_hand), against which state
@@ -123,10 +135,12 @@ class Action:
     def from_json(cls, obj: Any) -> Action:
         if not isinstance(obj, Mapping):
             raise BadActionError("an action must be an object")
-        try:
-            typ = ActionType(obj.get("type"))
-        except ValueError:
-            raise BadActionError(f"unknown action type {obj.get('type')!r}") from None
+        raw = obj.get("type")
+        typ = _ACTION_TYPES.get(raw) if isinstance(raw, str) else None
+        if typ is None and isinstance(raw, ActionType):
+            typ = raw  # (as calling the Enum with a member would)
+        if typ is None:
+            raise BadActionError(f"unknown action type {raw!r}")
         seat = obj.get("seat")
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
             raise BadActionError(f"seat must be 0-3 or null, got {seat!r}")
@@ -172,9 +186,10 @@ class Event:
     secret: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        reserved = EVENT_META_KEYS & set(self.data)
-        if reserved:  # an engine bug, never client input: the JSON form would lose the type
-            raise ValueError(f"event data may not use the reserved keys {sorted(reserved)}")
+        if not EVENT_META_KEYS.isdisjoint(self.data):
+            # an engine bug, never client input: the JSON form would lose the type
+            reserved = sorted(EVENT_META_KEYS & set(self.data))
+            raise ValueError(f"event data may not use the reserved keys {reserved}")
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
@@ -260,12 +275,36 @@ class SeatState:
     tsumogiri: tuple[Tile, ...] = ()  # tiles discarded right after drawing them (自追)
     sets_paid: tuple[str, ...] = ()  # instant flower-set payments already collected
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
+        the lists of the tuples it shares with it are shared too (as ``HandState.to_json``
+        shares unchanged seats)."""
+        if prev is not None:
+            old, o = prev
+            melds = o["melds"] if old.melds is self.melds else [m.to_json() for m in self.melds]
+            flowers = o["flowers"] if old.flowers is self.flowers else _codes(self.flowers)
+            discards = o["discards"] if old.discards is self.discards else _codes(self.discards)
+            tsumogiri = (
+                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else _codes(self.tsumogiri)
+            )
+            sets_paid = o["sets_paid"] if old.sets_paid is self.sets_paid else list(self.sets_paid)
+            return self._json(melds, flowers, discards, tsumogiri, sets_paid)
+        return self._json(
+            [m.to_json() for m in self.melds],
+            _codes(self.flowers),
+            _codes(self.discards),
+            _codes(self.tsumogiri),
+            list(self.sets_paid),
+        )
+
+    def _json(
+        self, melds: Any, flowers: Any, discards: Any, tsumogiri: Any, sets_paid: Any
+    ) -> dict[str, Any]:
         return {
             "concealed": [_CODE[t] for t in self.concealed],
-            "melds": [m.to_json() for m in self.melds],
-            "flowers": [_CODE[t] for t in self.flowers],
-            "discards": [_CODE[t] for t in self.discards],
+            "melds": melds,
+            "flowers": flowers,
+            "discards": discards,
             "drawn": _tile_json(self.drawn),
             "draws": self.draws,
             "ting": self.ting,
@@ -274,8 +313,8 @@ class SeatState:
             "ting_at": self.ting_at,
             "ting_concealed": self.ting_concealed,
             "missed_win": self.missed_win,
-            "tsumogiri": [_CODE[t] for t in self.tsumogiri],
-            "sets_paid": list(self.sets_paid),
+            "tsumogiri": tsumogiri,
+            "sets_paid": sets_paid,
         }
 
     @classmethod
@@ -337,31 +376,50 @@ class HandState:
             old, old_json = prev
             wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
             seats = [
-                old_json["seats"][i] if old.seats[i] is s else s.to_json()
+                old_json["seats"][i]
+                if old.seats[i] is s
+                else s.to_json((old.seats[i], old_json["seats"][i]))
                 for i, s in enumerate(self.seats)
             ]
+            # (the same object: the same JSON, shared like the seats')
+            salt = old_json["salt"] if old.salt is self.salt else self.salt.hex()
+            dice = old_json["dice"] if old.dice is self.dice else list(self.dice)
+            pending = old_json["pending"] if old.pending is self.pending else list(self.pending)
+            claims = (
+                old_json["claims"]
+                if old.claims is self.claims
+                else [c.to_json() for c in self.claims]
+            )
+            chain = old_json["chain"] if old.chain is self.chain else list(self.chain)
+            chase = old_json["chase"] if old.chase is self.chase else list(self.chase)
         else:
             wall = _wall_json(self.wall)
             seats = [s.to_json() for s in self.seats]
+            salt = self.salt.hex()
+            dice = list(self.dice)
+            pending = list(self.pending)
+            claims = [c.to_json() for c in self.claims]
+            chain = list(self.chain)
+            chase = list(self.chase)
         return {
             "number": self.number,
             "wall": wall,
             "front": self.front,
             "back": self.back,
-            "salt": self.salt.hex(),
+            "salt": salt,
             "commitment": self.commitment,
-            "dice": list(self.dice),
+            "dice": dice,
             "seats": seats,
             "turn": self.turn,
             "discarder": self.discarder,
             "discard": _tile_json(self.discard),
-            "pending": list(self.pending),
-            "claims": [c.to_json() for c in self.claims],
-            "chain": list(self.chain),
+            "pending": pending,
+            "claims": claims,
+            "chain": chain,
             "chain_kong_from": self.chain_kong_from,
             "interrupted": self.interrupted,
             "discards_made": self.discards_made,
-            "chase": list(self.chase),
+            "chase": chase,
         }
 
     @classmethod
@@ -566,6 +624,19 @@ class GameState:
                 hand = self.hand.to_json((old.hand, old_json["hand"]))
             else:
                 hand = self.hand.to_json()
+            # (the same scores, the same last hand's result: the same JSON, shared)
+            scores = old_json["scores"] if old.scores is self.scores else list(self.scores)
+            last = (
+                old_json["last_result"]
+                if old.last_result is self.last_result
+                else _result_json(self.last_result)
+            )
+            return self._json(config, scores, ledger, hand, last)
+        return self._json(config, list(self.scores), ledger, hand, _result_json(self.last_result))
+
+    def _json(
+        self, config: Any, scores: Any, ledger: Any, hand: Any, last_result: Any
+    ) -> dict[str, Any]:
         return {
             "config": config,
             "seq": self.seq,
@@ -574,10 +645,10 @@ class GameState:
             "round_index": self.round_index,
             "hands_played": self.hands_played,
             "streak": self.streak,
-            "scores": list(self.scores),
+            "scores": scores,
             "ledger": ledger,
             "hand": hand,
-            "last_result": dict(self.last_result) if self.last_result is not None else None,
+            "last_result": last_result,
         }
 
     @classmethod

@@ -27,6 +27,7 @@ from table import (
     TableError,
     apply,
     decisions,
+    decisions_json,
     legal_actions,
     new_game,
 )
@@ -92,6 +93,11 @@ def check_identities(step: Step) -> None:
         assert same == (not new_question), (seat, b[seat], a[seat], [e.type for e in step.events])
     for d in a.values():
         assert d.id == step.after.seq
+    # the JSON reading gives the same decisions
+    for st_ in (step.before, step.after):
+        assert decisions_json(st_.to_json()) == {
+            seat: (d.kind, d.id) for seat, d in decisions(st_).items()
+        }
     # every action a seat is offered names its own decision
     for seat, d in a.items():
         for act in legal_actions(step.after, seat):

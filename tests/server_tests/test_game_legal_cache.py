@@ -1,0 +1,44 @@
+"""The legal actions the server remembers per state (``server.game.legal``), including the
+ones an answer that leaves a claim window open carries over to the next state
+(``game._carry_legal``), are the engine's own for that state; and the pending decisions read
+from the JSON (``game.pending``) are the engine's ``table.decisions``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import table as t
+from loadtest.selfplay import next_change, started_room
+from server import facts, game
+
+RULESETS = ["zung-jung", "hk-tw16", "mcr"]
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_remembered_legal_actions_are_the_engines(ruleset: str) -> None:
+    rng = random.Random(7)
+    ch = started_room(ruleset, 0, hands=2, turn_seconds=0)[1]
+    s = ch.state
+    entry = facts.build_entry(ch, 0, 1000, 0)
+    carried = 0
+    for i in range(1, 600):
+        if s["status"] != "playing":
+            break
+        ch, _ = next_change(s, entry, rng, i * 10)
+        s = ch.state
+        g = s["game"]
+        parsed = t.GameState.from_json(g)
+        expect = {
+            seat: ("turn" if d.kind is t.DecisionKind.TURN else "claim", d.id)
+            for seat, d in t.decisions(parsed).items()
+        }
+        assert game.pending(g) == expect
+        for seat in range(4):
+            known = game._LEGAL.get((id(g), seat))
+            if known is not None and known[0] is g:
+                carried += 1
+            assert game.legal(g, seat) == t.legal_actions_json(parsed, seat)
+        entry = facts.build_entry(ch, i * 10, 1000, 0)
+    assert carried > 0  # the states of open windows were checked
