@@ -24,12 +24,12 @@ from server.rooms import (
     JSON,
     Change,
     RoomError,
-    _copy,
-    _host,
-    _lobby_only,
-    _member,
+    copy_state,
     held,
     paused,
+    require_host,
+    require_lobby,
+    require_member,
     seat_of,
 )
 from server.windows import DEFAULT_WINDOW_MS, window_delay
@@ -53,11 +53,11 @@ def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
     """The player's own play settings for their seat: ``auto_win`` (declare any legal win at
     once), ``no_claims`` (pass on everything but a win), ``auto_discard`` (discard the drawn
     tile when that is the only thing to do, e.g. after 叮)."""
-    _member(state, player)
+    require_member(state, player)
     seat = seat_of(state, player)
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "play settings belong to a seat")
-    s = _copy(state)
+    s = copy_state(state)
     s["seats"][seat]["toggles"] = {**toggles_of(state, seat), **changes}
     if s["status"] == "playing" and s.get("game") is not None:
         refresh_pending(s, now)  # the settings apply to the decision open now
@@ -67,7 +67,7 @@ def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
 def _copy_game_step(state: JSON) -> JSON:
     """A copy of the room state for a game step (:func:`play`, :func:`tick`): only its
     top-level keys are set (the game, the pending maps, the status...), so the members and
-    the seat dicts stay shared with ``state`` (``rooms._copy`` copies them too); a step that
+    the seat dicts stay shared with ``state`` (``rooms.copy_state`` copies them too); a step that
     changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
     patch (server/patches.py) nothing."""
     return dict(state)
@@ -107,15 +107,15 @@ def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> N
 def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_seed) -> Change:
     """The host starts the game: the first hand is dealt from a wall made from
     ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal)."""
-    _member(state, player)
-    _host(state, player)
-    _lobby_only(state)
+    require_member(state, player)
+    require_host(state, player)
+    require_lobby(state)
     if state["status"] == "finished":
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "use rematch to play again")
     for seat in state["seats"]:
         if seat is None or not seat["ready"]:
             raise RoomError(ErrorCode.NOT_READY, "every seat must be taken and ready")
-    s = _copy(state)
+    s = copy_state(state)
     try:
         s["game"] = game.new_game(s["ruleset"], _game_options(s))
     except game.GameUnavailable as exc:
@@ -131,10 +131,10 @@ def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_
 
 
 def rematch(state: JSON, player: str) -> Change:
-    _member(state, player)
+    require_member(state, player)
     if state["status"] != "finished":
         raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the game is not finished")
-    s = _copy(state)
+    s = copy_state(state)
     s["status"] = "lobby"
     s["game"] = None
     s["pause"] = None
@@ -248,7 +248,7 @@ def _after_game_step(s: JSON, change: Change, now: int) -> None:
 
 
 def play(state: JSON, player: str, action: JSON, now: int) -> Change:
-    _member(state, player)
+    require_member(state, player)
     if state["status"] != "playing":
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
     seat = seat_of(state, player)

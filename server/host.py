@@ -24,12 +24,12 @@ from server.rooms import (
     SEATS,
     Change,
     RoomError,
-    _copy,
-    _host,
-    _lobby_only,
-    _member,
-    _seat_index,
+    copy_state,
     held,
+    require_host,
+    require_lobby,
+    require_member,
+    seat_index,
     seat_of,
 )
 
@@ -47,15 +47,15 @@ def _target(state: JSON, host: str, player: str, what: str) -> str:
 def swap_seats(state: JSON, player: str, a: int, b: int) -> Change:
     """Swap what is in seats ``a`` and ``b`` — a player, a bot or nobody — in the lobby.
     Bots are named after their seat ("Bot 3"), so a moved bot takes its new seat's name."""
-    _member(state, player)
-    _host(state, player)
-    _lobby_only(state)
-    a, b = _seat_index(a), _seat_index(b)
+    require_member(state, player)
+    require_host(state, player)
+    require_lobby(state)
+    a, b = seat_index(a), seat_index(b)
     if a == b:
         raise RoomError(ErrorCode.BAD_SEAT, "two different seats are needed")
     if state["seats"][a] is None and state["seats"][b] is None:
         raise RoomError(ErrorCode.BAD_SEAT, "both seats are free")
-    s = _copy(state)
+    s = copy_state(state)
     s["seats"][a], s["seats"][b] = s["seats"][b], s["seats"][a]
     for i in (a, b):
         seat = s["seats"][i]
@@ -69,10 +69,10 @@ def kick(state: JSON, player: str, target: str) -> Change:
     their seat becomes a bot's (\"Bot 2\", as bots are named) until the game ends; otherwise it is
     free. The change's notice (``kicked``) is what each server process's fan-out acts on
     to detach the kicked player's connections (server/fanout.py)."""
-    _member(state, player)
-    _host(state, player)
+    require_member(state, player)
+    require_host(state, player)
     name = _target(state, player, target, "kick")
-    s = _copy(state)
+    s = copy_state(state)
     del s["members"][target]
     s["kicked"] = sorted({*(state.get("kicked") or ()), target})
     gone = s.get("spectators_away") or {}
@@ -99,10 +99,10 @@ def kick(state: JSON, player: str, target: str) -> Change:
 
 def make_host(state: JSON, player: str, target: str) -> Change:
     """The host hands the host role to another member."""
-    _member(state, player)
-    _host(state, player)
+    require_member(state, player)
+    require_host(state, player)
     name = _target(state, player, target, "hand the host role to")
-    s = _copy(state)
+    s = copy_state(state)
     s["host"] = target
     return Change(
         s,
@@ -120,13 +120,13 @@ def _playing(state: JSON) -> None:
 
 def pause_game(state: JSON, player: str, now: int) -> Change:
     """The host pauses the game at ``now``: nothing happens in it until :func:`resume_game`."""
-    _member(state, player)
-    _host(state, player)
+    require_member(state, player)
+    require_host(state, player)
     _playing(state)
     pause = held(state)
     if pause is not None:
         raise RoomError(ErrorCode.PAUSED, f"{pause['name']} paused the game already")
-    s = _copy(state)
+    s = copy_state(state)
     name = s["members"][player]
     s["pause"] = {"player": player, "name": name, "since": now}
     return Change(
@@ -142,14 +142,14 @@ def resume_game(state: JSON, player: str, now: int) -> Change:
     """The host resumes the paused game at ``now``: every clock (each open decision's, the
     next deal's, each away seat's grace period) moves on by the time the game was paused,
     so nothing that was due later is due any sooner."""
-    _member(state, player)
-    _host(state, player)
+    require_member(state, player)
+    require_host(state, player)
     _playing(state)
     pause = held(state)
     if pause is None:
         raise RoomError(ErrorCode.NOT_PAUSED, "the game is not paused")
     gap = max(0, now - int(pause["since"]))
-    s = _copy(state)
+    s = copy_state(state)
     s["pause"] = None
     s["pending_since"] = {k: int(t) + gap for k, t in (s.get("pending_since") or {}).items()}
     if s.get("next_hand_at") is not None:

@@ -225,7 +225,7 @@ def held(state: JSON) -> JSON | None:
     return pause
 
 
-def _copy(state: JSON) -> JSON:
+def copy_state(state: JSON) -> JSON:
     """A copy of the room state that the room operations may change.
 
     Structural sharing instead of a deep copy: the operations here only ever change the
@@ -240,24 +240,28 @@ def _copy(state: JSON) -> JSON:
     return s
 
 
-def _member(state: JSON, player: str) -> None:
+def require_member(state: JSON, player: str) -> None:
+    """``player`` is a member of the room, or ``not_in_room``."""
     if player not in state["members"]:
         raise RoomError(ErrorCode.NOT_IN_ROOM, "you are not in this room")
 
 
-def _lobby_only(state: JSON) -> None:
+def require_lobby(state: JSON) -> None:
+    """The room is in its lobby (no game under way, not closed), or the error that says why not."""
     if state["status"] == "playing":
         raise RoomError(ErrorCode.GAME_IN_PROGRESS, "not while a game is being played")
     if state["status"] == "closed":
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
 
 
-def _host(state: JSON, player: str) -> None:
+def require_host(state: JSON, player: str) -> None:
+    """``player`` hosts the room, or ``not_host``."""
     if state["host"] != player:
         raise RoomError(ErrorCode.NOT_HOST, "only the host can do this")
 
 
-def _seat_index(seat: int) -> int:
+def seat_index(seat: int) -> int:
+    """A seat number from a client: 0..3, or ``bad_seat``."""
     if not 0 <= seat < SEATS:
         raise RoomError(ErrorCode.BAD_SEAT, f"seat must be 0..{SEATS - 1}")
     return seat
@@ -271,7 +275,7 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
     if player in (state.get("kicked") or ()):
         raise RoomError(ErrorCode.KICKED, "the host removed you from this room")
-    s = _copy(state)
+    s = copy_state(state)
     if player in s["members"]:
         return Change(s, "join", player)  # already in: nothing changes (idempotent)
     if len(s["members"]) >= 64:
@@ -298,10 +302,10 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
 
 
 def sit(state: JSON, player: str, seat: int) -> Change:
-    _member(state, player)
-    _lobby_only(state)
-    seat = _seat_index(seat)
-    s = _copy(state)
+    require_member(state, player)
+    require_lobby(state)
+    seat = seat_index(seat)
+    s = copy_state(state)
     cur = seat_of(s, player)
     if cur == seat:
         return Change(s, "sit", player)
@@ -321,9 +325,9 @@ def sit(state: JSON, player: str, seat: int) -> Change:
 
 
 def stand(state: JSON, player: str) -> Change:
-    _member(state, player)
-    _lobby_only(state)
-    s = _copy(state)
+    require_member(state, player)
+    require_lobby(state)
+    s = copy_state(state)
     cur = seat_of(s, player)
     if cur is None:
         raise RoomError(ErrorCode.NOT_SEATED, "you are not seated")
@@ -332,9 +336,9 @@ def stand(state: JSON, player: str) -> Change:
 
 
 def ready(state: JSON, player: str, value: bool) -> Change:
-    _member(state, player)
-    _lobby_only(state)
-    s = _copy(state)
+    require_member(state, player)
+    require_lobby(state)
+    s = copy_state(state)
     cur = seat_of(s, player)
     if cur is None:
         raise RoomError(ErrorCode.NOT_SEATED, "you are not seated")
@@ -343,11 +347,11 @@ def ready(state: JSON, player: str, value: bool) -> Change:
 
 
 def add_bot(state: JSON, player: str, seat: int) -> Change:
-    _member(state, player)
-    _host(state, player)
-    _lobby_only(state)
-    seat = _seat_index(seat)
-    s = _copy(state)
+    require_member(state, player)
+    require_host(state, player)
+    require_lobby(state)
+    seat = seat_index(seat)
+    s = copy_state(state)
     if s["seats"][seat] is not None:
         raise RoomError(ErrorCode.SEAT_TAKEN, "that seat is taken")
     s["seats"][seat] = {
@@ -362,11 +366,11 @@ def add_bot(state: JSON, player: str, seat: int) -> Change:
 
 
 def remove_bot(state: JSON, player: str, seat: int) -> Change:
-    _member(state, player)
-    _host(state, player)
-    _lobby_only(state)
-    seat = _seat_index(seat)
-    s = _copy(state)
+    require_member(state, player)
+    require_host(state, player)
+    require_lobby(state)
+    seat = seat_index(seat)
+    s = copy_state(state)
     cur = s["seats"][seat]
     if cur is None or not cur["bot"]:
         raise RoomError(ErrorCode.BAD_SEAT, "no bot in that seat")
@@ -375,8 +379,8 @@ def remove_bot(state: JSON, player: str, seat: int) -> Change:
 
 
 def leave(state: JSON, player: str, now: int) -> Change:
-    _member(state, player)
-    s = _copy(state)
+    require_member(state, player)
+    s = copy_state(state)
     name = s["members"].pop(player)
     if player in (s.get("spectators_away") or {}):
         s["spectators_away"] = {p: t for p, t in s["spectators_away"].items() if p != player}
@@ -431,7 +435,7 @@ def close_idle(state: JSON) -> Change | None:
     more)."""
     if not abandoned(state):
         return None
-    s = _copy(state)
+    s = copy_state(state)
     s["status"] = "closed"
     s["members"] = {}
     s["spectators_away"] = {}
@@ -457,7 +461,7 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     seat = state["seats"][cur]
     if away == (seat.get("away") is not None) and (away or not seat.get("auto")):
         return None
-    s = _copy(state)
+    s = copy_state(state)
     seat = s["seats"][cur]
     if away:
         seat["away"] = now
@@ -476,7 +480,7 @@ def rename(state: JSON, player: str, name: str) -> Change | None:
     keeps the names it was dealt with (its records and summary)."""
     if state["members"].get(player, name) == name:
         return None
-    s = _copy(state)
+    s = copy_state(state)
     s["members"][player] = name
     cur = seat_of(s, player)
     if cur is not None:
@@ -489,7 +493,7 @@ def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | 
     gone = state.get("spectators_away") or {}
     if state["status"] != "playing" or away == (player in gone):
         return None
-    s = _copy(state)
+    s = copy_state(state)
     new = dict(gone)
     if away:
         new[player] = now
@@ -502,13 +506,13 @@ def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | 
 
 
 def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
-    _member(state, player)
+    require_member(state, player)
     text = clean_text(text)
     if not text:
         raise RoomError(ErrorCode.BAD_MESSAGE, "empty chat message")
     if len(text) > max_len:
         raise RoomError(ErrorCode.CHAT_TOO_LONG, f"chat messages are at most {max_len} characters")
-    s = _copy(state)
+    s = copy_state(state)
     return Change(
         s,
         "chat",
