@@ -196,7 +196,8 @@ class Loops:
                 seat and (seat["bot"] or seat.get("auto")) for seat in state["seats"]
             ):  # (else neither a bot's move nor a deal can be due)
                 try:
-                    due = game_room.deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
+                    # (the commit of this state computed them: remembered, not redone)
+                    due = game_room.committed_deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
                 except game.GameError:
                     due = []
                 kinds = {kind for at, kind, _ in due if at <= t}
