@@ -75,11 +75,13 @@ async def test_clients_resume_after_a_server_restart(tmp_path: Path) -> None:
     try:
         run = asyncio.create_task(
             run_game(
-                [f"ws://127.0.0.1:{port}"], 4, 20.0, Pacing(0), "zung-jung",
+                [f"ws://127.0.0.1:{port}"], 4, 14.0, Pacing(0), "zung-jung",
                 progress=False, reconnect=True,
             )
         )  # fmt: skip
-        await asyncio.sleep(7)
+        # ~600 actions by then (without claim-window waits: --bot-delay-ms 0); the restart
+        # takes ~3 s here, so play goes on for the last ~8 s
+        await asyncio.sleep(3)
         proc.terminate()
         await asyncio.to_thread(proc.wait, 20)
         proc, _ = await asyncio.to_thread(_start, port, tmp_path)
