@@ -175,7 +175,10 @@ class Peer:
 
     @classmethod
     async def open(cls, url: str) -> Peer:
-        return cls(await connect(url, max_size=2**22, open_timeout=10))
+        # max_queue=None: frames a test never reads do not stop websockets reading the
+        # socket (with its default of 16 the close handshake of a peer with unread frames
+        # cannot see the server's close frame and waits out close_timeout, 10 s)
+        return cls(await connect(url, max_size=2**22, open_timeout=10, max_queue=None))
 
     async def close(self) -> None:
         await self.ws.close()

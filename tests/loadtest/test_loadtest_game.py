@@ -18,9 +18,14 @@ from server.procs import StartError, start_listening
 
 
 def _server_cmd(port: int, data: Path) -> list[str]:
+    # --bot-delay-ms 0: no bots here, but the server's bot delay also sets the default claim
+    # window of a seat with no choice (server/windows.py: 400-1000 ms per such pass with the
+    # default 600 ms bot delay, 0 with none); these tests are about load, not that clock, and
+    # spent most of their time waiting on it
     return [
         sys.executable, "-m", "server", "--port", str(port), "--data-dir", str(data),
         "--log-level", "WARNING", "--rate-per-second", "1000", "--rate-burst", "2000",
+        "--bot-delay-ms", "0",
     ]  # fmt: skip
 
 
@@ -70,11 +75,13 @@ async def test_clients_resume_after_a_server_restart(tmp_path: Path) -> None:
     try:
         run = asyncio.create_task(
             run_game(
-                [f"ws://127.0.0.1:{port}"], 4, 20.0, Pacing(0), "zung-jung",
+                [f"ws://127.0.0.1:{port}"], 4, 14.0, Pacing(0), "zung-jung",
                 progress=False, reconnect=True,
             )
         )  # fmt: skip
-        await asyncio.sleep(7)
+        # ~600 actions by then (without claim-window waits: --bot-delay-ms 0); the restart
+        # takes ~3 s here, so play goes on for the last ~8 s
+        await asyncio.sleep(3)
         proc.terminate()
         await asyncio.to_thread(proc.wait, 20)
         proc, _ = await asyncio.to_thread(_start, port, tmp_path)

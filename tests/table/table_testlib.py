@@ -61,18 +61,24 @@ def check_ledger(state: GameState) -> None:
     assert net == list(state.scores)
 
 
+_CODE_SET = frozenset(CODES)
+
+
 def _codes_in(obj: Any) -> Counter[str]:
-    """Every tile code appearing as a string value anywhere in a JSON value."""
+    """Every tile code appearing as a string value anywhere in a JSON value. (One counter
+    filled by a walk over the value: a counter per node merged upwards took ~70 % of the
+    seeded-play tests' time.)"""
     c: Counter[str] = Counter()
-    if isinstance(obj, str):
-        if obj in CODES:
-            c[obj] += 1
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            c.update(_codes_in(v))
-    elif isinstance(obj, list):
-        for v in obj:
-            c.update(_codes_in(v))
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            if o in _CODE_SET:
+                c[o] += 1
+        elif isinstance(o, dict):
+            stack.extend(o.values())
+        elif isinstance(o, list):
+            stack.extend(o)
     return c
 
 

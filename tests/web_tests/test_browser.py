@@ -108,11 +108,23 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
     return page
 
 
-def create_room(page: Any, base_url: str, name: str, *, bot_delay: int = 0) -> str:
+def create_room(
+    page: Any, base_url: str, name: str, *, bot_delay: int = 0, window_ms: int | None = None
+) -> str:
+    """Create a room through the form. ``window_ms`` (the room option the form does not
+    show) is added to the options the form sends: with a bot delay, claim windows otherwise
+    default to 1000 ms (each bot answer and each pass of a seat without a choice waits
+    400-1000 ms: server/windows.py)."""
     page.goto(base_url + "/")
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("name").blur()
     page.wait_for_function("() => window.mahjong && window.mahjong.state.status === 'online'")
+    if window_ms is not None:
+        page.evaluate(
+            "ms => { const c = window.mahjong; const create = c.create.bind(c);"
+            " c.create = (rs, o) => create(rs, {...o, window_ms: ms}); }",
+            window_ms,
+        )
     page.get_by_test_id("length").select_option("hands")
     page.get_by_test_id("hands").fill("1")
     page.get_by_test_id("turn-seconds").fill("0")
@@ -151,16 +163,36 @@ def step(page: Any) -> bool:
             if b.count() and b.first.is_visible():
                 b.first.click(timeout=1500)
                 return True
-        d = page.get_by_test_id("discard")
-        if d.count() and d.is_visible():
-            tiles = page.locator("[data-testid=hand] button.tile")
-            if tiles.count():
-                tiles.last.click(timeout=1500)
-                d.click(timeout=1500)
-                return True
+        return discard_last(page)
     except PlaywrightError:
         return False
-    return False
+
+
+def discard_last(page: Any) -> bool:
+    """Discard the last tile of the hand if the table asks us to discard: tap it to select
+    it, then Discard (disabled while no tile is selected). A tap on the tile already
+    selected discards it by itself, and Discard is then disabled: not clicked (waiting for
+    it to be enabled would wait out the click's timeout)."""
+    d = page.get_by_test_id("discard")
+    if not (d.count() and d.is_visible()):
+        return False
+    tiles = page.locator("[data-testid=hand] button.tile")
+    if not tiles.count():
+        return False
+    tiles.last.click(timeout=1500)
+    if d.is_enabled():
+        d.click(timeout=1500)
+    return True
+
+
+def discard_seq(page: Any) -> int | None:
+    """The seq of the discard decision our legal actions offer (None: not asked to)."""
+    seq: int | None = page.evaluate(
+        "() => { const r = Object.values(window.mahjong.state.rooms)[0];"
+        " const d = ((r && r.legal) || []).find(a => a.type === 'discard');"
+        " return d ? d.seq : null; }"
+    )
+    return seq
 
 
 def play_until(pages: list[Any], done: Callable[[], bool], limit: float = 150) -> None:
@@ -319,7 +351,7 @@ def test_a_spectator_sees_no_hidden_tile(browser: Any, base_url: str) -> None:
         ws.on("framereceived", lambda payload: frames.append(msgpack.unpackb(payload)))
 
     page.on("websocket", on_ws)
-    create_room(page, base_url, "Watcher", bot_delay=30)
+    create_room(page, base_url, "Watcher", bot_delay=30, window_ms=30)
     for s in (0, 1, 2, 3):
         add_bot(page, s)
     page.get_by_test_id("start").click()
@@ -379,15 +411,15 @@ def test_phone_upright_fits_and_every_control_is_reachable(browser: Any, base_ur
         shot(page, "table-phone-upright")
         # the claim prompt too: play on until one shows (or the hand ends)
         end = time.monotonic() + 60
+        acted = None  # the discard decision answered (Discard stays visible until the next)
         while time.monotonic() < end and not page.get_by_test_id("claim").count():
             if result_shown(page):
                 break
-            d = page.get_by_test_id("discard")
-            # (disabled while our discard is on its way: the next turn is not there yet)
-            if d.count() and d.is_visible() and d.is_enabled():
+            seq = discard_seq(page)
+            if seq is not None and seq != acted:
                 with contextlib.suppress(PlaywrightError):  # the table moved on meanwhile
-                    hand.last.click(timeout=1500)
-                    d.click(timeout=1500)
+                    if discard_last(page):
+                        acted = seq
             page.wait_for_timeout(30)
         if not page.get_by_test_id("claim").count():
             break
