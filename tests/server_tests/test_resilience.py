@@ -12,8 +12,10 @@ from server_tests.helpers import (
     Player,
     check_against_log,
     check_view_message,
+    load_room,
     read_log,
     setup_table,
+    until,
 )
 from server_tests.wsclient import Client
 
@@ -49,6 +51,14 @@ async def test_resume_with_token_and_bot_takes_over(redis_url):
         await asyncio.gather(*(p.run(until=lambda p: p.seq_seen >= r["seq"] + 25) for p in players))
         await clients[1].close()
         await clients[3].close()
+
+        async def seat_1_away() -> bool:
+            _, state = await load_room(redis_url, room)
+            return state["seats"][1].get("away") is not None
+
+        # (a resume the server sees before the close would take the connection over: no
+        # away, so no seat_back, which this test is about)
+        await until(seat_1_away, "seat 1 marked away")
         c1 = await resume(srv.port, clients[1])
         snap = await c1.wait_for(lambda m: m["type"] == "snapshot")
         assert snap["room"] == room and snap["you"]["seat"] == 1
