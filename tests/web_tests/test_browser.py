@@ -22,6 +22,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from playwright.sync_api import expect
 
 from server.web import DEFAULT_ROOT
 
@@ -492,13 +493,14 @@ def test_the_host_pauses_resumes_and_kicks_in_the_browser(browser: Any, base_url
     banner = friend.get_by_test_id("paused-banner")
     banner.wait_for()
     assert "Paused by Ann" in banner.inner_text()
-    assert host.get_by_test_id("pause").inner_text() == "Resume"
+    # (each page shows it when its own frame comes: the host's may come after the friend's)
+    expect(host.get_by_test_id("pause")).to_have_text("Resume")
     # nobody is offered a move while the game is paused
     for p in (host, friend):
         assert not p.get_by_test_id("discard").is_visible()
     host.get_by_test_id("pause").click()
     banner.wait_for(state="detached")
-    assert host.get_by_test_id("pause").inner_text() == "Pause"
+    expect(host.get_by_test_id("pause")).to_have_text("Pause")
     host.on("dialog", lambda d: d.accept())  # "Remove Bob from the room?"
     host.get_by_test_id("members-toggle").click()
     host.get_by_test_id("kick-Bob").click()
@@ -512,3 +514,59 @@ def test_the_host_pauses_resumes_and_kicks_in_the_browser(browser: Any, base_url
     )
     for p in (host, friend):
         p.context.close()
+
+
+def test_a_name_typed_while_the_first_hello_is_answered_is_the_name_used(
+    browser: Any, base_url: str
+) -> None:
+    """8. The name is typed after the page's first hello went out but before its welcome came
+    back (the client is not online yet, so typing does not reconnect by itself): once
+    welcomed, the client says hello again under the typed name before it counts as online,
+    so a room created next is created by "Ann", not by the default "player". The server's
+    first welcome is held back (a WebSocket route in the page) until the name is typed."""
+    page = new_page(browser)
+    held: list[Any] = []
+    routes: list[Any] = []
+    released = [False]
+
+    def route(ws: Any) -> None:
+        first = not routes  # only the page's first connection is held back
+        routes.append(ws)
+        server = ws.connect_to_server()
+
+        def to_page(message: Any) -> None:
+            if first and not released[0]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        server.on_message(to_page)
+
+    def release() -> None:
+        released[0] = True
+        for message in held:
+            routes[0].send(message)
+
+    page.route_web_socket("**/ws", route)
+    page.goto(base_url + "/")
+    page.wait_for_function("() => window.mahjong && window.mahjong.state.status === 'connecting'")
+    deadline = time.monotonic() + 15
+    while not held:  # the hello went out and the welcome came back, held
+        assert time.monotonic() < deadline, "no welcome"
+        page.wait_for_timeout(20)
+    page.get_by_test_id("name").fill("Ann")
+    page.get_by_test_id("name").blur()
+    assert page.evaluate("() => window.mahjong.state.status") != "online"
+    release()
+    page.wait_for_function("() => window.mahjong.state.status === 'online'")
+    page.get_by_test_id("create").click()
+    page.get_by_test_id("room-code").wait_for()
+    page.wait_for_function(
+        "() => { const r = Object.values(window.mahjong.state.rooms)[0];"
+        " return r && r.lobby.spectators.some(s => s.name === 'Ann'); }"
+    )
+    names = page.evaluate(
+        "() => Object.values(window.mahjong.state.rooms)[0].lobby.spectators.map(s => s.name)"
+    )
+    assert names == ["Ann"]
+    page.context.close()

@@ -59,6 +59,9 @@ export class Client {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private wantRoomCode: string | null;
   private toastId = 0;
+  /** The name the hello in flight said (undefined: none): a rename while it was in flight
+   * needs one more hello once it is welcomed. */
+  private helloName: string | undefined;
   /** the seq of the last ack of an action per room: `legal` of older frames is not acted on */
   lastActionAck: Record<string, number> = {};
 
@@ -130,6 +133,7 @@ export class Client {
       const hello: ClientMessage = { type: "hello", v: PROTOCOL_VERSION, client: "web/0.1", sparse: true };
       if (this.state.name) hello.name = this.state.name.slice(0, 32);
       if (token) hello.token = token;
+      this.helloName = hello.name ?? undefined;
       this.send(hello);
     };
     ws.onmessage = (ev) => {
@@ -146,6 +150,19 @@ export class Client {
       if (ev.code === 4003) storage()?.removeItem(KEY_TOKEN); // unknown token: a new player
       this.scheduleReconnect(this.state.status === "restarting" ? this.state.retryAt : null);
     };
+  }
+
+  /** The name was changed after the hello in flight was sent (setName reconnects only an
+   * online client): say hello again under the new name, still "connecting", so nothing is
+   * done under the old one. True when it did. */
+  private renamedInFlight(): boolean {
+    const name = this.state.name ? this.state.name.slice(0, 32) : undefined;
+    if (name === undefined || name === this.helloName || !this.ws) return false;
+    const old = this.ws;
+    this.ws = null;
+    old.close(1000);
+    this.connect();
+    return true;
   }
 
   /** Take the seat back after another tab or device took it (close 4002). */
@@ -187,6 +204,7 @@ export class Client {
     switch (msg.type) {
       case "welcome": {
         storage()?.setItem(KEY_TOKEN, msg.token);
+        if (this.renamedInFlight()) return;
         this.attempts = 0;
         const keep: Record<string, RoomModel> = {};
         for (const r of msg.rooms) if (this.state.rooms[r]) keep[r] = this.state.rooms[r]!;
