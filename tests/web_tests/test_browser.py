@@ -210,6 +210,7 @@ def play_until(pages: list[Any], done: Callable[[], bool], limit: float = 150) -
 def my_turn(page: Any, limit: float = 30) -> None:
     """Pass every claim until it is this page's turn to discard (no timers: the bots wait)."""
     end = time.monotonic() + limit
+
     while not (
         page.get_by_test_id("discard").count() and page.get_by_test_id("discard").is_visible()
     ):
@@ -308,6 +309,10 @@ def test_reload_comes_back_to_the_same_seat_and_tiles(browser: Any, base_url: st
     seat_before = page.evaluate("Object.values(window.mahjong.state.rooms)[0].you.seat")
     page.reload()
     my_turn(page)
+    page.wait_for_function(  # the hand drawn from the snapshot, drawn tile included
+        "n => document.querySelectorAll('[data-testid=hand] [data-tile]').length === n",
+        arg=len(before),
+    )
     after = page.locator("[data-testid=hand] [data-tile]").evaluate_all(
         "els => els.map(e => e.dataset.tile)"
     )
