@@ -75,6 +75,18 @@ export function seatName(lobby: Lobby, seat: number): string {
   return s ? s.name : `seat ${seat + 1}`;
 }
 
+/** A seat's concealed tiles as the hand shows them: the rest, and the drawn tile apart. The
+ * drawn tile is apart only when it is one of the concealed tiles (else nothing is taken out:
+ * a tile is never dropped from the hand for a drawn tile that is not in it). */
+export function splitDrawn(seat: Pick<SeatView, "concealed" | "drawn">): { rest: Tile[]; drawn: Tile | null } {
+  const rest = [...(seat.concealed ?? [])];
+  const drawn = seat.drawn ?? null;
+  const at = drawn === null ? -1 : rest.indexOf(drawn);
+  if (at < 0) return { rest, drawn: null };
+  rest.splice(at, 1);
+  return { rest, drawn };
+}
+
 function clone<T>(x: T): T {
   return JSON.parse(JSON.stringify(x)) as T;
 }

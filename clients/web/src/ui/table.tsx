@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
-import { seatName, type RoomModel } from "../state/reducer";
+import { seatName, splitDrawn, type RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
@@ -237,9 +237,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
 }
 
 function Hand({ seat, selected, canDiscard, onTap }: { seat: SeatView; selected: TileCode | null; canDiscard: LegalAction[]; onTap: (t: TileCode) => void }) {
-  const tiles = [...(seat.concealed ?? [])];
-  const drawn = seat.drawn ?? null;
-  if (drawn) tiles.splice(tiles.indexOf(drawn), 1);
+  const { rest: tiles, drawn } = splitDrawn(seat);
   const can = new Set(canDiscard.map((a) => a.tile));
   let selShown = false;
   const one = (t: TileCode, i: number, extra = "") => {
