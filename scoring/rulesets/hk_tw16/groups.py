@@ -12,7 +12,15 @@ from collections.abc import Callable
 
 from scoring.rows import Row, bind
 from scoring.rulesets.hk_tw16.features import HKFeatures
-from scoring.rulesets.hk_tw16.patterns import FLOWER_WIN_ROWS, IDS, TABLE, has_hand, row_data
+from scoring.rulesets.hk_tw16.patterns import (
+    CONSEC_PUNGS,
+    FLOWER_WIN_ROWS,
+    IDS,
+    MIXED_PUNGS,
+    TABLE,
+    has_hand,
+    row_data,
+)
 
 __all__ = ["GROUPS", "PATTERNS", "patterns"]
 
@@ -102,21 +110,8 @@ GROUPS: tuple[tuple[Callable[[H], object], tuple[str, ...]], ...] = (
             "small-three-brothers",
             "big-three-brothers",
             "all-brothers",
-            "two-consec-pung",
-            "small-three-consec",
-            "big-three-consec",
-            "small-four-consec",
-            "big-four-consec",
-            "small-five-consec",
-            "big-five-consec",
-            "small-six-consec",
-            "small-mixed-three",
-            "big-mixed-three",
-            "small-mixed-four",
-            "big-mixed-four",
-            "small-mixed-five",
-            "big-mixed-five",
-            "small-mixed-six",
+            *CONSEC_PUNGS,
+            *MIXED_PUNGS,
         ),
     ),
     (

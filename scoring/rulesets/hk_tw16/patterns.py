@@ -18,9 +18,41 @@ from scoring.rulesets.hk_tw16.data import EN, table
 from scoring.rulesets.hk_tw16.features import HKFeatures
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 
-__all__ = ["CHICKEN_IGNORED", "FLOWER_WIN_ROWS", "IDS", "META", "TABLE", "has_hand", "row_data"]
+__all__ = [
+    "CHICKEN_IGNORED",
+    "CONSEC_PUNGS",
+    "FLOWER_WIN_ROWS",
+    "IDS",
+    "META",
+    "MIXED_PUNGS",
+    "TABLE",
+    "has_hand",
+    "row_data",
+]
 
 H = HKFeatures
+
+#: 連刻 shifted pungs of one suit, graded (each supersedes the ones before it)
+CONSEC_PUNGS = (
+    "two-consec-pung",
+    "small-three-consec",
+    "big-three-consec",
+    "small-four-consec",
+    "big-four-consec",
+    "small-five-consec",
+    "big-five-consec",
+    "small-six-consec",
+)
+#: shifted pungs over the three suits, graded
+MIXED_PUNGS = (
+    "small-mixed-three",
+    "big-mixed-three",
+    "small-mixed-four",
+    "big-mixed-four",
+    "small-mixed-five",
+    "big-mixed-five",
+    "small-mixed-six",
+)
 Pred = Callable[[H], int | bool]
 
 #: "門清類" as the exclusion sentences use it: 門清 and 門叮摸. 門清大叮, although listed in the
@@ -362,16 +394,7 @@ TABLE: tuple[Row[H], ...] = (
     ),
     # -- 連刻 shifted pungs (one suit), graded -----------------------------------------------------
     *_series(
-        (
-            "two-consec-pung",
-            "small-three-consec",
-            "big-three-consec",
-            "small-four-consec",
-            "big-four-consec",
-            "small-five-consec",
-            "big-five-consec",
-            "small-six-consec",
-        ),
+        CONSEC_PUNGS,
         (
             lambda f: f.consec_one_suit[0] >= 2,
             lambda f: f.consec_one_suit[1] >= 3,
@@ -385,15 +408,7 @@ TABLE: tuple[Row[H], ...] = (
         {"big-five-consec": ("all-pungs",), "small-six-consec": ("full-flush", "all-pungs")},
     ),
     *_series(
-        (
-            "small-mixed-three",
-            "big-mixed-three",
-            "small-mixed-four",
-            "big-mixed-four",
-            "small-mixed-five",
-            "big-mixed-five",
-            "small-mixed-six",
-        ),
+        MIXED_PUNGS,
         (
             lambda f: f.consec_mixed[1] >= 3,
             lambda f: f.consec_mixed[0] >= 3,
