@@ -20,6 +20,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from ab_rounds import alternate  # noqa: E402
+
 LINE = re.compile(r"^(\S+)\s+(\d+)-tile (\S+)\s+(\S+)\s+(\d+) hands/s")
 
 
@@ -49,14 +53,9 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=3000)
     ap.add_argument("--rulesets", default="", help="comma-separated (default: bench_rulesets')")
     args = ap.parse_args()
-    runs: dict[str, list[dict[tuple[str, str, str], int]]] = {"base": [], "new": []}
-    for r in range(args.rounds):
-        order = [("base", args.base), ("new", ROOT)]
-        if r % 2:
-            order.reverse()
-        for label, tree in order:
-            runs[label].append(run(tree, args.hands, args.rulesets))
-        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+    runs = alternate(
+        args.rounds, args.base, ROOT, lambda tree: run(tree, args.hands, args.rulesets)
+    )
     keys = sorted(set(runs["base"][0]) & set(runs["new"][0]))
     print(f"{'rule set':<15} {'hands':<7} {'what':<14} {'base/s':>8} {'new/s':>8} {'new/base':>8}")
     for key in keys:

@@ -50,6 +50,7 @@ print(json.dumps(out))
 
 
 def main() -> None:
+    from ab_rounds import alternate
     from bench_rulesets import random_hand
 
     from scoring import get_ruleset
@@ -76,21 +77,19 @@ def main() -> None:
                 data[f"{name} golden"] = (g * (args.hands // len(g) + 1))[: args.hands]
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(data, fh)
-    runs: dict[str, list[dict[str, float]]] = {"base": [], "new": []}
-    for r in range(args.rounds):
-        order = [("base", args.base), ("new", args.new)]
-        if r % 2:
-            order.reverse()
-        for label, tree in order:
-            out = subprocess.run(
-                [sys.executable, "-c", CHILD, str(tree), fh.name],
-                check=True,
-                capture_output=True,
-                text=True,
-                cwd=tree,
-            ).stdout
-            runs[label].append(json.loads(out.splitlines()[-1]))
-        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr)
+
+    def one(tree: Path) -> dict[str, float]:
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, str(tree), fh.name],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=tree,
+        ).stdout
+        result: dict[str, float] = json.loads(out.splitlines()[-1])
+        return result
+
+    runs = alternate(args.rounds, args.base, args.new, one)
     Path(fh.name).unlink()
     print(f"{'rule set':<15} {'base/s':>8} {'new/s':>8} {'new/base':>8}   (CPU time, median)")
     for name in data:
