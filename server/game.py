@@ -155,23 +155,12 @@ def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
     return dict(a.to_json())
 
 
-#: the last action the server made itself (:func:`pass_action`, :func:`timeout_action`), as
-#: (its JSON, the parsed action): :func:`apply` of that very dict does not parse it again.
-#: One slot shared by every thread: a tick in another thread that replaced it meanwhile only
-#: means the action is parsed
-_OWN: list[tuple[JSON, t.Action]] = []
-
-
-def _own(a: t.Action) -> JSON:
-    out = a.to_json()
-    _OWN[:] = [(out, a)]
-    return out
-
-
-def apply(state: JSON, action: JSON) -> tuple[JSON, list[JSON]]:
-    own = _OWN[0] if _OWN else None
+def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JSON, list[JSON]]:
+    """``action`` applied to ``state``: (the new state, the events). ``parsed``: the action
+    already parsed (the server's own, from :func:`server_action`), so it is not parsed
+    again."""
     try:
-        a = own[1] if own is not None and own[0] is action else t.Action.from_json(action)
+        a = parsed if parsed is not None else t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
         old = _state(state)
@@ -284,13 +273,21 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
         raise GameError("bad-state", f"not a game state: {exc!r}") from None
 
 
+def server_action(state: JSON, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
+    """The server's own action for ``seat``, as JSON and parsed (for :func:`apply`): its
+    pass for a seat that has no other choice in a claim window, or its timeout."""
+    kind = t.ActionType.TIMEOUT if timeout else t.ActionType.PASS
+    a = t.Action(kind, seat, int(state["seq"]))
+    return a.to_json(), a
+
+
 def pass_action(state: JSON, seat: int) -> JSON:
     """The server's pass for a seat that has no other choice in a claim window."""
-    return _own(t.Action(t.ActionType.PASS, seat, int(state["seq"])))
+    return server_action(state, seat, False)[0]
 
 
 def timeout_action(state: JSON, seat: int) -> JSON:
-    return _own(t.Action(t.ActionType.TIMEOUT, seat, int(state["seq"])))
+    return server_action(state, seat, True)[0]
 
 
 #: the pool the real bot decides in when a time budget is given (see :func:`bot_action`):

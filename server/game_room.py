@@ -400,15 +400,14 @@ def tick(
             _deal_if_needed(s, change, now, wall_seed)
             continue
         answer = (s.get("pending_kinds") or {}).get(str(i)) == "claim"
+        parsed = None
         if kind == "bot":
             action = game.bot_action(s["game"], i, rng, bot_budget_s)
-        elif kind == "pass":
-            action = game.pass_action(s["game"], i)
         elif kind == "act":
             action = dict(s["pending_act"][str(i)])
-        else:
-            action = game.timeout_action(s["game"], i)
-        s["game"], events = game.apply(s["game"], action)
+        else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
+            action, parsed = game.server_action(s["game"], i, timeout=kind != "pass")
+        s["game"], events = game.apply(s["game"], action, parsed)
         change.actions.append(action)
         change.events.extend(events)
         _after_game_step(s, change, now)
