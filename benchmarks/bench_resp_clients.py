@@ -33,7 +33,7 @@ import redis.asyncio as aioredis
 
 from server.embedded import find_redis_server
 from server.resp import PipelinedConnection
-from server.store import COMMIT_LUA, k_channel, k_log, k_seq, k_state, k_tail, pack
+from server.store import COMMIT_LUA, k_answers, k_channel, k_log, k_seq, k_state, k_tail, pack
 
 Run = Callable[[list[Any]], Awaitable[Any]]  # one command -> its reply
 
@@ -43,10 +43,10 @@ STATE = pack({"status": "playing", "game": {"x": list(range(600))}})
 
 
 def commit_cmd(sha: str, room: str, version: int) -> list[Any]:
-    keys = [k_state(room), k_log(room), k_seq(room), k_tail(room)]
+    keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)]
     state = STATE if version == 0 else b""
     patch = b"" if version == 0 else PATCH
-    args = [version, state, ENTRY, "p_x", version + 1, k_channel(room), "", patch, "snap"]
+    args = [version, state, ENTRY, "p_x", version + 1, k_channel(room), "", patch, "snap", "", ""]
     return ["EVALSHA", sha, len(keys), *keys, *args]
 
 

@@ -434,6 +434,14 @@ class Ack(ServerMessage):
     seq: Annotated[int, Doc("the commit that applied the request (resync: the last resent)")]
     client_seq: Annotated[int | None, Doc("action: the client seq acknowledged")] = None
     duplicate: Annotated[bool, Doc("the action had been applied before (a resend)")] = False
+    held: Annotated[
+        bool,
+        Doc(
+            "action: an answer to a claim window, held (stored) until the window closes: "
+            "no new commit, seq is the room's; the answer appears in the commit that "
+            "closes the window"
+        ),
+    ] = False
     re: Annotated[int | None, Doc(RE_DOC)] = None
 
 

@@ -28,7 +28,7 @@ from websockets.asyncio.server import Server, ServerConnection
 from websockets.http11 import Request, Response
 
 from protocol.codec import Limits
-from server import facts, game, transport, web
+from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
 from server.collector import freeze_loop
 from server.commits import Commits
@@ -97,6 +97,7 @@ class App:
         self.ops = Ops(rt, lambda: len(self.feeds))
         self.keepalive = Keepalive(rt.conns, cfg.keepalive_seconds, rt.metrics)
         self.commits.hooks += [self.feeds.committed, self.loops.committed]
+        self.commits.held_hooks.append(self.loops.held)
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.ws_server: Server | None = None
@@ -194,8 +195,22 @@ class App:
         version, state = loaded
         if conn.player not in state["members"]:
             return False
+        answers: game_room.Answers = {}
+        if game_room.holds_answers(state):
+            # a seat that answered the open claim window is shown so (its own answer only)
+            seat = rooms.seat_of(state, conn.player)
+            _n, held = await self.rt.store.answers(room)
+            if seat is not None and seat in held:
+                answers = {seat: held[seat]}
         msg, seat = framing.snapshot(
-            room, version, state, conn.player, re, self.rt.grace_ms, self.rt.cfg.bot_delay_ms
+            room,
+            version,
+            state,
+            conn.player,
+            re,
+            self.rt.grace_ms,
+            self.rt.cfg.bot_delay_ms,
+            answers,
         )
         conn.rooms[room] = conn.sent[room] = version
         conn.seats[room] = seat

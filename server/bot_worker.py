@@ -20,13 +20,25 @@ JSON = dict[str, Any]
 
 
 def tick(
-    state: JSON, now: int, grace_ms: int, bot_delay_ms: int, seed: int, budget_s: float
+    state: JSON,
+    now: int,
+    grace_ms: int,
+    bot_delay_ms: int,
+    seed: int,
+    budget_s: float,
+    answers: game_room.Answers | None = None,
 ) -> tuple[Any, ...]:
     """``game_room.tick`` in the worker: ("ok", change or None, the legal actions of the
     seats asked to decide in the new state) or the error it raised."""
     try:
         change = game_room.tick(
-            state, now, grace_ms, bot_delay_ms, random.Random(seed), bot_budget_s=budget_s
+            state,
+            now,
+            grace_ms,
+            bot_delay_ms,
+            random.Random(seed),
+            bot_budget_s=budget_s,
+            answers=answers,
         )
     except RoomError as exc:
         return ("room_error", exc.code, exc.message, exc.detail)

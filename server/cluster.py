@@ -43,10 +43,15 @@ from server.fanout import Feeds
 from server.loops import Loops
 from server.runtime import Runtime
 from server.store import (
+    ANSWER_LUA,
     COMMIT_LUA,
+    JSON,
     TIMERS,
+    CommitResult,
     Store,
+    answer_args,
     commit_reply,
+    k_answers,
     k_channel,
     k_log,
     k_player,
@@ -119,6 +124,7 @@ class ClusterStore(Store):
         self.wait_ms = wait_ms
         self._nodes: dict[str, aioredis.Redis] = {}
         self._node_shas: dict[str, str] = {}
+        self._answer_shas: dict[str, str] = {}  # (answer.lua, as _node_shas)
         self._replicas: dict[str, tuple[float, int]] = {}  # node -> (checked at, connected)
         self.under_replicated = 0  # commits whose WAIT returned fewer replicas than asked
         self.timer_debt: set[str] = set()  # rooms whose timer could not be written
@@ -170,6 +176,7 @@ class ClusterStore(Store):
     async def _drop_node(self, name: str) -> None:
         c = self._nodes.pop(name, None)
         self._node_shas.pop(name, None)
+        self._answer_shas.pop(name, None)
         self._replicas.pop(name, None)
         if c is not None:
             with contextlib.suppress(Exception):
@@ -182,12 +189,37 @@ class ClusterStore(Store):
     async def _commit_script(self, room: str, args: list[Any], deadline: int | None) -> Any:
         """commit.lua on the room's master (retried across a failover), then WAIT for its
         replicas and the timers index (another slot) written after it."""
-        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room)]
+        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)]
+        return await self._on_master(room, keys, args, deadline, answer=False)
+
+    async def hold_answer(
+        self,
+        room: str,
+        expected_version: int,
+        answers_n: int,
+        seat: int,
+        record: JSON,
+        player: str | None,
+        client_seq: int | None,
+        deadline: int | None,
+    ) -> CommitResult:
+        """answer.lua on the room's master, WAITed for like a commit (a master killed after
+        the ack does not take the held answer with it), then the timers index."""
+        args = answer_args(expected_version, answers_n, seat, record, player, client_seq, deadline)
+        keys = [k_state(room), k_answers(room), k_seq(room)]
+        out: CommitResult = await self._on_master(room, keys, args, deadline, answer=True)
+        return out
+
+    async def _on_master(
+        self, room: str, keys: list[str], args: list[Any], deadline: int | None, answer: bool
+    ) -> Any:
+        """commit.lua (or with ``answer`` answer.lua) on the room's master, retried across a
+        failover; the timers index after it."""
         give_up = time.monotonic() + COMMIT_RETRY_SECONDS
         delay = 0.05
         while True:
             try:
-                res = await self._commit_once(room, keys, args)
+                res = await self._commit_once(room, keys, args, answer)
             except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
                 # The master went away. If the script ran before that, the retry answers
                 # "conflict" (or "dup" for a sequenced action), which mutate() handles.
@@ -205,7 +237,7 @@ class ClusterStore(Store):
             delay = min(delay * 2, 0.5)
             await self.refresh_topology()
         out = commit_reply(res)
-        if out.status == "ok" and deadline is not None:
+        if out.status in ("ok", "held") and deadline is not None:
             # the index lives in another slot (single Redis: in the script), so it is written
             # afterwards
             try:
@@ -215,23 +247,28 @@ class ClusterStore(Store):
                 self.timer_debt.add(room)
         return out
 
-    async def _commit_once(self, room: str, keys: list[str], args: list[Any]) -> Any:
+    async def _commit_once(
+        self, room: str, keys: list[str], args: list[Any], answer: bool = False
+    ) -> Any:
         """One attempt; None when the slot map changed and the caller should retry."""
         node = await self.node_for(keys[0])
         client = self._node_client(node)
-        sha = self._node_shas.get(node.name)
+        shas = self._answer_shas if answer else self._node_shas
+        sha = shas.get(node.name)
         if sha is None:
-            sha = self._node_shas[node.name] = await client.script_load(COMMIT_CLUSTER_LUA)
+            script = ANSWER_LUA if answer else COMMIT_CLUSTER_LUA
+            sha = shas[node.name] = await client.script_load(script)
         want = min(self.wait_replicas, await self._connected_replicas(node.name, client))
         async with client.pipeline(transaction=False) as p:
             p.evalsha(sha, len(keys), *keys, *args)
             if want > 0:
                 p.execute_command("WAIT", want, self.wait_ms)
-            p.execute_command("SPUBLISH", k_channel(room), "1")
+            if not answer:
+                p.execute_command("SPUBLISH", k_channel(room), "1")
             out = await p.execute(raise_on_error=False)
         res, acked = out[0], (out[1] if want > 0 else 0)
         if isinstance(res, redis.exceptions.NoScriptError):
-            self._node_shas.pop(node.name, None)  # a promoted replica: load the script again
+            shas.pop(node.name, None)  # a promoted replica: load the script again
             return None
         if isinstance(res, redis.exceptions.ResponseError):
             if str(res).startswith(_RETRY_PREFIXES):

@@ -17,18 +17,24 @@
 --         expected version to the new one
 -- ARGV[9] the format of a whole state: "snap" (snap + sv, the tail emptied) or "state" (the
 --         format of before snapshots, which their processes read: state, no snap, no tail)
--- KEYS[5] (optional, single Redis only) mj:timers: the global deadline index, updated here
---         too (ZADD ARGV[10] at ARGV[7]; ZREM when the room has no deadline, else its stale
+-- KEYS[5] {room:<id>}:answers hash: the answers players gave to the open claim window,
+--         held outside the commits (server/answer.lua): <seat> -> msgpack, n -> how many
+--         were ever written to it
+-- ARGV[10] "" (the commit does not read them), or the n the commit read: if an answer was
+--         added since, nothing is written ({"conflict", version}: computed again)
+-- ARGV[11] "1": the commit closes the window: the answers hash is deleted
+-- KEYS[6] (optional, single Redis only) mj:timers: the global deadline index, updated here
+--         too (ZADD ARGV[12] at ARGV[7]; ZREM when the room has no deadline, else its stale
 --         entry would fire for nothing: a timer fire with nothing due and a re-index, 28 % of
 --         the fires at paced play) so a commit is one round trip; with Redis Cluster
 --         it lives in another slot and the caller updates it after the commit
--- ARGV[10] the room id (with KEYS[5])
--- KEYS[6] (optional, with KEYS[5]) mj:procs: the live server processes (zset, score = the
+-- ARGV[12] the room id (with KEYS[6])
+-- KEYS[7] (optional, with KEYS[6]) mj:procs: the live server processes (zset, score = the
 --         time in ms until which the process counts as live, refreshed while it runs);
---         ARGV[11] now in ms, ARGV[12] this process's id. The notification is published only
+--         ARGV[13] now in ms, ARGV[14] this process's id. The notification is published only
 --         if a live process other than the committer exists: a lone process, which delivers
 --         its own commits from memory, is not sent a message per commit it has to ignore.
---         Without KEYS[6], always published.
+--         Without KEYS[7], always published.
 -- Returns {"ok", new_version, 1 if the whole state was written else 0}
 --       | {"conflict", current_version} | {"dup", version_of_that_seq}
 --       | {"snap", current_version}: a patch, but the hash has no snapshot the patches reach
@@ -45,6 +51,10 @@ if player ~= '' then
   end
 end
 if cur ~= tonumber(ARGV[1]) then
+  return {'conflict', cur}
+end
+local answers_n = ARGV[10] or ''
+if answers_n ~= '' and tonumber(redis.call('HGET', KEYS[5], 'n') or '0') ~= tonumber(answers_n) then
   return {'conflict', cur}
 end
 local nv = cur + 1
@@ -69,14 +79,17 @@ else
   whole = 0
 end
 redis.call('XADD', KEYS[2], nv .. '-1', 'd', ARGV[3])
+if ARGV[11] == '1' then
+  redis.call('DEL', KEYS[5])
+end
 if player ~= '' then
   redis.call('HSET', KEYS[3], player, ARGV[5], player .. ':v', nv)
 end
 local publish = true
-if KEYS[6] then
-  local now = tonumber(ARGV[11])
-  local others = redis.call('ZCOUNT', KEYS[6], now, '+inf')
-  local mine = redis.call('ZSCORE', KEYS[6], ARGV[12])
+if KEYS[7] then
+  local now = tonumber(ARGV[13])
+  local others = redis.call('ZCOUNT', KEYS[7], now, '+inf')
+  local mine = redis.call('ZSCORE', KEYS[7], ARGV[14])
   if mine and tonumber(mine) >= now then
     others = others - 1
   end
@@ -85,11 +98,11 @@ end
 if publish then
 redis.call('PUBLISH', ARGV[6], nv)
 end
-if KEYS[5] then
+if KEYS[6] then
   if ARGV[7] ~= '' then
-    redis.call('ZADD', KEYS[5], ARGV[7], ARGV[10])
+    redis.call('ZADD', KEYS[6], ARGV[7], ARGV[12])
   else
-    redis.call('ZREM', KEYS[5], ARGV[10])
+    redis.call('ZREM', KEYS[6], ARGV[12])
   end
 end
 return {'ok', nv, whole}

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from protocol.codes import ErrorCode
-from server import facts, game, patches
+from server import facts, game, game_room, patches
 from server.clock import now_ms
 from server.config import Config
 from server.metrics import Metrics
@@ -28,9 +28,14 @@ MAX_ATTEMPTS = 25
 #: rooms whose latest committed state this process keeps in memory (LRU)
 STATE_CACHE_ROOMS = 2048
 
+Answers = game_room.Answers
+Held = game_room.Held
+#: a change of a room given its state and the answers held for its open claim window
+#: (``game_room.held_answers``): a change, None, or (``game_room.answer``) an answer to hold
+WindowFn = Callable[[JSON, Answers], Change | Held | None]
 #: where a change is computed: False in the event loop, True in a worker thread, or a
 #: coroutine function computing it elsewhere (a bot worker process, server/loops.py)
-Offload = bool | Callable[[JSON], Awaitable[Change | None]]
+Offload = bool | Callable[[JSON, Answers], Awaitable[Change | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)
 Hook = Callable[[str, int, JSON, int | None], None]
@@ -54,16 +59,24 @@ class Commits:
         self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         #: called after each commit of this process, in order (fan-out, timers)
         self.hooks: list[Hook] = []
+        #: called after an answer is held (no commit): (room, the room's next deadline)
+        self.held_hooks: list[Callable[[str, int | None], None]] = []
 
     # ------------------------------------------------------------------ pure helpers
 
-    def room_deadlines(self, state: JSON) -> list[facts.Deadline]:
-        return facts.room_deadlines(state, self.grace_ms, self.cfg.bot_delay_ms)
+    def room_deadlines(self, state: JSON, answers: Answers | None = None) -> list[facts.Deadline]:
+        return facts.room_deadlines(state, self.grace_ms, self.cfg.bot_delay_ms, answers)
 
     def build_entry(
-        self, change: Change, now: int, deadlines: list[facts.Deadline] | None = None
+        self,
+        change: Change,
+        now: int,
+        deadlines: list[facts.Deadline] | None = None,
+        answers: Answers | None = None,
     ) -> JSON:
-        return facts.build_entry(change, now, self.grace_ms, self.cfg.bot_delay_ms, deadlines)
+        return facts.build_entry(
+            change, now, self.grace_ms, self.cfg.bot_delay_ms, deadlines, answers
+        )
 
     # ------------------------------------------------------------------ reads
 
@@ -121,7 +134,7 @@ class Commits:
         """Commit a new room's first state (version 1), under the room's lock, cached and
         announced to the hooks like every other commit."""
         async with self._lock(room):
-            res = await self._commit(room, 0, change, None, None, None, None)
+            res = await self._commit(room, 0, change, None, None, None, None, None)
         if res.status != "ok":  # a room id taken (never: 64 random bits)
             raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
         return res
@@ -141,12 +154,26 @@ class Commits:
         concurrent requests for a room (three seats answering a discard) queue up instead of
         conflicting on the version check; other processes still race through it."""
         async with self._lock(room):
+            return await self._mutate(room, lambda s, _a: fn(s), player, client_seq, offload)
+
+    async def mutate_window(
+        self,
+        room: str,
+        fn: WindowFn,
+        player: str | None = None,
+        client_seq: int | None = None,
+        offload: Offload = False,
+    ) -> tuple[CommitResult | None, JSON | None]:
+        """:meth:`mutate` of a change that reads the answers held for the room's open claim
+        window, and may hold one more (``fn`` returns a ``game_room.Held``: written by
+        answer.lua, no commit; the result's status is "held" and its version the room's)."""
+        async with self._lock(room):
             return await self._mutate(room, fn, player, client_seq, offload)
 
     async def _mutate(
         self,
         room: str,
-        fn: Callable[[JSON], Change | None],
+        fn: WindowFn,
         player: str | None,
         client_seq: int | None,
         offload: Offload,
@@ -168,18 +195,47 @@ class Commits:
                     last, at = await self.store.last_seq(room, player)
                     if client_seq <= last:
                         return CommitResult("dup", at, last), state
+            # the answers held for the open claim window (none: not read), which every commit
+            # while it is open takes into account (its deadline) and checks (none added since)
+            answers_n: int | None = None
+            answers: Answers = {}
+            if game_room.holds_answers(state):
+                answers_n, answers = await self.store.answers(room)
             try:
+                out: Change | Held | None
                 if callable(offload):
-                    change = await offload(state)
+                    out = await offload(state, answers)
                 elif offload:
-                    change = await asyncio.to_thread(fn, state)
+                    out = await asyncio.to_thread(fn, state, answers)
                 else:
-                    change = fn(state)
+                    out = fn(state, answers)
             except (RoomError, game.GameError):
                 if cached is None:
                     raise
                 self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
                 continue
+            if isinstance(out, game_room.Held):
+                res = await self.store.hold_answer(
+                    room,
+                    version,
+                    answers_n or 0,
+                    out.seat,
+                    out.record,
+                    player,
+                    client_seq,
+                    out.deadline,
+                )
+                if res.status == "conflict":
+                    self._forget_state(room)
+                    self.metrics.inc("commit_conflicts")
+                    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+                    continue
+                if res.status == "held":
+                    self.metrics.inc("held_answers")
+                    for held_hook in self.held_hooks:
+                        held_hook(room, out.deadline)
+                return res, state
+            change = out
             nothing = change is None or not facts.changes_anything(change)
             if nothing and cached is not None:
                 # nothing to change on our copy: true of the room itself if our copy is its
@@ -194,7 +250,10 @@ class Commits:
                 continue
             if change is None or nothing:
                 return None, state
-            res = await self._commit(room, version, change, player, client_seq, state, snap_version)
+            held = (answers_n, answers) if answers_n is not None else None
+            res = await self._commit(
+                room, version, change, player, client_seq, state, snap_version, held
+            )
             if res.status == "conflict":
                 self._forget_state(room)
                 self.metrics.inc("commit_conflicts")
@@ -212,17 +271,23 @@ class Commits:
         client_seq: int | None,
         base: JSON | None,
         snap_version: int | None,
+        held: tuple[int, Answers] | None,
     ) -> CommitResult:
         """Commit ``change`` over ``version`` (compare-and-set; ``base``: the state at
         ``version``, whose last snapshot is at ``snap_version``); on success cache the state
         and run the after-commit work. The one call of ``Store.commit`` in the server.
 
+        ``held``: (n, the answers) held for the claim window open in ``base``, as read:
+        the deadlines take them into account, the commit fails if one was added since, and
+        a change that closes the window deletes them (it applied them: ``game_room.tick``).
+
         The whole state is written when the last snapshot is ``--snapshot-every`` versions
         old or at a hand boundary (:func:`_boundary`); else a patch from ``base``."""
         now = now_ms()
-        deadlines = self.room_deadlines(change.state)
+        answers = held[1] if held is not None else None
+        deadlines = self.room_deadlines(change.state, answers)
         next_deadline = facts.next_deadline(deadlines)
-        entry = self.build_entry(change, now, deadlines)
+        entry = self.build_entry(change, now, deadlines, answers)
         if client_seq is not None:
             entry["cseq"] = client_seq
         patch = None
@@ -242,6 +307,9 @@ class Commits:
             client_seq,
             deadline=next_deadline,
             patch=patch,
+            answers_n=held[0] if held is not None else None,
+            close_window=held is not None
+            and game_room.window_key(base or {}) != game_room.window_key(change.state),
         )
         if res.status == "ok":
             log.debug(

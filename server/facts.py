@@ -16,13 +16,16 @@ JSON = dict[str, Any]
 Deadline = game_room.Deadline
 
 
-def room_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
+def room_deadlines(
+    state: JSON, grace_ms: int, bot_delay_ms: int, answers: game_room.Answers | None = None
+) -> list[Deadline]:
     """Everything due by itself in the room (``game_room.deadlines``), computed once per commit
     and shared by the log entry's per-seat deadlines, the room's next one and the timer's
     tick of this state (``game_room.committed_deadlines``: ``state`` is not changed in place
-    afterwards; the list is shared, not to be changed)."""
+    afterwards; the list is shared, not to be changed). ``answers``: those held for the
+    open claim window (``game_room.held_answers``)."""
     try:
-        return game_room.committed_deadlines(state, grace_ms, bot_delay_ms)
+        return game_room.committed_deadlines(state, grace_ms, bot_delay_ms, answers)
     except game.GameError:
         return []
 
@@ -42,17 +45,38 @@ def seat_timeouts(deadlines: list[Deadline]) -> dict[int, int]:
     return timeouts
 
 
-def seat_deadline(state: JSON, seat: int | None, grace_ms: int, bot_delay_ms: int) -> int | None:
-    """The deadline ``seat`` (None: a spectator, who has none) is shown in a snapshot."""
+def seat_deadline(
+    state: JSON,
+    seat: int | None,
+    grace_ms: int,
+    bot_delay_ms: int,
+    answers: game_room.Answers | None = None,
+) -> int | None:
+    """The deadline ``seat`` (None: a spectator, who has none) is shown in a snapshot: none
+    once it has answered the open claim window (its answer held: ``answers``)."""
     if seat is None:
         return None
-    return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms)).get(seat)
+    own = _own(answers, seat)
+    return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms, own)).get(seat)
 
 
-def seat_legal(state: JSON, seat: int | None) -> list[JSON]:
-    """``seat``'s legal actions in the room's game: none unless it has a pending decision."""
+def _own(answers: game_room.Answers | None, seat: int) -> game_room.Answers | None:
+    """Of the held ``answers``, ``seat``'s own only: what a seat is shown depends on no
+    other seat's answer (docs/protocol.md "Simultaneous claims")."""
+    if not answers or seat not in answers:
+        return None
+    return {seat: answers[seat]}
+
+
+def seat_legal(
+    state: JSON, seat: int | None, answers: game_room.Answers | None = None
+) -> list[JSON]:
+    """``seat``'s legal actions in the room's game: none unless it has a pending decision
+    it has not answered yet (``answers``: those held for the open claim window)."""
     if seat is None or str(seat) in (state.get("pending_auto") or ()):
         return []  # not asked: no choice, the server passes for it (server/windows.py)
+    if seat in game_room.held_answers(state, _own(answers, seat)):
+        return []  # answered: its answer is held until the window closes
     if rooms.held(state) is not None:
         return []  # the host paused the game: nobody may act until it resumes
     if str(seat) in (state.get("pending_kinds") or {}):
@@ -66,10 +90,13 @@ def build_entry(
     grace_ms: int,
     bot_delay_ms: int,
     deadlines: list[Deadline] | None = None,
+    answers: game_room.Answers | None = None,
 ) -> JSON:
     """The log entry of ``change`` committed at ``now``: its actions, events, lobby, chat and
     notice, and while a game is played each pending seat's legal actions and deadline
-    (``deadlines``: the room's :func:`room_deadlines` when the caller has them)."""
+    (``deadlines``: the room's :func:`room_deadlines` when the caller has them). A seat
+    whose answer to the open claim window is held (``answers``) has no legal actions and no
+    deadline (each seat is sent only its own: server/frames.py)."""
     state = change.state
     entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
     if change.actions:
@@ -87,13 +114,15 @@ def build_entry(
         if deadlines is None:
             deadlines = room_deadlines(state, grace_ms, bot_delay_ms)
         timeouts = seat_timeouts(deadlines)
+        answered = game_room.held_answers(state, answers)
         legal: JSON = {}
         seat_deadlines: JSON = {}
         auto = state.get("pending_auto") or ()
         held = rooms.held(state) is not None  # paused: nobody may act until it resumes
         for k in state.get("pending_kinds") or {}:
-            legal[k] = [] if k in auto or held else game.legal(state["game"], int(k))
-            d = timeouts.get(int(k))
+            done = int(k) in answered
+            legal[k] = [] if k in auto or held or done else game.legal(state["game"], int(k))
+            d = None if done else timeouts.get(int(k))
             if d is not None:
                 seat_deadlines[k] = d
         entry["legal"] = legal

@@ -125,16 +125,18 @@ def snapshot(
     re: int | None,
     grace_ms: int,
     bot_delay_ms: int,
+    answers: game_room.Answers | None = None,
 ) -> tuple[m.Snapshot, int | None]:
     """The ``snapshot`` of room state ``state`` at ``version`` for ``player`` (a member), and
-    the player's seat (None: a spectator)."""
+    the player's seat (None: a spectator). ``answers``: the answers held for the open claim
+    window; only the seat's own counts (answered: no legal actions, no deadline)."""
     seat = rooms.seat_of(state, player)
     view = legal = None
     deadline = None
     if state.get("game") is not None:
         view = game.view(state["game"], seat)
-        legal = facts.seat_legal(state, seat)
-        deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms)
+        legal = facts.seat_legal(state, seat, answers)
+        deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms, answers)
     msg = m.Snapshot(
         room=room,
         seq=version,

@@ -16,12 +16,13 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from protocol.codes import ErrorCode
 from server import game
 from server.rooms import (
     JSON,
+    SEATS,
     Change,
     RoomError,
     copy_state,
@@ -38,6 +39,23 @@ T = TypeVar("T")
 
 #: something that will happen by itself in a room: (at_ms, kind, seat)
 Deadline = tuple[int, str, int]
+
+#: the answers players gave to the open claim window and the server holds outside the
+#: room's commits (server/store.py ``{room:<id>}:answers``): seat -> ``{"g": game_no, "a":
+#: the action}``. Only those to the window open now count (:func:`held_answers`)
+Answers = dict[int, JSON]
+
+
+class Held(NamedTuple):
+    """An answer to a claim window to hold, not commit (:func:`answer`): ``record`` for seat
+    ``seat``; the room's next deadline is then ``deadline`` (the window's close, unless
+    something else is due first; None: nothing is due until a player without a claim
+    timeout answers)."""
+
+    seat: int
+    record: JSON
+    deadline: int | None
+
 
 #: a seated player's own play settings (kept in the room, so they survive a reconnect)
 TOGGLES = ("auto_win", "no_claims", "auto_discard")
@@ -288,11 +306,16 @@ _DEADLINES_MAX = 4096
 _DEADLINES_LOCK = threading.Lock()
 
 
-def committed_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
+def committed_deadlines(
+    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+) -> list[Deadline]:
     """:func:`deadlines` of a room state that is no longer changed in place (a committed
     one, or the state a :func:`tick` starts from), remembered by the state's identity: the
     commit computes them (``facts.room_deadlines``) and the timer's tick of the same state
-    finds them. The list is shared: not to be changed by the caller."""
+    finds them. The list is shared: not to be changed by the caller. With ``answers`` held
+    for the open window, computed afresh (not remembered)."""
+    if answers and held_answers(state, answers):
+        return deadlines(state, grace_ms, bot_delay_ms, answers)
     key = (id(state), grace_ms, bot_delay_ms)
     with _DEADLINES_LOCK:
         hit = _DEADLINES.get(key)
@@ -308,8 +331,60 @@ def committed_deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[D
     return out
 
 
-def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
-    """Everything that will happen by itself in this room: (at_ms, kind, seat)."""
+def window_key(state: JSON) -> tuple[int, int] | None:
+    """The claim (or robbing) window open in the room's game: (game number, decision id),
+    None when none is."""
+    ids = state.get("pending_ids") or {}
+    for k, kind in (state.get("pending_kinds") or {}).items():
+        if kind == "claim":
+            return int(state.get("game_no") or 0), int(ids.get(k, 0))
+    return None
+
+
+def holds_answers(state: JSON) -> bool:
+    """Whether a player of the room may have an answer held for the window open now (a
+    claim window with a seat a player answers): only then are held answers read."""
+    if window_key(state) is None:
+        return False
+    seats = state["seats"]
+    for k, kind in (state.get("pending_kinds") or {}).items():
+        seat = seats[int(k)]
+        if kind == "claim" and seat is not None and not seat["bot"]:
+            return True
+    return False
+
+
+def held_answers(state: JSON, answers: Answers | None) -> dict[int, JSON]:
+    """The held ``answers`` that answer the window open now: seat -> action (a record of an
+    older window, or of a seat no longer asked, does not count)."""
+    if not answers:
+        return {}
+    key = window_key(state)
+    if key is None:
+        return {}
+    kinds = state.get("pending_kinds") or {}
+    out: dict[int, JSON] = {}
+    for seat, rec in answers.items():
+        action = rec.get("a") or {}
+        if (
+            kinds.get(str(seat)) == "claim"
+            and int(rec.get("g", -1)) == key[0]
+            and action.get("seq") == key[1]
+        ):
+            out[int(seat)] = action
+    return out
+
+
+def deadlines(
+    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+) -> list[Deadline]:
+    """Everything that will happen by itself in this room: (at_ms, kind, seat).
+
+    A claim window closes all at once (:func:`tick`): every seat in it is due at the same
+    time, the latest of each automatic answer's drawn time (``server/windows.py``), each
+    held answer (``answers``: kind "held", due at once) and each other asked player's claim
+    timeout; a player asked without a timeout who has not answered holds the window open
+    (no deadline)."""
     out: list[Deadline] = []
     if state["status"] != "playing" or held(state) is not None:
         return out
@@ -330,33 +405,48 @@ def deadlines(state: JSON, grace_ms: int, bot_delay_ms: int) -> list[Deadline]:
     ids = state.get("pending_ids") or {}
     seed = str(state.get("window_seed") or state.get("id", ""))
     hi = window_hi(state, bot_delay_ms)
+    answered = held_answers(state, answers)
+    window: list[tuple[int | None, str, int]] = []
     for k, kind in sorted((state.get("pending_kinds") or {}).items()):
         i = int(k)
         seat = state["seats"][i]
         t0 = int(since.get(k, 0))
+        claim = kind == "claim"
+        at: int | None
+        if claim and i in answered:
+            window.append((t0, "held", i))
+            continue
         if seat and (seat["bot"] or seat.get("auto")):
             # a bot's answer to a claim window waits like a seat without a choice
             at = (
                 t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
-                if kind == "claim"
+                if claim
                 else t0 + _bot_delay(state, bot_delay_ms)
             )
-            out.append((at, "bot", i))
+            what = "bot"
         elif k in (state.get("pending_act") or {}):
             # the player's own setting: on a turn at once, in a window when the others are
-            at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if kind == "claim" else t0
-            out.append((at, "act", i))
+            at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if claim else t0
+            what = "act"
         elif k in auto:
-            out.append((t0 + window_delay(seed, int(ids.get(k, 0)), i, hi), "pass", i))
+            at, what = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi), "pass"
         else:
             secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
-            if secs:
-                out.append((t0 + secs * 1000, "timeout", i))
+            at, what = (t0 + secs * 1000 if secs else None), "timeout"
+        if claim:
+            window.append((at, what, i))
+        elif at is not None:
+            out.append((at, what, i))
+    if window and all(at is not None for at, _, _ in window):
+        close = max(at for at, _, _ in window if at is not None)
+        out.extend((close, what, i) for _, what, i in window)
     return out
 
 
-def next_deadline(state: JSON, grace_ms: int, bot_delay_ms: int) -> int | None:
-    d = deadlines(state, grace_ms, bot_delay_ms)
+def next_deadline(
+    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+) -> int | None:
+    d = deadlines(state, grace_ms, bot_delay_ms, answers)
     return min(at for at, _, _ in d) if d else None
 
 
@@ -369,8 +459,10 @@ def tick(
     max_steps: int = 32,
     bot_budget_s: float | None = None,
     wall_seed: WallSeed = secret_wall_seed,
+    answers: Answers | None = None,
 ) -> Change | None:
-    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal).
+    """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal, the
+    close of a claim window with the ``answers`` held for it).
 
     Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
     falls back to a fast legal action."""
@@ -380,8 +472,9 @@ def tick(
     while steps < max_steps:
         # (the first scan is of ``state`` itself, unchanged: its deadlines are known when it
         # was committed; ``s`` is changed in place by every step)
-        ds = committed_deadlines(state, grace_ms, bot_delay_ms) if steps == 0 else None
-        if ds is None:
+        if steps == 0:
+            ds = committed_deadlines(state, grace_ms, bot_delay_ms, answers)
+        else:
             ds = deadlines(s, grace_ms, bot_delay_ms)
         due = [d for d in ds if d[0] <= now]
         if not due:
@@ -399,23 +492,150 @@ def tick(
             s["next_hand_at"] = None
             _deal_if_needed(s, change, now, wall_seed)
             continue
-        answer = (s.get("pending_kinds") or {}).get(str(i)) == "claim"
+        if (s.get("pending_kinds") or {}).get(str(i)) == "claim":
+            # the whole window closes in this one commit, whoever could claim: the number
+            # of commits does not tell whether a seat could (two per window: the discard
+            # and the close)
+            close_window(s, change, now, answers, rng, bot_budget_s)
+            break
         parsed = None
         if kind == "bot":
             action = game.bot_action(s["game"], i, rng, bot_budget_s)
         elif kind == "act":
             action = dict(s["pending_act"][str(i)])
-        else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
-            action, parsed = game.server_action(s["game"], i, timeout=kind != "pass")
+        else:  # the server's timeout: not parsed again
+            action, parsed = game.server_action(s["game"], i, timeout=True)
         s["game"], events = game.apply(s["game"], action, parsed)
         change.actions.append(action)
         change.events.extend(events)
         _after_game_step(s, change, now)
-        if answer:
-            # every answer in a claim window is a commit of its own, whoever gave it (a
-            # player, a bot, the server for a seat with no choice): the number of commits
-            # does not tell whether a seat could claim
-            break
     if steps == 0:
         return None
     return change
+
+
+def _turn_order(s: JSON, seats: list[int]) -> list[int]:
+    """``seats`` in turn order from the seat after the one whose tile the window is about."""
+    hand = (s.get("game") or {}).get("hand") or {}
+    d = hand.get("discarder")
+    if d is None:
+        return sorted(seats)
+    return sorted(seats, key=lambda i: (i - int(d) - 1) % SEATS)
+
+
+def close_window(
+    s: JSON,
+    change: Change,
+    now: int,
+    answers: Answers | None,
+    rng: random.Random | None,
+    bot_budget_s: float | None,
+) -> None:
+    """Close the claim window open in ``s`` (changed in place): every seat's answer applied
+    in turn order, in one step — the held answer of a player who gave one, a bot's, a
+    player's own setting, the server's pass for a seat without a choice, the timeout of a
+    player who did not answer. The log entry lists them all (the replay is exact). An
+    answer the window no longer waits for (it closed early) is left out."""
+    key = window_key(s)
+    kinds = s.get("pending_kinds") or {}
+    seats = _turn_order(s, [int(k) for k, kind in kinds.items() if kind == "claim"])
+    answered = held_answers(s, answers)
+    acts = s.get("pending_act") or {}
+    auto = s.get("pending_auto") or ()
+    for i in seats:
+        decision = game.pending(s["game"]).get(i)
+        if decision is None or decision[0] != "claim" or key is None or decision[1] != key[1]:
+            continue  # the window closed before this seat's turn (or it had answered)
+        seat = s["seats"][i]
+        k = str(i)
+        parsed = None
+        if i in answered:
+            action = dict(answered[i])
+        elif seat is not None and (seat["bot"] or seat.get("auto")):
+            action = game.bot_action(s["game"], i, rng or random.Random(now), bot_budget_s)
+        elif k in acts:
+            action = dict(acts[k])
+        else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
+            action, parsed = game.server_action(s["game"], i, timeout=k not in auto)
+        try:
+            s["game"], events = game.apply(s["game"], action, parsed)
+        except game.GameError:
+            if i not in answered:
+                raise
+            # (never: a held answer was checked when it was given, and the answers before
+            # it in the window do not change it) the seat times out instead
+            action, parsed = game.server_action(s["game"], i, timeout=True)
+            s["game"], events = game.apply(s["game"], action, parsed)
+        change.actions.append(action)
+        change.events.extend(events)
+    _after_game_step(s, change, now)
+
+
+def window_needs_bot(state: JSON, answers: Answers | None) -> bool:
+    """Whether closing the window open in ``state`` asks a bot for an answer (a bot seat, or
+    a seat a bot plays, that has no held answer)."""
+    answered = held_answers(state, answers)
+    for k, kind in (state.get("pending_kinds") or {}).items():
+        seat = state["seats"][int(k)]
+        if (
+            kind == "claim"
+            and int(k) not in answered
+            and seat
+            and (seat["bot"] or seat.get("auto"))
+        ):
+            return True
+    return False
+
+
+def answer(
+    state: JSON,
+    player: str,
+    action: JSON,
+    now: int,
+    answers: Answers | None,
+    grace_ms: int,
+    bot_delay_ms: int,
+) -> Change | Held:
+    """A player's action (:func:`play`), or, for a player's answer to a claim window, the
+    answer to hold outside the room's commits (:class:`Held`) until the window closes: it
+    is checked against the engine now (bad input changes nothing) and closes the window at
+    once — the returned change, one commit with every answer — when it was the last one
+    missing and every other answer is due (and no bot has to decide: a bot decides in the
+    timer's tick, off the event loop)."""
+    require_member(state, player)
+    seat = seat_of(state, player)
+    kinds = state.get("pending_kinds") or {}
+    if (
+        seat is None
+        or state["status"] != "playing"
+        or held(state) is not None
+        or kinds.get(str(seat)) != "claim"
+        or state["seats"][seat]["bot"]
+        or state["seats"][seat].get("auto")
+    ):
+        return play(state, player, action, now)
+    decision = action.get("seq")
+    if not isinstance(decision, int) or isinstance(decision, bool):
+        return play(state, player, action, now)  # (its error)
+    answered = held_answers(state, answers)
+    if seat in answered:
+        raise RoomError(
+            ErrorCode.ILLEGAL_ACTION,
+            "you have answered this claim already",
+            {"table_code": "not-waiting-for-seat"},
+        )
+    full = game.complete_action(state["game"], action, seat)
+    try:
+        game.apply(state["game"], full)  # checked now; applied when the window closes
+    except game.GameError as exc:
+        raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
+    record = {"g": int(state.get("game_no") or 0), "a": full}
+    both: Answers = {**(answers or {}), seat: record}
+    ds = deadlines(state, grace_ms, bot_delay_ms, both)
+    close_at = next((at for at, _, i in ds if kinds.get(str(i)) == "claim"), None)
+    if close_at is not None and close_at <= now and not window_needs_bot(state, both):
+        s = _copy_game_step(state)
+        change = Change(s, "action", player)
+        close_window(s, change, now, both, None, None)
+        return change
+    return Held(seat, record, min(at for at, _, _ in ds) if ds else None)

@@ -53,6 +53,7 @@ def _ack(
             seq=res.version if res is not None else version,
             client_seq=client_seq,
             duplicate=res is not None and res.status == "dup",
+            held=res is not None and res.status == "held",
             re=re,
         )
     )
@@ -225,9 +226,14 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
             {"table_code": "not-your-seat"},
         )
     action = {k: v for k, v in action_to_wire(msg.action).items() if k != "seat"}
-    res, _ = await cx.commits.mutate(
-        msg.room, lambda s: game_room.play(s, pid, action, now_ms()), pid, msg.seq
-    )
+    grace, bot_delay = cx.commits.grace_ms, cx.rt.cfg.bot_delay_ms
+
+    def act(s: JSON, answers: game_room.Answers) -> Change | game_room.Held:
+        # an answer to a claim window is held until the window closes (the ack says so and
+        # has no new seq), unless it closes the window now
+        return game_room.answer(s, pid, action, now_ms(), answers, grace, bot_delay)
+
+    res, _ = await cx.commits.mutate_window(msg.room, act, pid, msg.seq)
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 
 

@@ -69,6 +69,11 @@ class Loops:
         if deadline is not None and deadline <= now_ms() + self.rt.cfg.timer_poll_ms:
             self.rt.timer_wake.set()
 
+    def held(self, room: str, deadline: int | None) -> None:
+        """After an answer is held: the window's close, due before the next poll, wakes the
+        timer loop."""
+        self.committed(room, 0, {}, deadline)
+
     def on_notification(self, channel: bytes | str, data: Any) -> None:
         """A pub/sub notification of a room's new version: wake its feed if it is behind."""
         room = room_of_channel(channel.decode() if isinstance(channel, bytes) else channel)
@@ -178,13 +183,21 @@ class Loops:
         t = now_ms()
         budget = cfg.bot_budget_ms / 1000
 
-        def step(state: JSON) -> Change | None:
+        def step(state: JSON, answers: game_room.Answers) -> Change | None:
             # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
             # claim window's automatic passes) choose nothing (see off_loop)
             rng = random.Random(secrets.randbits(64))
-            return game_room.tick(state, t, rt.grace_ms, cfg.bot_delay_ms, rng, bot_budget_s=budget)
+            return game_room.tick(
+                state,
+                t,
+                rt.grace_ms,
+                cfg.bot_delay_ms,
+                rng,
+                bot_budget_s=budget,
+                answers=answers,
+            )
 
-        async def off_loop(state: JSON) -> Change | None:
+        async def off_loop(state: JSON, answers: game_room.Answers) -> Change | None:
             """Where the tick runs: in a bot worker process when a bot is due to move (a
             worker thread when there is no such process); a deal in a worker thread; the
             rest (a claim window's automatic answers, timeouts, a player's own settings, a
@@ -197,22 +210,32 @@ class Loops:
             ):  # (else neither a bot's move nor a deal can be due)
                 try:
                     # (the commit of this state computed them: remembered, not redone)
-                    due = game_room.committed_deadlines(state, rt.grace_ms, cfg.bot_delay_ms)
+                    due = game_room.committed_deadlines(
+                        state, rt.grace_ms, cfg.bot_delay_ms, answers
+                    )
                 except game.GameError:
                     due = []
                 kinds = {kind for at, kind, _ in due if at <= t}
             if "bot" in kinds:
                 if cfg.bot_processes > 0:
-                    args = (state, t, rt.grace_ms, cfg.bot_delay_ms, secrets.randbits(64), budget)
+                    args = (
+                        state,
+                        t,
+                        rt.grace_ms,
+                        cfg.bot_delay_ms,
+                        secrets.randbits(64),
+                        budget,
+                        answers,
+                    )
                     fut = game.in_bot_process(bot_worker.tick, *args)
                     if fut is not None:
                         try:
                             return bot_worker.result(await asyncio.wrap_future(fut))
                         except concurrent.futures.BrokenExecutor:
                             game.drop_bot_pool()  # a worker died: a new one next time
-                return await asyncio.to_thread(step, state)
+                return await asyncio.to_thread(step, state, answers)
             if "deal" in kinds:
-                return await asyncio.to_thread(step, state)
+                return await asyncio.to_thread(step, state, answers)
             # one step: a bot due after it (bot delay 0) waits for the next fire, which
             # sends it to the worker process; no bot chooses, so no seeded generator
             return game_room.tick(
@@ -223,6 +246,7 @@ class Loops:
                 _NO_CHOICE,
                 max_steps=1,
                 bot_budget_s=budget,
+                answers=answers,
             )
 
         try:
@@ -230,7 +254,7 @@ class Loops:
             # bot decision never stalls the event loop, and in a bot worker process it never
             # holds the event loop's interpreter lock either
             offload: Offload = off_loop if cfg.bot_thread else False
-            res, _ = await self.commits.mutate(room, step, offload=offload)
+            res, _ = await self.commits.mutate_window(room, step, offload=offload)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await rt.store.r.zrem("mj:timers", room)

@@ -53,6 +53,7 @@ from server import patches
 from server.clock import now_ms
 from server.patches import Patch
 from server.store_base import (
+    ANSWER_LUA,
     BATCH,
     CHANNEL_PATTERN,
     COMMIT_LUA,
@@ -73,9 +74,12 @@ from server.store_base import (
     TIMERS,
     VERSIONS_LUA,
     CommitResult,
+    answer_args,
+    answers_reply,
     commit_args,
     commit_reply,
     expire_room_keys,
+    k_answers,
     k_channel,
     k_log,
     k_online,
@@ -93,6 +97,7 @@ from server.store_base import (
 from server.store_players import PlayerStore
 
 __all__ = [
+    "ANSWER_LUA",
     "CHANNEL_PATTERN",
     "COMMIT_LUA",
     "CONNECT_TIMEOUT",
@@ -109,8 +114,10 @@ __all__ = [
     "CommitResult",
     "Loaded",
     "Store",
+    "answer_args",
     "commit_args",
     "commit_reply",
+    "k_answers",
     "k_channel",
     "k_log",
     "k_online",
@@ -146,6 +153,8 @@ class Store(PlayerStore):
         client_seq: int | None = None,
         deadline: int | None = None,
         patch: Patch | None = None,
+        answers_n: int | None = None,
+        close_window: bool = False,
     ) -> CommitResult:
         """Commit ``state`` as the room's version ``expected_version + 1`` with its log
         ``entry`` (compare-and-set on the version, idempotent per client seq). With ``patch``
@@ -153,28 +162,74 @@ class Store(PlayerStore):
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
         (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is
-        (a second round trip in the first case)."""
+        (a second round trip in the first case).
+
+        ``answers_n``: the commit read the answers held for the room's open claim window
+        (:meth:`answers`), and saw that many written: if one was added since, it is a
+        conflict. ``close_window``: it applied them (the window closed): they are deleted."""
         fmt = FORMAT_STATE if self.old_peers or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
-                room, expected_version, None, entry, player, client_seq, deadline, patch
+                room,
+                expected_version,
+                None,
+                entry,
+                player,
+                client_seq,
+                deadline,
+                patch,
+                answers_n=answers_n,
+                close_window=close_window,
             )
             res = await self._commit_script(room, args, deadline)
             if res.status != "snap":
                 return res
         args = commit_args(
-            room, expected_version, state, entry, player, client_seq, deadline, fmt=fmt
+            room,
+            expected_version,
+            state,
+            entry,
+            player,
+            client_seq,
+            deadline,
+            fmt=fmt,
+            answers_n=answers_n,
+            close_window=close_window,
         )
         return await self._commit_script(room, args, deadline)
+
+    async def answers(self, room: str) -> tuple[int, dict[int, JSON]]:
+        """The answers held for the room's open claim window (server/answer.lua): (how many
+        were written, seat -> ``{"g": game_no, "a": action}``); (0, {}) when none."""
+        return answers_reply(await self._cmd("HGETALL", k_answers(room)))
+
+    async def hold_answer(
+        self,
+        room: str,
+        expected_version: int,
+        answers_n: int,
+        seat: int,
+        record: JSON,
+        player: str | None,
+        client_seq: int | None,
+        deadline: int | None,
+    ) -> CommitResult:
+        """Hold ``seat``'s answer ``record`` to the open claim window (answer.lua): only if
+        the room is still at ``expected_version`` and ``answers_n`` answers were written,
+        none of them by the seat; the room's next deadline becomes ``deadline``. "held" (the
+        version unchanged), "conflict" or "dup"."""
+        args = answer_args(expected_version, answers_n, seat, record, player, client_seq, deadline)
+        keys = [k_state(room), k_answers(room), k_seq(room), TIMERS]
+        return commit_reply(await self._eval(ANSWER_LUA, keys, [*args, room]))
 
     async def _commit_script(
         self, room: str, args: list[Any], deadline: int | None
     ) -> CommitResult:
-        """Run commit.lua once with ``args`` (ARGV[1..9], :func:`commit_args`)."""
+        """Run commit.lua once with ``args`` (ARGV[1..11], :func:`commit_args`)."""
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
-        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), TIMERS]
-        args.append(room)  # ARGV[10], with KEYS[5]
+        keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room), TIMERS]
+        args.append(room)  # ARGV[12], with KEYS[6]
         if self.proc_id is not None:
             keys.append(PROCS)
             args += [now_ms(), self.proc_id]

@@ -59,6 +59,11 @@ def k_tail(room: str) -> str:
     return f"{{room:{room}}}:tail"
 
 
+def k_answers(room: str) -> str:
+    """The answers held for the room's open claim window (server/answer.lua)."""
+    return f"{{room:{room}}}:answers"
+
+
 def k_channel(room: str) -> str:
     return f"{{room:{room}}}:ch"
 
@@ -100,9 +105,9 @@ def unpack(data: bytes) -> Any:
 
 def expire_room_keys(p: Any, room: str, ttl_seconds: float) -> None:
     """Queue on pipeline ``p`` the expiry of the room's own keys (state, log, client seqs,
-    patches)."""
+    patches, held answers)."""
     ms = max(1, int(ttl_seconds * 1000))
-    for key in (k_state(room), k_log(room), k_seq(room), k_tail(room)):
+    for key in (k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)):
         p.pexpire(key, ms)
 
 
@@ -112,7 +117,9 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class CommitResult:
-    status: str  # "ok" | "conflict" | "dup" (| "snap": internal to Store.commit)
+    #: "ok" | "conflict" | "dup" | "held" (an answer held, no commit: server/answer.lua;
+    #: ``version`` the room's, unchanged) (| "snap": internal to Store.commit)
+    status: str
     version: int
     client_seq: int | None = None
     #: the commit wrote the room's whole state (a snapshot, or the format of before them)
@@ -120,6 +127,7 @@ class CommitResult:
 
 
 COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
+ANSWER_LUA = resources.files("server").joinpath("answer.lua").read_text()
 RESUME_LUA = resources.files("server").joinpath("resume.lua").read_text()
 #: the committed version of each room whose state key is given (0: none), in one reply
 VERSIONS_LUA = """
@@ -161,10 +169,13 @@ def commit_args(
     deadline: int | None,
     patch: Any = None,
     fmt: str = FORMAT_SNAP,
+    answers_n: int | None = None,
+    close_window: bool = False,
 ) -> list[Any]:
-    """ARGV[1..9] of commit.lua (see the script), shared by Store and ClusterStore: the
+    """ARGV[1..11] of commit.lua (see the script), shared by Store and ClusterStore: the
     whole ``state`` (a snapshot), or with ``state`` None the ``patch`` from the committed
-    state."""
+    state; ``answers_n``: the n of the held answers the commit read (checked), and
+    ``close_window``: it closes their window (deleted)."""
     return [
         expected_version,
         b"" if state is None else pack(state),
@@ -175,7 +186,45 @@ def commit_args(
         "" if deadline is None else deadline,
         b"" if state is not None else pack(patch),
         fmt,
+        "" if answers_n is None else answers_n,
+        "1" if close_window else "",
     ]
+
+
+def answer_args(
+    expected_version: int,
+    answers_n: int,
+    seat: int,
+    record: JSON,
+    player: str | None,
+    client_seq: int | None,
+    deadline: int | None,
+) -> list[Any]:
+    """ARGV[1..7] of answer.lua (see the script), shared by Store and ClusterStore."""
+    return [
+        expected_version,
+        answers_n,
+        seat,
+        pack(record),
+        player if client_seq is not None and player else "",
+        client_seq if client_seq is not None else "",
+        "" if deadline is None else deadline,
+    ]
+
+
+def answers_reply(raw: dict[Any, Any] | list[Any] | None) -> tuple[int, dict[int, JSON]]:
+    """HGETALL of a room's answers hash: (n, seat -> record)."""
+    if isinstance(raw, list):
+        raw = dict(zip(raw[::2], raw[1::2], strict=True))
+    n = 0
+    out: dict[int, JSON] = {}
+    for k, v in (raw or {}).items():
+        name = k.decode() if isinstance(k, bytes) else str(k)
+        if name == "n":
+            n = int(v)
+        elif name.isdigit():
+            out[int(name)] = unpack(v)
+    return n, out
 
 
 class StoreBase:

@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from server_tests.helpers import Player, check_against_log, check_view_message
+from server_tests.helpers import Player, check_against_log, check_held, check_view_message
 from server_tests.wsclient import Client
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -73,6 +73,10 @@ class Seat:
         return [a for p in self.history for a in p.acked]
 
     @property
+    def held(self) -> list[tuple[int, int | None, JSON]]:
+        return [a for p in self.history for a in p.held]
+
+    @property
     def game_over(self) -> JSON | None:
         return self.player.game_over
 
@@ -113,6 +117,7 @@ def check_room(log: dict[int, JSON], seats: list[Seat], hands: int) -> None:
         for cseq, v in s.acked:
             assert v in log, f"acked version {v} missing from the log"
             assert log[v]["kind"] == "action" and log[v].get("cseq") == cseq, (cseq, log[v])
+        check_held(log, s.held)
         for p in s.history:
             check_against_log(p.c, log)
     summaries = [s.game_over["summary"] for s in seats if s.game_over]

@@ -56,6 +56,22 @@ def check_view_message(client: Client, msg: JSON) -> None:
                 client.seat = i
 
 
+def check_held(log: dict[int, JSON], held: list[tuple[int, int | None, JSON]]) -> None:
+    """Every answer acknowledged as held is applied by one later commit (the window's
+    close), with the seat's other answers of that window nowhere else."""
+    for v, seat, action in held:
+        found = [
+            w
+            for w, e in log.items()
+            if w > v
+            for a in e.get("actions") or []
+            if a.get("seq") == action.get("seq")
+            and a.get("type") == action.get("type")
+            and (seat is None or a.get("seat") == seat)
+        ]
+        assert len(found) == 1, (v, seat, action, found)
+
+
 def check_against_log(client: Client, log: dict[int, JSON]) -> int:
     """Post-hoc check: every event this client got is the engine's event with every secret
     of another seat removed (``log``: the room's unredacted stream, version -> entry)."""
@@ -100,6 +116,8 @@ class Player:
         self.seq_seen = 0
         self.game_over: JSON | None = None
         self.acked: list[tuple[int, int]] = []  # (client seq, room seq) of acknowledged actions
+        #: answers to claim windows acknowledged as held: (room seq then, seat, the action)
+        self.held: list[tuple[int, int | None, JSON]] = []
         self.errors: list[JSON] = []
         self.hand_results = 0
         self.paused = False
@@ -148,7 +166,13 @@ class Player:
                 if e["type"] == "hand_ended":
                     self.hand_results += 1
         elif t == "ack" and msg.get("client_seq") is not None:
-            self.acked.append((msg["client_seq"], msg["seq"]))
+            if msg.get("held"):
+                # no commit of its own: the window's close applies it (check_held)
+                assert self.last_action is not None
+                self.held.append((msg["seq"], self.c.seat, self.last_action))
+                self.legal = []
+            else:
+                self.acked.append((msg["client_seq"], msg["seq"]))
             if msg.get("re") == self.inflight:
                 self.inflight = None
                 # events of commits before ours may still be on their way: never act on

@@ -97,8 +97,9 @@ def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, i
 
 
 def _deadline(state: JSON, seat: int) -> int:
-    """When the server answers for ``seat`` in its open claim decision: its timeout, or —
-    a seat with no choice but "pass", which is not asked — its automatic pass."""
+    """When the server answers for ``seat`` in its open claim decision: when the window
+    closes (all its answers at once: the latest of its seats' timeouts and automatic
+    passes)."""
     [at] = [
         at
         for at, kind, i in game_room.deadlines(state, GRACE_MS, BOT_DELAY_MS)
@@ -108,12 +109,19 @@ def _deadline(state: JSON, seat: int) -> int:
 
 
 def _answer_delay(state: JSON, seat: int) -> int:
-    """How long after it is asked the server answers for ``seat`` (timeout or auto pass)."""
-    k = str(seat)
-    if k in state["pending_auto"]:
-        hi = game_room.window_hi(state, BOT_DELAY_MS)
-        return window_delay(state["window_seed"], state["pending_ids"][k], seat, hi)
-    return CLAIM_S * 1000
+    """How long after it is asked the server answers for ``seat``: the window closes at the
+    latest of every seat's timeout or automatic pass (a seat with no choice is not asked)."""
+    out = 0
+    for k, kind in state["pending_kinds"].items():
+        if kind != "claim":
+            continue
+        if k in state["pending_auto"]:
+            hi = game_room.window_hi(state, BOT_DELAY_MS)
+            d = window_delay(state["window_seed"], state["pending_ids"][k], int(k), hi)
+        else:
+            d = CLAIM_S * 1000
+        out = max(out, d)
+    return out
 
 
 def _refused_as_stale(state: JSON, seat: int, seq: int, now: int) -> None:

@@ -11,6 +11,7 @@ from server_tests.conftest import ServerProc, running_server
 from server_tests.helpers import (
     Player,
     check_against_log,
+    check_held,
     check_view_message,
     load_room,
     read_log,
@@ -115,6 +116,7 @@ async def test_sigkill_mid_hand_and_restart_with_embedded_redis(tmp_path):
                 for cseq, v in p.acked:
                     assert log[v]["actor"] in ids and log[v]["kind"] == "action"
                     assert log[v]["cseq"] == cseq
+                check_held(log, p.held)  # held answers too: in Redis, closed with the window
             for p in players2:
                 check_against_log(p.c, log)
                 await p.c.close()

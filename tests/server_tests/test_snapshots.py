@@ -233,7 +233,7 @@ async def test_a_server_writes_snapshots_every_n_and_a_fresh_process_rebuilds(
                 tails.append(int(await r.llen(k_tail(room))))
                 return int(await r.hget(k_state(room), "version") or 0) > 40
 
-            await until(played, "40 versions played")
+            await until(played, "40 versions played", tries=1500)
             assert 0 < max(tails) <= 3, "patches between snapshots, at most three"
             loaded = await fresh.load_room(room)
             assert loaded is not None

@@ -82,9 +82,12 @@ def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
                 sparse.append(frame)
                 last_sent = v
             assert _client_view(sparse) == _client_view(dense), (view, v)
-    # the check above holds trivially if nothing is ever skipped
-    assert skipped > len(entries)
-    assert unasked > 20
+    # the check above holds trivially if nothing is ever skipped (the players' passes, which
+    # this self-play commits one by one with ``game_room.play``; the server holds them and
+    # closes each window in one commit, with its own passes for the seats it did not ask:
+    # never alone in a commit)
+    assert skipped > len(entries) // 4
+    assert unasked == 0
 
 
 def test_another_seats_answer_is_not_sent_to_anyone_else() -> None:
@@ -107,13 +110,12 @@ def test_another_seats_answer_is_not_sent_to_anyone_else() -> None:
         for view in VIEWS:
             assert quiet(entry, before, view) == (view != actor or not asked), (view, entry)
     assert mid_window > 20
-    assert 0 < unasked < mid_window
+    assert unasked == 0  # the server's passes are in the window's close, never alone
 
 
 async def test_sparse_clients_play_a_game_on_the_server(server, redis_url) -> None:
     """Four sparse players finish a game on a real server: every frame chains to the one
-    before it by ``prev`` (the test player asserts it), each got fewer frames than the
-    room has commits, and every commit missing from a seat's stream shows that seat
+    before it by ``prev`` (the test player asserts it), and every commit missing from a seat's stream shows that seat
     nothing (checked against the log in Redis)."""
     clients, room = await setup_table(
         server.port, 4, "zung-jung", FAST_ONE_HAND, label="sp", sparse=True
@@ -127,8 +129,9 @@ async def test_sparse_clients_play_a_game_on_the_server(server, redis_url) -> No
     for seat, c in enumerate(clients):
         got = {m["seq"] for m in c.inbox if m["type"] == "events" and m["room"] == room}
         first = min(got)
+        # (every window closes in one commit that shows everyone something, so a game may
+        # have no commit a seat is not sent)
         missing = [v for v in range(first, last + 1) if v not in got]
-        assert missing, f"seat {seat} was sent every commit"
         for v in missing:
             assert quiet(log[v], log[v - 1], seat), (seat, v, log[v])
     for c in clients:

@@ -1,9 +1,11 @@
 """No prompt without a choice, and nobody can tell: a seat whose only answer to a discard is
 "pass" is not asked (no legal actions, no deadline); the server passes for it at a time
-drawn exactly as a bot's answer is, each answer its own commit. So what the other seats
-receive during a claim window — the number of commits and frames, their sizes, their times
-— is the same whether that seat could have claimed (and was a bot that passed) or could
-not (and was passed for).
+drawn exactly as a bot's answer is. A player's answer is held, not committed, and every
+window closes in one commit (the discard and the close: two commits per window, whoever
+could claim) at the latest of the drawn times and the answers. So what the other seats
+receive during a claim window — the number of commits and frames, their times — is the
+same whether that seat could have claimed (and was a bot that passed) or could not (and
+was passed for).
 
 Room logic (``server.rooms``) with an injected clock; frames built by ``server.frames``
 for an observer seat, sparse and dense."""
@@ -58,23 +60,27 @@ def _room(seed: int, watched_is_bot: bool) -> JSON:
 
 def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, int, str]]]]:
     """Every claim window opened by another seat's discard: (whether the watched seat had a
-    choice, [(ms after the discard, the observer's frame size, what the commit was)])."""
+    choice, [(ms after the discard, the observer's frame size, what the commit was)]). The
+    human seats answer at once: their answers are held (``game_room.answer``)."""
     s = _room(seed, watched_is_bot)
     rng = random.Random(seed)
     player = table.RandomPlayer(rng, claim_rate=0.0)
     now = 1000
     windows: list[tuple[bool, list[tuple[int, int, str]]]] = []
     current: tuple[int, bool, list[tuple[int, int, str]]] | None = None
+    answers: game_room.Answers = {}
     version = 1
     for _ in range(3000):
         if s["status"] != "playing":
             break
         kinds = s["pending_kinds"]
+        held = game_room.held_answers(s, answers)
         humans = [
             int(k)
             for k in kinds
             if int(k) != WATCHED or not watched_is_bot
             if k not in s["pending_auto"] and not s["seats"][int(k)]["bot"]
+            if int(k) not in held
         ]
         if humans:  # a human with a decision acts at once (it passes in claim windows)
             seat = min(humans)
@@ -83,18 +89,32 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
             assert a is not None
             if kinds[str(seat)] == "claim":
                 a = table.Action(table.ActionType.PASS, seat, st.seq)
-            ch = game_room.play(
-                s, f"p{seat}", {k: v for k, v in a.to_json().items() if k != "seat"}, now
+            out = game_room.answer(
+                s,
+                f"p{seat}",
+                {k: v for k, v in a.to_json().items() if k != "seat"},
+                now,
+                answers,
+                GRACE_MS,
+                BOT_DELAY_MS,
             )
-        else:  # the room's own deadlines: bots, the server's passes, deals
-            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
-            ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
+            if isinstance(out, game_room.Held):
+                assert kinds[str(seat)] == "claim"
+                answers = {**answers, out.seat: out.record}
+                assert out.deadline == game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers)
+                continue  # held: no commit
+            ch = out
+        else:  # the room's own deadlines: the window's close, bots, deals
+            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers) or now)
+            ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng, answers=answers)
             assert ch is not None
         entry = facts.build_entry(ch, now, GRACE_MS, BOT_DELAY_MS)
         version += 1
         size = len(frames.events_frame("r_1", version, entry, OBSERVER))
         before = s
         s = ch.state
+        if game_room.window_key(s) != game_room.window_key(before):
+            answers = {}  # (the close applied them; the store deletes them)
         types = [e["type"] for e in ch.events]
         if "discard" in types and s["game"]["phase"] == "claim":
             discarder = s["game"]["hand"]["discarder"]
@@ -114,45 +134,45 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
                     if not choice:
                         assert entry["legal"][str(WATCHED)] == []
                         assert str(WATCHED) not in entry["deadlines"]
-                        k = str(WATCHED)
-                        due = s["pending_since"][k] + window_delay(
-                            s["window_seed"], s["pending_ids"][k], WATCHED, WINDOW_MS
-                        )
-                        assert (due, "pass", WATCHED) in game_room.deadlines(
-                            s, GRACE_MS, BOT_DELAY_MS
-                        )
             continue
         if current is not None and before["game"]["phase"] == "claim":
-            actor = ch.actions[0]["seat"] if len(ch.actions) == 1 else -1
-            if actor == WATCHED and ch.kind == "tick":
-                # the watched seat's answer: a commit of its own, at the drawn time, and the
-                # observer's frame of it tells nothing (answers are private)
-                k = str(WATCHED)
-                assert [a["seat"] for a in ch.actions] == [WATCHED]
-                assert now - before["pending_since"][k] == window_delay(
-                    before["window_seed"], before["pending_ids"][k], WATCHED, WINDOW_MS
+            # the close: one commit with every seat's answer, in turn order, at the latest
+            # drawn time of the automatic answers (the humans answered at once)
+            seats = [int(k) for k, kind in before["pending_kinds"].items() if kind == "claim"]
+            d = before["game"]["hand"]["discarder"]
+            order = sorted(seats, key=lambda i: (i - d - 1) % 4)
+            assert [a["seat"] for a in ch.actions][: len(order)] == order
+            auto = [
+                i for i in seats if before["seats"][i]["bot"] or str(i) in before["pending_auto"]
+            ]
+            k = str(WATCHED)
+            if auto:
+                assert now - before["pending_since"][k] == max(
+                    window_delay(before["window_seed"], before["pending_ids"][k], i, WINDOW_MS)
+                    for i in auto
                 )
-                seen = frames.visible_events(entry, OBSERVER)
-                assert all(e["type"] != "answered" for e in seen)
-            current[2].append((now - current[0], size, f"seat{actor}"))
-            if s["game"]["phase"] != "claim" or s["game"]["seq"] != before["game"]["seq"]:
-                windows.append((current[1], current[2]))
-                current = None
+            seen = frames.visible_events(entry, OBSERVER)
+            assert all(e["type"] != "answered" or e["seat"] == OBSERVER for e in seen)
+            current[2].append((now - current[0], size, "close"))
+            assert s["game"]["phase"] != "claim" or s["game"]["seq"] != before["game"]["seq"]
+            windows.append((current[1], current[2]))
+            current = None
     return windows
 
 
-def test_a_seat_without_a_choice_is_passed_for_like_a_bot_that_passes():
-    """In both rooms the watched seat's answer comes at the time drawn for it (checked at
-    every answer in ``_play``), alone in its commit, invisible to the observer; here: both
-    kinds of window occurred, and the times have the same range."""
-    times: dict[str, list[int]] = {"passed for": [], "bot, could claim": [], "bot": []}
+def test_every_window_is_two_commits_whoever_could_claim():
+    """In both rooms every window opened by a discard closes in exactly one commit after it,
+    whether the watched seat could claim (a bot that passed) or not (passed for), at a time
+    in the drawn range."""
+    seen: dict[str, list[int]] = {"passed for": [], "bot, could claim": [], "bot": []}
     for seed in range(3):
         for choice, w in _play(seed, watched_is_bot=False):
+            assert [who for _, _, who in w] == ["close"]
             if not choice:
-                times["passed for"] += [t for t, _, who in w if who == f"seat{WATCHED}"]
+                seen["passed for"] += [t for t, _, _ in w]
         for choice, w in _play(seed, watched_is_bot=True):
-            key = "bot, could claim" if choice else "bot"
-            times[key] += [t for t, _, who in w if who == f"seat{WATCHED}"]
-    for key, ts in times.items():
+            assert [who for _, _, who in w] == ["close"]
+            seen["bot, could claim" if choice else "bot"] += [t for t, _, _ in w]
+    for key, ts in seen.items():
         assert ts, f"no window where the watched seat was {key}"
         assert int(0.4 * WINDOW_MS) <= min(ts) and max(ts) <= WINDOW_MS, key

@@ -1042,6 +1042,8 @@ export interface ServerAck {
   client_seq?: number | null;
   /** the action had been applied before (a resend) */
   duplicate?: boolean;
+  /** action: an answer to a claim window, held (stored) until the window closes: no new commit, seq is the room's; the answer appears in the commit that closes the window */
+  held?: boolean;
   /** the id of the request this answers */
   re?: number | null;
 }
