@@ -109,12 +109,18 @@ def main() -> None:
         out["server_counters"] = counts
         n_act = counts.get('mahjong_commits_total{kind="action"}', 0)
         n_tick = counts.get('mahjong_commits_total{kind="tick"}', 0)
+        # a client's answer to a claim window is held, not committed (a server from before
+        # held answers has no such counter: 0)
+        n_held = counts.get("mahjong_held_answers_total", 0)
+        n_client = n_act + n_held
         if n_act and game_cpu:
-            # the game's commits during play: a client's action, the server's (timers)
-            out["game_commits_per_action"] = round((n_act + n_tick) / n_act, 2)
-            out["server_us_per_game_commit"] = round(game_cpu * n_act / (n_act + n_tick), 1)
-            out["timer_fires_per_action"] = round(counts["mahjong_timer_fires_total"] / n_act, 2)
-            out["redis_calls_per_action"] = round(counts["redis_calls"] / n_act, 2)
+            # the game's commits during play: a client's action, the server's (timers), per
+            # client action (committed or held)
+            out["game_commits_per_action"] = round((n_act + n_tick) / n_client, 2)
+            out["held_answers_per_action"] = round(n_held / n_client, 2)
+            out["server_us_per_game_commit"] = round(game_cpu * n_client / (n_act + n_tick), 1)
+            out["timer_fires_per_action"] = round(counts["mahjong_timer_fires_total"] / n_client, 2)
+            out["redis_calls_per_action"] = round(counts["redis_calls"] / n_client, 2)
         if game_cpu and base_cpu:
             out["server_cpu_ratio"] = round(game_cpu / base_cpu, 2)
         print(json.dumps(out, indent=2))
@@ -127,7 +133,12 @@ def main() -> None:
 
 def _counters(port: int) -> dict[str, float]:
     """The server's commit, frame and timer counters from its /metrics."""
-    want = ("mahjong_commits_total", "mahjong_messages_", "mahjong_timer_fires_total")
+    want = (
+        "mahjong_commits_total",
+        "mahjong_messages_",
+        "mahjong_timer_fires_total",
+        "mahjong_held_answers_total",
+    )
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read()
     out: dict[str, float] = {}
     for line in text.decode().splitlines():

@@ -344,6 +344,15 @@ class GameRoom(_Room):
                 # broadcasts older than our commit may still be on their way and carry the
                 # question we just answered: only a newer one may ask again
                 self.asked[conn.index] = max(self.asked[conn.index], int(ack.get("seq", 0)) - 1)
+                if ack.get("held"):
+                    # an answer to a claim window, held: no commit of its own, so no
+                    # broadcast to wait for (the window's close comes when it is due); its
+                    # latency is the ack's. The question it answered is the room's seq
+                    self.asked[conn.index] = max(self.asked[conn.index], int(ack["seq"]))
+                    self.rec.held += 1
+                    with contextlib.suppress(ValueError):
+                        self.inflight.remove(f)
+                    self.rec.delivered(loop.time() - f.sent, None, False)
             except RequestError as e:
                 if self.reconnect and e.code == "shutting_down":
                     self.rec.lost_in_flight += 1  # refused by a server going down: resumed

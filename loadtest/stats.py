@@ -120,6 +120,7 @@ class Recorder:
     reconnect_failures: int = 0
     refused: int = 0  # reconnect attempts the server refused with 503 + Retry-After
     stale: int = 0  # actions refused as stale-seq (the table had moved on): not errors
+    held: int = 0  # answers to a claim window held by the server (ack.held: no commit)
     lost_in_flight: int = 0  # actions whose connection was lost before their ack
     resumed_behind: int = 0  # a resume snapshot older than what the seat had already seen
 
@@ -217,6 +218,7 @@ class Recorder:
             out.reconnect_failures += p.reconnect_failures
             out.refused += p.refused
             out.stale += p.stale
+            out.held += p.held
             out.lost_in_flight += p.lost_in_flight
             out.resumed_behind += p.resumed_behind
             for k, sec in p.seconds.items():
@@ -295,6 +297,7 @@ class Recorder:
             "reconnect_failures": self.reconnect_failures,
             "reconnects_refused_503": self.refused,
             "stale_actions": self.stale,
+            "held_answers": self.held,
             "lost_in_flight": self.lost_in_flight,
             "resumed_behind": self.resumed_behind,
             "cpu_seconds": {k: round(v, 3) for k, v in self.cpu.items()},

@@ -14,6 +14,7 @@
 --         answer is held (stored in the state hash like a commit's)
 -- KEYS[4] (optional, single Redis only) mj:timers, updated here too; ARGV[8] the room id
 -- Returns {"held", version, n} | {"conflict", current_version} | {"dup", version, last_seq}
+--       | {"answers", version}: not the answers the caller read (read them, check again)
 local cur = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 local player = ARGV[5]
 if player ~= '' then
@@ -29,7 +30,7 @@ if cur ~= tonumber(ARGV[1]) then
 end
 local n = tonumber(redis.call('HGET', KEYS[2], 'n') or '0')
 if n ~= tonumber(ARGV[2]) or redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then
-  return {'conflict', cur}
+  return {'answers', cur}
 end
 redis.call('HSET', KEYS[2], ARGV[3], ARGV[4], 'n', n + 1)
 redis.call('HSET', KEYS[1], 'deadline', ARGV[7])

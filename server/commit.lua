@@ -21,7 +21,7 @@
 --         held outside the commits (server/answer.lua): <seat> -> msgpack, n -> how many
 --         were ever written to it
 -- ARGV[10] "" (the commit does not read them), or the n the commit read: if an answer was
---         added since, nothing is written ({"conflict", version}: computed again)
+--         added since, nothing is written ({"answers", version}: read them, compute again)
 -- ARGV[11] "1": the commit closes the window: the answers hash is deleted
 -- KEYS[6] (optional, single Redis only) mj:timers: the global deadline index, updated here
 --         too (ZADD ARGV[12] at ARGV[7]; ZREM when the room has no deadline, else its stale
@@ -37,6 +37,7 @@
 --         Without KEYS[7], always published.
 -- Returns {"ok", new_version, 1 if the whole state was written else 0}
 --       | {"conflict", current_version} | {"dup", version_of_that_seq}
+--       | {"answers", current_version}: the held answers are not the ARGV[10] read
 --       | {"snap", current_version}: a patch, but the hash has no snapshot the patches reach
 --         the expected version from (written by a process of before snapshots, or in their
 --         format): nothing was written; commit again with the whole state
@@ -55,7 +56,7 @@ if cur ~= tonumber(ARGV[1]) then
 end
 local answers_n = ARGV[10] or ''
 if answers_n ~= '' and tonumber(redis.call('HGET', KEYS[5], 'n') or '0') ~= tonumber(answers_n) then
-  return {'conflict', cur}
+  return {'answers', cur}
 end
 local nv = cur + 1
 local whole = 1

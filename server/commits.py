@@ -52,6 +52,9 @@ class Commits:
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        # room -> (version, n, answers): the answers held for the room's open claim window
+        # as this process last knew them at that version (see _mutate)
+        self.answers_seen: dict[str, tuple[int, int, Answers]] = {}
         # room -> the version of its last snapshot, for the rooms in ``states`` (None: the
         # state in Redis is in the format of before snapshots; see _commit)
         self.snap_versions: dict[str, int | None] = {}
@@ -178,11 +181,12 @@ class Commits:
         client_seq: int | None,
         offload: Offload,
     ) -> tuple[CommitResult | None, JSON | None]:
+        keep = False  # the last attempt failed on the held answers only: keep our state
         for attempt in range(MAX_ATTEMPTS):
             # The state this process committed last for the room, if any: used optimistically
             # (no load from Redis); the commit's version check catches a stale copy (another
             # process committed since), and then the loop reloads from Redis.
-            cached = self.states.get(room) if attempt == 0 else None
+            cached = self.states.get(room) if attempt == 0 or keep else None
             if cached is not None:
                 version, state = cached
                 snap_version = self.snap_versions.get(room)
@@ -195,12 +199,23 @@ class Commits:
                     last, at = await self.store.last_seq(room, player)
                     if client_seq <= last:
                         return CommitResult("dup", at, last), state
-            # the answers held for the open claim window (none: not read), which every commit
-            # while it is open takes into account (its deadline) and checks (none added since)
+            # the answers held for the open claim window (None: no window a player could
+            # answer), which every commit while it is open takes into account (its deadline)
+            # and checks (none added since: else "answers", and they are read again). Used
+            # optimistically like the state: as this process last knew them at this version,
+            # or none (almost always true: at paced play ~1 answer in 100 is held, the others
+            # close their window at once); a wrong guess costs one more attempt
             answers_n: int | None = None
             answers: Answers = {}
             if game_room.holds_answers(state):
-                answers_n, answers = await self.store.answers(room)
+                seen = self.answers_seen.get(room)
+                if cached is None or keep:
+                    answers_n, answers = await self.store.answers(room)
+                elif seen is not None and seen[0] == version:
+                    answers_n, answers = seen[1], seen[2]
+                else:
+                    answers_n, answers = 0, {}
+            keep = False
             try:
                 out: Change | Held | None
                 if callable(offload):
@@ -225,12 +240,17 @@ class Commits:
                     client_seq,
                     out.deadline,
                 )
+                if res.status == "answers":  # an answer was added meanwhile: read them
+                    keep = True
+                    continue
                 if res.status == "conflict":
                     self._forget_state(room)
                     self.metrics.inc("commit_conflicts")
                     await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
                     continue
                 if res.status == "held":
+                    n = (answers_n or 0) + 1
+                    self.answers_seen[room] = (version, n, {**answers, out.seat: out.record})
                     self.metrics.inc("held_answers")
                     for held_hook in self.held_hooks:
                         held_hook(room, out.deadline)
@@ -254,6 +274,9 @@ class Commits:
             res = await self._commit(
                 room, version, change, player, client_seq, state, snap_version, held
             )
+            if res.status == "answers":
+                keep = True
+                continue
             if res.status == "conflict":
                 self._forget_state(room)
                 self.metrics.inc("commit_conflicts")
@@ -325,6 +348,12 @@ class Commits:
             self.metrics.commits[change.kind] += 1
             self.metrics.inc("actions", len(change.actions))
             snapped = res.version if res.snapshot else snap_version
+            if held is None or game_room.window_key(base or {}) != game_room.window_key(
+                change.state
+            ):
+                self.answers_seen[room] = (res.version, 0, {})  # (closed: deleted)
+            else:
+                self.answers_seen[room] = (res.version, held[0], held[1])
             self._remember_state(room, res.version, change.state, snapped)
             await self.after_commit(room, res.version, change.state, entry, next_deadline)
         return res
@@ -350,10 +379,12 @@ class Commits:
         while len(self.states) > STATE_CACHE_ROOMS:
             old, _ = self.states.popitem(last=False)
             self.snap_versions.pop(old, None)
+            self.answers_seen.pop(old, None)
 
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
         self.snap_versions.pop(room, None)
+        self.answers_seen.pop(room, None)
 
 
 def _boundary(before: JSON, after: JSON) -> bool:

@@ -625,10 +625,16 @@ def answer(
             {"table_code": "not-waiting-for-seat"},
         )
     full = game.complete_action(state["game"], action, seat)
-    try:
-        game.apply(state["game"], full)  # checked now; applied when the window closes
-    except game.GameError as exc:
-        raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
+    # checked now (applied when the window closes): one of the seat's legal actions (known
+    # since the commit that opened the window) is accepted, anything else is asked of the
+    # engine, which refuses it with its reason (or, in a form the list does not spell, takes it)
+    if full not in game.legal(state["game"], seat):
+        try:
+            game.apply(state["game"], full)
+        except game.GameError as exc:
+            raise RoomError(
+                ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}
+            ) from None
     record = {"g": int(state.get("game_no") or 0), "a": full}
     both: Answers = {**(answers or {}), seat: record}
     ds = deadlines(state, grace_ms, bot_delay_ms, both)

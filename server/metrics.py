@@ -100,6 +100,7 @@ class Metrics:
             ("actions", "Game actions committed (player, timeout and bot)."),
             ("redis_errors", "Redis command failures."),
             ("commit_conflicts", "Optimistic-concurrency conflicts (retried)."),
+            ("held_answers", "Answers to claim windows held until the window closes (no commit)."),
             ("timer_fires", "Room timers fired by this process."),
             ("gap_heals", "Event gaps healed from the stream."),
             ("keepalive_pongs", "Keepalive pings answered by clients."),

@@ -118,7 +118,8 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True)
 class CommitResult:
     #: "ok" | "conflict" | "dup" | "held" (an answer held, no commit: server/answer.lua;
-    #: ``version`` the room's, unchanged) (| "snap": internal to Store.commit)
+    #: ``version`` the room's, unchanged) | "answers" (the held answers are not those the
+    #: caller read: read them again) (| "snap": internal to Store.commit)
     status: str
     version: int
     client_seq: int | None = None

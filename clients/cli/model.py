@@ -177,11 +177,17 @@ class RoomState:
         self.action_pending = True
 
     def action_done(self, reply: m.ServerMessage | None) -> None:
-        """The answer to our action: an ack moves ``ack_seq``; an error or no answer at all
-        lets us decide again on the same ``legal`` (nothing was applied)."""
+        """The answer to our action: an ack moves ``ack_seq`` (a held one clears the prompt);
+        an error or no answer at all lets us decide again on the same ``legal`` (nothing
+        was applied)."""
         self.action_pending = False
         if isinstance(reply, m.Ack):
             self.ack_seq = max(self.ack_seq, reply.seq)
+            if reply.held and self.legal_seq <= reply.seq:
+                # an answer to a claim window, held until it closes (no commit: the frame
+                # of the close brings the next question): the prompt is answered
+                self.legal = []
+                self.deadline = None
         else:
             self.acted_seq = -1
 

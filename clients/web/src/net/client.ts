@@ -62,7 +62,8 @@ export class Client {
   /** The name the hello in flight said (undefined: none): a rename while it was in flight
    * needs one more hello once it is welcomed. */
   private helloName: string | undefined;
-  /** the seq of the last ack of an action per room: `legal` of older frames is not acted on */
+  /** the seq of the last ack of an action per room (after a held answer, the room's seq + 1):
+   * `legal` of older frames is not acted on */
   lastActionAck: Record<string, number> = {};
 
   constructor(private readonly url: string, roomCode: string | null) {
@@ -305,7 +306,12 @@ export class Client {
   async act(room: string, a: LegalAction): Promise<void> {
     const { seat: _seat, ...action } = a; // the server knows the seat
     const r = await this.request({ type: "action", room, seq: this.nextSeq(room), action });
-    if (r.type === "ack") this.lastActionAck[room] = Math.max(this.lastActionAck[room] ?? 0, r.seq);
+    if (r.type !== "ack") return;
+    // a held answer to a claim window (no commit: seq is the room's) answers the prompt of
+    // every frame up to it; the window's close (seq + 1) brings the next question
+    const answered = r.held ? r.seq + 1 : r.seq;
+    this.lastActionAck[room] = Math.max(this.lastActionAck[room] ?? 0, answered);
+    if (r.held) this.set({}); // clear the prompt now
   }
 
   select(room: string | null): void {
