@@ -311,3 +311,38 @@ async def test_two_processes_hold_and_close_one_window(redis_url):
     finally:
         pa.stop()
         pb.stop()
+
+
+async def test_a_room_stored_mid_window_before_held_answers_plays_on(server, redis_url):
+    """A room as a server of before held answers left it mid-window: one seat's answer is
+    committed in the game state (the engine has it), no answers hash. The other seats'
+    answers close the window in one commit, without the first seat's again."""
+    st, asked = _window_with_two_asked()
+    a, b = asked[0], asked[1]
+    mid, _ = table.apply(st, table.Action(table.ActionType.PASS, a, st.seq))
+    assert a not in mid.hand.pending and b in mid.hand.pending
+    clients, room = await setup_table(server.port, 4, RULESET, OPTIONS, label="old")
+    assert (await clients[0].request({"type": "start_game", "room": room}))["type"] == "ack"
+    await inject_game(redis_url, room, mid.to_json())
+    r = aioredis.Redis.from_url(redis_url)
+    try:
+        assert not await r.exists(k_answers(room))
+        version = (await _snap(clients[b], room))["seq"]
+        assert (await _snap(clients[a], room))["legal"] == []  # answered (in the state)
+        pass_ = {"type": "pass", "seq": st.seq}
+        ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
+        assert ack["type"] == "ack", ack
+
+        async def closed() -> bool:
+            return version + 1 in await read_log(redis_url, room)
+
+        await until(closed, "the window closed", tries=500)
+        log = await read_log(redis_url, room)
+        seats = [x["seat"] for x in log[version + 1]["actions"]][: len(mid.hand.pending)]
+        d = st.hand.discarder
+        assert seats == sorted(mid.hand.pending, key=lambda i: (i - d - 1) % 4)
+        assert a not in seats
+    finally:
+        await r.aclose()
+        for c in clients:
+            await c.close()
