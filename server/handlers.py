@@ -230,7 +230,10 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
 
     def act(s: JSON, answers: game_room.Answers) -> Change | game_room.Held:
         # an answer to a claim window is held until the window closes (the ack says so and
-        # has no new seq), unless it closes the window now
+        # has no new seq), unless it closes the window now -- or a live process of before
+        # held answers (a rolling upgrade) would not see it: then it is committed
+        if cx.rt.store.unheld_peers:
+            return game_room.play(s, pid, action, now_ms())
         return game_room.answer(s, pid, action, now_ms(), answers, grace, bot_delay)
 
     res, _ = await cx.commits.mutate_window(msg.room, act, pid, msg.seq)

@@ -33,6 +33,8 @@ CHANNEL_PATTERN = "{room:*}:ch"
 PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[6])
 #: the live processes that read the snapshot format (server/store.py), as in ``mj:procs``
 PROCS_SNAP = "mj:procs:snap"
+#: the live processes that hold players' answers to a claim window (server/answer.lua)
+PROCS_HELD = "mj:procs:held"
 #: what restarts taught the processes (server/reconnect.py): ``stopped_at``,
 #: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
 #: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
@@ -247,6 +249,10 @@ class StoreBase:
         #: from before snapshots): commits write the whole state in the old format
         #: (server/store.py; kept up to date by ``register_process``)
         self.old_peers = False
+        #: a live process that does not know held answers exists (a rolling upgrade from
+        #: before them): a player's answer to a claim window is committed, not held, so
+        #: that process sees it (kept up to date by ``register_process``)
+        self.unheld_peers = False
         #: write the format of before snapshots always (``--snapshot-every 1``)
         self.old_format = False
 

@@ -14,6 +14,7 @@ from server.store_base import (
     LEAVERS,
     PLAYER_PREFIX,
     PROCS,
+    PROCS_HELD,
     PROCS_SNAP,
     RESTART,
     RESUME_LUA,
@@ -37,18 +38,19 @@ class PlayerStore(StoreBase):
         on, this store's commits notify only when another live process exists (commit.lua):
         so call it only once this process's own subscription is listening.
 
-        It is also marked as a reader of the snapshot format (``mj:procs:snap``), and finds
-        out whether a live process is not (:attr:`old_peers`, see :meth:`check_peers`)."""
+        It is also marked as a reader of the snapshot format (``mj:procs:snap``) and as a
+        process that holds answers (``mj:procs:held``), and finds out whether a live process
+        is not (:attr:`old_peers`, :attr:`unheld_peers`; see :meth:`check_peers`)."""
         now = now_ms()
         async with self.r.pipeline(transaction=False) as p:
-            p.zadd(PROCS, {proc_id: now + live_ms})
-            p.zadd(PROCS_SNAP, {proc_id: now + live_ms})
-            p.zremrangebyscore(PROCS, "-inf", now - 60_000)
-            p.zremrangebyscore(PROCS_SNAP, "-inf", now - 60_000)
-            p.zrangebyscore(PROCS, now, "+inf")
-            p.zrangebyscore(PROCS_SNAP, now, "+inf")
-            *_, live, snap = await p.execute()
+            for key in (PROCS, PROCS_SNAP, PROCS_HELD):
+                p.zadd(key, {proc_id: now + live_ms})
+                p.zremrangebyscore(key, "-inf", now - 60_000)
+            for key in (PROCS, PROCS_SNAP, PROCS_HELD):
+                p.zrangebyscore(key, now, "+inf")
+            *_, live, snap, held = await p.execute()
         self.old_peers = bool(set(live) - set(snap))
+        self.unheld_peers = bool(set(live) - set(held))
         self.proc_id = proc_id
 
     async def check_peers(self) -> bool:
@@ -57,10 +59,14 @@ class PlayerStore(StoreBase):
         in the format it reads (server/store.py). Kept in :attr:`old_peers`; checked at
         start and with every :meth:`register_process`."""
         now = now_ms()
-        live, snap = await self._cmds(
-            ("ZRANGEBYSCORE", PROCS, now, "+inf"), ("ZRANGEBYSCORE", PROCS_SNAP, now, "+inf")
+        live, snap, held = await self._cmds(
+            ("ZRANGEBYSCORE", PROCS, now, "+inf"),
+            ("ZRANGEBYSCORE", PROCS_SNAP, now, "+inf"),
+            ("ZRANGEBYSCORE", PROCS_HELD, now, "+inf"),
         )
-        self.old_peers = bool(set(live) - set(snap) - {(self.proc_id or "").encode()})
+        me = {(self.proc_id or "").encode()}
+        self.old_peers = bool(set(live) - set(snap) - me)
+        self.unheld_peers = bool(set(live) - set(held) - me)
         return self.old_peers
 
     async def unregister_process(self) -> None:
@@ -68,6 +74,7 @@ class PlayerStore(StoreBase):
         if self.proc_id is not None:
             await self.r.zrem(PROCS, self.proc_id)
             await self.r.zrem(PROCS_SNAP, self.proc_id)
+            await self.r.zrem(PROCS_HELD, self.proc_id)
 
     async def _add_to_player_set(self, key: str, member: str) -> None:
         """Add to one of a player's sets, which lives as long as the player: one round trip

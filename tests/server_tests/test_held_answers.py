@@ -346,3 +346,53 @@ async def test_a_room_stored_mid_window_before_held_answers_plays_on(server, red
         await r.aclose()
         for c in clients:
             await c.close()
+
+
+async def test_while_a_process_of_before_held_answers_is_live_answers_are_committed(redis_url):
+    """A rolling upgrade: a live process of before held answers (in ``mj:procs`` and
+    ``mj:procs:snap``, not in ``mj:procs:held``) would never apply a held answer, so while
+    it is live a player's answer is committed as before (a new seq, no answers hash), and the
+    window still closes; once it is gone, answers are held again."""
+    r = aioredis.Redis.from_url(redis_url)
+    await r.zadd("mj:procs", {"old-proc": 2**50})
+    await r.zadd("mj:procs:snap", {"old-proc": 2**50})
+    srv = ServerProc("--redis-url", redis_url)
+    clients: list[Client] = []
+    try:
+        clients, room, st, asked = await _room(srv.port, redis_url, "roll")
+        a, b = asked[0], asked[1]
+        version = (await _snap(clients[a], room))["seq"]
+        pass_ = {"type": "pass", "seq": st.seq}
+        ack = await clients[a].request({"type": "action", "room": room, "seq": 1, "action": pass_})
+        assert ack["type"] == "ack" and ack.get("held", False) is False, ack
+        assert ack["seq"] == version + 1, "committed: the old process sees it in the state"
+        assert not await r.exists(k_answers(room))
+        log = await read_log(redis_url, room)
+        assert [x["seat"] for x in log[version + 1]["actions"]] == [a]
+        ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
+        assert ack["type"] == "ack" and ack.get("held", False) is False, ack
+
+        assert (await read_log(redis_url, room))[version + 2]["kind"] == "action"
+
+        async def closed() -> bool:
+            return version + 3 in await read_log(redis_url, room)
+
+        await until(closed, "the window closed", tries=500)
+        close = (await read_log(redis_url, room))[version + 3]
+        assert close["kind"] == "tick" and a not in {x["seat"] for x in close["actions"]}
+        # the old process is gone (its registration runs out): answers are held again
+        store = Store.from_url(redis_url)
+        try:
+            await store.register_process("probe", 10_000)
+            assert store.unheld_peers
+            await r.zrem("mj:procs", "old-proc")
+            await store.check_peers()
+            assert not store.unheld_peers
+        finally:
+            await store.unregister_process()
+            await store.close()
+    finally:
+        for c in clients:
+            await c.close()
+        srv.stop()
+        await r.aclose()
