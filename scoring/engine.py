@@ -16,7 +16,7 @@ import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from mypy_extensions import mypyc_attr
 
@@ -44,6 +44,7 @@ from scoring.tiles import KINDS, Suit, Tile
 
 __all__ = [
     "Exclusion",
+    "FeatureRecord",
     "Features",
     "Item",
     "Pattern",
@@ -262,7 +263,17 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     counted: frozenset[str] = frozenset()
 
 
-F = TypeVar("F", bound=Features)
+class FeatureRecord(Protocol):
+    """What the evaluation loop needs of a feature record: the arrangement it describes and
+    the ids counted so far (``Row.reads_counted``). :class:`Features` is one; a rule set may
+    instead write a plain class with these fields (MCR's, compiled a native class whose
+    facts are struct fields rather than ``lazy`` entries of an instance ``__dict__``)."""
+
+    arr: Arrangement
+    counted: frozenset[str]
+
+
+F = TypeVar("F", bound=FeatureRecord)
 
 
 #: The row of a rule table (:class:`scoring.rows.Row`); ``Pattern`` is its older name.

@@ -43,14 +43,12 @@ from scoring.decompose import (
     standard_waits,
 )
 from scoring.engine import (
-    Features,
     Item,
     Payment,
     RuleSet,
     ScoreResult,
     Seating,
     SpecialShape,
-    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
@@ -525,38 +523,67 @@ def _set_of(t: int) -> _Set:
 # Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
 # can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
 @cache
-def _chow_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
-    return chow_combination_fans(tuple(_set_of(t) for t in tiles))
+def _chow_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
+    return dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
 
 
 @cache
-def _pung_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
-    return pung_combination_fans(tuple(_set_of(t) for t in tiles))
+def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
+    return dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
 
 
-class MCRFeatures(Features):
-    """MCR facts about one arrangement.
+_NO_FANS: dict[str, int] = {}
 
-    The arrangement's blocks and the hand's tile counts are read once, in ``__init__``, into
-    plain integers and sets (the facts nearly every fan reads: computing them eagerly in one
-    pass is cheaper than lazy look-ups); the rarer facts are :func:`~scoring.engine.lazy`
-    attributes computed on first use.
+# The facts of MCRFeatures computed on first use: one bit each of its ``_done`` mask.
+_RANKS, _ALL_TYPES, _RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (1, 2, 4, 8, 16, 32, 64)
+_SEVEN_POSSIBLE, _NINE_GATES_B, _SHIFTED_PAIRS, _SUITED, _TERMINAL_CHOWS, _LAST_TILE = (
+    128,
+    256,
+    512,
+    1024,
+    2048,
+    4096,
+)
+_WAIT_FAN = 8192
+
+
+class MCRFeatures:
+    """MCR facts about one arrangement: the feature record the predicates of :data:`TABLE`
+    read (the engine's :class:`~scoring.engine.FeatureRecord`).
+
+    A plain class with a fixed set of fields, not a :class:`~scoring.engine.Features`
+    subclass: compiled (mypyc) it is a native class, so a predicate's read is a struct load,
+    not a dictionary look-up. The arrangement's blocks and the hand's tile counts are read
+    once, in ``__init__``, into plain integers and sets (the facts nearly every fan reads);
+    the rarer facts are properties computed on first use and kept in a field of their own
+    (a bit of ``_done`` says it is there).
     """
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
-        super().__init__(hand, arrangement, waits)
-        self.shape = arrangement.shape
-        self.is_standard_shape = self.shape == "standard"
+        self.hand = hand
+        #: the typed win context (:class:`scoring.context.WinContext`)
+        self.context = hand.context
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn: bool = hand.win.self_drawn
+        #: set by the evaluation loop (``Row.reads_counted``; no MCR row reads it)
+        self.counted: frozenset[str] = frozenset()
+        self._done = 0
+        shape = arrangement.shape
+        self.shape: str = shape
+        std = shape == "standard"
+        self.is_standard_shape: bool = std
         chows: list[int] = []
         pungs: list[int] = []
         kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
-        pair: int | None = None
+        pair = -1
         npairs = 0
         # the concealed (not declared) blocks: (kind, lowest tile)
         hidden: list[tuple[BlockKind, int]] = []
         for b in arrangement.blocks:
             k = b.kind
-            t = b.tile._value_
+            t: int = b.tile._value_
             if k is _CHOW:
                 chows.append(t)
             elif k is _PUNG or k is _KONG:
@@ -574,65 +601,93 @@ class MCRFeatures(Features):
                 npairs += 1
             if b.meld is None:
                 hidden.append((k, t))
-        self.chow_tiles = chows
-        self.pung_tiles = pungs
-        self.n_kongs = kongs
-        self.n_melded_kongs = melded_kongs
-        self.n_concealed_kongs = concealed_kongs
+        self.chow_tiles: list[int] = chows
+        self.pung_tiles: list[int] = pungs
+        self.n_kongs: int = kongs
+        self.n_melded_kongs: int = melded_kongs
+        self.n_concealed_kongs: int = concealed_kongs
         #: concealed pungs including concealed kongs (暗刻)
-        self.concealed_pung_total = concealed_pungs
-        self.pair_tile = pair if npairs == 1 else None
-        self.hidden = hidden
-        self.win_i = hand.win_tile._value_
-        self.exposed = len([m for m in hand.melds if not m.concealed]) if hand.melds else 0
+        self.concealed_pung_total: int = concealed_pungs
+        self.pair_tile: int | None = pair if npairs == 1 else None
+        self.hidden: list[tuple[BlockKind, int]] = hidden
+        self.win_i: int = hand.win_tile._value_
+        melds = hand.melds
+        self.exposed: int = len([m for m in melds if not m.concealed]) if melds else 0
         # -- tiles: counts (34) of every tile of the hand, melds included
         tc = hand._tile_counts
         self.counts_i: tuple[int, ...] = tc
         self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
         #: numbered suits absent
-        self.has_characters = any(tc[0:9])
-        self.voided: int = 3 - (self.has_characters + any(tc[9:18]) + any(tc[18:27]))
+        has_characters = any(tc[0:9])
+        self.has_characters: bool = has_characters
+        self.voided: int = 3 - (has_characters + any(tc[9:18]) + any(tc[18:27]))
         self.honors: bool = any(tc[27:34])
-        std = self.is_standard_shape
         self.four_chows: bool = std and len(chows) == 4
         self.four_pungs: bool = std and len(pungs) == 4
         self.tile_hogs: int = tc.count(4) - kongs
         self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         # the fans the sets make together (every arrangement's guards read them)
-        self.chow_fans: Mapping[str, int] = (
-            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _EMPTY
+        self.chow_fans: dict[str, int] = (
+            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _NO_FANS
         )
-        self.pung_fans: Mapping[str, int] = (
-            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _EMPTY
+        self.pung_fans: dict[str, int] = (
+            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _NO_FANS
         )
         if pungs:
-            self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
-            self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
+            self.dragon_pungs: int = sum([1 for t in pungs if t >= 31])
+            self.wind_pungs: frozenset[int] = frozenset([t for t in pungs if 27 <= t < 31])
         else:
             self.dragon_pungs = 0
             self.wind_pungs = _NO_TILES
+        # the slots of the facts computed on first use (valid when their bit of _done is set)
+        self._ranks: frozenset[int] | None = None
+        self._all_types = False
+        self._range_fan: str | None = None
+        self._chow_sets: tuple[_Set, ...] = ()
+        self._pung_sets: tuple[_Set, ...] = ()
+        self._toh = 0
+        self._division: tuple[int, ...] = ()
+        self._seven_possible = False
+        self._nine_gates = False
+        self._shifted_pairs = False
+        self._suited = 0
+        self._terminal_chows: str | None = None
+        self._last_tile = False
+        self._wait_fan: str | None = None
 
     # -- tiles ------------------------------------------------------------------------------
 
-    @lazy
+    @property
     def ranks(self) -> frozenset[int] | None:
         """Ranks present when every tile is numbered, else None."""
-        if self.honors:
-            return None
-        return frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
+        if not self._done & _RANKS:
+            self._ranks = (
+                None if self.honors else frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
+            )
+            self._done |= _RANKS
+        return self._ranks
 
     def only(self, tiles: frozenset[int]) -> bool:
         return self.kinds_i <= tiles
 
-    @lazy
+    @property
     def all_types(self) -> bool:
-        k = self.kinds_i
-        return self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
+        if not self._done & _ALL_TYPES:
+            k = self.kinds_i
+            self._all_types = self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
+            self._done |= _ALL_TYPES
+        return self._all_types
 
-    @lazy
+    @property
     def range_fan(self) -> str | None:
         """全大/大於五/全中/全小/小於五 (numbered tiles only)."""
+        if not self._done & _RANGE_FAN:
+            self._range_fan = self._find_range_fan()
+            self._done |= _RANGE_FAN
+        return self._range_fan
+
+    def _find_range_fan(self) -> str | None:
         r = self.ranks
         if r is None:
             return None
@@ -646,13 +701,19 @@ class MCRFeatures(Features):
 
     # -- sets ------------------------------------------------------------------------------
 
-    @lazy
+    @property
     def chow_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(t) for t in self.chow_tiles))
+        if not self._done & _CHOW_SETS:
+            self._chow_sets = tuple(sorted([_set_of(t) for t in self.chow_tiles]))
+            self._done |= _CHOW_SETS
+        return self._chow_sets
 
-    @lazy
+    @property
     def pung_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(t) for t in self.pung_tiles))
+        if not self._done & _PUNG_SETS:
+            self._pung_sets = tuple(sorted([_set_of(t) for t in self.pung_tiles]))
+            self._done |= _PUNG_SETS
+        return self._pung_sets
 
     def chow(self, fan: str) -> int:
         return self.chow_fans.get(fan, 0)
@@ -660,14 +721,20 @@ class MCRFeatures(Features):
     def pung(self, fan: str) -> int:
         return self.pung_fans.get(fan, 0)
 
-    @lazy
+    @property
     def pungs_of_terminals_or_honors(self) -> int:
         """幺九刻: terminal and wind pungs not already accounted for by another fan — a wind
         pung counted as Seat Wind / Prevalent Wind or inside Big Three Winds, and the pung of
         terminals that is part of Nine Gates."""
+        if not self._done & _TOH:
+            self._toh = self._count_toh()
+            self._done |= _TOH
+        return self._toh
+
+    def _count_toh(self) -> int:
         if not self.pung_tiles:
             return 0
-        n = sum(1 for t in self.pung_tiles if t in _TERMINALS)
+        n = sum([1 for t in self.pung_tiles if t in _TERMINALS])
         if self.wind_pungs and not self.pung("big-three-winds"):
             n += len(self.wind_pungs - {self.seat_i, self.round_i})
         if n and self.nine_gates:
@@ -682,51 +749,80 @@ class MCRFeatures(Features):
             t in other_ok for t in self.pung_tiles
         )
 
-    @lazy
+    @property
     def division_order(self) -> tuple[int, ...]:
         """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
-        key: list[int] = []
-        for k, t in self.hidden:
-            if k is _CHOW or k is _PUNG or k is _KONG:
-                o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
-                step = 1 if k is _CHOW else 0
-                key.append(o << 16 | (o + step) << 8 | o + 2 * step)
-        return tuple(sorted(key))
+        if not self._done & _DIVISION:
+            key: list[int] = []
+            for k, t in self.hidden:
+                if k is _CHOW or k is _PUNG or k is _KONG:
+                    o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
+                    step = 1 if k is _CHOW else 0
+                    key.append(o << 16 | (o + step) << 8 | o + 2 * step)
+            self._division = tuple(sorted(key))
+            self._done |= _DIVISION
+        return self._division
 
-    @lazy
+    @property
     def seven_pairs_possible(self) -> bool:
-        return not self.hand.melds and not any(map(_ODD, self.hand._concealed_counts))
+        if not self._done & _SEVEN_POSSIBLE:
+            h = self.hand
+            self._seven_possible = not h.melds and not any(map(_ODD, h._concealed_counts))
+            self._done |= _SEVEN_POSSIBLE
+        return self._seven_possible
 
     # -- special hands ------------------------------------------------------------------------
 
-    @lazy
+    @property
     def nine_gates(self) -> bool:
         """九蓮寶燈: 1112345678999 of one suit plus any tile of it, all concealed, no melds."""
-        if self.hand.melds or not self.is_standard_shape or self.win_i >= 27:
+        if not self._done & _NINE_GATES_B:
+            self._nine_gates = self._is_nine_gates()
+            self._done |= _NINE_GATES_B
+        return self._nine_gates
+
+    def _is_nine_gates(self) -> bool:
+        w = self.win_i
+        if self.hand.melds or not self.is_standard_shape or w >= 27:
             return False
         c = self.hand.concealed_counts()
-        c[self.win_i] -= 1
-        base = self.win_i - self.win_i % 9
+        c[w] -= 1
+        base = w - w % 9
         return c[base : base + 9] == _NINE_GATES
 
-    @lazy
+    @property
     def seven_shifted_pairs(self) -> bool:
+        if not self._done & _SHIFTED_PAIRS:
+            self._shifted_pairs = self._is_seven_shifted_pairs()
+            self._done |= _SHIFTED_PAIRS
+        return self._shifted_pairs
+
+    def _is_seven_shifted_pairs(self) -> bool:
         if self.shape != SEVEN_PAIRS:
             return False
         c = self.counts_i
         for base in (0, 9, 18):
             for start in range(3):
-                if all(c[base + start + i] == 2 for i in range(7)):
+                if all([c[base + start + i] == 2 for i in range(7)]):
                     return True
         return False
 
-    @lazy
+    @property
     def suited_singles(self) -> int:
-        return sum(1 for t in self.kinds_i if t < 27)
+        if not self._done & _SUITED:
+            self._suited = sum([1 for t in self.kinds_i if t < 27])
+            self._done |= _SUITED
+        return self._suited
 
-    @lazy
+    @property
     def terminal_chows(self) -> str | None:
         """一色雙龍會 / 三色雙龍會: four chows 123 and 789 with a pair of fives."""
+        if not self._done & _TERMINAL_CHOWS:
+            self._terminal_chows = self._find_terminal_chows()
+            self._done |= _TERMINAL_CHOWS
+        return self._terminal_chows
+
+    def _find_terminal_chows(self) -> str | None:
         p = self.pair_tile
         if not self.four_chows or p is None or p >= 27 or p % 9 != 4:
             return None
@@ -734,25 +830,29 @@ class MCRFeatures(Features):
         if list(self.chow_sets) == [(suit, 1), (suit, 1), (suit, 7), (suit, 7)]:
             return "pure-terminal-chows"
         others = sorted({0, 1, 2} - {suit})
-        if list(self.chow_sets) == sorted((s, r) for s in others for r in (1, 7)):
+        if list(self.chow_sets) == sorted([(s, r) for s in others for r in (1, 7)]):
             return "three-suited-terminal-chows"
         return None
 
     # -- winning situation --------------------------------------------------------------------
 
-    @lazy
+    @property
     def last_tile(self) -> bool:
         """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
         and the winner holds no other copy concealed, or the winner's own melds already
         show three copies."""
-        h = self.hand
-        w = self.win_i
-        in_hand = h._concealed_counts[w]  # the win tile included
-        if h._tile_counts[w] - in_hand == 3:  # three copies in the winner's melds
-            return True
-        return h.win.fourth_tile and in_hand == 1
+        if not self._done & _LAST_TILE:
+            h = self.hand
+            w = self.win_i
+            in_hand = h._concealed_counts[w]  # the win tile included
+            # three copies in the winner's melds, or the caller says it is the fourth
+            self._last_tile = h._tile_counts[w] - in_hand == 3 or (
+                h.win.fourth_tile and in_hand == 1
+            )
+            self._done |= _LAST_TILE
+        return self._last_tile
 
-    @lazy
+    @property
     def wait_fan(self) -> str | None:
         """邊張 / 坎張 / 單釣將 when the hand waited on one tile only.
 
@@ -763,6 +863,12 @@ class MCRFeatures(Features):
         on 3 is an edge wait). In a knitted-straight hand the wait is judged on the set and
         the pair (the tiles outside the knitted straight), when the win tile is one of them.
         """
+        if not self._done & _WAIT_FAN:
+            self._wait_fan = self._find_wait_fan()
+            self._done |= _WAIT_FAN
+        return self._wait_fan
+
+    def _find_wait_fan(self) -> str | None:
         w = self.win_i
         shape = self.shape
         if shape == "standard":
