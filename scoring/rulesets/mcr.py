@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 from itertools import compress, permutations
 from typing import Any
@@ -454,17 +454,30 @@ def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     return odd[0] if len(odd) == 1 else None
 
 
-@lru_cache(maxsize=4096)  # shared by RuleSet.waits and the wait fans of the same hand
+# The last answer of _unique_wait_tiles: (counts, with seven pairs, tiles). One slot, shared
+# by RuleSet.waits and the wait fans of the same hand (both ask for the counts before the
+# win); never an answer for another hand (nothing is remembered from hand to hand, so a
+# benchmark scoring the same hands again measures the work, not a memo). The slot is one
+# tuple replaced at once: threads at worst compute again.
+_last_waits: tuple[tuple[int, ...], bool, frozenset[int]] | None = None
+
+
 def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
     seven pairs — what decides a unique wait. A tile the player already holds four of still
     counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    global _last_waits
+    last = _last_waits
+    if last is not None and last[1] is with_seven_pairs and last[0] == c:
+        return last[2]
     out = {int(t) for t in standard_waits(c)}
     if with_seven_pairs and sum(c) == 13:
         t = _seven_pairs_wait(c)
         if t is not None:
             out.add(t)
-    return frozenset(out)
+    tiles = frozenset(out)
+    _last_waits = (c, with_seven_pairs, tiles)
+    return tiles
 
 
 def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
