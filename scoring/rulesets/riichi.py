@@ -29,19 +29,18 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
+from itertools import compress
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from scoring.decompose import BlockKind, Wait
+from scoring.decompose import STANDARD, Arrangement, Block, BlockKind, Wait
 from scoring.engine import (
-    Features,
     Item,
     Payment,
     RuleSet,
     ScoreResult,
     Seating,
-    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
@@ -52,7 +51,7 @@ from scoring.riichi.fu import FuCount, count_fu
 from scoring.riichi.limits import Value, hand_value
 from scoring.rows import Exclusion, Row, RowData, bind
 from scoring.shapes import seven_pairs, thirteen_orphans
-from scoring.tiles import Tile, Wind
+from scoring.tiles import KINDS, Tile, Wind
 
 __all__ = [
     "DATA",
@@ -87,6 +86,9 @@ _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 _FIVES = (Tile.M5, Tile.P5, Tile.S5)
 _SEVEN_PAIRS = "seven-pairs"
 _ORPHANS = "thirteen-orphans"
+_CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
+_TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+_SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
 
 # A one-slot cache of the parsed context of the hand being scored (each of its arrangements
 # gets a feature record; the context is parsed once). A hand is immutable, and the slot is
@@ -114,150 +116,147 @@ def _has_terminal_or_honor(kind: BlockKind, t: Tile) -> bool:
 # -- the feature record ---------------------------------------------------------------------
 
 
-class RiichiFeatures(Features):
-    """Facts of one arrangement of a riichi hand that the predicates read."""
+class RiichiFeatures:
+    """Facts of one arrangement of a riichi hand that the predicates read: the feature record
+    of :data:`TABLE` (the engine's :class:`~scoring.engine.FeatureRecord`).
 
-    #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
-    scored: tuple[int, int | None, Value] | None = None
+    A plain class with a fixed set of fields, not a :class:`~scoring.engine.Features`
+    subclass: compiled (mypyc) it is a native class, and a predicate's read is a struct load.
+    Every row of the table is evaluated for every arrangement (riichi has no guard groups),
+    so every fact is computed here, once, in ``__init__``.
+    """
 
-    @lazy
-    def rc(self) -> RiichiContext:
-        return context_of(self.hand)
-
-    @lazy
-    def open(self) -> bool:
-        """An open hand (a concealed kong keeps a hand closed)."""
-        return not self.hand.is_concealed
-
-    @lazy
-    def dealer(self) -> bool:
-        """Seat wind east is the dealer."""
-        return self.hand.seat_wind is Wind.EAST
-
-    @lazy
-    def shape(self) -> str:
-        return self.arr.shape
-
-    @lazy
-    def seven_pairs(self) -> bool:
-        return self.arr.shape == _SEVEN_PAIRS
-
-    @lazy
-    def fu(self) -> FuCount | None:
-        """The fu of a standard or seven-pairs arrangement (None for thirteen orphans)."""
-        if self.arr.shape == _ORPHANS:
-            return None
-        return count_fu(
-            self.arr,
-            concealed_hand=not self.open,
-            self_drawn=self.self_drawn,
-            seat=self.seat_tile,
-            round_=self.round_tile,
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        self.hand = hand
+        self.context = hand.context
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn: bool = hand.win.self_drawn
+        #: set by the evaluation loop (``Row.reads_counted``; no riichi row reads it)
+        self.counted: frozenset[str] = frozenset()
+        #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
+        self.scored: tuple[int, int | None, Value] | None = None
+        rc = context_of(hand)
+        self.rc: RiichiContext = rc
+        #: an open hand (a concealed kong keeps a hand closed)
+        is_open = not hand.is_concealed
+        self.open: bool = is_open
+        #: seat wind east is the dealer
+        self.dealer: bool = hand.seat_wind is Wind.EAST
+        self.seat_tile: Tile = hand.seat_wind.tile
+        self.round_tile: Tile = hand.round_wind.tile
+        shape = arrangement.shape
+        self.shape: str = shape
+        self.seven_pairs: bool = shape == _SEVEN_PAIRS
+        std = shape == STANDARD
+        self.is_standard: bool = std
+        self.wait: Wait = arrangement.wait
+        # -- the blocks, in one pass
+        blocks = arrangement.blocks
+        self.blocks: tuple[Block, ...] = blocks
+        chows: list[Block] = []
+        pungs: list[Block] = []
+        kongs: list[Block] = []
+        pairs: list[Block] = []
+        concealed_pungs = 0
+        for b in blocks:
+            k = b.kind
+            if k is _CHOW:
+                chows.append(b)
+            elif k is _PUNG or k is _KONG:
+                pungs.append(b)
+                if k is _KONG:
+                    kongs.append(b)
+                if b.concealed:
+                    concealed_pungs += 1
+            elif k is _PAIR:
+                pairs.append(b)
+        self.chows: tuple[Block, ...] = tuple(chows)
+        #: pungs and kongs
+        self.pungs: tuple[Block, ...] = tuple(pungs)
+        self.kongs: tuple[Block, ...] = tuple(kongs)
+        #: concealed pungs and kongs (暗刻)
+        self.concealed_pungs: int = concealed_pungs
+        pair = pairs[0] if len(pairs) == 1 else None
+        self.pair: Block | None = pair
+        self.pair_tile: Tile | None = pair.tile if pair is not None and std else None
+        # -- the tiles: counts (34) of the hand, melds included (a kong counts 4)
+        c = hand._tile_counts
+        self.counts: tuple[int, ...] = c
+        self.kinds: frozenset[Tile] = frozenset(compress(KINDS, c))
+        n_suits = bool(any(c[0:9])) + bool(any(c[9:18])) + bool(any(c[18:27]))
+        #: how many numbered suits are present (riichi reads no more of ``suits``)
+        self.n_suits: int = n_suits
+        self.has_honors: bool = any(c[27:34])
+        self.all_simples: bool = not any([c[i] for i in _TERMINALS_HONORS])
+        self.all_terminals_honors: bool = not any([c[i] for i in _SIMPLES])
+        self.one_suit: bool = n_suits == 1
+        # -- sets
+        starts = [b.tile._value_ for b in chows]
+        #: how many times each chow (by its first tile) occurs
+        self.chow_counts: Counter[int] = Counter(starts)
+        #: pairs of identical chows (four alike make two)
+        self.identical_chow_pairs: int = sum([n // 2 for n in self.chow_counts.values()])
+        pung_tiles = frozenset([b.tile for b in pungs])
+        self.pung_tiles: frozenset[Tile] = pung_tiles
+        self.dragon_pungs: int = sum([1 for t in _DRAGONS if t in pung_tiles])
+        self.wind_pungs: int = sum([1 for t in pung_tiles if t.is_wind])
+        #: a standard hand with a chow where every set and the pair hold a terminal or
+        #: honour (chanta / junchan)
+        self.outside: bool = (
+            std and bool(chows) and all([_has_terminal_or_honor(b.kind, b.tile) for b in blocks])
         )
-
-    @lazy
-    def pinfu(self) -> bool:
-        """Closed, four chows, a pair that scores no fu, a two-sided wait: no fu at all."""
-        fu = self.fu
-        return self.is_standard and not self.open and fu is not None and fu.no_extra
-
-    @lazy
-    def chow_counts(self) -> Counter[int]:
-        """How many times each chow (by its first tile) occurs."""
-        return Counter(int(b.tile) for b in self.chows)
-
-    @lazy
-    def identical_chow_pairs(self) -> int:
-        """Pairs of identical chows (four alike make two)."""
-        return sum(n // 2 for n in self.chow_counts.values())
-
-    @lazy
-    def pung_tiles(self) -> frozenset[Tile]:
-        return frozenset(b.tile for b in self.pungs)
+        start_set = set(starts)
+        self.ittsu: bool = len(chows) >= 3 and any(
+            [{s, s + 3, s + 6} <= start_set for s in (0, 9, 18)]
+        )
+        self.sanshoku: bool = len(chows) >= 3 and any(
+            [{n, n + 9, n + 18} <= start_set for n in range(7)]
+        )
+        if len(pungs) >= 3:
+            ts = {int(t) for t in pung_tiles if t.is_suited}
+            self.sanshoku_doukou: bool = any([{n, n + 9, n + 18} <= ts for n in range(9)])
+        else:
+            self.sanshoku_doukou = False
+        self.concealed_counts: list[int] = hand.concealed_counts()
+        self.nine_gates: int = self._nine_gates()
+        # -- the fu of a standard or seven-pairs arrangement (None for thirteen orphans)
+        fu = (
+            None
+            if shape == _ORPHANS
+            else count_fu(
+                arrangement,
+                concealed_hand=not is_open,
+                self_drawn=self.self_drawn,
+                seat=self.seat_tile,
+                round_=self.round_tile,
+            )
+        )
+        self.fu: FuCount | None = fu
+        #: closed, four chows, a pair that scores no fu, a two-sided wait: no fu at all
+        self.pinfu: bool = std and not is_open and fu is not None and fu.no_extra
+        # -- the riichi facts
+        self.first_turn: bool = rc.first_turn
+        self.dora: int = count_dora(c, rc.dora_indicators)
+        self.ura_dora: int = count_dora(c, rc.ura_dora_indicators) if rc.declared else 0
+        self.aka_dora: int = len(rc.red_fives) if rc.rules.red_fives else 0
 
     def pung_of(self, t: Tile) -> bool:
         return t in self.pung_tiles
 
-    @lazy
-    def dragon_pungs(self) -> int:
-        return sum(1 for t in _DRAGONS if t in self.pung_tiles)
-
-    @lazy
-    def wind_pungs(self) -> int:
-        return sum(1 for t in self.pung_tiles if t.is_wind)
-
-    @lazy
-    def pair_tile(self) -> Tile | None:
-        p = self.pair
-        return p.tile if p is not None and self.is_standard else None
-
-    @lazy
-    def outside(self) -> bool:
-        """A standard hand with a chow where every set and the pair hold a terminal or
-        honour (chanta / junchan)."""
-        return (
-            self.is_standard
-            and bool(self.chows)
-            and all(_has_terminal_or_honor(b.kind, b.tile) for b in self.blocks)
-        )
-
-    @lazy
-    def ittsu(self) -> bool:
-        if len(self.chows) < 3:
-            return False
-        starts = {int(b.tile) for b in self.chows}
-        return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
-
-    @lazy
-    def sanshoku(self) -> bool:
-        if len(self.chows) < 3:
-            return False
-        starts = {int(b.tile) for b in self.chows}
-        return any({n, n + 9, n + 18} <= starts for n in range(7))
-
-    @lazy
-    def sanshoku_doukou(self) -> bool:
-        if len(self.pungs) < 3:
-            return False
-        ts = {int(t) for t in self.pung_tiles if t.is_suited}
-        return any({n, n + 9, n + 18} <= ts for n in range(9))
-
-    @lazy
-    def one_suit(self) -> bool:
-        return len(self.suits) == 1
-
-    @lazy
-    def concealed_counts(self) -> list[int]:
-        return self.hand.concealed_counts()
-
-    @lazy
-    def nine_gates(self) -> int:
+    def _nine_gates(self) -> int:
         """0: no nine gates; 1: nine gates; 2: won on the extra tile (nine-sided wait)."""
-        if self.hand.melds or not self.one_suit or self.has_honors:
+        h = self.hand
+        if h.melds or not self.one_suit or self.has_honors:
             return 0
-        base = int(self.hand.win_tile) // 9 * 9
+        base = int(h.win_tile) // 9 * 9
         c = self.concealed_counts[base : base + 9]
-        if any(n < g for n, g in zip(c, _NINE_GATES, strict=True)):
+        if any([n < g for n, g in zip(c, _NINE_GATES, strict=True)]):
             return 0
         before = list(c)
-        before[int(self.hand.win_tile) - base] -= 1
+        before[int(h.win_tile) - base] -= 1
         return 2 if tuple(before) == _NINE_GATES else 1
-
-    @lazy
-    def first_turn(self) -> bool:
-        return self.rc.first_turn
-
-    @lazy
-    def dora(self) -> int:
-        return count_dora(self.counts, self.rc.dora_indicators)
-
-    @lazy
-    def ura_dora(self) -> int:
-        return count_dora(self.counts, self.rc.ura_dora_indicators) if self.rc.declared else 0
-
-    @lazy
-    def aka_dora(self) -> int:
-        return len(self.rc.red_fives) if self.rc.rules.red_fives else 0
 
 
 F = RiichiFeatures
@@ -340,7 +339,7 @@ TABLE: tuple[Row[F], ...] = (
         lambda f: f.wind_pungs == 3 and f.pair_tile is not None and f.pair_tile.is_wind,
     ),
     Row("daisuushii", lambda f: f.wind_pungs == 4, value=_double("daisuushii")),
-    Row("tsuuiisou", lambda f: not f.suits),
+    Row("tsuuiisou", lambda f: not f.n_suits),
     Row("chinroutou", lambda f: not f.has_honors and all(t.is_terminal for t in f.kinds)),
     Row("ryuuiisou", lambda f: all(int(t) in _GREEN for t in f.kinds)),
     Row("chuuren", lambda f: f.nine_gates >= 1),
