@@ -71,7 +71,7 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
                 blocks.append(pair)
         return [Arrangement("seven-pairs", tuple(blocks), win, Wait.SINGLE)]
 
-    return SpecialShape("seven-pairs", complete, arrange, ready=pairs_ready)
+    return SpecialShape("seven-pairs", complete, arrange, ready=pairs_ready, max_melds=0)
 
 
 def thirteen_orphans() -> SpecialShape:
@@ -86,4 +86,4 @@ def thirteen_orphans() -> SpecialShape:
         blocks = [block(BlockKind.PAIR if c[i] == 2 else BlockKind.SINGLE, i) for i in _ORPHANS]
         return [Arrangement("thirteen-orphans", tuple(blocks), None, Wait.SPECIAL)]
 
-    return SpecialShape("thirteen-orphans", complete, arrange, ready=orphans_ready)
+    return SpecialShape("thirteen-orphans", complete, arrange, ready=orphans_ready, max_melds=0)

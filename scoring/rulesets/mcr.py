@@ -27,7 +27,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
-from itertools import compress, permutations
+from itertools import permutations
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -103,17 +103,31 @@ _EVEN = frozenset(t for t in range(27) if t % 9 in (1, 3, 5, 7))
 _FIVES = frozenset({4, 13, 22})
 _CHOWS_WITH_5 = frozenset(t for t in range(27) if t % 9 in (2, 3, 4))
 _OUTSIDE_CHOWS = frozenset(t for t in range(27) if t % 9 in (0, 6))
-_LOW = frozenset({1, 2, 3, 4})
-_HIGH = frozenset({6, 7, 8, 9})
-_MIDDLE = frozenset({4, 5, 6})
 _EMPTY: Mapping[str, int] = {}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
-_RANGE34 = range(34)
 _ODD = (1).__and__  # n -> n & 1
 _NO_TILES: frozenset[int] = frozenset()
-_RANK_OF = [t % 9 + 1 for t in range(34)]
 _TERMINALS_HONORS = _TERMINALS | _HONORS
+
+
+def _bits(tiles: frozenset[int]) -> int:
+    """A set of tile indices as a bit mask (bit t: tile t)."""
+    return sum(1 << t for t in tiles)
+
+
+# the tile classes the predicates test the hand's tiles against, as bit masks
+_GREEN_BITS = _bits(_GREEN)
+_REVERSIBLE_BITS = _bits(_REVERSIBLE)
+_TERMINALS_BITS = _bits(_TERMINALS)
+_HONORS_BITS = _bits(_HONORS)
+_WINDS_BITS = _bits(_WINDS)
+_DRAGONS_BITS = _bits(_DRAGONS)
+_TERMINALS_HONORS_BITS = _TERMINALS_BITS | _HONORS_BITS
+#: ranks as a 9-bit mask (bit r-1: rank r)
+_LOW_RANKS = 0b000001111  # 1-4
+_HIGH_RANKS = 0b111100000  # 6-9
+_MIDDLE_RANKS = 0b000111000  # 4-6
 _SEAT_INDEX = {w.value: 27 + i for i, w in enumerate(Wind)}  # by code: str hashing is cheap
 
 
@@ -146,7 +160,6 @@ HONORS_KNITTED = "honors-and-knitted"
 KNITTED_STRAIGHT = "knitted-straight"
 
 
-_BIT = [1 << t for t in range(34)]
 _SUITED_MASK = (1 << 27) - 1
 _ORPHAN_MASK = sum(1 << t for t in _ORPHANS)
 _SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
@@ -154,7 +167,11 @@ _SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
 
 def _mask(c: Sequence[int]) -> int:
     """The tiles present in the counts ``c`` as a bit set (bit t: tile index t)."""
-    return sum(map(_BIT.__getitem__, compress(_RANGE34, c)))
+    mask = 0
+    for t in range(34):
+        if c[t]:
+            mask |= 1 << t
+    return mask
 
 
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
@@ -182,7 +199,7 @@ def _honors_knitted() -> SpecialShape:
         blocks = tuple(block(BlockKind.SINGLE, t) for t in range(34) if c[t])
         return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
 
-    return SpecialShape(HONORS_KNITTED, complete, arrange)
+    return SpecialShape(HONORS_KNITTED, complete, arrange, max_melds=0)
 
 
 def _knitted_straight() -> SpecialShape:
@@ -222,7 +239,7 @@ def _knitted_straight() -> SpecialShape:
             out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
         return out
 
-    return SpecialShape(KNITTED_STRAIGHT, complete, arrange)
+    return SpecialShape(KNITTED_STRAIGHT, complete, arrange, max_melds=1)
 
 
 SHAPES: tuple[SpecialShape, ...] = (
@@ -483,21 +500,30 @@ def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[
 def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
     declared melds into any MCR winning shape (live or not)."""
-    out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
-    mask = _mask(c)
-    if n_melds == 0 and sum(c) == 13:
+    ct = tuple(c)
+    out = set(_unique_wait_tiles(ct, n_melds == 0))  # sets + a pair, seven pairs
+    # the tiles present (a bit mask), their number and the most of one kind, in one pass
+    mask = total = most = 0
+    for t in range(34):
+        n = ct[t]
+        if n:
+            mask |= 1 << t
+            total += n
+            if n > most:
+                most = n
+    if n_melds == 0 and total == 13:
         if not mask & ~_ORPHAN_MASK:
             missing = [t for t in _ORPHANS if not c[t]]
             if not missing:
                 out.update(_ORPHANS)
             elif len(missing) == 1:
                 out.add(missing[0])
-        if max(c) <= 1:
+        if most <= 1:
             suited = mask & _SUITED_MASK
             for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
                 if not suited & ~sm:
                     out.update(t for t in (*seq, *range(27, 34)) if not c[t])
-    if n_melds <= 1 and sum(c) == 13 - 3 * n_melds:
+    if n_melds <= 1 and total == 13 - 3 * n_melds and (mask & _SUITED_MASK).bit_count() >= 8:
         # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
         for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
             have = mask & sm
@@ -548,7 +574,7 @@ def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
 _NO_FANS: dict[str, int] = {}
 
 # The facts of MCRFeatures computed on first use: one bit each of its ``_done`` mask.
-_RANKS, _ALL_TYPES, _RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (1, 2, 4, 8, 16, 32, 64)
+_RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (4, 8, 16, 32, 64)
 _SEVEN_POSSIBLE, _NINE_GATES_B, _SHIFTED_PAIRS, _SUITED, _TERMINAL_CHOWS, _LAST_TILE = (
     128,
     256,
@@ -629,12 +655,19 @@ class MCRFeatures:
         # -- tiles: counts (34) of every tile of the hand, melds included
         tc = hand._tile_counts
         self.counts_i: tuple[int, ...] = tc
-        self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
-        #: numbered suits absent
-        has_characters = any(tc[0:9])
+        #: the kinds of tile present as a bit mask (bit t: tile index t)
+        kinds = _mask(tc)
+        self.kinds: int = kinds
+        has_characters = bool(kinds & 0x1FF)
         self.has_characters: bool = has_characters
-        self.voided: int = 3 - (has_characters + any(tc[9:18]) + any(tc[18:27]))
-        self.honors: bool = any(tc[27:34])
+        #: numbered suits absent
+        self.voided: int = 3 - (
+            has_characters + bool(kinds >> 9 & 0x1FF) + bool(kinds >> 18 & 0x1FF)
+        )
+        honors = kinds >> 27 != 0
+        self.honors: bool = honors
+        #: the ranks present when every tile is numbered (bit r-1: rank r), else -1
+        self.rank_bits: int = -1 if honors else (kinds | kinds >> 9 | kinds >> 18) & 0x1FF
         self.four_chows: bool = std and len(chows) == 4
         self.four_pungs: bool = std and len(pungs) == 4
         self.tile_hogs: int = tc.count(4) - kongs
@@ -654,8 +687,6 @@ class MCRFeatures:
             self.dragon_pungs = 0
             self.wind_pungs = _NO_TILES
         # the slots of the facts computed on first use (valid when their bit of _done is set)
-        self._ranks: frozenset[int] | None = None
-        self._all_types = False
         self._range_fan: str | None = None
         self._chow_sets: tuple[_Set, ...] = ()
         self._pung_sets: tuple[_Set, ...] = ()
@@ -671,26 +702,14 @@ class MCRFeatures:
 
     # -- tiles ------------------------------------------------------------------------------
 
-    @property
-    def ranks(self) -> frozenset[int] | None:
-        """Ranks present when every tile is numbered, else None."""
-        if not self._done & _RANKS:
-            self._ranks = (
-                None if self.honors else frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
-            )
-            self._done |= _RANKS
-        return self._ranks
-
-    def only(self, tiles: frozenset[int]) -> bool:
-        return self.kinds_i <= tiles
+    def only(self, tiles: int) -> bool:
+        """Every tile of the hand is one of ``tiles`` (a bit mask of tile indices)."""
+        return not self.kinds & ~tiles
 
     @property
     def all_types(self) -> bool:
-        if not self._done & _ALL_TYPES:
-            k = self.kinds_i
-            self._all_types = self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
-            self._done |= _ALL_TYPES
-        return self._all_types
+        k = self.kinds
+        return self.voided == 0 and bool(k & _WINDS_BITS) and bool(k & _DRAGONS_BITS)
 
     @property
     def range_fan(self) -> str | None:
@@ -701,14 +720,14 @@ class MCRFeatures:
         return self._range_fan
 
     def _find_range_fan(self) -> str | None:
-        r = self.ranks
-        if r is None:
+        r = self.rank_bits
+        if r < 0:
             return None
-        if r <= _LOW:
-            return "lower-four" if 4 in r else "lower-tiles"
-        if r <= _HIGH:
-            return "upper-four" if 6 in r else "upper-tiles"
-        if r <= _MIDDLE:
+        if not r & ~_LOW_RANKS:
+            return "lower-four" if r & 0b1000 else "lower-tiles"
+        if not r & ~_HIGH_RANKS:
+            return "upper-four" if r & 0b100000 else "upper-tiles"
+        if not r & ~_MIDDLE_RANKS:
             return "middle-tiles"
         return None
 
@@ -823,7 +842,7 @@ class MCRFeatures:
     @property
     def suited_singles(self) -> int:
         if not self._done & _SUITED:
-            self._suited = sum([1 for t in self.kinds_i if t < 27])
+            self._suited = (self.kinds & _SUITED_MASK).bit_count()
             self._done |= _SUITED
         return self._suited
 
@@ -949,7 +968,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
         lambda f: f.pung("big-three-dragons"),
         ("two-dragons-pungs", "dragon-pung"),
     ),
-    Row("all-green", lambda f: f.only(_GREEN), ("half-flush", "one-voided-suit")),
+    Row("all-green", lambda f: f.only(_GREEN_BITS), ("half-flush", "one-voided-suit")),
     Row(
         "nine-gates",
         lambda f: f.nine_gates,
@@ -993,7 +1012,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-terminals",
-        lambda f: f.only(_TERMINALS),
+        lambda f: f.only(_TERMINALS_BITS),
         (
             "all-terminals-and-honors",
             "all-pungs",
@@ -1015,7 +1034,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-honors",
-        lambda f: f.only(_HONORS),
+        lambda f: f.only(_HONORS_BITS),
         (
             "all-terminals-and-honors",
             "all-pungs",
@@ -1063,7 +1082,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-terminals-and-honors",
-        lambda f: f.only(_TERMINALS_HONORS),
+        lambda f: f.only(_TERMINALS_HONORS_BITS),
         ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
     ),
     Row(
@@ -1119,7 +1138,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     Row("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
     Row("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
     Row("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
-    Row("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
+    Row("reversible-tiles", lambda f: f.only(_REVERSIBLE_BITS), ("one-voided-suit",)),
     Row("mixed-triple-chow", lambda f: f.chow("mixed-triple-chow"), ()),
     Row("mixed-shifted-pungs", lambda f: f.pung("mixed-shifted-pungs"), ()),
     # counted by MCRRuleSet.finalize when nothing else (flowers aside) counts
@@ -1172,7 +1191,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     Row("double-pung", lambda f: f.pung("double-pung"), ()),
     Row("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
     Row("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
-    Row("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
+    Row("all-simples", lambda f: not f.kinds & _TERMINALS_HONORS_BITS, ("no-honors",)),
     Row("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
     Row("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
     Row("short-straight", lambda f: f.chow("short-straight"), ()),
