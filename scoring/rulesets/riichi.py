@@ -25,11 +25,9 @@ Hand JSON keys, red fives and house rules: :mod:`scoring.riichi.context`;
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from importlib import resources
-from itertools import compress
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -51,7 +49,7 @@ from scoring.riichi.fu import FuCount, count_fu
 from scoring.riichi.limits import Value, hand_value
 from scoring.rows import Exclusion, Row, RowData, bind
 from scoring.shapes import seven_pairs, thirteen_orphans
-from scoring.tiles import KINDS, Tile, Wind
+from scoring.tiles import Tile, Wind
 
 __all__ = [
     "DATA",
@@ -87,8 +85,11 @@ _FIVES = (Tile.M5, Tile.P5, Tile.S5)
 _SEVEN_PAIRS = "seven-pairs"
 _ORPHANS = "thirteen-orphans"
 _CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
-_TERMINALS_HONORS = tuple(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
-_SIMPLES = tuple(t for t in range(27) if t % 9 not in (0, 8))
+# tile classes as bit masks (bit t: tile index t)
+_TERMINALS_BITS = sum(1 << t for t in range(27) if t % 9 in (0, 8))
+_TERMINALS_HONORS_BITS = _TERMINALS_BITS | sum(1 << t for t in range(27, 34))
+_GREEN_BITS = sum(1 << t for t in _GREEN)
+_DRAGON_INTS = tuple(int(t) for t in _DRAGONS)
 
 # A one-slot cache of the parsed context of the hand being scored (each of its arrangements
 # gets a feature record; the context is parsed once). A hand is immutable, and the slot is
@@ -107,10 +108,21 @@ def context_of(hand: Hand) -> RiichiContext:
     return ctx
 
 
-def _has_terminal_or_honor(kind: BlockKind, t: Tile) -> bool:
+def _has_terminal_or_honor(kind: BlockKind, t: int) -> bool:
+    """Whether a set or pair whose lowest tile index is ``t`` holds a terminal or honour."""
     if kind is BlockKind.CHOW:
-        return t.number in (1, 7)
-    return t.is_terminal_or_honor
+        return t % 9 in (0, 6)  # 123 or 789
+    return t >= 27 or t % 9 in (0, 8)
+
+
+def _identical_pairs(starts: list[int]) -> int:
+    """Pairs of identical chows among chows starting on ``starts`` (four alike make two)."""
+    if len(starts) < 2:
+        return 0
+    seen: dict[int, int] = {}
+    for t in starts:
+        seen[t] = seen.get(t, 0) + 1
+    return sum([n // 2 for n in seen.values()])
 
 
 # -- the feature record ---------------------------------------------------------------------
@@ -184,28 +196,33 @@ class RiichiFeatures:
         # -- the tiles: counts (34) of the hand, melds included (a kong counts 4)
         c = hand._tile_counts
         self.counts: tuple[int, ...] = c
-        self.kinds: frozenset[Tile] = frozenset(compress(KINDS, c))
-        n_suits = bool(any(c[0:9])) + bool(any(c[9:18])) + bool(any(c[18:27]))
-        #: how many numbered suits are present (riichi reads no more of ``suits``)
+        kinds = 0  # the kinds present, a bit mask (bit t: tile index t)
+        for t in range(34):
+            if c[t]:
+                kinds |= 1 << t
+        #: the kinds of tile present as a bit mask (bit t: tile index t)
+        self.kinds: int = kinds
+        n_suits = bool(kinds & 0x1FF) + bool(kinds >> 9 & 0x1FF) + bool(kinds >> 18 & 0x1FF)
+        #: how many numbered suits are present
         self.n_suits: int = n_suits
-        self.has_honors: bool = any(c[27:34])
-        self.all_simples: bool = not any([c[i] for i in _TERMINALS_HONORS])
-        self.all_terminals_honors: bool = not any([c[i] for i in _SIMPLES])
+        self.has_honors: bool = kinds >> 27 != 0
+        self.all_simples: bool = not kinds & _TERMINALS_HONORS_BITS
+        self.all_terminals_honors: bool = not kinds & ~_TERMINALS_HONORS_BITS
         self.one_suit: bool = n_suits == 1
         # -- sets
         starts = [b.tile._value_ for b in chows]
-        #: how many times each chow (by its first tile) occurs
-        self.chow_counts: Counter[int] = Counter(starts)
         #: pairs of identical chows (four alike make two)
-        self.identical_chow_pairs: int = sum([n // 2 for n in self.chow_counts.values()])
-        pung_tiles = frozenset([b.tile for b in pungs])
-        self.pung_tiles: frozenset[Tile] = pung_tiles
-        self.dragon_pungs: int = sum([1 for t in _DRAGONS if t in pung_tiles])
-        self.wind_pungs: int = sum([1 for t in pung_tiles if t.is_wind])
+        self.identical_chow_pairs: int = _identical_pairs(starts)
+        pung_ints = [b.tile._value_ for b in pungs]
+        self.pung_tiles: frozenset[int] = frozenset(pung_ints)
+        self.dragon_pungs: int = sum([1 for t in _DRAGON_INTS if t in pung_ints])
+        self.wind_pungs: int = len({t for t in pung_ints if 27 <= t < 31})
         #: a standard hand with a chow where every set and the pair hold a terminal or
         #: honour (chanta / junchan)
         self.outside: bool = (
-            std and bool(chows) and all([_has_terminal_or_honor(b.kind, b.tile) for b in blocks])
+            std
+            and bool(chows)
+            and all([_has_terminal_or_honor(b.kind, b.tile._value_) for b in blocks])
         )
         start_set = set(starts)
         self.ittsu: bool = len(chows) >= 3 and any(
@@ -215,7 +232,7 @@ class RiichiFeatures:
             [{n, n + 9, n + 18} <= start_set for n in range(7)]
         )
         if len(pungs) >= 3:
-            ts = {int(t) for t in pung_tiles if t.is_suited}
+            ts = {t for t in pung_ints if t < 27}
             self.sanshoku_doukou: bool = any([{n, n + 9, n + 18} <= ts for n in range(9)])
         else:
             self.sanshoku_doukou = False
@@ -242,7 +259,7 @@ class RiichiFeatures:
         self.ura_dora: int = count_dora(c, rc.ura_dora_indicators) if rc.declared else 0
         self.aka_dora: int = len(rc.red_fives) if rc.rules.red_fives else 0
 
-    def pung_of(self, t: Tile) -> bool:
+    def pung_of(self, t: int) -> bool:
         return t in self.pung_tiles
 
     def _nine_gates(self) -> int:
@@ -340,8 +357,8 @@ TABLE: tuple[Row[F], ...] = (
     ),
     Row("daisuushii", lambda f: f.wind_pungs == 4, value=_double("daisuushii")),
     Row("tsuuiisou", lambda f: not f.n_suits),
-    Row("chinroutou", lambda f: not f.has_honors and all(t.is_terminal for t in f.kinds)),
-    Row("ryuuiisou", lambda f: all(int(t) in _GREEN for t in f.kinds)),
+    Row("chinroutou", lambda f: not f.kinds & ~_TERMINALS_BITS),
+    Row("ryuuiisou", lambda f: not f.kinds & ~_GREEN_BITS),
     Row("chuuren", lambda f: f.nine_gates >= 1),
     Row("chuuren-9", lambda f: f.nine_gates == 2, ("chuuren",), value=_double("chuuren-9")),
     Row("suukantsu", lambda f: len(f.kongs) == 4),
@@ -449,7 +466,9 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         for five in ctx.red_fives:
             if not held[five]:
                 raise InvalidHandError(f"a red {five} but no {five} in the hand")
-        reds = Counter((*ctx.red_fives, *ctx.red_indicators))
+        reds: dict[Tile, int] = {}
+        for five in (*ctx.red_fives, *ctx.red_indicators):
+            reds[five] = reds.get(five, 0) + 1
         for five, n in reds.items():
             if n > 1:
                 raise InvalidHandError(
@@ -457,7 +476,7 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
                 )
         if ctx.rules.red_fives:
             for five in _FIVES:
-                if counts[five] - reds[five] > 3:
+                if counts[five] - reds.get(five, 0) > 3:
                     raise InvalidHandError(
                         f"four {five} but none red: with red fives one of them is "
                         f"{RiichiContext.red_code(five)}"
@@ -512,9 +531,18 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         res = super().score(hand)
         ex = dict(res.extras)
         han, fu, limit = ex.pop("han"), ex.pop("fu"), ex.pop("limit")
-        base = {name: getattr(res, name) for name in _RESULT_FIELDS}
-        base["extras"] = ex
-        return RiichiResult(**base, han=han, fu=fu, limit=limit)
+        return RiichiResult(  # (positional, in the order of _RESULT_FIELDS: no keywords)
+            res.ruleset,
+            res.total,
+            res.minimum_met,
+            res.items,
+            res.arrangement,
+            res.waits,
+            ex,
+            han,
+            fu,
+            limit,
+        )
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
@@ -536,6 +564,16 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
 
 
 _RESULT_FIELDS = tuple(fl.name for fl in fields(ScoreResult))
+if _RESULT_FIELDS != (
+    "ruleset",
+    "total",
+    "minimum_met",
+    "items",
+    "arrangement",
+    "waits",
+    "extras",
+):  # RiichiRuleSet.score builds its result positionally
+    raise RuntimeError(f"ScoreResult's fields changed: {_RESULT_FIELDS}")
 
 
 def make_riichi() -> RiichiRuleSet:
