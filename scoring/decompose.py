@@ -266,7 +266,6 @@ def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
 _BlockSplit = tuple[int, tuple[Block, ...]]
 
 
-@cache
 def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_BlockSplit, ...]:
     """:func:`_suit_splits` of one group as shared blocks with absolute tile indices."""
     return tuple(
@@ -278,14 +277,23 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
     )
 
 
+#: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
+#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``)
+_GROUP_SPLITS: tuple[dict[tuple[int, ...], tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+
+
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
     combos: list[_BlockSplit] = [(-1, ())]
-    for lo, hi, honors in _GROUPS:
+    for k in range(4):
+        lo, hi, honors = _GROUPS[k]
         g = tuple(c[lo:hi])
         if not any(g):
             continue
-        splits = _group_block_splits(g, lo, honors)
+        table = _GROUP_SPLITS[k]
+        splits = table.get(g)
+        if splits is None:
+            splits = table[g] = _group_block_splits(g, lo, honors)
         if not splits:
             return []
         if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each

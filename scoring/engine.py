@@ -263,6 +263,10 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     counted: frozenset[str] = frozenset()
 
 
+#: the ``counted`` of a fresh feature record (nothing counted yet)
+NOTHING_COUNTED: frozenset[str] = frozenset()
+
+
 class FeatureRecord(Protocol):
     """What the evaluation loop needs of a feature record: the arrangement it describes and
     the ids counted so far (``Row.reads_counted``). :class:`Features` is one; a rule set may
@@ -707,7 +711,7 @@ class RuleSet(Generic[F]):
             raise InvalidHandError(f"{self.name} is played without flowers")
 
     def arrangements(self, hand: Hand) -> list[Arrangement]:
-        c = hand.concealed_counts()
+        c = hand._concealed_counts  # (the hand's own tuple: immutable, sliced without copies)
         out = standard_arrangements(hand, c)
         melds = hand.melds
         n = len(melds)

@@ -43,6 +43,7 @@ from scoring.decompose import (
     standard_waits,
 )
 from scoring.engine import (
+    NOTHING_COUNTED,
     Item,
     Payment,
     RuleSet,
@@ -607,7 +608,7 @@ class MCRFeatures:
         self.win_tile = hand.win_tile
         self.self_drawn: bool = hand.win.self_drawn
         #: set by the evaluation loop (``Row.reads_counted``; no MCR row reads it)
-        self.counted: frozenset[str] = frozenset()
+        self.counted: frozenset[str] = NOTHING_COUNTED
         self._done = 0
         shape = arrangement.shape
         self.shape: str = shape

@@ -34,6 +34,7 @@ from mypy_extensions import mypyc_attr
 
 from scoring.decompose import STANDARD, Arrangement, Block, BlockKind, Wait
 from scoring.engine import (
+    NOTHING_COUNTED,
     Item,
     Payment,
     RuleSet,
@@ -146,7 +147,7 @@ class RiichiFeatures:
         self.win_tile = hand.win_tile
         self.self_drawn: bool = hand.win.self_drawn
         #: set by the evaluation loop (``Row.reads_counted``; no riichi row reads it)
-        self.counted: frozenset[str] = frozenset()
+        self.counted: frozenset[str] = NOTHING_COUNTED
         #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
         self.scored: tuple[int, int | None, Value] | None = None
         rc = context_of(hand)
