@@ -408,6 +408,12 @@ def _group_adds(g: tuple[int, ...], honors: bool) -> tuple[tuple[int, bool, bool
     return tuple(out)
 
 
+#: :func:`_suit_ok` and :func:`_group_adds` by group (index in :data:`_GROUPS`) and its counts:
+#: dictionary look-ups, not calls through ``functools.cache``
+_SUIT_OK: tuple[dict[tuple[int, ...], tuple[bool, bool]], ...] = ({}, {}, {}, {})
+_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool, bool], ...]], ...] = ({}, {}, {}, {})
+
+
 def standard_waits(counts: Sequence[int]) -> list[Tile]:
     """Tiles completing concealed counts (34, before the win) into sets + one pair.
 
@@ -417,14 +423,17 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     """
     groups = []
     invalid = pairs = 0
-    for lo, hi, honors in _GROUPS:
+    for k in range(4):
+        lo, hi, honors = _GROUPS[k]
         g = tuple(counts[lo:hi])
         r = sum(g) % 3
         if r == 1:
             valid = False
         else:
-            ok0, ok1 = _suit_ok(g, honors)
-            valid = ok0 if r == 0 else ok1
+            oks = _SUIT_OK[k].get(g)
+            if oks is None:
+                oks = _SUIT_OK[k][g] = _suit_ok(g, honors)
+            valid = oks[0] if r == 0 else oks[1]
         invalid += not valid
         pair = valid and r == 2
         pairs += pair
@@ -438,7 +447,10 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
         r2 = (r + 1) % 3
         if r2 == 1 or pairs - pair + (r2 == 2) != 1:
             continue
-        for i, ok0, ok1 in _group_adds(g, honors):
+        adds = _ADDS[lo // 9].get(g)
+        if adds is None:
+            adds = _ADDS[lo // 9][g] = _group_adds(g, honors)
+        for i, ok0, ok1 in adds:
             if ok1 if r2 == 2 else ok0:
                 out.append(KINDS[lo + i])
     out.sort()

@@ -468,8 +468,9 @@ def pung_combination_fans(pungs: tuple[_Set, ...]) -> Mapping[str, int]:
 
 def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     """The tile completing 13 concealed tiles into seven pairs (four alike = two pairs)."""
-    odd = [t for t in range(34) if c[t] % 2]
-    return odd[0] if len(odd) == 1 else None
+    if c.count(1) + c.count(3) != 1:  # (counts are 0-4: odd is 1 or 3)
+        return None
+    return c.index(1) if 1 in c else c.index(3)
 
 
 # The last answer of _unique_wait_tiles: (counts, with seven pairs, tiles). One slot, shared
