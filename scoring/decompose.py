@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from scoring.hand import Hand, Meld, MeldKind
@@ -64,19 +63,52 @@ class Wait(enum.Enum):
 _BLOCK_CODES: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class Block:
     """One part of an arrangement.
 
     ``tile`` is the lowest tile. ``concealed`` is true when the set is hidden: formed in hand
     (and, for a pung, not completed by a claimed winning tile) or a concealed kong.
     ``meld`` is the declared meld it comes from, None for tiles in hand.
+
+    Immutable (never assign to a field: blocks are shared between arrangements and hands).
+    A plain class with a hand-written ``__init__``, ``__eq__``, ``__hash__`` and
+    ``__repr__`` (a dataclass's: fields compared in order), not a frozen dataclass: compiled
+    (mypyc) its constructor is then native, where a dataclass's generated ``__init__`` stays
+    interpreted (one ``object.__setattr__`` per field).
     """
 
-    kind: BlockKind
-    tile: Tile
-    concealed: bool
-    meld: Meld | None = None
+    __slots__ = ("concealed", "kind", "meld", "tile")
+
+    def __init__(
+        self, kind: BlockKind, tile: Tile, concealed: bool, meld: Meld | None = None
+    ) -> None:
+        self.kind = kind
+        self.tile = tile
+        self.concealed = concealed
+        self.meld = meld
+
+    def _key(self) -> tuple[BlockKind, Tile, bool, Meld | None]:
+        return (self.kind, self.tile, self.concealed, self.meld)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Block:
+            return NotImplemented
+        assert isinstance(other, Block)
+        return (
+            self.kind is other.kind
+            and self.tile == other.tile
+            and self.concealed == other.concealed
+            and self.meld == other.meld
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Block(kind={self.kind!r}, tile={self.tile!r}, concealed={self.concealed!r}, "
+            f"meld={self.meld!r})"
+        )
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -118,19 +150,45 @@ class Block:
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """One way to read a complete hand.
 
     ``blocks`` lists the declared melds first (in hand order), then the concealed sets, then
     the pair(s) / singles. ``win_block`` is the index of the block the win tile completed
     (None for shapes where that is meaningless); ``wait`` is the shape it completed.
+
+    Immutable; a plain class for a native constructor when compiled (see :class:`Block`).
     """
 
-    shape: str
-    blocks: tuple[Block, ...]
-    win_block: int | None
-    wait: Wait
+    __slots__ = ("blocks", "shape", "wait", "win_block")
+
+    def __init__(
+        self, shape: str, blocks: tuple[Block, ...], win_block: int | None, wait: Wait
+    ) -> None:
+        self.shape = shape
+        self.blocks = blocks
+        self.win_block = win_block
+        self.wait = wait
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Arrangement:
+            return NotImplemented
+        assert isinstance(other, Arrangement)
+        return (
+            self.shape == other.shape
+            and self.blocks == other.blocks
+            and self.win_block == other.win_block
+            and self.wait is other.wait
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.blocks, self.win_block, self.wait))
+
+    def __repr__(self) -> str:
+        return (
+            f"Arrangement(shape={self.shape!r}, blocks={self.blocks!r}, "
+            f"win_block={self.win_block!r}, wait={self.wait!r})"
+        )
 
     @property
     def sets(self) -> tuple[Block, ...]:

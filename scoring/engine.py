@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
 from typing import Any, Generic, Protocol, TypeVar, overload
 
@@ -350,15 +350,63 @@ class SpecialShape:
         return self.complete(counts, n_melds)
 
 
-@dataclass(frozen=True)
+#: the fields of :class:`ScoreResult`, in its constructor's order
+RESULT_FIELDS = ("ruleset", "total", "minimum_met", "items", "arrangement", "waits", "extras")
+
+
 class ScoreResult:
-    ruleset: str
-    total: int
-    minimum_met: bool
-    items: tuple[Item, ...]
-    arrangement: Arrangement
-    waits: tuple[Tile, ...]
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    """The score of a hand: the rule set's total, whether it meets the minimum, the items,
+    the arrangement chosen, the waits, and the rule set's own extras.
+
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__`` and ``__repr__`` (as a dataclass's), not a frozen dataclass: compiled (mypyc)
+    the constructor is native, where a dataclass's generated ``__init__`` stays interpreted.
+    """
+
+    __slots__ = ("arrangement", "extras", "items", "minimum_met", "ruleset", "total", "waits")
+
+    def __init__(
+        self,
+        ruleset: str,
+        total: int,
+        minimum_met: bool,
+        items: tuple[Item, ...],
+        arrangement: Arrangement,
+        waits: tuple[Tile, ...],
+        extras: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.total = total
+        self.minimum_met = minimum_met
+        self.items = items
+        self.arrangement = arrangement
+        self.waits = waits
+        self.extras: Mapping[str, Any] = extras if extras is not None else {}
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.total,
+            self.minimum_met,
+            self.items,
+            self.arrangement,
+            self.waits,
+            self.extras,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, ScoreResult)
+        return self._fields() == other._fields()
+
+    def _names(self) -> tuple[str, ...]:
+        """The names of :meth:`_fields` (a subclass with fields of its own extends both)."""
+        return RESULT_FIELDS
+
+    def __repr__(self) -> str:
+        pairs = zip(self._names(), self._fields(), strict=True)
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in pairs)})"
 
     def item(self, pattern_id: str) -> Item | None:
         for it in self.items:

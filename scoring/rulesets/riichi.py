@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
@@ -383,14 +382,36 @@ def _rows() -> tuple[Row[F], ...]:
 # -- the result -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class RiichiResult(ScoreResult):
     """A riichi score: ``total`` (what the winner receives from the hand) with the hand's
-    ``han`` (the sum of its items), ``fu`` (None on a yakuman hand) and ``limit``."""
+    ``han`` (the sum of its items), ``fu`` (None on a yakuman hand) and ``limit``.
+    Immutable, like :class:`~scoring.engine.ScoreResult`."""
 
-    han: int = 0
-    fu: int | None = None
-    limit: str | None = None
+    __slots__ = ("fu", "han", "limit")
+
+    def __init__(
+        self,
+        ruleset: str,
+        total: int,
+        minimum_met: bool,
+        items: tuple[Item, ...],
+        arrangement: Arrangement,
+        waits: tuple[Tile, ...],
+        extras: Mapping[str, Any] | None = None,
+        han: int = 0,
+        fu: int | None = None,
+        limit: str | None = None,
+    ) -> None:
+        super().__init__(ruleset, total, minimum_met, items, arrangement, waits, extras)
+        self.han = han
+        self.fu = fu
+        self.limit = limit
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (*super()._fields(), self.han, self.fu, self.limit)
+
+    def _names(self) -> tuple[str, ...]:
+        return (*super()._names(), "han", "fu", "limit")
 
     def to_json(self) -> dict[str, Any]:
         base = super().to_json()
@@ -532,7 +553,7 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         res = super().score(hand)
         ex = dict(res.extras)
         han, fu, limit = ex.pop("han"), ex.pop("fu"), ex.pop("limit")
-        return RiichiResult(  # (positional, in the order of _RESULT_FIELDS: no keywords)
+        return RiichiResult(  # (positional: cheaper than keywords)
             res.ruleset,
             res.total,
             res.minimum_met,
@@ -562,19 +583,6 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
             key = "dealer" if s == seating.dealer and "dealer" in pay else "non_dealer"
             out.append(Payment(s, seating.winner, pay[key], "tsumo"))
         return out
-
-
-_RESULT_FIELDS = tuple(fl.name for fl in fields(ScoreResult))
-if _RESULT_FIELDS != (
-    "ruleset",
-    "total",
-    "minimum_met",
-    "items",
-    "arrangement",
-    "waits",
-    "extras",
-):  # RiichiRuleSet.score builds its result positionally
-    raise RuntimeError(f"ScoreResult's fields changed: {_RESULT_FIELDS}")
 
 
 def make_riichi() -> RiichiRuleSet:
