@@ -390,6 +390,10 @@ def blocks_of_melds(melds: Iterable[Meld]) -> tuple[Block, ...]:
     return tuple(out)
 
 
+#: the shared pair block of each tile (what ``block(BlockKind.PAIR, t)`` returns)
+_PAIR_BLOCKS: tuple[Block, ...] = tuple(block(_PAIR_K, t) for t in range(34))
+
+
 def _wait_of(block: Block, win: Tile) -> Wait:
     if block.kind is BlockKind.PAIR:
         return Wait.SINGLE
@@ -420,7 +424,7 @@ def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> li
     out: list[Arrangement] = []
     n_melds = len(melds)
     for pair, sets in splits:
-        candidates = (*sets, block(_PAIR_K, pair))
+        candidates = (*sets, _PAIR_BLOCKS[pair])
         seen: list[Block] = []
         for j, b in enumerate(candidates):
             t = b.tile._value_

@@ -563,14 +563,23 @@ def _set_of(t: int) -> _Set:
 
 # Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
 # can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
-@cache
+# (memoised in plain dictionaries: a look-up, not a call through functools.cache)
+_CHOW_FANS: dict[tuple[int, ...], dict[str, int]] = {}
+_PUNG_FANS: dict[tuple[int, ...], dict[str, int]] = {}
+
+
 def _chow_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    return dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
+    fans = _CHOW_FANS.get(tiles)
+    if fans is None:
+        fans = _CHOW_FANS[tiles] = dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
+    return fans
 
 
-@cache
 def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    return dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
+    fans = _PUNG_FANS.get(tiles)
+    if fans is None:
+        fans = _PUNG_FANS[tiles] = dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
+    return fans
 
 
 _NO_FANS: dict[str, int] = {}
@@ -658,7 +667,13 @@ class MCRFeatures:
         tc = hand._tile_counts
         self.counts_i: tuple[int, ...] = tc
         #: the kinds of tile present as a bit mask (bit t: tile index t)
-        kinds = _mask(tc)
+        kinds = fours = 0
+        for t in range(34):
+            n = tc[t]
+            if n:
+                kinds |= 1 << t
+                if n == 4:
+                    fours += 1
         self.kinds: int = kinds
         has_characters = bool(kinds & 0x1FF)
         self.has_characters: bool = has_characters
@@ -672,7 +687,7 @@ class MCRFeatures:
         self.rank_bits: int = -1 if honors else (kinds | kinds >> 9 | kinds >> 18) & 0x1FF
         self.four_chows: bool = std and len(chows) == 4
         self.four_pungs: bool = std and len(pungs) == 4
-        self.tile_hogs: int = tc.count(4) - kongs
+        self.tile_hogs: int = fours - kongs
         self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         # the fans the sets make together (every arrangement's guards read them)
