@@ -336,8 +336,10 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
 
 
 #: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
-#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``)
+#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``); an
+#: empty group's entry is :data:`_NO_TILES` (compared by identity)
 _GROUP_SPLITS: tuple[dict[tuple[int, ...], tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+_NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
 
 
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
@@ -346,12 +348,12 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
         g = tuple(c[lo:hi])
-        if not any(g):
-            continue
         table = _GROUP_SPLITS[k]
         splits = table.get(g)
         if splits is None:
-            splits = table[g] = _group_block_splits(g, lo, honors)
+            splits = table[g] = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
+        if splits is _NO_TILES:  # (the group is empty: nothing to add)
+            continue
         if not splits:
             return []
         if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each
@@ -470,9 +472,19 @@ def _group_adds(g: tuple[int, ...], honors: bool) -> tuple[tuple[int, bool, bool
     return tuple(out)
 
 
-#: :func:`_suit_ok` and :func:`_group_adds` by group (index in :data:`_GROUPS`) and its counts:
-#: dictionary look-ups, not calls through ``functools.cache``
-_SUIT_OK: tuple[dict[tuple[int, ...], tuple[bool, bool]], ...] = ({}, {}, {}, {})
+def _wait_info(g: tuple[int, ...], honors: bool) -> tuple[int, bool, bool]:
+    """A group's tile count mod 3, and :func:`_suit_ok` (both false when the count is 1
+    mod 3: such a group never splits)."""
+    r = sum(g) % 3
+    if r == 1:
+        return 1, False, False
+    no_pair, with_pair = _suit_ok(g, honors)
+    return r, no_pair, with_pair
+
+
+#: :func:`_wait_info` and :func:`_group_adds` by group (index in :data:`_GROUPS`) and its
+#: counts: dictionary look-ups, not calls through ``functools.cache``
+_WAIT_INFO: tuple[dict[tuple[int, ...], tuple[int, bool, bool]], ...] = ({}, {}, {}, {})
 _ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool, bool], ...]], ...] = ({}, {}, {}, {})
 
 
@@ -488,14 +500,11 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
         g = tuple(counts[lo:hi])
-        r = sum(g) % 3
-        if r == 1:
-            valid = False
-        else:
-            oks = _SUIT_OK[k].get(g)
-            if oks is None:
-                oks = _SUIT_OK[k][g] = _suit_ok(g, honors)
-            valid = oks[0] if r == 0 else oks[1]
+        info = _WAIT_INFO[k].get(g)
+        if info is None:
+            info = _WAIT_INFO[k][g] = _wait_info(g, honors)
+        r, ok0, ok1 = info
+        valid = ok0 if r == 0 else ok1 if r == 2 else False
         invalid += not valid
         pair = valid and r == 2
         pairs += pair
