@@ -344,7 +344,11 @@ _NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
 
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
-    combos: list[_BlockSplit] = [(-1, ())]
+    # while every group has one split (the usual case): the pair and the blocks so far, and
+    # no list; then the combinations
+    pair = -1
+    blocks: tuple[Block, ...] = ()
+    combos: list[_BlockSplit] | None = None
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
         g = tuple(c[lo:hi])
@@ -356,23 +360,26 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
             continue
         if not splits:
             return []
-        if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each
-            pair, blocks = combos[0]
-            p, bs = splits[0]
-            if p >= 0:
-                if pair >= 0:
-                    return []
-                pair = p
-            combos = [(pair, blocks + bs)]
-            continue
+        if combos is None:
+            if len(splits) == 1:  # one way so far and here
+                p, bs = splits[0]
+                if p >= 0:
+                    if pair >= 0:
+                        return []
+                    pair = p
+                blocks += bs
+                continue
+            combos = [(pair, blocks)]
         new: list[_BlockSplit] = []
-        for pair, blocks in combos:
+        for cp, cb in combos:
             for p, bs in splits:
                 if p < 0:
-                    new.append((pair, blocks + bs))
-                elif pair < 0:
-                    new.append((p, blocks + bs))
+                    new.append((cp, cb + bs))
+                elif cp < 0:
+                    new.append((p, cb + bs))
         combos = new
+    if combos is None:
+        return [(pair, blocks)] if pair >= 0 else []
     return [x for x in combos if x[0] >= 0]
 
 
@@ -495,7 +502,8 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     per-group tables: a group's own counts decide which added tile keeps it splittable.
     A tile the hand already holds four of is included (callers filter live tiles).
     """
-    groups = []
+    gs: list[tuple[int, ...]] = []  # each group's counts
+    infos: list[tuple[int, bool, bool]] = []  # and its _wait_info (shared tuples)
     invalid = pairs = 0
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
@@ -503,24 +511,29 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
         info = _WAIT_INFO[k].get(g)
         if info is None:
             info = _WAIT_INFO[k][g] = _wait_info(g, honors)
-        r, ok0, ok1 = info
-        valid = ok0 if r == 0 else ok1 if r == 2 else False
+        gs.append(g)
+        infos.append(info)
+        r = info[0]
+        valid = info[1] if r == 0 else info[2] if r == 2 else False
         invalid += not valid
-        pair = valid and r == 2
-        pairs += pair
-        groups.append((g, honors, lo, valid, pair, r))
+        pairs += valid and r == 2
     if invalid > 1:
         return []  # adding one tile changes one group only
     out: list[Tile] = []
-    for g, honors, lo, valid, pair, r in groups:
+    for k in range(4):
+        r = infos[k][0]
+        valid = infos[k][1] if r == 0 else infos[k][2] if r == 2 else False
+        pair = valid and r == 2
         if invalid and valid:
             continue  # another group is broken and this tile cannot mend it
         r2 = (r + 1) % 3
         if r2 == 1 or pairs - pair + (r2 == 2) != 1:
             continue
-        adds = _ADDS[lo // 9].get(g)
+        lo, _, honors = _GROUPS[k]
+        g = gs[k]
+        adds = _ADDS[k].get(g)
         if adds is None:
-            adds = _ADDS[lo // 9][g] = _group_adds(g, honors)
+            adds = _ADDS[k][g] = _group_adds(g, honors)
         for i, ok0, ok1 in adds:
             if ok1 if r2 == 2 else ok0:
                 out.append(KINDS[lo + i])

@@ -699,7 +699,8 @@ class MCRFeatures:
         )
         if pungs:
             self.dragon_pungs: int = sum([1 for t in pungs if t >= 31])
-            self.wind_pungs: frozenset[int] = frozenset([t for t in pungs if 27 <= t < 31])
+            winds = [t for t in pungs if 27 <= t < 31]
+            self.wind_pungs: frozenset[int] = frozenset(winds) if winds else _NO_TILES
         else:
             self.dragon_pungs = 0
             self.wind_pungs = _NO_TILES
