@@ -72,6 +72,9 @@ MODULES: tuple[str, ...] = (
     "scoring.rulesets.hk_tw16.patterns",
     "scoring.rulesets.hk_tw16.groups",
     "scoring.rulesets.riichi",
+    "scoring.riichi.dora",
+    "scoring.riichi.fu",
+    "scoring.riichi.limits",
     "bots.shanten",
 )
 

@@ -34,6 +34,9 @@ import mahjong_native as native
 _PREFIX = "mahjong_native._build."
 _GROUP = native.SHARED_LIB.removesuffix("__mypyc")
 _TRUE = ("1", "true", "yes", "on")
+#: the sources' hashes as :func:`extensions` found them before mypyc read them (what the
+#: manifest records: a source edited during the build leaves the build stale)
+_compiled_sources: dict[str, str] | None = None
 
 
 def _warn(msg: str) -> None:
@@ -65,6 +68,8 @@ def extensions(root: Path | None = None) -> list[Extension]:
         _warn("mypyc (mypy) is not installed: pure Python only")
         return []
     root = root or Path.cwd()
+    global _compiled_sources
+    _compiled_sources = source_hashes(root)  # before mypyc reads them
     paths = [str(native.source_path(m, root).relative_to(root)) for m in native.MODULES]
     exts: list[Extension] = mypycify(
         paths, opt_level="3", group_name=_GROUP, target_dir=str(root / "build" / "mypyc")
@@ -74,8 +79,15 @@ def extensions(root: Path | None = None) -> list[Extension]:
     return exts
 
 
-def write_manifest(build_dir: Path, root: Path) -> None:
-    """Record what was built: each module's extension file and its source's hash."""
+def source_hashes(root: Path) -> dict[str, str]:
+    """The SHA-256 of each compiled module's source, as it is now."""
+    return {m: native.source_hash(native.source_path(m, root)) for m in native.MODULES}
+
+
+def write_manifest(build_dir: Path, root: Path, sources: dict[str, str] | None = None) -> None:
+    """Record what was built: each module's extension file and its source's hash
+    (``sources``: the hashes taken before compiling — a source edited while the compiler
+    ran must make the build stale, not be recorded as what was compiled)."""
     files: dict[str, str] = {}
     suffix = native.abi_tag()
     for mod in (*native.MODULES, native.SHARED_LIB):
@@ -86,7 +98,7 @@ def write_manifest(build_dir: Path, root: Path) -> None:
     data = {
         "abi": suffix,
         "files": files,
-        "sources": {m: native.source_hash(native.source_path(m, root)) for m in native.MODULES},
+        "sources": sources if sources is not None else source_hashes(root),
     }
     build_dir.mkdir(parents=True, exist_ok=True)
     (build_dir / "manifest.json").write_text(json.dumps(data, indent=1) + "\n", "utf-8")
@@ -105,12 +117,13 @@ class OptionalBuildExt(build_ext):
         manifest = build_dir / "manifest.json"
         if manifest.exists():
             manifest.unlink()  # a half-finished build is never used
+        sources = _compiled_sources or source_hashes(root)
         try:
             super().run()
         except Exception as e:  # no compiler, a compiler error: the pure modules still work
             _warn(f"the compiled modules were not built ({type(e).__name__}: {e}); pure Python")
             return
-        write_manifest(build_dir, root)
+        write_manifest(build_dir, root, sources)
 
     def get_outputs(self) -> list[str]:
         """The extension modules and the manifest (so that every install copies it)."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 
 from scoring.hand import Hand, Meld, MeldKind
@@ -64,19 +63,52 @@ class Wait(enum.Enum):
 _BLOCK_CODES: dict[tuple[str, int], tuple[str, tuple[str, ...]]] = {}
 
 
-@dataclass(frozen=True, slots=True)
 class Block:
     """One part of an arrangement.
 
     ``tile`` is the lowest tile. ``concealed`` is true when the set is hidden: formed in hand
     (and, for a pung, not completed by a claimed winning tile) or a concealed kong.
     ``meld`` is the declared meld it comes from, None for tiles in hand.
+
+    Immutable (never assign to a field: blocks are shared between arrangements and hands).
+    A plain class with a hand-written ``__init__``, ``__eq__``, ``__hash__`` and
+    ``__repr__`` (a dataclass's: fields compared in order), not a frozen dataclass: compiled
+    (mypyc) its constructor is then native, where a dataclass's generated ``__init__`` stays
+    interpreted (one ``object.__setattr__`` per field).
     """
 
-    kind: BlockKind
-    tile: Tile
-    concealed: bool
-    meld: Meld | None = None
+    __slots__ = ("concealed", "kind", "meld", "tile")
+
+    def __init__(
+        self, kind: BlockKind, tile: Tile, concealed: bool, meld: Meld | None = None
+    ) -> None:
+        self.kind = kind
+        self.tile = tile
+        self.concealed = concealed
+        self.meld = meld
+
+    def _key(self) -> tuple[BlockKind, Tile, bool, Meld | None]:
+        return (self.kind, self.tile, self.concealed, self.meld)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Block:
+            return NotImplemented
+        assert isinstance(other, Block)
+        return (
+            self.kind is other.kind
+            and self.tile == other.tile
+            and self.concealed == other.concealed
+            and self.meld == other.meld
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Block(kind={self.kind!r}, tile={self.tile!r}, concealed={self.concealed!r}, "
+            f"meld={self.meld!r})"
+        )
 
     @property
     def tiles(self) -> tuple[Tile, ...]:
@@ -118,19 +150,45 @@ class Block:
         return out
 
 
-@dataclass(frozen=True, slots=True)
 class Arrangement:
     """One way to read a complete hand.
 
     ``blocks`` lists the declared melds first (in hand order), then the concealed sets, then
     the pair(s) / singles. ``win_block`` is the index of the block the win tile completed
     (None for shapes where that is meaningless); ``wait`` is the shape it completed.
+
+    Immutable; a plain class for a native constructor when compiled (see :class:`Block`).
     """
 
-    shape: str
-    blocks: tuple[Block, ...]
-    win_block: int | None
-    wait: Wait
+    __slots__ = ("blocks", "shape", "wait", "win_block")
+
+    def __init__(
+        self, shape: str, blocks: tuple[Block, ...], win_block: int | None, wait: Wait
+    ) -> None:
+        self.shape = shape
+        self.blocks = blocks
+        self.win_block = win_block
+        self.wait = wait
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Arrangement:
+            return NotImplemented
+        assert isinstance(other, Arrangement)
+        return (
+            self.shape == other.shape
+            and self.blocks == other.blocks
+            and self.win_block == other.win_block
+            and self.wait is other.wait
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.blocks, self.win_block, self.wait))
+
+    def __repr__(self) -> str:
+        return (
+            f"Arrangement(shape={self.shape!r}, blocks={self.blocks!r}, "
+            f"win_block={self.win_block!r}, wait={self.wait!r})"
+        )
 
     @property
     def sets(self) -> tuple[Block, ...]:
@@ -266,7 +324,6 @@ def block(kind: BlockKind, tile: int, concealed: bool = True) -> Block:
 _BlockSplit = tuple[int, tuple[Block, ...]]
 
 
-@cache
 def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_BlockSplit, ...]:
     """:func:`_suit_splits` of one group as shared blocks with absolute tile indices."""
     return tuple(
@@ -278,33 +335,51 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
     )
 
 
+#: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
+#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``); an
+#: empty group's entry is :data:`_NO_TILES` (compared by identity)
+_GROUP_SPLITS: tuple[dict[tuple[int, ...], tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+_NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
+
+
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
-    combos: list[_BlockSplit] = [(-1, ())]
-    for lo, hi, honors in _GROUPS:
+    # while every group has one split (the usual case): the pair and the blocks so far, and
+    # no list; then the combinations
+    pair = -1
+    blocks: tuple[Block, ...] = ()
+    combos: list[_BlockSplit] | None = None
+    for k in range(4):
+        lo, hi, honors = _GROUPS[k]
         g = tuple(c[lo:hi])
-        if not any(g):
+        table = _GROUP_SPLITS[k]
+        splits = table.get(g)
+        if splits is None:
+            splits = table[g] = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
+        if splits is _NO_TILES:  # (the group is empty: nothing to add)
             continue
-        splits = _group_block_splits(g, lo, honors)
         if not splits:
             return []
-        if len(combos) == 1 and len(splits) == 1:  # the usual case: one way each
-            pair, blocks = combos[0]
-            p, bs = splits[0]
-            if p >= 0:
-                if pair >= 0:
-                    return []
-                pair = p
-            combos = [(pair, blocks + bs)]
-            continue
+        if combos is None:
+            if len(splits) == 1:  # one way so far and here
+                p, bs = splits[0]
+                if p >= 0:
+                    if pair >= 0:
+                        return []
+                    pair = p
+                blocks += bs
+                continue
+            combos = [(pair, blocks)]
         new: list[_BlockSplit] = []
-        for pair, blocks in combos:
+        for cp, cb in combos:
             for p, bs in splits:
                 if p < 0:
-                    new.append((pair, blocks + bs))
-                elif pair < 0:
-                    new.append((p, blocks + bs))
+                    new.append((cp, cb + bs))
+                elif cp < 0:
+                    new.append((p, cb + bs))
         combos = new
+    if combos is None:
+        return [(pair, blocks)] if pair >= 0 else []
     return [x for x in combos if x[0] >= 0]
 
 
@@ -322,6 +397,10 @@ def blocks_of_melds(melds: Iterable[Meld]) -> tuple[Block, ...]:
         kind = _KONG_K if k is MeldKind.KONG else _CHOW_K if k is MeldKind.CHOW else _PUNG_K
         out.append(Block(kind, m.tiles[0], m.concealed, m))
     return tuple(out)
+
+
+#: the shared pair block of each tile (what ``block(BlockKind.PAIR, t)`` returns)
+_PAIR_BLOCKS: tuple[Block, ...] = tuple(block(_PAIR_K, t) for t in range(34))
 
 
 def _wait_of(block: Block, win: Tile) -> Wait:
@@ -354,7 +433,7 @@ def standard_arrangements(hand: Hand, counts: Sequence[int] | None = None) -> li
     out: list[Arrangement] = []
     n_melds = len(melds)
     for pair, sets in splits:
-        candidates = (*sets, block(_PAIR_K, pair))
+        candidates = (*sets, _PAIR_BLOCKS[pair])
         seen: list[Block] = []
         for j, b in enumerate(candidates):
             t = b.tile._value_
@@ -400,6 +479,22 @@ def _group_adds(g: tuple[int, ...], honors: bool) -> tuple[tuple[int, bool, bool
     return tuple(out)
 
 
+def _wait_info(g: tuple[int, ...], honors: bool) -> tuple[int, bool, bool]:
+    """A group's tile count mod 3, and :func:`_suit_ok` (both false when the count is 1
+    mod 3: such a group never splits)."""
+    r = sum(g) % 3
+    if r == 1:
+        return 1, False, False
+    no_pair, with_pair = _suit_ok(g, honors)
+    return r, no_pair, with_pair
+
+
+#: :func:`_wait_info` and :func:`_group_adds` by group (index in :data:`_GROUPS`) and its
+#: counts: dictionary look-ups, not calls through ``functools.cache``
+_WAIT_INFO: tuple[dict[tuple[int, ...], tuple[int, bool, bool]], ...] = ({}, {}, {}, {})
+_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool, bool], ...]], ...] = ({}, {}, {}, {})
+
+
 def standard_waits(counts: Sequence[int]) -> list[Tile]:
     """Tiles completing concealed counts (34, before the win) into sets + one pair.
 
@@ -407,30 +502,39 @@ def standard_waits(counts: Sequence[int]) -> list[Tile]:
     per-group tables: a group's own counts decide which added tile keeps it splittable.
     A tile the hand already holds four of is included (callers filter live tiles).
     """
-    groups = []
+    gs: list[tuple[int, ...]] = []  # each group's counts
+    infos: list[tuple[int, bool, bool]] = []  # and its _wait_info (shared tuples)
     invalid = pairs = 0
-    for lo, hi, honors in _GROUPS:
+    for k in range(4):
+        lo, hi, honors = _GROUPS[k]
         g = tuple(counts[lo:hi])
-        r = sum(g) % 3
-        if r == 1:
-            valid = False
-        else:
-            ok0, ok1 = _suit_ok(g, honors)
-            valid = ok0 if r == 0 else ok1
+        info = _WAIT_INFO[k].get(g)
+        if info is None:
+            info = _WAIT_INFO[k][g] = _wait_info(g, honors)
+        gs.append(g)
+        infos.append(info)
+        r = info[0]
+        valid = info[1] if r == 0 else info[2] if r == 2 else False
         invalid += not valid
-        pair = valid and r == 2
-        pairs += pair
-        groups.append((g, honors, lo, valid, pair, r))
+        pairs += valid and r == 2
     if invalid > 1:
         return []  # adding one tile changes one group only
     out: list[Tile] = []
-    for g, honors, lo, valid, pair, r in groups:
+    for k in range(4):
+        r = infos[k][0]
+        valid = infos[k][1] if r == 0 else infos[k][2] if r == 2 else False
+        pair = valid and r == 2
         if invalid and valid:
             continue  # another group is broken and this tile cannot mend it
         r2 = (r + 1) % 3
         if r2 == 1 or pairs - pair + (r2 == 2) != 1:
             continue
-        for i, ok0, ok1 in _group_adds(g, honors):
+        lo, _, honors = _GROUPS[k]
+        g = gs[k]
+        adds = _ADDS[k].get(g)
+        if adds is None:
+            adds = _ADDS[k][g] = _group_adds(g, honors)
+        for i, ok0, ok1 in adds:
             if ok1 if r2 == 2 else ok0:
                 out.append(KINDS[lo + i])
     out.sort()

@@ -14,9 +14,9 @@ from __future__ import annotations
 import copy
 import difflib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, Protocol, TypeVar, overload
 
 from mypy_extensions import mypyc_attr
 
@@ -44,6 +44,7 @@ from scoring.tiles import KINDS, Suit, Tile
 
 __all__ = [
     "Exclusion",
+    "FeatureRecord",
     "Features",
     "Item",
     "Pattern",
@@ -262,7 +263,21 @@ class Features(metaclass=PyClass):  # (a Python class in the compiled build: sco
     counted: frozenset[str] = frozenset()
 
 
-F = TypeVar("F", bound=Features)
+#: the ``counted`` of a fresh feature record (nothing counted yet)
+NOTHING_COUNTED: frozenset[str] = frozenset()
+
+
+class FeatureRecord(Protocol):
+    """What the evaluation loop needs of a feature record: the arrangement it describes and
+    the ids counted so far (``Row.reads_counted``). :class:`Features` is one; a rule set may
+    instead write a plain class with these fields (MCR's, compiled a native class whose
+    facts are struct fields rather than ``lazy`` entries of an instance ``__dict__``)."""
+
+    arr: Arrangement
+    counted: frozenset[str]
+
+
+F = TypeVar("F", bound=FeatureRecord)
 
 
 #: The row of a rule table (:class:`scoring.rows.Row`); ``Pattern`` is its older name.
@@ -314,6 +329,9 @@ class SpecialShape:
     counts *before* the win tile for some tile to complete the shape: when it is false
     :meth:`RuleSet.waits` does not try the shape tile by tile. Only a shortcut (it must
     never be false for a hand one tile from the shape).
+
+    ``max_melds`` (optional): the most declared melds the shape allows — with more,
+    :meth:`RuleSet.arrangements` does not ask ``complete`` (which would say no).
     """
 
     name: str
@@ -321,6 +339,7 @@ class SpecialShape:
     arrange: Callable[[Hand, Sequence[int]], list[Arrangement]]
     complete_melds: Callable[[Sequence[int], Sequence[Meld]], bool] | None = None
     ready: Callable[[Sequence[int], int], bool] | None = None
+    max_melds: int = 99
 
     def matches(
         self, counts: Sequence[int], n_melds: int, melds: Sequence[Meld] | None = None
@@ -331,15 +350,63 @@ class SpecialShape:
         return self.complete(counts, n_melds)
 
 
-@dataclass(frozen=True)
+#: the fields of :class:`ScoreResult`, in its constructor's order
+RESULT_FIELDS = ("ruleset", "total", "minimum_met", "items", "arrangement", "waits", "extras")
+
+
 class ScoreResult:
-    ruleset: str
-    total: int
-    minimum_met: bool
-    items: tuple[Item, ...]
-    arrangement: Arrangement
-    waits: tuple[Tile, ...]
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    """The score of a hand: the rule set's total, whether it meets the minimum, the items,
+    the arrangement chosen, the waits, and the rule set's own extras.
+
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__`` and ``__repr__`` (as a dataclass's), not a frozen dataclass: compiled (mypyc)
+    the constructor is native, where a dataclass's generated ``__init__`` stays interpreted.
+    """
+
+    __slots__ = ("arrangement", "extras", "items", "minimum_met", "ruleset", "total", "waits")
+
+    def __init__(
+        self,
+        ruleset: str,
+        total: int,
+        minimum_met: bool,
+        items: tuple[Item, ...],
+        arrangement: Arrangement,
+        waits: tuple[Tile, ...],
+        extras: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.total = total
+        self.minimum_met = minimum_met
+        self.items = items
+        self.arrangement = arrangement
+        self.waits = waits
+        self.extras: Mapping[str, Any] = extras if extras is not None else {}
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.ruleset,
+            self.total,
+            self.minimum_met,
+            self.items,
+            self.arrangement,
+            self.waits,
+            self.extras,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, ScoreResult)
+        return self._fields() == other._fields()
+
+    def _names(self) -> tuple[str, ...]:
+        """The names of :meth:`_fields` (a subclass with fields of its own extends both)."""
+        return RESULT_FIELDS
+
+    def __repr__(self) -> str:
+        pairs = zip(self._names(), self._fields(), strict=True)
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in pairs)})"
 
     def item(self, pattern_id: str) -> Item | None:
         for it in self.items:
@@ -400,10 +467,22 @@ def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
 
 # A table row as the evaluation loop reads it: (table index, row, its predicate).
 _Row = tuple[int, Row[F], Callable[[F], int | bool]]
+# A row found is one integer, its table index above _SHIFT bits and its count below them:
+# sorting hits sorts them by table index, with no tuple per hit.
+_SHIFT = 32
+_COUNT = (1 << _SHIFT) - 1
 _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 
 
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
+
+
+def _row_facts(
+    rows: Sequence[Row[F]],
+) -> tuple[tuple[str, Callable[[F], int] | None, int], ...]:
+    """What :meth:`RuleSet.resolve` reads of each row, in a plain tuple per row (the rows are
+    Python dataclasses: one attribute read each is a dictionary look-up)."""
+    return tuple((p.id, p.value, p.points) for p in rows)
 
 
 # serializable: compiled, the class may still be copied without calling __init__ (mypyc
@@ -503,6 +582,8 @@ class RuleSet(Generic[F]):
         self._groups = self._group_rows(p for p in rows if not p.reads_counted)
         self._after = self._group_rows(p for p in rows if p.reads_counted)
         self._items: dict[tuple[str, int, int], Item] = {}
+        #: per table index: (id, value function or None, points) — what resolve reads
+        self._row_facts = _row_facts(self.patterns)
         #: the rows whose value a room changed, and the room's changes (:meth:`with_patterns`)
         self.house: frozenset[str] = frozenset()
         self.house_patterns: Mapping[str, int | bool] = {}
@@ -544,6 +625,7 @@ class RuleSet(Generic[F]):
             p.with_options(points=values[p.id]) if p.id in values else p for p in self.patterns
         )
         v.patterns = rows
+        v._row_facts = _row_facts(rows)
         v.by_id = {p.id: p for p in rows}
         v._groups = v._group_rows(p for p in rows if not p.reads_counted and p.id not in off)
         v._after = v._group_rows(p for p in rows if p.reads_counted and p.id not in off)
@@ -677,24 +759,27 @@ class RuleSet(Generic[F]):
             raise InvalidHandError(f"{self.name} is played without flowers")
 
     def arrangements(self, hand: Hand) -> list[Arrangement]:
-        c = hand.concealed_counts()
+        c = hand._concealed_counts  # (the hand's own tuple: immutable, sliced without copies)
         out = standard_arrangements(hand, c)
         melds = hand.melds
         n = len(melds)
         for s in self.shapes:
+            if n > s.max_melds:
+                continue
             cm = s.complete_melds  # SpecialShape.matches, inlined
             if cm(c, melds) if cm is not None else s.complete(c, n):
                 out.extend(s.arrange(hand, c))
         return out
 
-    def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[tuple[int, int]]:
-        """The rows of ``groups`` present in ``f``: (table index, count), in table order."""
+    def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[int]:
+        """The rows of ``groups`` present in ``f``, in table order: ``index << _SHIFT | count``
+        each (a predicate returns True or a count)."""
         if len(groups) == 1 and groups[0][0] is None:
-            return [(i, int(n)) for i, _, pred in groups[0][1] if (n := pred(f))]
-        found: list[tuple[int, int]] = []
+            return [i << _SHIFT | int(n) for i, _, pred in groups[0][1] if (n := pred(f))]
+        found: list[int] = []
         for guard, rows in groups:
             if guard is None or guard(f):
-                found += [(i, int(n)) for i, _, pred in rows if (n := pred(f))]
+                found += [i << _SHIFT | int(n) for i, _, pred in rows if (n := pred(f))]
         found.sort()  # by table index
         return found
 
@@ -723,60 +808,65 @@ class RuleSet(Generic[F]):
                 out |= mask
         return out
 
-    def resolve(self, hits: Sequence[tuple[int, int]], f: F) -> list[Item]:
-        """The exclusions ("不計") over the rows found (``(table index, count)``, in table
-        order), by the rule set's :class:`~scoring.rows.Exclusion`, then the items (in table
-        order). Exclusions are bit masks over table indices (bit ``i``: row ``i``)."""
+    def resolve(self, hits: list[int], f: F) -> list[Item]:
+        """The exclusions ("不計") over the rows found (``index << _SHIFT | count`` each, in
+        table order), by the rule set's :class:`~scoring.rows.Exclusion`, then the items (in
+        table order). Exclusions are bit masks over table indices (bit ``i``: row ``i``)."""
         if self.exclusion is Exclusion.COUNTED:
             hits = self._counted(hits, f)
         else:
             hits = self._implied(hits, f)
         out: list[Item] = []
         cache = self._items
-        rows = self.patterns
-        for i, n in hits:
-            p = rows[i]
-            points = p.value(f) if p.value is not None else p.points
-            it = cache.get((p.id, points, n))
-            out.append(it if it is not None else self._item(p, points, n))
+        facts = self._row_facts
+        for h in hits:
+            i = h >> _SHIFT
+            n = h & _COUNT
+            pid, value, points = facts[i]
+            if value is not None:
+                points = value(f)
+            it = cache.get((pid, points, n))
+            out.append(it if it is not None else self._item(self.patterns[i], points, n))
         return out
 
-    def _counted(self, hits: Sequence[tuple[int, int]], f: F) -> Sequence[tuple[int, int]]:
+    def _counted(self, hits: list[int], f: F) -> list[int]:
         """COUNTED: a row removed by a counted row removes nothing itself."""
         excluded = 0
         masks = self._masks
         when = self._when
         rank = self._rank
         if rank is None:  # the table order puts every row before what it supersedes
-            kept: list[tuple[int, int]] = []
+            kept: list[int] = []
             for h in hits:
-                i = h[0]
+                i = h >> _SHIFT
                 if not excluded >> i & 1:
                     kept.append(h)
                     excluded |= masks[i]
                     if when[i]:
                         excluded |= self._when_mask(i, f)
             return kept
-        for i, _ in sorted(hits, key=lambda h: rank[h[0]]):
+        for h in sorted(hits, key=lambda h: rank[h >> _SHIFT]):
+            i = h >> _SHIFT
             if not excluded >> i & 1:
                 excluded |= masks[i]
                 if when[i]:
                     excluded |= self._when_mask(i, f)
-        return [h for h in hits if not excluded >> h[0] & 1]
+        return [h for h in hits if not excluded >> (h >> _SHIFT) & 1]
 
-    def _implied(self, hits: Sequence[tuple[int, int]], f: F) -> Sequence[tuple[int, int]]:
+    def _implied(self, hits: list[int], f: F) -> list[int]:
         """IMPLIED: every row found removes what it supersedes, counted or not (so removals
         chain through the rows the hand qualifies for)."""
         excluded = 0
         masks = self._masks
         when = self._when
-        for i, _ in hits:
+        for h in hits:
+            i = h >> _SHIFT
             excluded |= masks[i]
             if when[i]:
                 excluded |= self._when_mask(i, f)
         if not excluded:
             return hits
-        return [h for h in hits if not excluded >> h[0] & 1]
+        return [h for h in hits if not excluded >> (h >> _SHIFT) & 1]
 
     def family_highest(self, items: Sequence[Item]) -> list[Item]:
         """Keep, in each family, only the highest-ranked pattern present (ties: the higher

@@ -33,7 +33,8 @@ def pairs_ready(c: Sequence[int], n_melds: int) -> bool:
     """Pairs and at most one triplet, nothing declared (seven pairs, 嚦咕嚦咕): one tile from
     it, at most two counts are odd (a pair waiting for its second tile, a pair becoming the
     triplet)."""
-    return not n_melds and sum(map(_ODD, c)) <= 2
+    # (a count is at most 4, or 5 while a caller tries a fifth tile: odd is 1, 3 or 5)
+    return not n_melds and c.count(1) + c.count(3) + c.count(5) <= 2
 
 
 def orphans_ready(c: Sequence[int], n_melds: int) -> bool:
@@ -54,9 +55,9 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
     def complete(c: Sequence[int], n_melds: int) -> bool:
         if n_melds or sum(c) != 14:
             return False
-        if any(map(_ODD, c)):
+        if 1 in c or 3 in c or 5 in c:  # an odd count (a count is 0-5, see pairs_ready)
             return False
-        return four_as_two or all(n in (0, 2) for n in c)
+        return four_as_two or 4 not in c
 
     def arrange(hand: Hand, c: Sequence[int]) -> list[Arrangement]:
         blocks: list[Block] = []
@@ -71,7 +72,7 @@ def seven_pairs(four_as_two: bool = True) -> SpecialShape:
                 blocks.append(pair)
         return [Arrangement("seven-pairs", tuple(blocks), win, Wait.SINGLE)]
 
-    return SpecialShape("seven-pairs", complete, arrange, ready=pairs_ready)
+    return SpecialShape("seven-pairs", complete, arrange, ready=pairs_ready, max_melds=0)
 
 
 def thirteen_orphans() -> SpecialShape:
@@ -86,4 +87,4 @@ def thirteen_orphans() -> SpecialShape:
         blocks = [block(BlockKind.PAIR if c[i] == 2 else BlockKind.SINGLE, i) for i in _ORPHANS]
         return [Arrangement("thirteen-orphans", tuple(blocks), None, Wait.SPECIAL)]
 
-    return SpecialShape("thirteen-orphans", complete, arrange, ready=orphans_ready)
+    return SpecialShape("thirteen-orphans", complete, arrange, ready=orphans_ready, max_melds=0)

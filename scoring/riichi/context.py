@@ -177,6 +177,9 @@ class RiichiWinContext(WinContext):
     facts: Mapping[str, Any] = field(default_factory=dict)
 
 
+_RIICHI_FLAGS = frozenset({"declared", "double", "ippatsu"})
+
+
 def _flag(v: Any, what: str) -> bool:
     if not isinstance(v, bool):
         raise InvalidHandError(f"{what} must be true or false, got {v!r}")
@@ -235,8 +238,8 @@ class RiichiContext:
             r = {}
         if not isinstance(r, Mapping):
             raise InvalidHandError(f"'riichi' must be an object, got {r!r}")
-        unknown = set(r) - {"declared", "double", "ippatsu"}
-        if unknown:
+        if r and not _RIICHI_FLAGS.issuperset(r):
+            unknown = set(r) - _RIICHI_FLAGS
             raise InvalidHandError(f"unknown keys in 'riichi': {sorted(unknown)}")
         declared = _flag(r.get("declared", False), "riichi.declared")
         double = _flag(r.get("double", False), "riichi.double")
@@ -253,16 +256,16 @@ class RiichiContext:
             raise InvalidHandError(f"'red_fives' must be a list of 0m / 0p / 0s, got {held!r}")
         if held and not rules.red_fives:
             raise _no_red(held[0])
-        return cls(
-            declared=declared,
-            double=double,
-            ippatsu=ippatsu,
-            first_turn=first_turn,
-            dora_indicators=dora,
-            ura_dora_indicators=ura,
-            red_fives=tuple(RED_FIVES[c] for c in held),
-            red_indicators=tuple(RED_FIVES[c] for c in (*red_d, *red_u)),
-            rules=rules,
+        return cls(  # (positional, in field order: cheaper than keywords)
+            declared,
+            double,
+            ippatsu,
+            first_turn,
+            dora,
+            ura,
+            tuple([RED_FIVES[c] for c in held]) if held else (),
+            tuple([RED_FIVES[c] for c in (*red_d, *red_u)]) if red_d or red_u else (),
+            rules,
         )
 
     @staticmethod

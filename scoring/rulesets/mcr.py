@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
-from itertools import compress, permutations
+from itertools import permutations
 from typing import Any
 
 from mypy_extensions import mypyc_attr
@@ -43,14 +43,13 @@ from scoring.decompose import (
     standard_waits,
 )
 from scoring.engine import (
-    Features,
+    NOTHING_COUNTED,
     Item,
     Payment,
     RuleSet,
     ScoreResult,
     Seating,
     SpecialShape,
-    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
@@ -105,17 +104,31 @@ _EVEN = frozenset(t for t in range(27) if t % 9 in (1, 3, 5, 7))
 _FIVES = frozenset({4, 13, 22})
 _CHOWS_WITH_5 = frozenset(t for t in range(27) if t % 9 in (2, 3, 4))
 _OUTSIDE_CHOWS = frozenset(t for t in range(27) if t % 9 in (0, 6))
-_LOW = frozenset({1, 2, 3, 4})
-_HIGH = frozenset({6, 7, 8, 9})
-_MIDDLE = frozenset({4, 5, 6})
 _EMPTY: Mapping[str, int] = {}
 _ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
-_RANGE34 = range(34)
 _ODD = (1).__and__  # n -> n & 1
 _NO_TILES: frozenset[int] = frozenset()
-_RANK_OF = [t % 9 + 1 for t in range(34)]
 _TERMINALS_HONORS = _TERMINALS | _HONORS
+
+
+def _bits(tiles: frozenset[int]) -> int:
+    """A set of tile indices as a bit mask (bit t: tile t)."""
+    return sum(1 << t for t in tiles)
+
+
+# the tile classes the predicates test the hand's tiles against, as bit masks
+_GREEN_BITS = _bits(_GREEN)
+_REVERSIBLE_BITS = _bits(_REVERSIBLE)
+_TERMINALS_BITS = _bits(_TERMINALS)
+_HONORS_BITS = _bits(_HONORS)
+_WINDS_BITS = _bits(_WINDS)
+_DRAGONS_BITS = _bits(_DRAGONS)
+_TERMINALS_HONORS_BITS = _TERMINALS_BITS | _HONORS_BITS
+#: ranks as a 9-bit mask (bit r-1: rank r)
+_LOW_RANKS = 0b000001111  # 1-4
+_HIGH_RANKS = 0b111100000  # 6-9
+_MIDDLE_RANKS = 0b000111000  # 4-6
 _SEAT_INDEX = {w.value: 27 + i for i, w in enumerate(Wind)}  # by code: str hashing is cheap
 
 
@@ -148,7 +161,6 @@ HONORS_KNITTED = "honors-and-knitted"
 KNITTED_STRAIGHT = "knitted-straight"
 
 
-_BIT = [1 << t for t in range(34)]
 _SUITED_MASK = (1 << 27) - 1
 _ORPHAN_MASK = sum(1 << t for t in _ORPHANS)
 _SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
@@ -156,7 +168,11 @@ _SEQ_MASKS = tuple(sum(1 << t for t in seq) for seq in KNITTED_SEQUENCES)
 
 def _mask(c: Sequence[int]) -> int:
     """The tiles present in the counts ``c`` as a bit set (bit t: tile index t)."""
-    return sum(map(_BIT.__getitem__, compress(_RANGE34, c)))
+    mask = 0
+    for t in range(34):
+        if c[t]:
+            mask |= 1 << t
+    return mask
 
 
 def _knitted_of(c: Sequence[int]) -> tuple[int, ...] | None:
@@ -184,7 +200,7 @@ def _honors_knitted() -> SpecialShape:
         blocks = tuple(block(BlockKind.SINGLE, t) for t in range(34) if c[t])
         return [Arrangement(HONORS_KNITTED, blocks, None, Wait.SPECIAL)]
 
-    return SpecialShape(HONORS_KNITTED, complete, arrange)
+    return SpecialShape(HONORS_KNITTED, complete, arrange, max_melds=0)
 
 
 def _knitted_straight() -> SpecialShape:
@@ -224,7 +240,7 @@ def _knitted_straight() -> SpecialShape:
             out.append(Arrangement(KNITTED_STRAIGHT, blocks, win, Wait.SPECIAL))
         return out
 
-    return SpecialShape(KNITTED_STRAIGHT, complete, arrange)
+    return SpecialShape(KNITTED_STRAIGHT, complete, arrange, max_melds=1)
 
 
 SHAPES: tuple[SpecialShape, ...] = (
@@ -452,41 +468,64 @@ def pung_combination_fans(pungs: tuple[_Set, ...]) -> Mapping[str, int]:
 
 def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     """The tile completing 13 concealed tiles into seven pairs (four alike = two pairs)."""
-    odd = [t for t in range(34) if c[t] % 2]
-    return odd[0] if len(odd) == 1 else None
+    if c.count(1) + c.count(3) != 1:  # (counts are 0-4: odd is 1 or 3)
+        return None
+    return c.index(1) if 1 in c else c.index(3)
 
 
-@lru_cache(maxsize=4096)  # shared by RuleSet.waits and the wait fans of the same hand
+# The last answer of _unique_wait_tiles: (counts, with seven pairs, tiles). One slot, shared
+# by RuleSet.waits and the wait fans of the same hand (both ask for the counts before the
+# win); never an answer for another hand (nothing is remembered from hand to hand, so a
+# benchmark scoring the same hands again measures the work, not a memo). The slot is one
+# tuple replaced at once: threads at worst compute again.
+_last_waits: tuple[tuple[int, ...], bool, frozenset[int]] | None = None
+
+
 def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
     seven pairs — what decides a unique wait. A tile the player already holds four of still
     counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    global _last_waits
+    last = _last_waits
+    if last is not None and last[1] is with_seven_pairs and last[0] == c:
+        return last[2]
     out = {int(t) for t in standard_waits(c)}
     if with_seven_pairs and sum(c) == 13:
         t = _seven_pairs_wait(c)
         if t is not None:
             out.add(t)
-    return frozenset(out)
+    tiles = frozenset(out)
+    _last_waits = (c, with_seven_pairs, tiles)
+    return tiles
 
 
 def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
     declared melds into any MCR winning shape (live or not)."""
-    out = set(_unique_wait_tiles(tuple(c), n_melds == 0))  # sets + a pair, seven pairs
-    mask = _mask(c)
-    if n_melds == 0 and sum(c) == 13:
+    ct = tuple(c)
+    out = set(_unique_wait_tiles(ct, n_melds == 0))  # sets + a pair, seven pairs
+    # the tiles present (a bit mask), their number and the most of one kind, in one pass
+    mask = total = most = 0
+    for t in range(34):
+        n = ct[t]
+        if n:
+            mask |= 1 << t
+            total += n
+            if n > most:
+                most = n
+    if n_melds == 0 and total == 13:
         if not mask & ~_ORPHAN_MASK:
             missing = [t for t in _ORPHANS if not c[t]]
             if not missing:
                 out.update(_ORPHANS)
             elif len(missing) == 1:
                 out.add(missing[0])
-        if max(c) <= 1:
+        if most <= 1:
             suited = mask & _SUITED_MASK
             for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
                 if not suited & ~sm:
                     out.update(t for t in (*seq, *range(27, 34)) if not c[t])
-    if n_melds <= 1 and sum(c) == 13 - 3 * n_melds:
+    if n_melds <= 1 and total == 13 - 3 * n_melds and (mask & _SUITED_MASK).bit_count() >= 8:
         # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
         for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
             have = mask & sm
@@ -524,39 +563,77 @@ def _set_of(t: int) -> _Set:
 
 # Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
 # can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
-@cache
-def _chow_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
-    return chow_combination_fans(tuple(_set_of(t) for t in tiles))
+# (memoised in plain dictionaries: a look-up, not a call through functools.cache)
+_CHOW_FANS: dict[tuple[int, ...], dict[str, int]] = {}
+_PUNG_FANS: dict[tuple[int, ...], dict[str, int]] = {}
 
 
-@cache
-def _pung_fans_of(tiles: tuple[int, ...]) -> Mapping[str, int]:
-    return pung_combination_fans(tuple(_set_of(t) for t in tiles))
+def _chow_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
+    fans = _CHOW_FANS.get(tiles)
+    if fans is None:
+        fans = _CHOW_FANS[tiles] = dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
+    return fans
 
 
-class MCRFeatures(Features):
-    """MCR facts about one arrangement.
+def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
+    fans = _PUNG_FANS.get(tiles)
+    if fans is None:
+        fans = _PUNG_FANS[tiles] = dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
+    return fans
 
-    The arrangement's blocks and the hand's tile counts are read once, in ``__init__``, into
-    plain integers and sets (the facts nearly every fan reads: computing them eagerly in one
-    pass is cheaper than lazy look-ups); the rarer facts are :func:`~scoring.engine.lazy`
-    attributes computed on first use.
+
+_NO_FANS: dict[str, int] = {}
+
+# The facts of MCRFeatures computed on first use: one bit each of its ``_done`` mask.
+_RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (4, 8, 16, 32, 64)
+_SEVEN_POSSIBLE, _NINE_GATES_B, _SHIFTED_PAIRS, _SUITED, _TERMINAL_CHOWS, _LAST_TILE = (
+    128,
+    256,
+    512,
+    1024,
+    2048,
+    4096,
+)
+_WAIT_FAN = 8192
+
+
+class MCRFeatures:
+    """MCR facts about one arrangement: the feature record the predicates of :data:`TABLE`
+    read (the engine's :class:`~scoring.engine.FeatureRecord`).
+
+    A plain class with a fixed set of fields, not a :class:`~scoring.engine.Features`
+    subclass: compiled (mypyc) it is a native class, so a predicate's read is a struct load,
+    not a dictionary look-up. The arrangement's blocks and the hand's tile counts are read
+    once, in ``__init__``, into plain integers and sets (the facts nearly every fan reads);
+    the rarer facts are properties computed on first use and kept in a field of their own
+    (a bit of ``_done`` says it is there).
     """
 
     def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
-        super().__init__(hand, arrangement, waits)
-        self.shape = arrangement.shape
-        self.is_standard_shape = self.shape == "standard"
+        self.hand = hand
+        #: the typed win context (:class:`scoring.context.WinContext`)
+        self.context = hand.context
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn: bool = hand.win.self_drawn
+        #: set by the evaluation loop (``Row.reads_counted``; no MCR row reads it)
+        self.counted: frozenset[str] = NOTHING_COUNTED
+        self._done = 0
+        shape = arrangement.shape
+        self.shape: str = shape
+        std = shape == "standard"
+        self.is_standard_shape: bool = std
         chows: list[int] = []
         pungs: list[int] = []
         kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
-        pair: int | None = None
+        pair = -1
         npairs = 0
         # the concealed (not declared) blocks: (kind, lowest tile)
         hidden: list[tuple[BlockKind, int]] = []
         for b in arrangement.blocks:
             k = b.kind
-            t = b.tile._value_
+            t: int = b.tile._value_
             if k is _CHOW:
                 chows.append(t)
             elif k is _PUNG or k is _KONG:
@@ -574,85 +651,119 @@ class MCRFeatures(Features):
                 npairs += 1
             if b.meld is None:
                 hidden.append((k, t))
-        self.chow_tiles = chows
-        self.pung_tiles = pungs
-        self.n_kongs = kongs
-        self.n_melded_kongs = melded_kongs
-        self.n_concealed_kongs = concealed_kongs
+        self.chow_tiles: list[int] = chows
+        self.pung_tiles: list[int] = pungs
+        self.n_kongs: int = kongs
+        self.n_melded_kongs: int = melded_kongs
+        self.n_concealed_kongs: int = concealed_kongs
         #: concealed pungs including concealed kongs (暗刻)
-        self.concealed_pung_total = concealed_pungs
-        self.pair_tile = pair if npairs == 1 else None
-        self.hidden = hidden
-        self.win_i = hand.win_tile._value_
-        self.exposed = len([m for m in hand.melds if not m.concealed]) if hand.melds else 0
+        self.concealed_pung_total: int = concealed_pungs
+        self.pair_tile: int | None = pair if npairs == 1 else None
+        self.hidden: list[tuple[BlockKind, int]] = hidden
+        self.win_i: int = hand.win_tile._value_
+        melds = hand.melds
+        self.exposed: int = len([m for m in melds if not m.concealed]) if melds else 0
         # -- tiles: counts (34) of every tile of the hand, melds included
         tc = hand._tile_counts
         self.counts_i: tuple[int, ...] = tc
-        self.kinds_i: frozenset[int] = frozenset(compress(_RANGE34, tc))
+        #: the kinds of tile present as a bit mask (bit t: tile index t)
+        kinds = fours = 0
+        for t in range(34):
+            n = tc[t]
+            if n:
+                kinds |= 1 << t
+                if n == 4:
+                    fours += 1
+        self.kinds: int = kinds
+        has_characters = bool(kinds & 0x1FF)
+        self.has_characters: bool = has_characters
         #: numbered suits absent
-        self.has_characters = any(tc[0:9])
-        self.voided: int = 3 - (self.has_characters + any(tc[9:18]) + any(tc[18:27]))
-        self.honors: bool = any(tc[27:34])
-        std = self.is_standard_shape
+        self.voided: int = 3 - (
+            has_characters + bool(kinds >> 9 & 0x1FF) + bool(kinds >> 18 & 0x1FF)
+        )
+        honors = kinds >> 27 != 0
+        self.honors: bool = honors
+        #: the ranks present when every tile is numbered (bit r-1: rank r), else -1
+        self.rank_bits: int = -1 if honors else (kinds | kinds >> 9 | kinds >> 18) & 0x1FF
         self.four_chows: bool = std and len(chows) == 4
         self.four_pungs: bool = std and len(pungs) == 4
-        self.tile_hogs: int = tc.count(4) - kongs
+        self.tile_hogs: int = fours - kongs
         self.seat_i: int = _SEAT_INDEX[hand.seat_wind._value_]
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         # the fans the sets make together (every arrangement's guards read them)
-        self.chow_fans: Mapping[str, int] = (
-            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _EMPTY
+        self.chow_fans: dict[str, int] = (
+            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _NO_FANS
         )
-        self.pung_fans: Mapping[str, int] = (
-            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _EMPTY
+        self.pung_fans: dict[str, int] = (
+            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _NO_FANS
         )
         if pungs:
-            self.dragon_pungs: int = sum(1 for t in pungs if t >= 31)
-            self.wind_pungs: frozenset[int] = frozenset(t for t in pungs if 27 <= t < 31)
+            self.dragon_pungs: int = sum([1 for t in pungs if t >= 31])
+            winds = [t for t in pungs if 27 <= t < 31]
+            self.wind_pungs: frozenset[int] = frozenset(winds) if winds else _NO_TILES
         else:
             self.dragon_pungs = 0
             self.wind_pungs = _NO_TILES
+        # the slots of the facts computed on first use (valid when their bit of _done is set)
+        self._range_fan: str | None = None
+        self._chow_sets: tuple[_Set, ...] = ()
+        self._pung_sets: tuple[_Set, ...] = ()
+        self._toh = 0
+        self._division: tuple[int, ...] = ()
+        self._seven_possible = False
+        self._nine_gates = False
+        self._shifted_pairs = False
+        self._suited = 0
+        self._terminal_chows: str | None = None
+        self._last_tile = False
+        self._wait_fan: str | None = None
 
     # -- tiles ------------------------------------------------------------------------------
 
-    @lazy
-    def ranks(self) -> frozenset[int] | None:
-        """Ranks present when every tile is numbered, else None."""
-        if self.honors:
-            return None
-        return frozenset(map(_RANK_OF.__getitem__, self.kinds_i))
+    def only(self, tiles: int) -> bool:
+        """Every tile of the hand is one of ``tiles`` (a bit mask of tile indices)."""
+        return not self.kinds & ~tiles
 
-    def only(self, tiles: frozenset[int]) -> bool:
-        return self.kinds_i <= tiles
-
-    @lazy
+    @property
     def all_types(self) -> bool:
-        k = self.kinds_i
-        return self.voided == 0 and bool(k & _WINDS) and bool(k & _DRAGONS)
+        k = self.kinds
+        return self.voided == 0 and bool(k & _WINDS_BITS) and bool(k & _DRAGONS_BITS)
 
-    @lazy
+    @property
     def range_fan(self) -> str | None:
         """全大/大於五/全中/全小/小於五 (numbered tiles only)."""
-        r = self.ranks
-        if r is None:
+        if not self._done & _RANGE_FAN:
+            self._range_fan = self._find_range_fan()
+            self._done |= _RANGE_FAN
+        return self._range_fan
+
+    def _find_range_fan(self) -> str | None:
+        r = self.rank_bits
+        if r < 0:
             return None
-        if r <= _LOW:
-            return "lower-four" if 4 in r else "lower-tiles"
-        if r <= _HIGH:
-            return "upper-four" if 6 in r else "upper-tiles"
-        if r <= _MIDDLE:
+        if not r & ~_LOW_RANKS:
+            return "lower-four" if r & 0b1000 else "lower-tiles"
+        if not r & ~_HIGH_RANKS:
+            return "upper-four" if r & 0b100000 else "upper-tiles"
+        if not r & ~_MIDDLE_RANKS:
             return "middle-tiles"
         return None
 
     # -- sets ------------------------------------------------------------------------------
 
-    @lazy
+    @property
     def chow_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(t) for t in self.chow_tiles))
+        if not self._done & _CHOW_SETS:
+            self._chow_sets = tuple(sorted([_set_of(t) for t in self.chow_tiles]))
+            self._done |= _CHOW_SETS
+        return self._chow_sets
 
-    @lazy
+    @property
     def pung_sets(self) -> tuple[_Set, ...]:
-        return tuple(sorted(_set_of(t) for t in self.pung_tiles))
+        if not self._done & _PUNG_SETS:
+            self._pung_sets = tuple(sorted([_set_of(t) for t in self.pung_tiles]))
+            self._done |= _PUNG_SETS
+        return self._pung_sets
 
     def chow(self, fan: str) -> int:
         return self.chow_fans.get(fan, 0)
@@ -660,14 +771,20 @@ class MCRFeatures(Features):
     def pung(self, fan: str) -> int:
         return self.pung_fans.get(fan, 0)
 
-    @lazy
+    @property
     def pungs_of_terminals_or_honors(self) -> int:
         """幺九刻: terminal and wind pungs not already accounted for by another fan — a wind
         pung counted as Seat Wind / Prevalent Wind or inside Big Three Winds, and the pung of
         terminals that is part of Nine Gates."""
+        if not self._done & _TOH:
+            self._toh = self._count_toh()
+            self._done |= _TOH
+        return self._toh
+
+    def _count_toh(self) -> int:
         if not self.pung_tiles:
             return 0
-        n = sum(1 for t in self.pung_tiles if t in _TERMINALS)
+        n = sum([1 for t in self.pung_tiles if t in _TERMINALS])
         if self.wind_pungs and not self.pung("big-three-winds"):
             n += len(self.wind_pungs - {self.seat_i, self.round_i})
         if n and self.nine_gates:
@@ -682,51 +799,80 @@ class MCRFeatures(Features):
             t in other_ok for t in self.pung_tiles
         )
 
-    @lazy
+    @property
     def division_order(self) -> tuple[int, ...]:
         """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
-        key: list[int] = []
-        for k, t in self.hidden:
-            if k is _CHOW or k is _PUNG or k is _KONG:
-                o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
-                step = 1 if k is _CHOW else 0
-                key.append(o << 16 | (o + step) << 8 | o + 2 * step)
-        return tuple(sorted(key))
+        if not self._done & _DIVISION:
+            key: list[int] = []
+            for k, t in self.hidden:
+                if k is _CHOW or k is _PUNG or k is _KONG:
+                    o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
+                    step = 1 if k is _CHOW else 0
+                    key.append(o << 16 | (o + step) << 8 | o + 2 * step)
+            self._division = tuple(sorted(key))
+            self._done |= _DIVISION
+        return self._division
 
-    @lazy
+    @property
     def seven_pairs_possible(self) -> bool:
-        return not self.hand.melds and not any(map(_ODD, self.hand._concealed_counts))
+        if not self._done & _SEVEN_POSSIBLE:
+            h = self.hand
+            self._seven_possible = not h.melds and not any(map(_ODD, h._concealed_counts))
+            self._done |= _SEVEN_POSSIBLE
+        return self._seven_possible
 
     # -- special hands ------------------------------------------------------------------------
 
-    @lazy
+    @property
     def nine_gates(self) -> bool:
         """九蓮寶燈: 1112345678999 of one suit plus any tile of it, all concealed, no melds."""
-        if self.hand.melds or not self.is_standard_shape or self.win_i >= 27:
+        if not self._done & _NINE_GATES_B:
+            self._nine_gates = self._is_nine_gates()
+            self._done |= _NINE_GATES_B
+        return self._nine_gates
+
+    def _is_nine_gates(self) -> bool:
+        w = self.win_i
+        if self.hand.melds or not self.is_standard_shape or w >= 27:
             return False
         c = self.hand.concealed_counts()
-        c[self.win_i] -= 1
-        base = self.win_i - self.win_i % 9
+        c[w] -= 1
+        base = w - w % 9
         return c[base : base + 9] == _NINE_GATES
 
-    @lazy
+    @property
     def seven_shifted_pairs(self) -> bool:
+        if not self._done & _SHIFTED_PAIRS:
+            self._shifted_pairs = self._is_seven_shifted_pairs()
+            self._done |= _SHIFTED_PAIRS
+        return self._shifted_pairs
+
+    def _is_seven_shifted_pairs(self) -> bool:
         if self.shape != SEVEN_PAIRS:
             return False
         c = self.counts_i
         for base in (0, 9, 18):
             for start in range(3):
-                if all(c[base + start + i] == 2 for i in range(7)):
+                if all([c[base + start + i] == 2 for i in range(7)]):
                     return True
         return False
 
-    @lazy
+    @property
     def suited_singles(self) -> int:
-        return sum(1 for t in self.kinds_i if t < 27)
+        if not self._done & _SUITED:
+            self._suited = (self.kinds & _SUITED_MASK).bit_count()
+            self._done |= _SUITED
+        return self._suited
 
-    @lazy
+    @property
     def terminal_chows(self) -> str | None:
         """一色雙龍會 / 三色雙龍會: four chows 123 and 789 with a pair of fives."""
+        if not self._done & _TERMINAL_CHOWS:
+            self._terminal_chows = self._find_terminal_chows()
+            self._done |= _TERMINAL_CHOWS
+        return self._terminal_chows
+
+    def _find_terminal_chows(self) -> str | None:
         p = self.pair_tile
         if not self.four_chows or p is None or p >= 27 or p % 9 != 4:
             return None
@@ -734,25 +880,29 @@ class MCRFeatures(Features):
         if list(self.chow_sets) == [(suit, 1), (suit, 1), (suit, 7), (suit, 7)]:
             return "pure-terminal-chows"
         others = sorted({0, 1, 2} - {suit})
-        if list(self.chow_sets) == sorted((s, r) for s in others for r in (1, 7)):
+        if list(self.chow_sets) == sorted([(s, r) for s in others for r in (1, 7)]):
             return "three-suited-terminal-chows"
         return None
 
     # -- winning situation --------------------------------------------------------------------
 
-    @lazy
+    @property
     def last_tile(self) -> bool:
         """和絕張: the win tile is the last of its kind — the caller says so (``fourth_tile``)
         and the winner holds no other copy concealed, or the winner's own melds already
         show three copies."""
-        h = self.hand
-        w = self.win_i
-        in_hand = h._concealed_counts[w]  # the win tile included
-        if h._tile_counts[w] - in_hand == 3:  # three copies in the winner's melds
-            return True
-        return h.win.fourth_tile and in_hand == 1
+        if not self._done & _LAST_TILE:
+            h = self.hand
+            w = self.win_i
+            in_hand = h._concealed_counts[w]  # the win tile included
+            # three copies in the winner's melds, or the caller says it is the fourth
+            self._last_tile = h._tile_counts[w] - in_hand == 3 or (
+                h.win.fourth_tile and in_hand == 1
+            )
+            self._done |= _LAST_TILE
+        return self._last_tile
 
-    @lazy
+    @property
     def wait_fan(self) -> str | None:
         """邊張 / 坎張 / 單釣將 when the hand waited on one tile only.
 
@@ -763,6 +913,12 @@ class MCRFeatures(Features):
         on 3 is an edge wait). In a knitted-straight hand the wait is judged on the set and
         the pair (the tiles outside the knitted straight), when the win tile is one of them.
         """
+        if not self._done & _WAIT_FAN:
+            self._wait_fan = self._find_wait_fan()
+            self._done |= _WAIT_FAN
+        return self._wait_fan
+
+    def _find_wait_fan(self) -> str | None:
         w = self.win_i
         shape = self.shape
         if shape == "standard":
@@ -830,7 +986,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
         lambda f: f.pung("big-three-dragons"),
         ("two-dragons-pungs", "dragon-pung"),
     ),
-    Row("all-green", lambda f: f.only(_GREEN), ("half-flush", "one-voided-suit")),
+    Row("all-green", lambda f: f.only(_GREEN_BITS), ("half-flush", "one-voided-suit")),
     Row(
         "nine-gates",
         lambda f: f.nine_gates,
@@ -874,7 +1030,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-terminals",
-        lambda f: f.only(_TERMINALS),
+        lambda f: f.only(_TERMINALS_BITS),
         (
             "all-terminals-and-honors",
             "all-pungs",
@@ -896,7 +1052,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-honors",
-        lambda f: f.only(_HONORS),
+        lambda f: f.only(_HONORS_BITS),
         (
             "all-terminals-and-honors",
             "all-pungs",
@@ -944,7 +1100,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     ),
     Row(
         "all-terminals-and-honors",
-        lambda f: f.only(_TERMINALS_HONORS),
+        lambda f: f.only(_TERMINALS_HONORS_BITS),
         ("all-pungs", "outside-hand", "pung-of-terminals-or-honors"),
     ),
     Row(
@@ -1000,7 +1156,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     Row("lower-four", lambda f: f.range_fan == "lower-four", ("no-honors",)),
     Row("big-three-winds", lambda f: f.pung("big-three-winds"), ()),
     Row("mixed-straight", lambda f: f.chow("mixed-straight"), ()),
-    Row("reversible-tiles", lambda f: f.only(_REVERSIBLE), ("one-voided-suit",)),
+    Row("reversible-tiles", lambda f: f.only(_REVERSIBLE_BITS), ("one-voided-suit",)),
     Row("mixed-triple-chow", lambda f: f.chow("mixed-triple-chow"), ()),
     Row("mixed-shifted-pungs", lambda f: f.pung("mixed-shifted-pungs"), ()),
     # counted by MCRRuleSet.finalize when nothing else (flowers aside) counts
@@ -1053,7 +1209,7 @@ TABLE: tuple[Row[MCRFeatures], ...] = (
     Row("double-pung", lambda f: f.pung("double-pung"), ()),
     Row("two-concealed-pungs", lambda f: f.concealed_pung_total == 2, ()),
     Row("concealed-kong", lambda f: f.n_concealed_kongs >= 1, ()),
-    Row("all-simples", lambda f: not (f.kinds_i & (_TERMINALS_HONORS)), ("no-honors",)),
+    Row("all-simples", lambda f: not f.kinds & _TERMINALS_HONORS_BITS, ("no-honors",)),
     Row("pure-double-chow", lambda f: f.chow("pure-double-chow"), ()),
     Row("mixed-double-chow", lambda f: f.chow("mixed-double-chow"), ()),
     Row("short-straight", lambda f: f.chow("short-straight"), ()),

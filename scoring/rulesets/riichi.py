@@ -25,23 +25,20 @@ Hand JSON keys, red fives and house rules: :mod:`scoring.riichi.context`;
 from __future__ import annotations
 
 import json
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from scoring.decompose import BlockKind, Wait
+from scoring.decompose import STANDARD, Arrangement, Block, BlockKind, Wait
 from scoring.engine import (
-    Features,
+    NOTHING_COUNTED,
     Item,
     Payment,
     RuleSet,
     ScoreResult,
     Seating,
-    lazy,
     register,
 )
 from scoring.errors import InvalidHandError
@@ -87,6 +84,12 @@ _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 _FIVES = (Tile.M5, Tile.P5, Tile.S5)
 _SEVEN_PAIRS = "seven-pairs"
 _ORPHANS = "thirteen-orphans"
+_CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
+# tile classes as bit masks (bit t: tile index t)
+_TERMINALS_BITS = sum(1 << t for t in range(27) if t % 9 in (0, 8))
+_TERMINALS_HONORS_BITS = _TERMINALS_BITS | sum(1 << t for t in range(27, 34))
+_GREEN_BITS = sum(1 << t for t in _GREEN)
+_DRAGON_INTS = tuple(int(t) for t in _DRAGONS)
 
 # A one-slot cache of the parsed context of the hand being scored (each of its arrangements
 # gets a feature record; the context is parsed once). A hand is immutable, and the slot is
@@ -105,159 +108,172 @@ def context_of(hand: Hand) -> RiichiContext:
     return ctx
 
 
-def _has_terminal_or_honor(kind: BlockKind, t: Tile) -> bool:
+def _has_terminal_or_honor(kind: BlockKind, t: int) -> bool:
+    """Whether a set or pair whose lowest tile index is ``t`` holds a terminal or honour."""
     if kind is BlockKind.CHOW:
-        return t.number in (1, 7)
-    return t.is_terminal_or_honor
+        return t % 9 in (0, 6)  # 123 or 789
+    return t >= 27 or t % 9 in (0, 8)
+
+
+def _identical_pairs(starts: list[int]) -> int:
+    """Pairs of identical chows among chows starting on ``starts`` (four alike make two)."""
+    if len(starts) < 2:
+        return 0
+    seen: dict[int, int] = {}
+    for t in starts:
+        seen[t] = seen.get(t, 0) + 1
+    return sum([n // 2 for n in seen.values()])
 
 
 # -- the feature record ---------------------------------------------------------------------
 
 
-class RiichiFeatures(Features):
-    """Facts of one arrangement of a riichi hand that the predicates read."""
+class RiichiFeatures:
+    """Facts of one arrangement of a riichi hand that the predicates read: the feature record
+    of :data:`TABLE` (the engine's :class:`~scoring.engine.FeatureRecord`).
 
-    #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
-    scored: tuple[int, int | None, Value] | None = None
+    A plain class with a fixed set of fields, not a :class:`~scoring.engine.Features`
+    subclass: compiled (mypyc) it is a native class, and a predicate's read is a struct load.
+    Every row of the table is evaluated for every arrangement (riichi has no guard groups),
+    so every fact is computed here, once, in ``__init__``.
+    """
 
-    @lazy
-    def rc(self) -> RiichiContext:
-        return context_of(self.hand)
-
-    @lazy
-    def open(self) -> bool:
-        """An open hand (a concealed kong keeps a hand closed)."""
-        return not self.hand.is_concealed
-
-    @lazy
-    def dealer(self) -> bool:
-        """Seat wind east is the dealer."""
-        return self.hand.seat_wind is Wind.EAST
-
-    @lazy
-    def shape(self) -> str:
-        return self.arr.shape
-
-    @lazy
-    def seven_pairs(self) -> bool:
-        return self.arr.shape == _SEVEN_PAIRS
-
-    @lazy
-    def fu(self) -> FuCount | None:
-        """The fu of a standard or seven-pairs arrangement (None for thirteen orphans)."""
-        if self.arr.shape == _ORPHANS:
-            return None
-        return count_fu(
-            self.arr,
-            concealed_hand=not self.open,
-            self_drawn=self.self_drawn,
-            seat=self.seat_tile,
-            round_=self.round_tile,
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        self.hand = hand
+        self.context = hand.context
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn: bool = hand.win.self_drawn
+        #: set by the evaluation loop (``Row.reads_counted``; no riichi row reads it)
+        self.counted: frozenset[str] = NOTHING_COUNTED
+        #: set by :meth:`RiichiRuleSet.finalize`: han, fu, the value of the arrangement
+        self.scored: tuple[int, int | None, Value] | None = None
+        rc = context_of(hand)
+        self.rc: RiichiContext = rc
+        #: an open hand (a concealed kong keeps a hand closed)
+        is_open = not hand.is_concealed
+        self.open: bool = is_open
+        #: seat wind east is the dealer
+        self.dealer: bool = hand.seat_wind is Wind.EAST
+        self.seat_tile: Tile = hand.seat_wind.tile
+        self.round_tile: Tile = hand.round_wind.tile
+        shape = arrangement.shape
+        self.shape: str = shape
+        self.seven_pairs: bool = shape == _SEVEN_PAIRS
+        std = shape == STANDARD
+        self.is_standard: bool = std
+        self.wait: Wait = arrangement.wait
+        # -- the blocks, in one pass
+        blocks = arrangement.blocks
+        self.blocks: tuple[Block, ...] = blocks
+        chows: list[Block] = []
+        pungs: list[Block] = []
+        kongs: list[Block] = []
+        pairs: list[Block] = []
+        concealed_pungs = 0
+        for b in blocks:
+            k = b.kind
+            if k is _CHOW:
+                chows.append(b)
+            elif k is _PUNG or k is _KONG:
+                pungs.append(b)
+                if k is _KONG:
+                    kongs.append(b)
+                if b.concealed:
+                    concealed_pungs += 1
+            elif k is _PAIR:
+                pairs.append(b)
+        self.chows: tuple[Block, ...] = tuple(chows)
+        #: pungs and kongs
+        self.pungs: tuple[Block, ...] = tuple(pungs)
+        self.kongs: tuple[Block, ...] = tuple(kongs)
+        #: concealed pungs and kongs (暗刻)
+        self.concealed_pungs: int = concealed_pungs
+        pair = pairs[0] if len(pairs) == 1 else None
+        self.pair: Block | None = pair
+        self.pair_tile: Tile | None = pair.tile if pair is not None and std else None
+        # -- the tiles: counts (34) of the hand, melds included (a kong counts 4)
+        c = hand._tile_counts
+        self.counts: tuple[int, ...] = c
+        kinds = 0  # the kinds present, a bit mask (bit t: tile index t)
+        for t in range(34):
+            if c[t]:
+                kinds |= 1 << t
+        #: the kinds of tile present as a bit mask (bit t: tile index t)
+        self.kinds: int = kinds
+        n_suits = bool(kinds & 0x1FF) + bool(kinds >> 9 & 0x1FF) + bool(kinds >> 18 & 0x1FF)
+        #: how many numbered suits are present
+        self.n_suits: int = n_suits
+        self.has_honors: bool = kinds >> 27 != 0
+        self.all_simples: bool = not kinds & _TERMINALS_HONORS_BITS
+        self.all_terminals_honors: bool = not kinds & ~_TERMINALS_HONORS_BITS
+        self.one_suit: bool = n_suits == 1
+        # -- sets
+        starts = [b.tile._value_ for b in chows]
+        #: pairs of identical chows (four alike make two)
+        self.identical_chow_pairs: int = _identical_pairs(starts)
+        pung_ints = [b.tile._value_ for b in pungs]
+        self.pung_tiles: frozenset[int] = frozenset(pung_ints)
+        self.dragon_pungs: int = sum([1 for t in _DRAGON_INTS if t in pung_ints])
+        self.wind_pungs: int = len({t for t in pung_ints if 27 <= t < 31})
+        #: a standard hand with a chow where every set and the pair hold a terminal or
+        #: honour (chanta / junchan)
+        self.outside: bool = (
+            std
+            and bool(chows)
+            and all([_has_terminal_or_honor(b.kind, b.tile._value_) for b in blocks])
         )
+        start_set = set(starts)
+        self.ittsu: bool = len(chows) >= 3 and any(
+            [{s, s + 3, s + 6} <= start_set for s in (0, 9, 18)]
+        )
+        self.sanshoku: bool = len(chows) >= 3 and any(
+            [{n, n + 9, n + 18} <= start_set for n in range(7)]
+        )
+        if len(pungs) >= 3:
+            ts = {t for t in pung_ints if t < 27}
+            self.sanshoku_doukou: bool = any([{n, n + 9, n + 18} <= ts for n in range(9)])
+        else:
+            self.sanshoku_doukou = False
+        self.concealed_counts: list[int] = hand.concealed_counts()
+        self.nine_gates: int = self._nine_gates()
+        # -- the fu of a standard or seven-pairs arrangement (None for thirteen orphans)
+        fu = (
+            None
+            if shape == _ORPHANS
+            else count_fu(
+                arrangement,
+                concealed_hand=not is_open,
+                self_drawn=self.self_drawn,
+                seat=self.seat_tile,
+                round_=self.round_tile,
+            )
+        )
+        self.fu: FuCount | None = fu
+        #: closed, four chows, a pair that scores no fu, a two-sided wait: no fu at all
+        self.pinfu: bool = std and not is_open and fu is not None and fu.no_extra
+        # -- the riichi facts
+        self.first_turn: bool = rc.first_turn
+        self.dora: int = count_dora(c, rc.dora_indicators)
+        self.ura_dora: int = count_dora(c, rc.ura_dora_indicators) if rc.declared else 0
+        self.aka_dora: int = len(rc.red_fives) if rc.rules.red_fives else 0
 
-    @lazy
-    def pinfu(self) -> bool:
-        """Closed, four chows, a pair that scores no fu, a two-sided wait: no fu at all."""
-        fu = self.fu
-        return self.is_standard and not self.open and fu is not None and fu.no_extra
-
-    @lazy
-    def chow_counts(self) -> Counter[int]:
-        """How many times each chow (by its first tile) occurs."""
-        return Counter(int(b.tile) for b in self.chows)
-
-    @lazy
-    def identical_chow_pairs(self) -> int:
-        """Pairs of identical chows (four alike make two)."""
-        return sum(n // 2 for n in self.chow_counts.values())
-
-    @lazy
-    def pung_tiles(self) -> frozenset[Tile]:
-        return frozenset(b.tile for b in self.pungs)
-
-    def pung_of(self, t: Tile) -> bool:
+    def pung_of(self, t: int) -> bool:
         return t in self.pung_tiles
 
-    @lazy
-    def dragon_pungs(self) -> int:
-        return sum(1 for t in _DRAGONS if t in self.pung_tiles)
-
-    @lazy
-    def wind_pungs(self) -> int:
-        return sum(1 for t in self.pung_tiles if t.is_wind)
-
-    @lazy
-    def pair_tile(self) -> Tile | None:
-        p = self.pair
-        return p.tile if p is not None and self.is_standard else None
-
-    @lazy
-    def outside(self) -> bool:
-        """A standard hand with a chow where every set and the pair hold a terminal or
-        honour (chanta / junchan)."""
-        return (
-            self.is_standard
-            and bool(self.chows)
-            and all(_has_terminal_or_honor(b.kind, b.tile) for b in self.blocks)
-        )
-
-    @lazy
-    def ittsu(self) -> bool:
-        if len(self.chows) < 3:
-            return False
-        starts = {int(b.tile) for b in self.chows}
-        return any({s, s + 3, s + 6} <= starts for s in (0, 9, 18))
-
-    @lazy
-    def sanshoku(self) -> bool:
-        if len(self.chows) < 3:
-            return False
-        starts = {int(b.tile) for b in self.chows}
-        return any({n, n + 9, n + 18} <= starts for n in range(7))
-
-    @lazy
-    def sanshoku_doukou(self) -> bool:
-        if len(self.pungs) < 3:
-            return False
-        ts = {int(t) for t in self.pung_tiles if t.is_suited}
-        return any({n, n + 9, n + 18} <= ts for n in range(9))
-
-    @lazy
-    def one_suit(self) -> bool:
-        return len(self.suits) == 1
-
-    @lazy
-    def concealed_counts(self) -> list[int]:
-        return self.hand.concealed_counts()
-
-    @lazy
-    def nine_gates(self) -> int:
+    def _nine_gates(self) -> int:
         """0: no nine gates; 1: nine gates; 2: won on the extra tile (nine-sided wait)."""
-        if self.hand.melds or not self.one_suit or self.has_honors:
+        h = self.hand
+        if h.melds or not self.one_suit or self.has_honors:
             return 0
-        base = int(self.hand.win_tile) // 9 * 9
+        base = int(h.win_tile) // 9 * 9
         c = self.concealed_counts[base : base + 9]
-        if any(n < g for n, g in zip(c, _NINE_GATES, strict=True)):
+        if any([n < g for n, g in zip(c, _NINE_GATES, strict=True)]):
             return 0
         before = list(c)
-        before[int(self.hand.win_tile) - base] -= 1
+        before[int(h.win_tile) - base] -= 1
         return 2 if tuple(before) == _NINE_GATES else 1
-
-    @lazy
-    def first_turn(self) -> bool:
-        return self.rc.first_turn
-
-    @lazy
-    def dora(self) -> int:
-        return count_dora(self.counts, self.rc.dora_indicators)
-
-    @lazy
-    def ura_dora(self) -> int:
-        return count_dora(self.counts, self.rc.ura_dora_indicators) if self.rc.declared else 0
-
-    @lazy
-    def aka_dora(self) -> int:
-        return len(self.rc.red_fives) if self.rc.rules.red_fives else 0
 
 
 F = RiichiFeatures
@@ -340,9 +356,9 @@ TABLE: tuple[Row[F], ...] = (
         lambda f: f.wind_pungs == 3 and f.pair_tile is not None and f.pair_tile.is_wind,
     ),
     Row("daisuushii", lambda f: f.wind_pungs == 4, value=_double("daisuushii")),
-    Row("tsuuiisou", lambda f: not f.suits),
-    Row("chinroutou", lambda f: not f.has_honors and all(t.is_terminal for t in f.kinds)),
-    Row("ryuuiisou", lambda f: all(int(t) in _GREEN for t in f.kinds)),
+    Row("tsuuiisou", lambda f: not f.n_suits),
+    Row("chinroutou", lambda f: not f.kinds & ~_TERMINALS_BITS),
+    Row("ryuuiisou", lambda f: not f.kinds & ~_GREEN_BITS),
     Row("chuuren", lambda f: f.nine_gates >= 1),
     Row("chuuren-9", lambda f: f.nine_gates == 2, ("chuuren",), value=_double("chuuren-9")),
     Row("suukantsu", lambda f: len(f.kongs) == 4),
@@ -366,14 +382,36 @@ def _rows() -> tuple[Row[F], ...]:
 # -- the result -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class RiichiResult(ScoreResult):
     """A riichi score: ``total`` (what the winner receives from the hand) with the hand's
-    ``han`` (the sum of its items), ``fu`` (None on a yakuman hand) and ``limit``."""
+    ``han`` (the sum of its items), ``fu`` (None on a yakuman hand) and ``limit``.
+    Immutable, like :class:`~scoring.engine.ScoreResult`."""
 
-    han: int = 0
-    fu: int | None = None
-    limit: str | None = None
+    __slots__ = ("fu", "han", "limit")
+
+    def __init__(
+        self,
+        ruleset: str,
+        total: int,
+        minimum_met: bool,
+        items: tuple[Item, ...],
+        arrangement: Arrangement,
+        waits: tuple[Tile, ...],
+        extras: Mapping[str, Any] | None = None,
+        han: int = 0,
+        fu: int | None = None,
+        limit: str | None = None,
+    ) -> None:
+        super().__init__(ruleset, total, minimum_met, items, arrangement, waits, extras)
+        self.han = han
+        self.fu = fu
+        self.limit = limit
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (*super()._fields(), self.han, self.fu, self.limit)
+
+    def _names(self) -> tuple[str, ...]:
+        return (*super()._names(), "han", "fu", "limit")
 
     def to_json(self) -> dict[str, Any]:
         base = super().to_json()
@@ -450,7 +488,9 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         for five in ctx.red_fives:
             if not held[five]:
                 raise InvalidHandError(f"a red {five} but no {five} in the hand")
-        reds = Counter((*ctx.red_fives, *ctx.red_indicators))
+        reds: dict[Tile, int] = {}
+        for five in (*ctx.red_fives, *ctx.red_indicators):
+            reds[five] = reds.get(five, 0) + 1
         for five, n in reds.items():
             if n > 1:
                 raise InvalidHandError(
@@ -458,7 +498,7 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
                 )
         if ctx.rules.red_fives:
             for five in _FIVES:
-                if counts[five] - reds[five] > 3:
+                if counts[five] - reds.get(five, 0) > 3:
                     raise InvalidHandError(
                         f"four {five} but none red: with red fives one of them is "
                         f"{RiichiContext.red_code(five)}"
@@ -513,9 +553,18 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
         res = super().score(hand)
         ex = dict(res.extras)
         han, fu, limit = ex.pop("han"), ex.pop("fu"), ex.pop("limit")
-        base = {name: getattr(res, name) for name in _RESULT_FIELDS}
-        base["extras"] = ex
-        return RiichiResult(**base, han=han, fu=fu, limit=limit)
+        return RiichiResult(  # (positional: cheaper than keywords)
+            res.ruleset,
+            res.total,
+            res.minimum_met,
+            res.items,
+            res.arrangement,
+            res.waits,
+            ex,
+            han,
+            fu,
+            limit,
+        )
 
     def settle(
         self, result: ScoreResult, seating: Seating, options: Mapping[str, Any] | None = None
@@ -534,9 +583,6 @@ class RiichiRuleSet(RuleSet[RiichiFeatures]):
             key = "dealer" if s == seating.dealer and "dealer" in pay else "non_dealer"
             out.append(Payment(s, seating.winner, pay[key], "tsumo"))
         return out
-
-
-_RESULT_FIELDS = tuple(fl.name for fl in fields(ScoreResult))
 
 
 def make_riichi() -> RiichiRuleSet:
