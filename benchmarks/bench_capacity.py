@@ -71,7 +71,7 @@ def server_metrics(port: int) -> dict[str, float]:
 
     keep = (
         "mahjong_gc_", "mahjong_loop_lag", "mahjong_room_loads", "mahjong_connections ",
-        "mahjong_learned_",
+        "mahjong_learned_", "mahjong_action_seconds_bucket", "mahjong_action_seconds_count",
     )  # fmt: skip
     out = {}
     try:
@@ -82,6 +82,29 @@ def server_metrics(port: int) -> dict[str, float]:
                     out[k.replace("mahjong_", "")] = round(float(v), 4)
     except OSError as exc:
         out["error"] = str(exc)  # type: ignore[assignment]
+    return out
+
+
+def server_request_ms(before: dict[str, float], after: dict[str, float]) -> dict[str, Any]:
+    """The server's own time from receiving a request to its commit (its
+    ``mahjong_action_seconds`` histogram) between two :func:`server_metrics` samples: how
+    many requests, and the bucket bound (ms) under which 50 / 99 / 99.9 % of them fell --
+    what the server adds to the harness's latency before the fan-out, without the harness's
+    own queueing or Redis's on the harness's CPU."""
+    prefix = 'action_seconds_bucket{le="'
+    bounds: list[tuple[float, float]] = []
+    for k, v in after.items():
+        if k.startswith(prefix) and "Inf" not in k:
+            le = float(k[len(prefix) : -2])
+            bounds.append((le, v - before.get(k, 0.0)))
+    n = after.get("action_seconds_count", 0.0) - before.get("action_seconds_count", 0.0)
+    out: dict[str, Any] = {"requests": int(n)}
+    if n <= 0:
+        return out
+    bounds.sort()
+    for name, q in (("p50_le_ms", 0.5), ("p99_le_ms", 0.99), ("p999_le_ms", 0.999)):
+        out[name] = next((le * 1000 for le, c in bounds if c >= q * n), None)
+    out["over_10ms"] = int(n - next((c for le, c in bounds if le == 0.01), n))
     return out
 
 
@@ -271,6 +294,12 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             extra["server_rss_kib_mid_run"] = rss_kib(srv.pid)
             if args.tracemalloc:
                 os.kill(srv.pid, signal.SIGUSR1)  # logged on the server's stderr
+            # the server's own request -> commit times, from the middle of the run to just
+            # before its end (every room playing: no connects, no leaves)
+            mid = server_metrics(srv.port)
+            end_at = t_run + rooms / args.connect_rate + args.duration - 2
+            time.sleep(max(0.0, end_at - time.perf_counter()))
+            extra["server_request_ms"] = server_request_ms(mid, server_metrics(srv.port))
         _, status, usage = os.wait4(h.pid, 0)
         h.returncode = os.waitstatus_to_exitcode(status)
         extra["harness_cpu_s"] = round(usage.ru_utime + usage.ru_stime, 2)
