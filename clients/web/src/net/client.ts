@@ -10,7 +10,7 @@ import {
   type RoomOptions,
   type ServerMessage,
 } from "../protocol/types";
-import { applyEvents, fromSnapshot, type RoomModel } from "../state/reducer";
+import { answeredThrough, applyEvents, fromSnapshot, type RoomModel } from "../state/reducer";
 
 export type Status = "connecting" | "online" | "reconnecting" | "restarting" | "replaced";
 
@@ -309,7 +309,7 @@ export class Client {
     if (r.type !== "ack") return;
     // a held answer to a claim window (no commit: seq is the room's) answers the prompt of
     // every frame up to it; the window's close (seq + 1) brings the next question
-    const answered = r.held ? r.seq + 1 : r.seq;
+    const answered = answeredThrough(r);
     this.lastActionAck[room] = Math.max(this.lastActionAck[room] ?? 0, answered);
     if (r.held) this.set({}); // clear the prompt now
   }

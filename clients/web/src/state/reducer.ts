@@ -78,6 +78,19 @@ export function seatName(lobby: Lobby, seat: number): string {
 /** A seat's concealed tiles as the hand shows them: the rest, and the drawn tile apart. The
  * drawn tile is apart only when it is one of the concealed tiles (else nothing is taken out:
  * a tile is never dropped from the hand for a drawn tile that is not in it). */
+/** The room seq up to which an ack of the player's action answers their prompt: the
+ * commit's seq, or, for an answer the server holds (`ack.held`: no commit, `seq` is the
+ * room's), that seq + 1 — the window's close is the next question. */
+export function answeredThrough(ack: { seq: number; held?: boolean }): number {
+  return ack.held ? ack.seq + 1 : ack.seq;
+}
+
+/** The legal actions to offer for a room at `seq`, given the seq the player's last acked
+ * action answered through: none while that is past the frame (the prompt was answered). */
+export function offered<T>(legal: T[], seq: number, answered: number | undefined): T[] {
+  return (answered ?? 0) > seq ? [] : legal;
+}
+
 export function splitDrawn(seat: Pick<SeatView, "concealed" | "drawn">): { rest: Tile[]; drawn: Tile | null } {
   const rest = [...(seat.concealed ?? [])];
   const drawn = seat.drawn ?? null;

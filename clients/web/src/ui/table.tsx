@@ -1,7 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
-import { seatName, splitDrawn, type RoomModel } from "../state/reducer";
+import { offered, seatName, splitDrawn, type RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
@@ -52,8 +52,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const [showToggles, setShowToggles] = useState(false);
   const [showMembers, setShowMembers] = useState(false);
   const [hideResult, setHideResult] = useState(false);
-  const stale = (client.lastActionAck[room.room] ?? 0) > room.seq;
-  const legal = stale ? [] : room.legal;
+  const legal = offered(room.legal, room.seq, client.lastActionAck[room.room]);
   const claiming = legal.some((a) => a.type === "pass");
   const discards = legal.filter((a) => a.type === "discard");
   const tings = legal.filter((a) => a.type === "ting");
