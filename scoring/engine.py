@@ -894,12 +894,6 @@ class RuleSet(Generic[F]):
         """Rule-set specific additions to the result (e.g. a limit flag)."""
         return {}
 
-    def record(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> F:
-        """The feature record of one arrangement: ``features`` (the factory given) called. A
-        rule set whose record is a native class overrides it with a direct constructor call
-        (compiled: a C call, not a call of a type object through ``type.__call__``)."""
-        return self.make_features(hand, arrangement, waits)
-
     def score(self, hand: Hand) -> ScoreResult:
         """Score a winning hand; raise a ScoringError when it is not one."""
         self.validate(hand)
@@ -912,12 +906,12 @@ class RuleSet(Generic[F]):
         held[hand.win_tile] -= 1
         w = tuple(self.waits(before, len(hand.melds), held, hand.melds))
         if len(arrs) == 1:  # nothing to choose between
-            f = self.record(hand, arrs[0], w)
+            f = self.make_features(hand, arrs[0], w)
             items, total = self.finalize(self.evaluate(f), f)
         else:
             best: tuple[tuple[int, ...], list[Item], int, F] | None = None
             for arr in arrs:
-                f = self.record(hand, arr, w)
+                f = self.make_features(hand, arr, w)
                 items, total = self.finalize(self.evaluate(f), f)
                 key = self.choose_key(total, items, f)
                 if best is None or key > best[0]:

@@ -1366,9 +1366,6 @@ def _patterns(guards: bool = True) -> tuple[Row[MCRFeatures], ...]:
 class MCRRuleSet(RuleSet[MCRFeatures]):
     """MCR: 81 fans, 8-point minimum (flowers not counted), 8 + total settlement."""
 
-    def record(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> MCRFeatures:
-        return MCRFeatures(hand, arrangement, waits)  # (the rule set's features, called directly)
-
     def validate(self, hand: Hand) -> None:
         super().validate(hand)
         win = hand.win

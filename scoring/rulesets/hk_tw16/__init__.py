@@ -34,7 +34,6 @@ from scoring.rulesets.hk_tw16.features import HKFeatures
 from scoring.rulesets.hk_tw16.groups import PATTERNS
 from scoring.rulesets.hk_tw16.patterns import FLOWER_WINS
 from scoring.rulesets.hk_tw16.shapes import SHAPES
-from scoring.tiles import Tile
 
 __all__ = [
     "EN",
@@ -73,9 +72,6 @@ def flower_win_of(hand: Hand) -> str | None:
 class HKTW16(RuleSet[HKFeatures]):
     """The rule set: the generic loop (大雞胡/大鴨胡 are rows that read the fans counted),
     the flower wins (hands that need not be complete) and the settlement."""
-
-    def record(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> HKFeatures:
-        return HKFeatures(hand, arrangement, waits)  # (the rule set's features, called directly)
 
     def validate(self, hand: Hand) -> None:
         fw = flower_win_of(hand)
