@@ -1,8 +1,10 @@
-"""The feature record of one 港式台牌 arrangement.
+"""The feature record of one 港式台牌 arrangement: the facts its pattern table's predicates read.
 
-Every predicate of the pattern table reads one attribute of :class:`HKFeatures`; each is a
-:func:`~scoring.engine.lazy` attribute computed at most once per arrangement. Attributes of the 明/暗 patterns
-are 0 (absent), 1 (open: some set forming it is exposed) or 2 (closed: every set concealed).
+:class:`HKFeatures` is a plain class with a fixed set of fields (compiled by mypyc: a native
+class, a predicate's read is a struct load). The facts nearly every row reads are computed in
+``__init__``; the rarer ones are properties, those read by several rows cached in a field of
+their own. Attributes of the 明/暗 patterns are 0 (absent), 1 (open: some set forming it is
+exposed) or 2 (closed: every set concealed).
 
 Chows are ``(suit, start)`` with suit 0 萬 / 1 筒 / 2 索 and start 1-7.
 """
@@ -11,114 +13,166 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import compress, permutations
 
-from scoring.decompose import STANDARD, Block, BlockKind, Wait
-from scoring.engine import Features, lazy
-from scoring.hand import MeldKind
+from scoring.context import WinContext
+from scoring.decompose import STANDARD, Arrangement, Block, BlockKind, Wait
+from scoring.engine import NOTHING_COUNTED
+from scoring.hand import Hand, MeldKind
+from scoring.rulesets.hk_tw16.block_search import GuiFacts, gui_of, nine_gates_of
+from scoring.rulesets.hk_tw16.feature_tables import (
+    ALL_NUMBERS,
+    DARK_BITS,
+    DOUBLE_DRAGON_MEET,
+    DOUBLE_LAOSHAO_CHOW,
+    DOUBLE_MIXED_DRAGON,
+    DOUBLE_PURE_DRAGON,
+    GREEN_BITS,
+    MIDDLE_NUMBERS,
+    MIXED_DRAGON,
+    MIXED_LADDER,
+    MIXED_V,
+    ONE_SUIT_FOUR_STEP,
+    ORPHAN_BITS,
+    PERMS,
+    PURE_DRAGON,
+    PURE_LADDER,
+    PURE_V,
+    SUIT_SETS,
+    TERMINAL_BITS,
+    THREE_SUIT_FOUR_STEP,
+    Chow,
+)
 from scoring.rulesets.hk_tw16.shapes import LIKGU, ORPHANS, SIXTEEN
 from scoring.tiles import Tile
 
 __all__ = ["HKFeatures"]
-
-Chow = tuple[int, int]
-_PERMS = tuple(permutations(range(3)))
-_GREEN = frozenset({Tile.S2, Tile.S3, Tile.S4, Tile.S6, Tile.S8, Tile.GREEN})
-_DARK = frozenset({Tile.EAST, Tile.SOUTH, Tile.WEST, Tile.NORTH, Tile.WHITE, Tile.P8})
-_ORPHAN_TILES = frozenset(t for t in Tile if t.is_terminal_or_honor)
-_ALL_NUMBERS = 0b1111111110  # bits 1-9
-_MIDDLE_NUMBERS = 0b0111111100  # bits 2-8
-
-
-def _index(specs: Iterable[Sequence[Chow]]) -> dict[Chow, tuple[tuple[Chow, ...], ...]]:
-    """Static chow specs (multisets of chows, see :meth:`HKFeatures.sel`) by their first chow."""
-    out: dict[Chow, list[tuple[Chow, ...]]] = {}
-    for s in specs:
-        out.setdefault(s[0], []).append(tuple(s))
-    return {k: tuple(v) for k, v in out.items()}
-
-
-#: The specs of the step, straight and 老少 facts, built once (by first chow).
-_MIXED_V = _index([((x, a), (y, a + 1), (z, a + 2)) for a in range(1, 6) for x, y, z in _PERMS])
-_PURE_V = _index([((x, a), (x, a + 1), (x, a + 2)) for a in range(1, 6) for x in range(3)])
-_MIXED_DRAGON = _index([((x, 1), (y, 4), (z, 7)) for x, y, z in _PERMS])
-_PURE_DRAGON = _index([((x, 1), (x, 4), (x, 7)) for x in range(3)])
-_ONE_SUIT_FOUR_STEP = _index(
-    [tuple((x, a + i) for i in range(4)) for a in range(1, 5) for x in range(3)]
-)
-_THREE_SUIT_FOUR_STEP = _index(
-    [((x, a), (y, a + 1), (z, a + 2), (x, a + 3)) for a in range(1, 5) for x, y, z in _PERMS]
-)
-_MIXED_LADDER = _index(
-    [
-        ((x, a), (y, a + 1), (z, a + 2), (x, a + 3), (y, a + 4))
-        for a in range(1, 4)
-        for x, y, z in _PERMS
-    ]
-)
-_PURE_LADDER = _index([tuple((x, a + i) for i in range(5)) for a in range(1, 4) for x in range(3)])
-_DOUBLE_DRAGON_MEET = _index([((x, 1), (x, 4), (x, 7), (y, 1), (z, 7)) for x, y, z in _PERMS])
-_DOUBLE_MIXED_DRAGON = _index([((x, 4), (y, 1), (y, 7), (z, 1), (z, 7)) for x, y, z in _PERMS])
-_DOUBLE_PURE_DRAGON = _index(
-    [
-        ((x, 1), (x, 4), (x, 7), (x, e[0]), (x, e[1]))
-        for x in range(3)
-        for e in ((1, 4), (1, 7), (4, 7))
-    ]
-)
-_DOUBLE_LAOSHAO_CHOW = _index(
-    [((x, 1), (x, 7), (y, 1), (y, 7)) for x in range(3) for y in range(3) if x <= y]
-)
 
 
 def _chow_key(b: Block) -> Chow:
     return (b.tile // 9, b.tile.number)
 
 
-class HKFeatures(Features):
-    """Facts of one arrangement of a 港式台牌 hand (see the module docstring)."""
+_CHOW, _PUNG, _KONG, _PAIR = BlockKind.CHOW, BlockKind.PUNG, BlockKind.KONG, BlockKind.PAIR
+_NO_BLOCKS: tuple[Block, ...] = ()
+_NO_CHOWS: Counter[Chow] = Counter()  # (never changed)
+
+
+class HKFeatures:
+    """Facts of one arrangement of a 港式台牌 hand (see the module docstring): the engine's
+    :class:`~scoring.engine.FeatureRecord`."""
+
+    def __init__(self, hand: Hand, arrangement: Arrangement, waits: tuple[Tile, ...]) -> None:
+        self.hand = hand
+        #: the typed win context (:class:`scoring.context.WinContext`)
+        self.context: WinContext = hand.context
+        self.arr = arrangement
+        self.waits = waits
+        self.win_tile = hand.win_tile
+        self.self_drawn: bool = hand.win.self_drawn
+        #: the ids counted so far, set by the evaluation loop (``Row.reads_counted``)
+        self.counted: frozenset[str] = NOTHING_COUNTED
+        shape = arrangement.shape
+        self.shape: str = shape
+        self.standard: bool = shape == STANDARD
+        #: 嚦咕嚦咕, 十六不搭 or 十三么
+        self.special: bool = shape in (LIKGU, SIXTEEN, ORPHANS)
+        # -- blocks: sets, chows, pungs (and kongs), kongs and pairs in one pass
+        blocks = arrangement.blocks
+        self.blocks: tuple[Block, ...] = blocks
+        if blocks:
+            sets: list[Block] = []
+            chows: list[Block] = []
+            pungs: list[Block] = []
+            kongs: list[Block] = []
+            pairs: list[Block] = []
+            for b in blocks:
+                k = b.kind
+                if k is _CHOW:
+                    chows.append(b)
+                    sets.append(b)
+                elif k is _PUNG:
+                    pungs.append(b)
+                    sets.append(b)
+                elif k is _KONG:
+                    pungs.append(b)
+                    kongs.append(b)
+                    sets.append(b)
+                elif k is _PAIR:
+                    pairs.append(b)
+            self.sets: tuple[Block, ...] = tuple(sets)
+            self.chows: tuple[Block, ...] = tuple(chows)
+            #: pungs and kongs of the arrangement (the 十三么 set included)
+            self.pung_blocks: tuple[Block, ...] = tuple(pungs)
+            self.kongs: tuple[Block, ...] = tuple(kongs)
+            self.pairs: tuple[Block, ...] = tuple(pairs)
+        else:
+            self.sets = self.chows = self.pung_blocks = self.kongs = self.pairs = _NO_BLOCKS
+        self.n_chows: int = len(self.chows)
+        self.n_kongs: int = len(self.kongs)
+        #: the eye of a standard hand, 十六不搭 or 十三么 (None for 嚦咕嚦咕)
+        self.eye: Tile | None = (
+            self.pairs[0].tile if shape != LIKGU and len(self.pairs) == 1 else None
+        )
+        # -- tiles: counts (34) of every tile of the hand, melds included (a kong counts 4)
+        c = hand._tile_counts
+        self.counts: tuple[int, ...] = c
+        kinds = 0
+        for t in range(34):
+            if c[t]:
+                kinds |= 1 << t
+        #: the kinds of tile present (bit t: tile index t)
+        self.kind_bits: int = kinds
+        suits = bool(kinds & 0x1FF) | bool(kinds >> 9 & 0x1FF) << 1 | bool(kinds >> 18 & 0x1FF) << 2
+        self.suit_bits: int = suits
+        honors = kinds >> 27 != 0
+        self.has_honors: bool = honors
+        self.has_suited: bool = suits != 0
+        self.no_honor: bool = not honors
+        #: honours and suited tiles both present (the 混 patterns)
+        self.mixed: bool = honors and suits != 0
+        #: suited tiles only (the 清 / 全 patterns)
+        self.pure: bool = suits != 0 and not honors
+        #: the suited numbers present (bit n-1: number n)
+        self.number_bits: int = (kinds | kinds >> 9 | kinds >> 18) & 0x1FF
+        # -- situation
+        self.flowers: tuple[Tile, ...] = hand.flowers
+        fw = self.context.flower_win
+        if fw is None and len(hand.flowers) == 8:
+            fw = "eight-flowers"
+        self.flower_win: str | None = fw
+        self.ting: bool = self.context.ting
+        self.tiles_left: int | None = self.context.tiles_left
+        menqing = fully_concealed = True
+        for m in hand.melds:
+            if m.kind is not MeldKind.KONG:
+                menqing = False
+            if not m.concealed:
+                fully_concealed = False
+        #: 門清: no exposed chow or pung (kongs, melded or concealed, allowed)
+        self.menqing: bool = menqing
+        #: nothing declared but concealed kongs
+        self.fully_concealed: bool = fully_concealed
+        # the slots of the facts cached on first use (None: not computed yet)
+        self._chow_keys: tuple[tuple[Chow, bool], ...] | None = None
+        self._chow_all: Counter[Chow] = _NO_CHOWS
+        self._chow_concealed: Counter[Chow] = _NO_CHOWS
+        self._by_start: dict[int, Counter[int]] | None = None
+        self._suited_pungs: dict[tuple[int, int], bool] | None = None
+        self._consec_one_suit: tuple[int, int] | None = None
+        self._consec_mixed: tuple[int, int] | None = None
+        self._honor_pung_tiles: tuple[Tile, ...] | None = None
+        self._gates: str | None = None
+        self._gui: GuiFacts | None = None
+        self._contain_number = -1
+        self._nine_gates: tuple[int, bool] | None = None
 
     # -- shape and situation ---------------------------------------------------------------
 
-    @lazy
-    def shape(self) -> str:
-        return self.arr.shape
-
-    @lazy
-    def standard(self) -> bool:
-        return self.arr.shape == STANDARD
-
-    @lazy
-    def special(self) -> bool:
-        """嚦咕嚦咕, 十六不搭 or 十三么."""
-        return self.arr.shape in (LIKGU, SIXTEEN, ORPHANS)
-
-    @lazy
-    def flower_win(self) -> str | None:
-        v = self.context.flower_win
-        if v is None and len(self.hand.flowers) == 8:
-            return "eight-flowers"
-        return v
-
-    @lazy
-    def menqing(self) -> bool:
-        """門清: no exposed chow or pung (kongs, melded or concealed, allowed)."""
-        return all(m.kind is MeldKind.KONG for m in self.hand.melds)
-
-    @lazy
-    def fully_concealed(self) -> bool:
-        """Nothing declared but concealed kongs."""
-        return all(m.concealed for m in self.hand.melds)
-
-    @lazy
-    def ting(self) -> bool:
-        return self.context.ting
-
-    @lazy
+    @property
     def ting_timing(self) -> str:
         return self.context.ting_timing or "normal"
 
-    @lazy
+    @property
     def replacements(self) -> tuple[str, ...]:
         """The chain of replacement draws (``flower`` / ``kong``) before the self-draw."""
         v = self.context.replacements
@@ -128,7 +182,7 @@ class HKFeatures(Features):
             return ("kong",)
         return ()
 
-    @lazy
+    @property
     def chain_value(self) -> int:
         """連續花＋槓上自摸: 3ⁿ (flowers) + 5ⁿ (kongs), a term only when its n > 0, ≤ 800."""
         r = self.replacements
@@ -138,112 +192,98 @@ class HKFeatures(Features):
         v = (3**nf if nf else 0) + (5**nk if nk else 0)
         return min(v, 800)
 
-    @lazy
-    def tiles_left(self) -> int | None:
-        return self.context.tiles_left
-
-    @lazy
+    @property
     def streak(self) -> int:
         return self.context.streak
 
-    @lazy
+    @property
     def juejue_n(self) -> int:
         """絕絕: n (飛 called); the win tile must be the last copy (win.fourth_tile)."""
         if not self.hand.win.fourth_tile:
             return 0
         return self.context.juejue
 
-    @lazy
+    @property
     def winners(self) -> int:
         return self.context.winners
 
-    @lazy
+    @property
     def fanxue(self) -> int:
         return self.context.fanxue if self.self_drawn else 0
 
+    @property
+    def wait(self) -> Wait:
+        return self.arr.wait
+
     # -- flowers ---------------------------------------------------------------------------
 
-    @lazy
-    def flowers(self) -> tuple[Tile, ...]:
-        return self.hand.flowers
-
-    @lazy
+    @property
     def seat_flowers(self) -> int:
         """正花: f1/f5 East, f2/f6 South, f3/f7 West, f4/f8 North."""
         i = self.hand.seat_wind.index
-        return sum(1 for f in self.flowers if (f.number - 1) % 4 == i)
+        return sum([1 for f in self.flowers if (f.number - 1) % 4 == i])
 
-    @lazy
+    @property
     def flower_points(self) -> int:
         return len(self.flowers) + self.seat_flowers
 
-    @lazy
+    @property
     def seasons_and_plants(self) -> bool:
         """兩類花牌: at least one season (f1-f4) and one plant (f5-f8)."""
         return any(f.number <= 4 for f in self.flowers) and any(f.number >= 5 for f in self.flowers)
 
     # -- tiles -----------------------------------------------------------------------------
 
-    @lazy
+    @property
     def suited_numbers(self) -> frozenset[int]:
-        return frozenset(i % 9 + 1 for i in compress(range(27), self.counts))
+        nb = self.number_bits
+        return frozenset([n for n in range(1, 10) if nb >> (n - 1) & 1])
 
-    @lazy
+    @property
     def suit_set(self) -> frozenset[int]:
-        c = self.counts
-        return frozenset(s for s in range(3) if any(c[9 * s : 9 * s + 9]))
-
-    @lazy
-    def has_suited(self) -> bool:
-        return bool(self.suit_set)
-
-    @lazy
-    def no_honor(self) -> bool:
-        return not self.has_honors
-
-    @lazy
-    def mixed(self) -> bool:
-        """Honours and suited tiles both present (the 混 patterns)."""
-        return self.has_honors and self.has_suited
-
-    @lazy
-    def pure(self) -> bool:
-        """Suited tiles only (the 清 / 全 patterns)."""
-        return self.has_suited and not self.has_honors
+        return SUIT_SETS[self.suit_bits]
 
     def numbers_within(self, allowed: Iterable[int]) -> bool:
-        a = set(allowed)
-        return self.suited_numbers <= a
+        a = 0
+        for n in allowed:
+            a |= 1 << (n - 1)
+        return not self.number_bits & ~a
 
-    @lazy
+    @property
     def no_terminals(self) -> bool:
-        return not any(t.is_terminal for t in self.kinds)
+        return not self.kind_bits & TERMINAL_BITS
 
-    @lazy
+    @property
     def no_five(self) -> bool:
-        return 5 not in self.suited_numbers
+        return not self.number_bits & 0b10000
 
-    @lazy
+    @property
     def all_orphans(self) -> bool:
-        return all(t in _ORPHAN_TILES for t in self.kinds)
+        return not self.kind_bits & ~ORPHAN_BITS
 
-    @lazy
+    @property
     def all_green(self) -> bool:
-        return self.kinds <= _GREEN
+        return not self.kind_bits & ~GREEN_BITS
 
-    @lazy
+    @property
     def all_dark(self) -> bool:
-        return self.kinds <= _DARK
+        return not self.kind_bits & ~DARK_BITS
 
-    @lazy
+    @property
     def family_counts(self) -> tuple[int, int, int, int, int]:
         """Tiles per family: 萬 筒 索 風 三元 (kongs count four)."""
         c = self.counts
         return (sum(c[0:9]), sum(c[9:18]), sum(c[18:27]), sum(c[27:31]), sum(c[31:34]))
 
-    @lazy
+    @property
     def gates(self) -> str:
         """'big' (each family ≥ 3 tiles), 'small' (one family only the eye), or ''."""
+        g = self._gates
+        if g is None:
+            g = self._gates = self._find_gates()
+        return g
+
+    def _find_gates(self) -> str:
         fc = self.family_counts
         if min(fc) == 0:
             return ""
@@ -256,25 +296,30 @@ class HKFeatures(Features):
 
     # -- blocks ----------------------------------------------------------------------------
 
-    @lazy
-    def eye(self) -> Tile | None:
-        """The eye of a standard hand, 十六不搭 or 十三么 (None for 嚦咕嚦咕)."""
-        if self.shape == LIKGU:
-            return None
-        p = self.pairs
-        return p[0].tile if len(p) == 1 else None
+    def _fill_chows(self) -> tuple[tuple[Chow, bool], ...]:
+        """Fill the chow keys and the two counters of chows (all, concealed) together."""
+        keys = tuple([(_chow_key(b), b.concealed) for b in self.chows])
+        self._chow_keys = keys
+        self._chow_all = Counter([k for k, _ in keys])
+        self._chow_concealed = Counter([k for k, c in keys if c])
+        return keys
 
-    @lazy
+    @property
     def chow_keys(self) -> tuple[tuple[Chow, bool], ...]:
-        return tuple((_chow_key(b), b.concealed) for b in self.chows)
+        k = self._chow_keys
+        return self._fill_chows() if k is None else k
 
-    @lazy
+    @property
     def chow_all(self) -> Counter[Chow]:
-        return Counter(k for k, _ in self.chow_keys)
+        if self._chow_keys is None:
+            self._fill_chows()
+        return self._chow_all
 
-    @lazy
+    @property
     def chow_concealed(self) -> Counter[Chow]:
-        return Counter(k for k, c in self.chow_keys if c)
+        if self._chow_keys is None:
+            self._fill_chows()
+        return self._chow_concealed
 
     def sel(self, spec: Sequence[Chow]) -> int:
         """0 if the chows ``spec`` (a multiset) are not all there, 2 if all can be concealed
@@ -323,38 +368,36 @@ class HKFeatures(Features):
                         b = v
         return b
 
-    @lazy
-    def n_chows(self) -> int:
-        return len(self.chows)
-
-    @lazy
+    @property
     def all_chows_state(self) -> int:
         """For the five-chow patterns: 2 when every chow is concealed, else 1."""
         return 2 if all(c for _, c in self.chow_keys) else 1
 
-    @lazy
+    @property
     def by_start(self) -> dict[int, Counter[int]]:
         """start → Counter of suits of the chows with that start."""
-        out: dict[int, Counter[int]] = {}
-        for (s, a), n in self.chow_all.items():
-            out.setdefault(a, Counter())[s] += n
+        out = self._by_start
+        if out is None:
+            out = self._by_start = {}
+            for (s, a), n in self.chow_all.items():
+                out.setdefault(a, Counter())[s] += n
         return out
 
     # -- same-chow family ------------------------------------------------------------------
 
-    @lazy
+    @property
     def pungao(self) -> int:
         if self.n_chows < 2:
             return 0
         return self.best([k, k] for k, n in self.chow_all.items() if n >= 2)
 
-    @lazy
+    @property
     def triple_pungao(self) -> int:
         if self.n_chows < 3:
             return 0
         return self.best([k, k, k] for k, n in self.chow_all.items() if n >= 3)
 
-    @lazy
+    @property
     def double_pungao(self) -> int:
         if self.n_chows < 4:
             return 0
@@ -363,14 +406,14 @@ class HKFeatures(Features):
         specs += [[k] * 4 for k, n in self.chow_all.items() if n >= 4]
         return self.best(specs)
 
-    @lazy
+    @property
     def all_pungao(self) -> int:
         if self.n_chows != 5:
             return 0
         ns = sorted(self.chow_all.values())
         return self.all_chows_state if ns == [2, 3] else 0
 
-    @lazy
+    @property
     def sister_pairs(self) -> int:
         """Disjoint pairs of chows with the same numbers in different suits, not counting
         the three chows of a 三相逢 ("不會…覆計": 234m 234p 234s + 567m 567p is 三相逢 + one
@@ -389,7 +432,7 @@ class HKFeatures(Features):
                 total += min(t // 2, t - max(c.values()))
         return total
 
-    @lazy
+    @property
     def small_double_pungao(self) -> bool:
         """般高 with the eye on the next number below or above, same suit (四同色連對)."""
         e = self.eye
@@ -414,15 +457,15 @@ class HKFeatures(Features):
                 best = max(best, self.best(specs))
         return best
 
-    @lazy
+    @property
     def three_meet(self) -> int:
         return self._meet(3)
 
-    @lazy
+    @property
     def four_meet(self) -> int:
         return self._meet(4)
 
-    @lazy
+    @property
     def five_meet(self) -> int:
         return self._meet(5) if self.n_chows == 5 and len(self.by_start) == 1 else 0
 
@@ -434,120 +477,120 @@ class HKFeatures(Features):
             return 0
         return self.all_chows_state if len(groups[1]) == suits_in_three else 0
 
-    @lazy
+    @property
     def all_sisters(self) -> int:
         return self._two_groups(3)
 
-    @lazy
+    @property
     def small_all_sisters(self) -> int:
         return self._two_groups(2)
 
     # -- step family -----------------------------------------------------------------------
 
-    @lazy
+    @property
     def mixed_v(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best_of(_MIXED_V)
+        return self.best_of(MIXED_V)
 
-    @lazy
+    @property
     def pure_v(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best_of(_PURE_V)
+        return self.best_of(PURE_V)
 
-    @lazy
+    @property
     def mixed_dragon(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best_of(_MIXED_DRAGON)
+        return self.best_of(MIXED_DRAGON)
 
-    @lazy
+    @property
     def pure_dragon(self) -> int:
         if self.n_chows < 3:
             return 0
-        return self.best_of(_PURE_DRAGON)
+        return self.best_of(PURE_DRAGON)
 
-    @lazy
+    @property
     def one_suit_four_step(self) -> int:
         if self.n_chows < 4:
             return 0
-        return self.best_of(_ONE_SUIT_FOUR_STEP)
+        return self.best_of(ONE_SUIT_FOUR_STEP)
 
-    @lazy
+    @property
     def three_suit_four_step(self) -> int:
         if self.n_chows < 4:
             return 0
-        return self.best_of(_THREE_SUIT_FOUR_STEP)
+        return self.best_of(THREE_SUIT_FOUR_STEP)
 
-    @lazy
+    @property
     def mixed_ladder(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best_of(_MIXED_LADDER)
+        return self.best_of(MIXED_LADDER)
 
-    @lazy
+    @property
     def pure_ladder(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best_of(_PURE_LADDER)
+        return self.best_of(PURE_LADDER)
 
-    @lazy
+    @property
     def double_dragon_meet(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best_of(_DOUBLE_DRAGON_MEET)
+        return self.best_of(DOUBLE_DRAGON_MEET)
 
-    @lazy
+    @property
     def double_mixed_dragon(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best_of(_DOUBLE_MIXED_DRAGON)
+        return self.best_of(DOUBLE_MIXED_DRAGON)
 
-    @lazy
+    @property
     def double_pure_dragon(self) -> int:
         if self.n_chows < 5:
             return 0
-        return self.best_of(_DOUBLE_PURE_DRAGON)
+        return self.best_of(DOUBLE_PURE_DRAGON)
 
     # -- 老少 ------------------------------------------------------------------------------
 
-    @lazy
+    @property
     def laoshao_chows(self) -> int:
         """Disjoint 123 + 789 pairs of one suit."""
         return sum(min(self.chow_all[(x, 1)], self.chow_all[(x, 7)]) for x in range(3))
 
-    @lazy
+    @property
     def double_laoshao_chow(self) -> int:
         if self.laoshao_chows < 2:
             return 0
-        return self.best_of(_DOUBLE_LAOSHAO_CHOW)
+        return self.best_of(DOUBLE_LAOSHAO_CHOW)
 
     # -- pungs -----------------------------------------------------------------------------
 
-    @lazy
-    def pung_blocks(self) -> tuple[Block, ...]:
-        """Pungs and kongs of the arrangement (the 十三么 set included)."""
-        return self.pungs
-
-    @lazy
+    @property
     def suited_pungs(self) -> dict[tuple[int, int], bool]:
         """(suit, number) → concealed, for suited pungs/kongs."""
-        return {
-            (b.tile // 9, b.tile.number): b.concealed for b in self.pung_blocks if b.tile.is_suited
-        }
+        sp = self._suited_pungs
+        if sp is None:
+            sp = self._suited_pungs = {
+                (b.tile // 9, b.tile.number): b.concealed
+                for b in self.pung_blocks
+                if b.tile.is_suited
+            }
+        return sp
 
-    @lazy
+    @property
     def eye_key(self) -> tuple[int, int] | None:
         e = self.eye
         return (e // 9, e.number) if e is not None and e.is_suited else None
 
-    @lazy
+    @property
     def laoshao_pung_suits(self) -> tuple[int, ...]:
         sp = self.suited_pungs
         return tuple(x for x in range(3) if (x, 1) in sp and (x, 9) in sp)
 
-    @lazy
+    @property
     def double_laoshao_pung(self) -> int:
         suits = self.laoshao_pung_suits
         if len(suits) < 2:
@@ -559,17 +602,17 @@ class HKFeatures(Features):
         )
         return 2 if closed else 1
 
-    @lazy
+    @property
     def pung_numbers(self) -> list[int]:
         """The numbers of the suited pungs / kongs (one per suit and number)."""
         return [n for _, n in self.suited_pungs]
 
-    @lazy
+    @property
     def brothers(self) -> bool:
         nums = self.pung_numbers
         return len(set(nums)) < len(nums)
 
-    @lazy
+    @property
     def small_three_brothers(self) -> bool:
         e = self.eye_key
         if e is None or not self.standard:
@@ -577,18 +620,24 @@ class HKFeatures(Features):
         x, n = e
         return all((y, n) in self.suited_pungs for y in range(3) if y != x)
 
-    @lazy
+    @property
     def big_three_brothers(self) -> bool:
         nums = self.pung_numbers
         return len(nums) >= 3 and any(nums.count(n) == 3 for n in nums)
 
-    @lazy
+    @property
     def all_brothers(self) -> bool:
         return len(self.pung_blocks) == 5 and self.big_three_brothers and self.small_three_brothers
 
-    @lazy
+    @property
     def consec_one_suit(self) -> tuple[int, int]:
         """(longest run of pung numbers in one suit, longest run with the eye in it)."""
+        v = self._consec_one_suit
+        if v is None:
+            v = self._consec_one_suit = self._find_consec_one_suit()
+        return v
+
+    def _find_consec_one_suit(self) -> tuple[int, int]:
         big = small = 0
         sp = self.suited_pungs
         if len(sp) < 2:  # a run of one at most, and no run of three with the eye
@@ -611,15 +660,21 @@ class HKFeatures(Features):
                     small = max(small, hi - lo + 1)
         return big, small
 
-    @lazy
+    @property
     def consec_mixed(self) -> tuple[int, int]:
         """The same over the three suits in turn (X, Y, Z, X, Y, …)."""
+        v = self._consec_mixed
+        if v is None:
+            v = self._consec_mixed = self._find_consec_mixed()
+        return v
+
+    def _find_consec_mixed(self) -> tuple[int, int]:
         sp = self.suited_pungs
         if len(sp) < 2:  # big needs three pungs, small two and the eye
             return 0, 0
         e = self.eye_key if self.standard else None
         big = small = 0
-        for perm in _PERMS:
+        for perm in PERMS:
             for a in range(1, 10):
                 first = (perm[0], a)
                 if first not in sp and first != e:
@@ -646,12 +701,12 @@ class HKFeatures(Features):
                     small = max(small, k)
         return (big if big >= 3 else 0), small
 
-    @lazy
+    @property
     def concealed_pung_count(self) -> int:
         """暗刻: concealed pungs; "槓亦計暗刻" — every kong counts."""
         return sum(1 for b in self.pung_blocks if b.concealed or b.kind is BlockKind.KONG)
 
-    @lazy
+    @property
     def five_concealed(self) -> bool:
         """Five pungs/kongs, none claimed as a pung meld (the pung completed by the winning
         discard still counts: "如有明刻只當五暗刻")."""
@@ -659,71 +714,56 @@ class HKFeatures(Features):
             return False
         return not any(m.kind is MeldKind.PUNG for m in self.hand.melds)
 
-    @lazy
+    @property
     def kan_kan(self) -> bool:
         return self.five_concealed and self.self_drawn and not self.kongs and not self.hand.melds
 
-    @lazy
-    def n_kongs(self) -> int:
-        return len(self.kongs)
-
     # -- honours ---------------------------------------------------------------------------
 
-    @lazy
+    @property
     def honor_pung_tiles(self) -> tuple[Tile, ...]:
         """Honour pungs/kongs; in 嚦咕嚦咕 every honour held three or four times."""
-        if self.shape == LIKGU:
-            return tuple(Tile(i) for i in range(27, 34) if self.counts[i] >= 3)
-        return tuple(b.tile for b in self.pung_blocks if b.tile.is_honor)
+        v = self._honor_pung_tiles
+        if v is None:
+            if self.shape == LIKGU:
+                v = tuple([Tile(i) for i in range(27, 34) if self.counts[i] >= 3])
+            else:
+                v = tuple([b.tile for b in self.pung_blocks if b.tile.is_honor])
+            self._honor_pung_tiles = v
+        return v
 
-    @lazy
+    @property
     def wind_pungs(self) -> int:
         return sum(1 for t in self.honor_pung_tiles if t.is_wind)
 
-    @lazy
+    @property
     def dragon_pungs(self) -> int:
         return sum(1 for t in self.honor_pung_tiles if t.is_dragon)
 
-    @lazy
+    @property
     def wind_eye(self) -> bool:
         return self.eye is not None and self.eye.is_wind and self.standard
 
-    @lazy
+    @property
     def dragon_eye_honor(self) -> bool:
         return self.eye is not None and self.eye.is_dragon and self.standard
 
     # -- 歸 family -------------------------------------------------------------------------
 
-    @lazy
-    def gui(self) -> dict[str, list[tuple[Tile, bool, tuple[int, ...]]]]:
+    @property
+    def gui(self) -> GuiFacts:
         """Tiles held four times outside a kong, by how the four split:
         ``one`` (a pung + a chow), ``two`` (two chows + the eye), ``four`` (four chows).
         Each entry: (tile, all those sets concealed, indexes of the chows holding it)."""
-        out: dict[str, list[tuple[Tile, bool, tuple[int, ...]]]] = {
-            "one": [],
-            "two": [],
-            "four": [],
-        }
+        v = self._gui
+        if v is None:
+            v = self._gui = self._find_gui()
+        return v
+
+    def _find_gui(self) -> GuiFacts:
         if not self.standard or 4 not in self.counts:
-            return out
-        blocks = self.blocks
-        for i, n in enumerate(self.counts):
-            if n != 4:
-                continue
-            t = Tile(i)
-            holding = [j for j, b in enumerate(blocks) if t in b.tiles]
-            kinds = sorted(blocks[j].kind.value for j in holding)
-            if "kong" in kinds:
-                continue
-            chows = tuple(j for j in holding if blocks[j].kind is BlockKind.CHOW)
-            closed = all(blocks[j].concealed for j in holding)
-            if kinds == ["chow", "pung"]:
-                out["one"].append((t, closed, chows))
-            elif kinds == ["chow", "chow", "pair"]:
-                out["two"].append((t, closed, chows))
-            elif kinds == ["chow", "chow", "chow", "chow"]:
-                out["four"].append((t, closed, chows))
-        return out
+            return {"one": [], "two": [], "four": []}
+        return gui_of(self.blocks, self.counts)
 
     def _gui_group(self, kind: str, size: int) -> int:
         """0 / 1 / 2 for ``size`` tiles of a kind sharing the same chows."""
@@ -744,13 +784,19 @@ class HKFeatures(Features):
 
     # -- other -----------------------------------------------------------------------------
 
-    @lazy
+    @property
     def contain_number(self) -> int:
         """全帶: the number every suited set (and a suited eye) holds; 0 if none. A number
         other than 1/9 is preferred when several fit."""
+        v = self._contain_number
+        if v < 0:
+            v = self._contain_number = self._find_contain_number()
+        return v
+
+    def _find_contain_number(self) -> int:
         if not self.standard:
             return 0
-        m = _ALL_NUMBERS  # bit k: number k is in every suited set (and the suited eye)
+        m = ALL_NUMBERS  # bit k: number k is in every suited set (and the suited eye)
         suited = False
         for b in self.sets:
             t = b.tile._value_
@@ -763,43 +809,33 @@ class HKFeatures(Features):
         e = self.eye
         if e is not None and e < 27:
             m &= 1 << (e % 9 + 1)
-        if m & _MIDDLE_NUMBERS:
-            m &= _MIDDLE_NUMBERS
+        if m & MIDDLE_NUMBERS:
+            m &= MIDDLE_NUMBERS
         return (m & -m).bit_length() - 1 if m else 0
 
-    @lazy
+    @property
     def outside(self) -> bool:
         """Every set and the eye hold a terminal or honour, and there is a chow."""
         if not self.standard or not self.chows:
             return False
         return all(any(t.is_terminal_or_honor for t in b.tiles) for b in self.blocks)
 
-    @lazy
+    @property
     def nine_gates(self) -> tuple[int, bool]:
         """(state, nine-sided): some set aside, the rest is 1112345678999 + one tile of one
         suit, all in hand."""
+        v = self._nine_gates
+        if v is None:
+            v = self._nine_gates = self._find_nine_gates()
+        return v
+
+    def _find_nine_gates(self) -> tuple[int, bool]:
         c34 = self.counts
         if not self.standard or all(sum(c34[b : b + 9]) < 14 for b in (0, 9, 18)):
             return 0, False
-        need = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-        for j, b in enumerate(self.blocks):
-            if not b.is_set:
-                continue
-            rest = [x for i, x in enumerate(self.blocks) if i != j]
-            if any(x.meld is not None for x in rest):
-                continue
-            c = [0] * 34
-            for x in rest:
-                for t in x.tiles:
-                    c[t] += 1
-            for s in range(3):
-                seg = c[9 * s : 9 * s + 9]
-                if sum(seg) == 14 and all(seg[k] >= need[k] for k in range(9)):
-                    nine = all(Tile(9 * s + k) in self.waits for k in range(9))
-                    return 1, nine
-        return 0, False
+        return nine_gates_of(self.blocks, self.waits)
 
-    @lazy
+    @property
     def likgu_runs(self) -> int:
         """嚦咕嚦咕: the longest run of consecutive numbers of one suit held as pairs (≥2)."""
         if self.shape != LIKGU:
@@ -812,14 +848,14 @@ class HKFeatures(Features):
                 best = max(best, run)
         return best
 
-    @lazy
+    @property
     def double_pairs(self) -> int:
         """大嚦咕嚦咕: tiles held four times (two identical pairs)."""
         if self.shape != LIKGU:
             return 0
         return sum(1 for n in self.counts if n == 4)
 
-    @lazy
+    @property
     def heaven_likgu(self) -> bool:
         """通天: the eight groups are the numbers 1-8 or 2-9 once each, pung at an end."""
         if self.shape != LIKGU or self.has_honors:
@@ -837,18 +873,18 @@ class HKFeatures(Features):
             return pung_num in (2, 9)
         return False
 
-    @lazy
+    @property
     def pre_win_counts(self) -> list[int]:
         c = self.hand.concealed_counts()
         c[self.win_tile] -= 1
         return c
 
-    @lazy
+    @property
     def eight_wait(self) -> bool:
         """嚦咕嚦咕 waited as eight pairs."""
         return self.shape == LIKGU and all(n % 2 == 0 for n in self.pre_win_counts)
 
-    @lazy
+    @property
     def sixteen_kind(self) -> str:
         """'meet' (same three numbers in every suit), 'true' (147/258/369), or 'plain'."""
         if self.shape != SIXTEEN:
@@ -860,13 +896,13 @@ class HKFeatures(Features):
             return "true"
         return "plain"
 
-    @lazy
+    @property
     def orphan_set(self) -> Block | None:
         if self.shape != ORPHANS:
             return None
         return next(b for b in self.blocks if b.is_set)
 
-    @lazy
+    @property
     def win_form(self) -> str:
         """'true-single', 'fake-single', 'pair-wait' or '' (standard hands only)."""
         if not self.standard:
@@ -878,7 +914,7 @@ class HKFeatures(Features):
             return "pair-wait"
         return ""
 
-    @lazy
+    @property
     def qiuren(self) -> bool:
         """Five declared chows/pungs, no kong."""
         m = self.hand.melds
