@@ -68,6 +68,8 @@ MODULES: tuple[str, ...] = (
     "scoring.rulesets.hk_tw16",
     "scoring.rulesets.hk_tw16.shapes",
     "scoring.rulesets.hk_tw16.features",
+    "scoring.rulesets.hk_tw16.feature_tables",
+    "scoring.rulesets.hk_tw16.block_search",
     "scoring.rulesets.hk_tw16.events",
     "scoring.rulesets.hk_tw16.patterns",
     "scoring.rulesets.hk_tw16.groups",
