@@ -16,13 +16,33 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import NamedTuple, TypeVar
+from typing import TypeVar
 
 from protocol.codes import ErrorCode
 from server import game
+from server.held_answers import (
+    Answers as Answers,
+)
+from server.held_answers import (
+    Held as Held,
+)
+from server.held_answers import (
+    close_window as close_window,
+)
+from server.held_answers import (
+    held_answers as held_answers,
+)
+from server.held_answers import (
+    holds_answers as holds_answers,
+)
+from server.held_answers import (
+    window_key as window_key,
+)
+from server.held_answers import (
+    window_needs_bot as window_needs_bot,
+)
 from server.rooms import (
     JSON,
-    SEATS,
     Change,
     RoomError,
     copy_state,
@@ -39,23 +59,6 @@ T = TypeVar("T")
 
 #: something that will happen by itself in a room: (at_ms, kind, seat)
 Deadline = tuple[int, str, int]
-
-#: the answers players gave to the open claim window and the server holds outside the
-#: room's commits (server/store.py ``{room:<id>}:answers``): seat -> ``{"g": game_no, "a":
-#: the action}``. Only those to the window open now count (:func:`held_answers`)
-Answers = dict[int, JSON]
-
-
-class Held(NamedTuple):
-    """An answer to a claim window to hold, not commit (:func:`answer`): ``record`` for seat
-    ``seat``; the room's next deadline is then ``deadline`` (the window's close, unless
-    something else is due first; None: nothing is due until a player without a claim
-    timeout answers)."""
-
-    seat: int
-    record: JSON
-    deadline: int | None
-
 
 #: a seated player's own play settings (kept in the room, so they survive a reconnect)
 TOGGLES = ("auto_win", "no_claims", "auto_discard")
@@ -331,50 +334,6 @@ def committed_deadlines(
     return out
 
 
-def window_key(state: JSON) -> tuple[int, int] | None:
-    """The claim (or robbing) window open in the room's game: (game number, decision id),
-    None when none is."""
-    ids = state.get("pending_ids") or {}
-    for k, kind in (state.get("pending_kinds") or {}).items():
-        if kind == "claim":
-            return int(state.get("game_no") or 0), int(ids.get(k, 0))
-    return None
-
-
-def holds_answers(state: JSON) -> bool:
-    """Whether a player of the room may have an answer held for the window open now (a
-    claim window with a seat a player answers): only then are held answers read."""
-    if window_key(state) is None:
-        return False
-    seats = state["seats"]
-    for k, kind in (state.get("pending_kinds") or {}).items():
-        seat = seats[int(k)]
-        if kind == "claim" and seat is not None and not seat["bot"]:
-            return True
-    return False
-
-
-def held_answers(state: JSON, answers: Answers | None) -> dict[int, JSON]:
-    """The held ``answers`` that answer the window open now: seat -> action (a record of an
-    older window, or of a seat no longer asked, does not count)."""
-    if not answers:
-        return {}
-    key = window_key(state)
-    if key is None:
-        return {}
-    kinds = state.get("pending_kinds") or {}
-    out: dict[int, JSON] = {}
-    for seat, rec in answers.items():
-        action = rec.get("a") or {}
-        if (
-            kinds.get(str(seat)) == "claim"
-            and int(rec.get("g", -1)) == key[0]
-            and action.get("seq") == key[1]
-        ):
-            out[int(seat)] = action
-    return out
-
-
 def deadlines(
     state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> list[Deadline]:
@@ -497,6 +456,7 @@ def tick(
             # of commits does not tell whether a seat could (two per window: the discard
             # and the close)
             close_window(s, change, now, answers, rng, bot_budget_s)
+            _after_game_step(s, change, now)
             break
         parsed = None
         if kind == "bot":
@@ -512,79 +472,6 @@ def tick(
     if steps == 0:
         return None
     return change
-
-
-def _turn_order(s: JSON, seats: list[int]) -> list[int]:
-    """``seats`` in turn order from the seat after the one whose tile the window is about."""
-    hand = (s.get("game") or {}).get("hand") or {}
-    d = hand.get("discarder")
-    if d is None:
-        return sorted(seats)
-    return sorted(seats, key=lambda i: (i - int(d) - 1) % SEATS)
-
-
-def close_window(
-    s: JSON,
-    change: Change,
-    now: int,
-    answers: Answers | None,
-    rng: random.Random | None,
-    bot_budget_s: float | None,
-) -> None:
-    """Close the claim window open in ``s`` (changed in place): every seat's answer applied
-    in turn order, in one step — the held answer of a player who gave one, a bot's, a
-    player's own setting, the server's pass for a seat without a choice, the timeout of a
-    player who did not answer. The log entry lists them all (the replay is exact). An
-    answer the window no longer waits for (it closed early) is left out."""
-    key = window_key(s)
-    kinds = s.get("pending_kinds") or {}
-    seats = _turn_order(s, [int(k) for k, kind in kinds.items() if kind == "claim"])
-    answered = held_answers(s, answers)
-    acts = s.get("pending_act") or {}
-    auto = s.get("pending_auto") or ()
-    for i in seats:
-        decision = game.pending(s["game"]).get(i)
-        if decision is None or decision[0] != "claim" or key is None or decision[1] != key[1]:
-            continue  # the window closed before this seat's turn (or it had answered)
-        seat = s["seats"][i]
-        k = str(i)
-        parsed = None
-        if i in answered:
-            action = dict(answered[i])
-        elif seat is not None and (seat["bot"] or seat.get("auto")):
-            action = game.bot_action(s["game"], i, rng or random.Random(now), bot_budget_s)
-        elif k in acts:
-            action = dict(acts[k])
-        else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
-            action, parsed = game.server_action(s["game"], i, timeout=k not in auto)
-        try:
-            s["game"], events = game.apply(s["game"], action, parsed)
-        except game.GameError:
-            if i not in answered:
-                raise
-            # (never: a held answer was checked when it was given, and the answers before
-            # it in the window do not change it) the seat times out instead
-            action, parsed = game.server_action(s["game"], i, timeout=True)
-            s["game"], events = game.apply(s["game"], action, parsed)
-        change.actions.append(action)
-        change.events.extend(events)
-    _after_game_step(s, change, now)
-
-
-def window_needs_bot(state: JSON, answers: Answers | None) -> bool:
-    """Whether closing the window open in ``state`` asks a bot for an answer (a bot seat, or
-    a seat a bot plays, that has no held answer)."""
-    answered = held_answers(state, answers)
-    for k, kind in (state.get("pending_kinds") or {}).items():
-        seat = state["seats"][int(k)]
-        if (
-            kind == "claim"
-            and int(k) not in answered
-            and seat
-            and (seat["bot"] or seat.get("auto"))
-        ):
-            return True
-    return False
 
 
 def answer(
@@ -643,5 +530,6 @@ def answer(
         s = _copy_game_step(state)
         change = Change(s, "action", player)
         close_window(s, change, now, both, None, None)
+        _after_game_step(s, change, now)
         return change
     return Held(seat, record, min(at for at, _, _ in ds) if ds else None)
