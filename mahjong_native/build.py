@@ -10,8 +10,10 @@ are (no copy, no edit) into one mypyc group. The extension modules are renamed i
 the SHA-256 of each source compiled, so that an edited source never runs with an old build.
 
 Where there is no C compiler (or no mypyc), nothing is built and the package installs and
-runs as pure Python. The build is opt-in: ``MAHJONG_COMPILE=1`` asks for it, and
-``MAHJONG_NO_COMPILE=1`` always skips it.
+runs as pure Python. The build is the default; ``MAHJONG_NO_COMPILE=1`` (or
+``MAHJONG_COMPILE=0``) skips it.
+
+    python -m mahjong_native.build --wanted  # exit 0 when a build is asked for and possible
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import mahjong_native as native
 _PREFIX = "mahjong_native._build."
 _GROUP = native.SHARED_LIB.removesuffix("__mypyc")
 _TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
 #: the sources' hashes as :func:`extensions` found them before mypyc read them (what the
 #: manifest records: a source edited during the build leaves the build stale)
 _compiled_sources: dict[str, str] | None = None
@@ -50,14 +53,19 @@ def compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
+def wanted() -> bool:
+    """The compiled build is asked for: always (the default), unless ``MAHJONG_NO_COMPILE=1``
+    or ``MAHJONG_COMPILE=0`` turns it off (docs/architecture.md, "Compiled hot paths")."""
+    if os.environ.get("MAHJONG_NO_COMPILE", "").strip().lower() in _TRUE:
+        return False
+    return os.environ.get("MAHJONG_COMPILE", "").strip().lower() not in _FALSE
+
+
 def extensions(root: Path | None = None) -> list[Extension]:
-    """The extension modules to build: none unless ``MAHJONG_COMPILE=1`` asks for them
-    (opt-in: docs/architecture.md, "Compiled modules"), and none when mypyc or a C compiler
-    is not available or ``MAHJONG_NO_COMPILE=1``. Must run with ``root`` (the project root)
-    as the working directory."""
-    if os.environ.get("MAHJONG_COMPILE", "").lower() not in _TRUE:
-        return []
-    if os.environ.get("MAHJONG_NO_COMPILE", "").lower() in _TRUE:
+    """The extension modules to build: every module of :data:`mahjong_native.MODULES`, or
+    none when the build is turned off (:func:`wanted`) or mypyc or a C compiler is not
+    available. Must run with ``root`` (the project root) as the working directory."""
+    if not wanted():
         return []
     if compiler() is None:
         _warn("no C compiler found: pure Python only")
@@ -158,8 +166,22 @@ def build_in_place(root: Path) -> bool:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="only say whether the build is usable")
+    ap.add_argument(
+        "--wanted",
+        action="store_true",
+        help="only say whether a build is asked for (not turned off) and a C compiler is there",
+    )
     args = ap.parse_args(argv)
     root = Path(native.__file__).resolve().parent.parent
+    if args.wanted:
+        if not wanted():
+            print("not wanted: MAHJONG_NO_COMPILE=1 or MAHJONG_COMPILE=0")
+            return 1
+        if compiler() is None:
+            print("not possible: no C compiler")
+            return 1
+        print("wanted")
+        return 0
     if args.check:
         st = native.status(root=root, switch=False)
         print("compiled build usable" if st.usable else f"not usable: {st.reason}")

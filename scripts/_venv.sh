@@ -36,12 +36,14 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
   _venv_say "installed"
 fi
-# The compiled hot paths (mypyc; mahjong_native/build.py), opt-in with MAHJONG_COMPILE=1:
-# built when missing, rebuilt when a compiled module's source changed. Otherwise, without a C
-# compiler, or when the build fails, the pure modules run.
-if [ -n "${MAHJONG_COMPILE:-}" ] && [ -z "${MAHJONG_NO_COMPILE:-}" ] && python -c 'import mahjong_native.build as b, sys; sys.exit(b.compiler() is None)' \
+# The compiled hot paths (mypyc; mahjong_native/build.py), the default: built when missing,
+# rebuilt when a compiled module's source changed (a few minutes, once per change). Turned
+# off by MAHJONG_NO_COMPILE=1 (or MAHJONG_COMPILE=0); without a C compiler, or when the build
+# fails, the pure modules run (scripts/test fails instead: it expects what it can build).
+if python -m mahjong_native.build --wanted >/dev/null 2>&1 \
   && ! python -m mahjong_native.build --check >/dev/null 2>&1; then
-  _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources)"
+  _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources;" \
+    "MAHJONG_NO_COMPILE=1 skips it)"
   python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
   python -m mahjong_native.build --check >&2 || tail -n 20 .venv/native-build.log >&2
 fi
