@@ -187,6 +187,17 @@ def _int(event: Mapping[str, Any], key: str) -> int:
     return v
 
 
+def _others(seat: int, players: int) -> list[int]:
+    return [p for p in range(players) if p != seat]
+
+
+def _collect(seat: int, amount: int, payers: Sequence[int], kind: str) -> list[Payment]:
+    return [Payment(p, seat, amount, kind) for p in payers]
+
+
+# (module-level helpers, not closures: compiled, a closure is an environment object that
+# refers to its nested functions and they to it -- a reference cycle per call, garbage only
+# the cycle collector frees; tests/server_tests/test_no_cycles.py)
 def instant_payments(
     event: Mapping[str, Any], players: int = 4, options: Mapping[str, Any] | None = None
 ) -> list[Payment]:
@@ -202,41 +213,31 @@ def instant_payments(
         raise ScoringError(f"unknown instant/penalty event {kind!r}")
     rule = EVENT_RULES[kind]
     per_fan = int((options or {}).get("per_fan", 1))
-
-    def others(seat: int) -> list[int]:
-        return [p for p in range(players) if p != seat]
-
-    def collect(seat: int, amount: int, payers: Sequence[int]) -> list[Payment]:
-        return [Payment(p, seat, amount * per_fan, kind) for p in payers]
-
-    def fine(seat: int, amount: int) -> list[Payment]:
-        return [Payment(seat, p, amount * per_fan, kind) for p in others(seat)]
-
     if not rule.on_server:
         raise ScoringError(f"{kind} ({rule.name}) cannot happen on a server: {rule.note}")
     if kind in ("one-grass", "one-flower-set", "wei-dice", "one-two-three"):
         s = _int(event, "seat")
-        return collect(s, rule.amount, others(s))
+        return _collect(s, rule.amount * per_fan, _others(s, players), kind)
     if kind == "hidden-kong-pay":
         s = _int(event, "seat")
         amount = rule.amount_closed if event.get("heaven") else rule.amount
-        return collect(s, amount, others(s))
+        return _collect(s, amount * per_fan, _others(s, players), kind)
     if kind == "three-ting-one-laugh":
         w = _int(event, "winner")
         ting = event.get("ting_seats")
         if not isinstance(ting, list) or len(ting) != 3 or w in ting:
             raise ScoringError("三叮一笑 needs the three ready seats, not the winner's")
-        return collect(w, rule.amount, [int(x) for x in ting])
+        return _collect(w, rule.amount * per_fan, [int(x) for x in ting], kind)
     if kind == "heaven-earth-slay":
         w = _int(event, "winner")
         d = event.get("discarder")
         if d is None:
-            return collect(w, rule.amount_closed, others(w))
+            return _collect(w, rule.amount_closed * per_fan, _others(w, players), kind)
         if not isinstance(d, int):
             raise ScoringError("天誅地滅: 'discarder' must be a seat or null")
-        return collect(w, rule.amount, [d])
+        return _collect(w, rule.amount * per_fan, [d], kind)
     # chase / self-chase
     s = _int(event, "seat")
     t = Tile.parse(str(event.get("tile")))
     amount = rule.amount if t.is_terminal_or_honor else rule.amount_closed
-    return fine(s, amount)
+    return [Payment(s, p, amount * per_fan, kind) for p in _others(s, players)]
