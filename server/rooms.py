@@ -23,6 +23,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
 CODE_LEN = 6
 
 LENGTHS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
+#: the values of the ``length`` option: a number of rounds, or "hands" (with ``hands``)
+LENGTH_NAMES = (*LENGTHS, "hands")
 DEFAULT_OPTIONS: JSON = {
     "length": "four_rounds",  # or "hands" with hands=N
     "hands": None,
@@ -101,7 +103,7 @@ def validate_options(ruleset: str, options: JSON | None) -> JSON:
     def is_int(v: Any) -> bool:
         return isinstance(v, int) and not isinstance(v, bool)
 
-    if out["length"] not in (*LENGTHS, "hands"):
+    if out["length"] not in LENGTH_NAMES:
         raise bad("length must be one_round, two_rounds, four_rounds or hands")
     if out["length"] == "hands":
         if not is_int(out["hands"]) or not 1 <= out["hands"] <= 64:
