@@ -1,7 +1,7 @@
 """The server's per-action code without sockets or Redis: process CPU per action.
 
     python benchmarks/bench_hotpath.py [--actions 4000] [--players-only] [--payload patch|state]
-        [--profile]
+        [--answers held|committed] [--count carried|commits] [--profile]
 
 Four seated players in one zung-jung room play the load test's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard; the room and the
@@ -15,13 +15,21 @@ msgpack, and the whole state every ``--snapshot-every`` commits and at a hand bo
 the entry, the events frame of each of the four seats
 (``frames.events_frame``) and the ack.
 
-An action is every table action a commit carries, as at ``d1dd70d`` (the base of the issue-23
-target): since then the server passes for a seat that has no choice in a claim window
-(``game_room.tick``, server/windows.py) where the load test's players used to send that
-pass themselves, so those automatic answers are timed and counted here too (their tick, then
-the same per-commit work; no ack: no client sent them). Without them the average covered
-mostly discards, the costliest actions, and fewer passes than at ``d1dd70d``.
-``--players-only`` times only the players' own actions (the measure before 2026-12-02).
+A player's answer to a claim window goes through ``game_room.answer`` with the answers held
+so far, as the server takes it since held answers (``--answers held``, the default): it is
+checked and held (the record packed for ``server/answer.lua``, the player acked; no commit,
+no frames), and the window closes in one commit, in the request of the last answer missing
+or in the timer's tick (``game_room.tick`` with the held answers), applying every answer in
+turn order. ``--answers committed``: each answer is its own ``game_room.play`` and commit,
+the model before held answers.
+
+An action is every table action a commit carries (``--count carried``, the default: the
+answers a window's close applies, the server's automatic passes (server/windows.py) and
+the players' own moves; deals excepted), as at ``d1dd70d`` (the base of the issue-23
+target), where each commit carried one. ``--count commits`` counts one per commit (the
+count of this script between 2026-12-01 and held answers, when a tick that closed a window
+with several automatic passes counted once). ``--players-only`` times only the players' own
+actions (the measure before 2026-12-02).
 Deals are neither timed nor counted (as at ``d1dd70d``). Times are
 process CPU (``time.process_time``), so other load on the machine matters less than for
 wall-clock numbers; sockets, Redis and the event loop are not included (see
@@ -37,7 +45,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from loadtest.selfplay import ROOM, next_change, started_room
+from loadtest.selfplay import ROOM, next_change, next_step, started_room
 from protocol import messages as m
 from protocol.codec import encode
 from server import facts, frames, game, game_room, patches, rooms
@@ -56,7 +64,13 @@ def _deal(ch: rooms.Change) -> bool:
     return any(a.get("type") == "start_hand" for a in ch.actions)
 
 
-def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> dict[str, float]:
+def run(
+    n_actions: int,
+    players_only: bool = False,
+    payload: str = "patch",
+    held: bool = True,
+    count_carried: bool = True,
+) -> dict[str, float]:
     game.warm_up()
     cfg = Config()
     since_snapshot = 0  # commits since the last whole state was written
@@ -93,11 +107,27 @@ def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> d
         ch: rooms.Change = timed("game_room.play (engine + state JSON)", game_room.play, *args)
         return ch
 
+    def answer(
+        state: rooms.JSON, player: str, action: rooms.JSON, now: int, answers: game_room.Answers
+    ) -> rooms.Change | game_room.Held:
+        out: rooms.Change | game_room.Held = timed(
+            "game_room.answer (engine + state JSON)",
+            game_room.answer,
+            state,
+            player,
+            action,
+            now,
+            answers,
+            grace_ms,
+            bot_delay_ms,
+        )
+        return out
+
     tick_spent = [0.0]
 
-    def tick(state: rooms.JSON, now: int) -> rooms.Change | None:
+    def tick(state: rooms.JSON, now: int, answers: game_room.Answers | None = None) -> Any:
         t = time.process_time()
-        out = game_room.tick(state, now + 10**7, grace_ms, bot_delay_ms, rng)
+        out = game_room.tick(state, now + 10**7, grace_ms, bot_delay_ms, rng, answers=answers)
         tick_spent[0] = time.process_time() - t
         return out
 
@@ -105,6 +135,7 @@ def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> d
     ch = _room(now)
     entry = build_entry(ch, now)
     s = ch.state
+    answers: game_room.Answers = {}
     actions = 0
     while actions < n_actions:
         now += 10
@@ -112,15 +143,31 @@ def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> d
             ch = _room(now)
             since_snapshot = 0  # a new room's first commit writes its whole state
             s, entry = ch.state, build_entry(ch, now)
+            answers = {}
             continue
-        ch, moved = next_change(s, entry, rng, now, play, tick)
+        if held:
+            step, moved = next_step(s, entry, answers, rng, now, answer, tick)
+            if isinstance(step, game_room.Held):
+                # held, not committed (server/answer.lua gets the record): the state, the
+                # log and the frames are unchanged; the player is acked
+                answers[step.seat] = step.record
+                timed("pack held answer", pack, step.record)
+                ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, held=True, re=1)
+                timed("ack frame", lambda a=ack: encode(a.to_wire()))
+                continue
+            ch = step
+        else:
+            ch, moved = next_change(s, entry, rng, now, play, tick)
+        carried = sum(1 for a in ch.actions if a.get("type") != "start_hand")
         if not moved and (players_only or _deal(ch)):
             # a deal (pause 0), or (--players-only) an automatic answer: not timed
             commit_payload(s, ch.state)
             s, entry = ch.state, build_entry(ch, now)
+            if game_room.window_key(s) is None:
+                answers = {}
             continue
         if not moved:
-            spent["game_room.tick (automatic answers)"] += tick_spent[0]
+            spent["game_room.tick (automatic answers, window closes)"] += tick_spent[0]
         ds = timed("deadlines", facts.room_deadlines, ch.state, grace_ms, bot_delay_ms)
         entry = timed("build_entry (legal actions)", build_entry, ch, now, ds)
         if payload == "patch":
@@ -134,7 +181,9 @@ def run(n_actions: int, players_only: bool = False, payload: str = "patch") -> d
             ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
             timed("ack frame", lambda a=ack: encode(a.to_wire()))
         s = ch.state
-        actions += 1
+        if game_room.window_key(s) is None:
+            answers = {}
+        actions += max(carried, 1) if count_carried else 1
     return {k: v / actions * 1e6 for k, v in spent.items()}
 
 
@@ -153,17 +202,33 @@ def main() -> None:
         help="what a commit writes: a patch (the whole state at times), as the server does"
         " (default), or the whole state every time, as at d1dd70d",
     )
+    ap.add_argument(
+        "--answers",
+        choices=("held", "committed"),
+        default="held",
+        help="a player's answer to a claim window is held and the window closes in one"
+        " commit, as the server does since held answers (default), or each answer is its own"
+        " commit, as before them",
+    )
+    ap.add_argument(
+        "--count",
+        choices=("carried", "commits"),
+        default="carried",
+        help="actions counted: every table action a commit carries (default; the deals"
+        " excepted), or one per commit (the count before held answers)",
+    )
     ap.add_argument("--profile", action="store_true", help="cProfile (by tottime) instead")
     args = ap.parse_args()
+    opts = (args.answers == "held", args.count == "carried")
     if args.profile:
         import cProfile
         import pstats
 
         prof = cProfile.Profile()
-        prof.runcall(run, args.actions, args.players_only, args.payload)
+        prof.runcall(run, args.actions, args.players_only, args.payload, *opts)
         pstats.Stats(prof).sort_stats("tottime").print_stats(30)
         return
-    per = run(args.actions, args.players_only, args.payload)
+    per = run(args.actions, args.players_only, args.payload, *opts)
     import mahjong_native
 
     print(f"implementation: {mahjong_native.implementation()} ({mahjong_native.describe()})")

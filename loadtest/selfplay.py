@@ -12,7 +12,7 @@ from typing import Any
 from loadtest.rooms import pick_action
 from server import game_room, rooms
 
-__all__ = ["ROOM", "StuckTableError", "next_change", "started_room"]
+__all__ = ["ROOM", "StuckTableError", "next_change", "next_step", "started_room"]
 
 JSON = dict[str, Any]
 
@@ -73,6 +73,37 @@ def next_change(
             a = {key: v for key, v in a.items() if key != "seat"}
             return play(state, f"p{k}", a, now), True
     ran = game_room.tick(state, now + 10**7, 1000, 0, rng) if tick is None else tick(state, now)
+    if ran is None:
+        raise StuckTableError("no seat can act and the room's timers change nothing")
+    return ran, False
+
+
+def next_step(
+    state: JSON,
+    entry: JSON,
+    answers: game_room.Answers,
+    rng: random.Random,
+    now: int,
+    answer: Callable[[JSON, str, JSON, int, game_room.Answers], rooms.Change | game_room.Held],
+    tick: Callable[[JSON, int, game_room.Answers], rooms.Change | None],
+) -> tuple[rooms.Change | game_room.Held, bool]:
+    """As :func:`next_change`, the way the server takes a player's answer to a claim window
+    since held answers (``server/handlers.py``): the first seat by number with a legal action
+    and no answer in ``answers`` (those held for the window open now) plays through
+    ``answer`` (``game_room.answer`` with ``answers``, or a wrapper): a
+    :class:`game_room.Held` to hold (the state is unchanged; the caller adds it to
+    ``answers``) or the change to commit -- (it, True); else the room's timers run through
+    ``tick`` (with ``answers``: the close of the window applies them) -- (their change,
+    False)."""
+    held = game_room.held_answers(state, answers)
+    for k, legal in sorted((entry.get("legal") or {}).items()):
+        if int(k) in held:
+            continue
+        a = pick_action(legal, rng)
+        if a is not None:
+            a = {key: v for key, v in a.items() if key != "seat"}
+            return answer(state, f"p{k}", a, now, answers), True
+    ran = tick(state, now, answers)
     if ran is None:
         raise StuckTableError("no seat can act and the room's timers change nothing")
     return ran, False
