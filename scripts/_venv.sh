@@ -40,10 +40,21 @@ fi
 # rebuilt when a compiled module's source changed (a few minutes, once per change). Turned
 # off by MAHJONG_NO_COMPILE=1 (or MAHJONG_COMPILE=0); without a C compiler, or when the build
 # fails, the pure modules run (scripts/test fails instead: it expects what it can build).
+# With _VENV_BUILD_BACKGROUND=1 (scripts/test) the build runs in the background, its own
+# mypy cache apart, while the caller goes on; NATIVE_BUILD_PID is then the job to wait for.
+_native_build() {
+  MYPY_CACHE_DIR=build/mypyc-cache python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
+  python -m mahjong_native.build --check >&2 || tail -n 20 .venv/native-build.log >&2
+}
+NATIVE_BUILD_PID=""
 if python -m mahjong_native.build --wanted >/dev/null 2>&1 \
   && ! python -m mahjong_native.build --check >/dev/null 2>&1; then
   _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources;" \
     "MAHJONG_NO_COMPILE=1 skips it)"
-  python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
-  python -m mahjong_native.build --check >&2 || tail -n 20 .venv/native-build.log >&2
+  if [ -n "${_VENV_BUILD_BACKGROUND:-}" ]; then
+    _native_build &
+    NATIVE_BUILD_PID=$!
+  else
+    _native_build
+  fi
 fi
