@@ -40,7 +40,7 @@ from scoring.decompose import (
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
-    standard_waits,
+    standard_wait_mask,
 )
 from scoring.engine import (
     NOTHING_COUNTED,
@@ -473,37 +473,40 @@ def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     return c.index(1) if 1 in c else c.index(3)
 
 
-# The last answer of _unique_wait_tiles: (counts, with seven pairs, tiles). One slot, shared
+# The last answer of _unique_wait_mask: (counts, with seven pairs, tiles). One slot, shared
 # by RuleSet.waits and the wait fans of the same hand (both ask for the counts before the
 # win); never an answer for another hand (nothing is remembered from hand to hand, so a
 # benchmark scoring the same hands again measures the work, not a memo). The slot is one
 # tuple replaced at once: threads at worst compute again.
-_last_waits: tuple[tuple[int, ...], bool, frozenset[int]] | None = None
+_last_waits: tuple[tuple[int, ...], bool, int] | None = None
 
 
-def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
+def _unique_wait_mask(c: tuple[int, ...], with_seven_pairs: bool) -> int:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
-    seven pairs — what decides a unique wait. A tile the player already holds four of still
-    counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    seven pairs — what decides a unique wait — as a bit mask (bit t: tile t). A tile the
+    player already holds four of still counts (a wait is a shape, not a count of live
+    tiles), as in the reference calculator."""
     global _last_waits
     last = _last_waits
     if last is not None and last[1] is with_seven_pairs and last[0] == c:
         return last[2]
-    out = {int(t) for t in standard_waits(c)}
+    out = standard_wait_mask(c)
     if with_seven_pairs and sum(c) == 13:
         t = _seven_pairs_wait(c)
         if t is not None:
-            out.add(t)
-    tiles = frozenset(out)
-    _last_waits = (c, with_seven_pairs, tiles)
-    return tiles
+            out |= 1 << t
+    _last_waits = (c, with_seven_pairs, out)
+    return out
 
 
-def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+_HONOR_TILES_MASK = _bits(_HONORS)
+
+
+def mcr_wait_mask(c: Sequence[int], n_melds: int) -> int:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
-    declared melds into any MCR winning shape (live or not)."""
-    ct = tuple(c)
-    out = set(_unique_wait_tiles(ct, n_melds == 0))  # sets + a pair, seven pairs
+    declared melds into any MCR winning shape (live or not), as a bit mask (bit t: tile t)."""
+    ct: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
+    out = _unique_wait_mask(ct, n_melds == 0)  # sets + a pair, seven pairs
     # the tiles present (a bit mask), their number and the most of one kind, in one pass
     mask = total = most = 0
     for t in range(34):
@@ -515,16 +518,16 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
                 most = n
     if n_melds == 0 and total == 13:
         if not mask & ~_ORPHAN_MASK:
-            missing = [t for t in _ORPHANS if not c[t]]
+            missing = _ORPHAN_MASK & ~mask
             if not missing:
-                out.update(_ORPHANS)
-            elif len(missing) == 1:
-                out.add(missing[0])
+                out |= _ORPHAN_MASK
+            elif missing & (missing - 1) == 0:  # one missing
+                out |= missing
         if most <= 1:
             suited = mask & _SUITED_MASK
-            for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+            for sm in _SEQ_MASKS:
                 if not suited & ~sm:
-                    out.update(t for t in (*seq, *range(27, 34)) if not c[t])
+                    out |= (sm | _HONOR_TILES_MASK) & ~mask
     if n_melds <= 1 and total == 13 - 3 * n_melds and (mask & _SUITED_MASK).bit_count() >= 8:
         # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
         for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
@@ -532,18 +535,25 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
             n = have.bit_count()
             if n == 8:  # the missing one is the only candidate
                 m = (sm & ~have).bit_length() - 1
-                lst = list(c)
+                lst = list(ct)
                 lst[m] += 1
                 for t in seq:
                     lst[t] -= 1
                 if is_standard_complete(lst):
-                    out.add(m)
+                    out |= 1 << m
             elif n == 9:  # complete already: the rest waits for its set / pair
-                lst = list(c)
+                lst = list(ct)
                 for t in seq:
                     lst[t] -= 1
-                out.update(int(t) for t in standard_waits(lst))
+                out |= standard_wait_mask(lst)
     return out
+
+
+def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+    """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
+    declared melds into any MCR winning shape (live or not)."""
+    m = mcr_wait_mask(c, n_melds)
+    return {t for t in range(34) if m >> t & 1}
 
 
 # -- the feature record -----------------------------------------------------------------------
@@ -924,7 +934,7 @@ class MCRFeatures:
         if shape == "standard":
             before = self.hand.concealed_counts()
             before[w] -= 1
-            waits = _unique_wait_tiles(tuple(before), not self.hand.melds)
+            waits = _unique_wait_mask(tuple(before), not self.hand.melds)
         elif shape == KNITTED_STRAIGHT:
             before = [0] * 34
             for k, t in self.hidden:
@@ -939,10 +949,10 @@ class MCRFeatures:
             if not before[w]:
                 return None  # the win tile completed the knitted straight itself
             before[w] -= 1
-            waits = _unique_wait_tiles(tuple(before), False)
+            waits = _unique_wait_mask(tuple(before), False)
         else:
             return None
-        if len(waits) != 1:
+        if waits & (waits - 1) or not waits:  # not exactly one tile
             return None
         edge = closed = single = False
         for k, t in self.hidden:
@@ -1389,7 +1399,15 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         memoised per-suit tables and cheap tests for the special shapes. (No MCR shape
         depends on the kind of a declared meld, so ``melds`` changes nothing.)"""
         mine = held if held is not None else counts
-        return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
+        m = mcr_wait_mask(counts, n_melds)
+        out: list[Tile] = []
+        t = 0
+        while m:
+            if m & 1 and mine[t] < 4:
+                out.append(KINDS[t])
+            m >>= 1
+            t += 1
+        return out
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
         if not items or (len(items) == 1 and items[0].id == FLOWERS):  # ids are unique
