@@ -338,14 +338,15 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
 
 
 #: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
-#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``); an
-#: empty group's entry is :data:`_NO_TILES` (compared by identity)
-_GROUP_SPLITS: tuple[dict[tuple[int, ...], tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
-_NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
+#: group's counts packed in one integer (:func:`_group_keys`: a dictionary look-up with an
+#: integer key, not a call through ``functools.cache``); an empty group (key 0) is skipped
+_GROUP_SPLITS: tuple[dict[int, tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
 
 
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
+    ct: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
+    keys = _group_keys(ct)
     # while every group has one split (the usual case): the pair and the blocks so far, and
     # no list; then the combinations
     pair = -1
@@ -353,13 +354,20 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     combos: list[_BlockSplit] | None = None
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
-        g = tuple(c[lo:hi])
-        table = _GROUP_SPLITS[k]
-        splits = table.get(g)
-        if splits is None:
-            splits = table[g] = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
-        if splits is _NO_TILES:  # (the group is empty: nothing to add)
-            continue
+        if keys is None:  # (a count above 7: no such hand; not memoised)
+            g = ct[lo:hi]
+            if not any(g):
+                continue
+            splits = _group_block_splits(g, lo, honors)
+        else:
+            key = keys[k]
+            if not key:  # the group is empty: nothing to add
+                continue
+            table = _GROUP_SPLITS[k]
+            got = table.get(key)
+            if got is None:
+                got = table[key] = _group_block_splits(ct[lo:hi], lo, honors)
+            splits = got
         if not splits:
             return []
         if combos is None:
