@@ -40,6 +40,7 @@ from scoring.decompose import (
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
+    standard_arrangements,
     standard_wait_mask,
 )
 from scoring.engine import (
@@ -571,28 +572,62 @@ def _set_of(t: int) -> _Set:
     return (t // 9, t % 9 + 1) if t < 27 else (3, t)
 
 
-# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
-# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
-# (memoised in plain dictionaries: a look-up, not a call through functools.cache)
-_CHOW_FANS: dict[tuple[int, ...], dict[str, int]] = {}
-_PUNG_FANS: dict[tuple[int, ...], dict[str, int]] = {}
-
-
-def _chow_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    fans = _CHOW_FANS.get(tiles)
-    if fans is None:
-        fans = _CHOW_FANS[tiles] = dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
-    return fans
-
-
-def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    fans = _PUNG_FANS.get(tiles)
-    if fans is None:
-        fans = _PUNG_FANS[tiles] = dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
-    return fans
-
-
 _NO_FANS: dict[str, int] = {}
+
+# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
+# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion),
+# packed 6 bits each in one integer (a dictionary look-up with an integer key, not a call
+# through functools.cache).
+_CHOW_FANS: dict[int, dict[str, int]] = {}
+_PUNG_FANS: dict[int, dict[str, int]] = {}
+
+
+def _packed(tiles: list[int]) -> int:
+    """The tile indices (sorted) packed 6 bits each above a leading 1 (so their number
+    counts): a dictionary key."""
+    key = 1
+    for t in tiles:
+        key = key << 6 | t
+    return key
+
+
+def _chow_fans_of(tiles: list[int]) -> dict[str, int]:
+    """:func:`chow_combination_fans` of the chows starting on ``tiles`` (sorted)."""
+    key = _packed(tiles)
+    fans = _CHOW_FANS.get(key)
+    if fans is None:
+        fans = _CHOW_FANS[key] = dict(chow_combination_fans(tuple([_set_of(t) for t in tiles])))
+    return fans
+
+
+def _pungs_related(tiles: list[int]) -> bool:
+    """Whether two of the pungs (and kongs) ``tiles`` could belong to one combination fan:
+    two numbered ones of one rank or of neighbouring ranks, two winds or two dragons. Every
+    fan of :func:`pung_combination_fans` has such a pair, so without one there is none."""
+    n = len(tiles)
+    for i in range(n):
+        a = tiles[i]
+        for j in range(i + 1, n):
+            b = tiles[j]
+            if a < 27 and b < 27:
+                d = a % 9 - b % 9
+                if -1 <= d <= 1:
+                    return True
+            elif (a >= 31 and b >= 31) or (27 <= a < 31 and 27 <= b < 31):
+                return True  # two dragons, two winds
+    return False
+
+
+def _pung_fans_of(tiles: list[int]) -> dict[str, int]:
+    """:func:`pung_combination_fans` of the pungs and kongs of ``tiles`` (sorted)."""
+    if not _pungs_related(tiles):
+        return _NO_FANS
+    key = _packed(tiles)
+    fans = _PUNG_FANS.get(key)
+    if fans is None:
+        fans = _PUNG_FANS[key] = dict(pung_combination_fans(tuple([_set_of(t) for t in tiles])))
+    return fans
+
 
 # The facts of MCRFeatures computed on first use: one bit each of its ``_done`` mask.
 _RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (4, 8, 16, 32, 64)
@@ -702,10 +737,10 @@ class MCRFeatures:
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         # the fans the sets make together (every arrangement's guards read them)
         self.chow_fans: dict[str, int] = (
-            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _NO_FANS
+            _chow_fans_of(sorted(chows)) if std and len(chows) >= 2 else _NO_FANS
         )
         self.pung_fans: dict[str, int] = (
-            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _NO_FANS
+            _pung_fans_of(sorted(pungs)) if std and len(pungs) >= 2 else _NO_FANS
         )
         if pungs:
             self.dragon_pungs: int = sum([1 for t in pungs if t >= 31])
@@ -1407,6 +1442,47 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
                 out.append(KINDS[t])
             m >>= 1
             t += 1
+        return out
+
+    def arrangements(self, hand: Hand) -> list[Arrangement]:
+        """The engine's (the standard arrangements, then each special shape's), with a cheap
+        *necessary* condition per shape, from one pass over the counts, tried before its
+        completion test: none with two or more declared melds; seven pairs no odd count,
+        thirteen orphans no simple tile, honours and knitted no tile twice, a knitted
+        straight nine different numbered tiles."""
+        c = hand._concealed_counts  # (the hand's own tuple: immutable)
+        out = standard_arrangements(hand, c)
+        melds = hand.melds
+        n = len(melds)
+        if n > 1:
+            return out  # (every MCR shape allows at most one declared meld: max_melds)
+        mask = odd = most = 0
+        for t in range(34):
+            x = c[t]
+            if x:
+                mask |= 1 << t
+                odd |= x & 1
+                if x > most:
+                    most = x
+        for s in self.shapes:
+            if n > s.max_melds:
+                continue
+            name = s.name
+            if name == SEVEN_PAIRS:
+                hopeless = odd != 0
+            elif name == THIRTEEN_ORPHANS:
+                hopeless = mask & ~_ORPHAN_MASK != 0
+            elif name == HONORS_KNITTED:
+                hopeless = most > 1
+            elif name == KNITTED_STRAIGHT:
+                hopeless = (mask & _SUITED_MASK).bit_count() < 9
+            else:
+                hopeless = False
+            if hopeless:
+                continue
+            cm = s.complete_melds  # SpecialShape.matches, inlined
+            if cm(c, melds) if cm is not None else s.complete(c, n):
+                out.extend(s.arrange(hand, c))
         return out
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
