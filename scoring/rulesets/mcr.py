@@ -34,6 +34,7 @@ from mypy_extensions import mypyc_attr
 
 from scoring.decompose import (
     Arrangement,
+    Block,
     BlockKind,
     Wait,
     block,
@@ -674,8 +675,8 @@ class MCRFeatures:
         kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
         pair = -1
         npairs = 0
-        # the concealed (not declared) blocks: (kind, lowest tile)
-        hidden: list[tuple[BlockKind, int]] = []
+        # the concealed (not declared) blocks
+        hidden: list[Block] = []
         for b in arrangement.blocks:
             k = b.kind
             t: int = b.tile._value_
@@ -695,7 +696,7 @@ class MCRFeatures:
                 pair = t
                 npairs += 1
             if b.meld is None:
-                hidden.append((k, t))
+                hidden.append(b)
         self.chow_tiles: list[int] = chows
         self.pung_tiles: list[int] = pungs
         self.n_kongs: int = kongs
@@ -704,7 +705,7 @@ class MCRFeatures:
         #: concealed pungs including concealed kongs (暗刻)
         self.concealed_pung_total: int = concealed_pungs
         self.pair_tile: int | None = pair if npairs == 1 else None
-        self.hidden: list[tuple[BlockKind, int]] = hidden
+        self.hidden: list[Block] = hidden
         self.win_i: int = hand.win_tile._value_
         melds = hand.melds
         self.exposed: int = len([m for m in melds if not m.concealed]) if melds else 0
@@ -849,7 +850,9 @@ class MCRFeatures:
         """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
         if not self._done & _DIVISION:
             key: list[int] = []
-            for k, t in self.hidden:
+            for b in self.hidden:
+                k = b.kind
+                t = b.tile._value_
                 if k is _CHOW or k is _PUNG or k is _KONG:
                     o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
                     step = 1 if k is _CHOW else 0
@@ -972,7 +975,9 @@ class MCRFeatures:
             waits = _unique_wait_mask(tuple(before), not self.hand.melds)
         elif shape == KNITTED_STRAIGHT:
             before = [0] * 34
-            for k, t in self.hidden:
+            for b in self.hidden:
+                k = b.kind
+                t = b.tile._value_
                 if k is _CHOW:
                     before[t] += 1
                     before[t + 1] += 1
@@ -990,7 +995,9 @@ class MCRFeatures:
         if waits & (waits - 1) or not waits:  # not exactly one tile
             return None
         edge = closed = single = False
-        for k, t in self.hidden:
+        for b in self.hidden:
+            k = b.kind
+            t = b.tile._value_
             if k is _CHOW and t <= w <= t + 2:
                 if w == t + 1:
                     closed = True
