@@ -338,15 +338,16 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
 
 
 #: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
-#: group's counts packed in one integer (:func:`_group_keys`: a dictionary look-up with an
-#: integer key, not a call through ``functools.cache``); an empty group (key 0) is skipped
-_GROUP_SPLITS: tuple[dict[int, tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+#: group's counts as bytes (:func:`_group_keys`: a dictionary look-up with a bytes key, not a
+#: tuple to build and hash, nor a call through ``functools.cache``); an empty group's entry
+#: is :data:`_NO_TILES` (compared by identity)
+_GROUP_SPLITS: tuple[dict[bytes, tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+_NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
 
 
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
-    ct: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
-    keys = _group_keys(ct)
+    keys = _group_keys(c)
     # while every group has one split (the usual case): the pair and the blocks so far, and
     # no list; then the combinations
     pair = -1
@@ -354,20 +355,20 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     combos: list[_BlockSplit] | None = None
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
-        if keys is None:  # (a count above 7: no such hand; not memoised)
-            g = ct[lo:hi]
-            if not any(g):
-                continue
-            splits = _group_block_splits(g, lo, honors)
+        if keys is None:  # (a count outside 0-255: no such hand; not memoised)
+            g = tuple(c[lo:hi])
+            splits = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
         else:
             key = keys[k]
-            if not key:  # the group is empty: nothing to add
-                continue
             table = _GROUP_SPLITS[k]
             got = table.get(key)
             if got is None:
-                got = table[key] = _group_block_splits(ct[lo:hi], lo, honors)
+                got = table[key] = (
+                    _group_block_splits(tuple(key), lo, honors) if any(key) else _NO_TILES
+                )
             splits = got
+        if splits is _NO_TILES:  # (the group is empty: nothing to add)
+            continue
         if not splits:
             return []
         if combos is None:
@@ -511,12 +512,12 @@ _VALID = 1  # the group splits (no pair when its count is 0 mod 3, one pair when
 _ADD_SHIFT = 3  # above: the indices where one more tile leaves a group that splits
 
 
-def _group_wait_info(key: int, size: int, honors: bool) -> int:
-    """A group's facts for :func:`standard_wait_mask`, from its counts packed 3 bits each
-    (:func:`_group_keys`): bit 0 :data:`_VALID`, bits 1-2 its tile count mod 3, and from
+def _group_wait_info(c: list[int], honors: bool) -> int:
+    """A group's facts for :func:`standard_wait_mask`, from its counts ``c`` (changed and
+    restored while it searches): bit 0 :data:`_VALID`, bits 1-2 its tile count mod 3, and from
     bit :data:`_ADD_SHIFT` the indices where one more tile leaves a group that splits (only
     computed when the count is 1 or 2 mod 3: with 0 mod 3 one more tile never splits)."""
-    c = [key >> 3 * i & 7 for i in range(size)]
+    size = len(c)
     r = sum(c) % 3
     info = r << 1
     if r != 1 and _can_split(c, 0, r == 2, honors):
@@ -539,30 +540,20 @@ def _group_wait_info(key: int, size: int, honors: bool) -> int:
     return info
 
 
-#: :func:`_group_wait_info` by group (index in :data:`_GROUPS`) and its packed counts: one
-#: dictionary look-up with an integer key per group
-_WAIT_TABLES: tuple[dict[int, int], ...] = ({}, {}, {}, {})
+#: :func:`_group_wait_info` by group (index in :data:`_GROUPS`) and its counts as bytes
+#: (:func:`_group_keys`): one dictionary look-up per group, whose value is one integer
+_WAIT_TABLES: tuple[dict[bytes, int], ...] = ({}, {}, {}, {})
 
 
-def _group_keys(c: tuple[int, ...]) -> tuple[int, int, int, int] | None:
-    """The counts of each group of :data:`_GROUPS` packed 3 bits per tile (tile ``lo + i``
-    at bits ``3 * i``): a cheap, exact dictionary key; None when a count is above 7."""
-    k0 = k1 = k2 = k3 = seen = 0
-    for i in range(8, -1, -1):
-        a = c[i]
-        b = c[9 + i]
-        d = c[18 + i]
-        seen |= a | b | d
-        k0 = k0 << 3 | a
-        k1 = k1 << 3 | b
-        k2 = k2 << 3 | d
-    for i in range(33, 26, -1):
-        a = c[i]
-        seen |= a
-        k3 = k3 << 3 | a
-    if seen > 7 or seen < 0:
+def _group_keys(c: Sequence[int]) -> tuple[bytes, bytes, bytes, bytes] | None:
+    """The counts of each group of :data:`_GROUPS` as bytes (one byte per tile): a cheap,
+    exact dictionary key (one C call and four slices, in pure Python too); None when a count
+    is not 0-255 (no such hand)."""
+    try:
+        b = bytes(c)
+    except ValueError:
         return None
-    return k0, k1, k2, k3
+    return b[0:9], b[9:18], b[18:27], b[27:34]
 
 
 def standard_wait_mask(counts: Sequence[int]) -> int:
@@ -570,15 +561,14 @@ def standard_wait_mask(counts: Sequence[int]) -> int:
     mask (bit t: tile t).
 
     Same answer as trying every tile with :func:`is_standard_complete`, but from memoised
-    per-group tables keyed by the group's packed counts: a group's own counts decide which
+    per-group tables keyed by the group's counts: a group's own counts decide which
     added tile keeps it splittable. A tile the hand already holds four of is included
     (callers filter live tiles).
     """
-    c: tuple[int, ...] = counts if isinstance(counts, tuple) else tuple(counts)
-    keys = _group_keys(c)
-    if keys is None:  # (a count above 7: no such hand; tried tile by tile)
+    keys = _group_keys(counts)
+    if keys is None:  # (a count outside 0-255: no such hand; tried tile by tile)
         out = 0
-        lst = list(c)
+        lst = list(counts)
         for t in range(34):
             lst[t] += 1
             if is_standard_complete(lst):
@@ -592,8 +582,7 @@ def standard_wait_mask(counts: Sequence[int]) -> int:
         table = _WAIT_TABLES[k]
         info = table.get(key)
         if info is None:
-            lo, hi, honors = _GROUPS[k]
-            info = table[key] = _group_wait_info(key, hi - lo, honors)
+            info = table[key] = _group_wait_info(list(key), k == 3)  # (group 3: honours)
         infos[k] = info
         if info & _VALID:
             if info >> 1 & 3 == 2:
