@@ -31,7 +31,9 @@ __all__ = [
     "blocks_of_melds",
     "concealed_splits",
     "is_standard_complete",
+    "mask_tiles",
     "standard_arrangements",
+    "standard_wait_mask",
     "standard_waits",
     "waits",
 ]
@@ -336,14 +338,16 @@ def _group_block_splits(g: tuple[int, ...], lo: int, honors: bool) -> tuple[_Blo
 
 
 #: :func:`_group_block_splits` memoised, one table per group of :data:`_GROUPS` keyed by the
-#: group's counts alone (a dictionary look-up, not a call through ``functools.cache``); an
-#: empty group's entry is :data:`_NO_TILES` (compared by identity)
-_GROUP_SPLITS: tuple[dict[tuple[int, ...], tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
+#: group's counts as bytes (:func:`_group_keys`: a dictionary look-up with a bytes key, not a
+#: tuple to build and hash, nor a call through ``functools.cache``); an empty group's entry
+#: is :data:`_NO_TILES` (compared by identity)
+_GROUP_SPLITS: tuple[dict[bytes, tuple[_BlockSplit, ...]], ...] = ({}, {}, {}, {})
 _NO_TILES: tuple[_BlockSplit, ...] = ((-1, ()),)
 
 
 def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     """Every split of the 34 counts into sets + exactly one pair, as shared blocks."""
+    keys = _group_keys(c)
     # while every group has one split (the usual case): the pair and the blocks so far, and
     # no list; then the combinations
     pair = -1
@@ -351,11 +355,18 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
     combos: list[_BlockSplit] | None = None
     for k in range(4):
         lo, hi, honors = _GROUPS[k]
-        g = tuple(c[lo:hi])
-        table = _GROUP_SPLITS[k]
-        splits = table.get(g)
-        if splits is None:
-            splits = table[g] = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
+        if keys is None:  # (a count outside 0-255: no such hand; not memoised)
+            g = tuple(c[lo:hi])
+            splits = _group_block_splits(g, lo, honors) if any(g) else _NO_TILES
+        else:
+            key = keys[k]
+            table = _GROUP_SPLITS[k]
+            got = table.get(key)
+            if got is None:
+                got = table[key] = (
+                    _group_block_splits(tuple(key), lo, honors) if any(key) else _NO_TILES
+                )
+            splits = got
         if splits is _NO_TILES:  # (the group is empty: nothing to add)
             continue
         if not splits:
@@ -461,84 +472,156 @@ def arrangements(hand: Hand, shapes: Sequence[ShapeMatcher] = ()) -> list[Arrang
     return out
 
 
-@cache
-def _group_adds(g: tuple[int, ...], honors: bool) -> tuple[tuple[int, bool, bool], ...]:
-    """For one group's counts: the indices where one more tile still splits, with
-    (splits with no pair, splits with one pair) after adding it."""
-    out = []
-    n = len(g)
-    lst = list(g)
-    for i in range(n):
-        if not g[i] and (honors or not any(g[max(0, i - 2) : min(n, i + 3)])):
-            continue  # a lone new tile can neither form a set nor a pair
-        lst[i] += 1
-        ok0, ok1 = _suit_ok(tuple(lst), honors)
-        lst[i] -= 1
-        if ok0 or ok1:
-            out.append((i, ok0, ok1))
-    return tuple(out)
+def _can_split(c: list[int], i: int, need_pair: bool, honors: bool) -> bool:
+    """Whether counts ``c`` from index ``i`` split into sets and (``need_pair``) exactly one
+    pair, or (not ``need_pair``) no pair: :func:`_split_rec`'s search, stopping at the first
+    split found (module level, not a closure: see :func:`_split_rec`)."""
+    n = len(c)
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return not need_pair
+    x = c[i]
+    if x >= 3:
+        c[i] = x - 3
+        ok = _can_split(c, i, need_pair, honors)
+        c[i] = x
+        if ok:
+            return True
+    if need_pair and x >= 2:
+        c[i] = x - 2
+        ok = _can_split(c, i, False, honors)
+        c[i] = x
+        if ok:
+            return True
+    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+        c[i] = x - 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _can_split(c, i, need_pair, honors)
+        c[i] = x
+        c[i + 1] += 1
+        c[i + 2] += 1
+        return ok
+    return False
 
 
-def _wait_info(g: tuple[int, ...], honors: bool) -> tuple[int, bool, bool]:
-    """A group's tile count mod 3, and :func:`_suit_ok` (both false when the count is 1
-    mod 3: such a group never splits)."""
-    r = sum(g) % 3
-    if r == 1:
-        return 1, False, False
-    no_pair, with_pair = _suit_ok(g, honors)
-    return r, no_pair, with_pair
+#: what :func:`standard_wait_mask` reads of a group, packed in one integer (see
+#: :func:`_group_wait_info`)
+_VALID = 1  # the group splits (no pair when its count is 0 mod 3, one pair when 2 mod 3)
+_ADD_SHIFT = 3  # above: the indices where one more tile leaves a group that splits
 
 
-#: :func:`_wait_info` and :func:`_group_adds` by group (index in :data:`_GROUPS`) and its
-#: counts: dictionary look-ups, not calls through ``functools.cache``
-_WAIT_INFO: tuple[dict[tuple[int, ...], tuple[int, bool, bool]], ...] = ({}, {}, {}, {})
-_ADDS: tuple[dict[tuple[int, ...], tuple[tuple[int, bool, bool], ...]], ...] = ({}, {}, {}, {})
+def _group_wait_info(c: list[int], honors: bool) -> int:
+    """A group's facts for :func:`standard_wait_mask`, from its counts ``c`` (changed and
+    restored while it searches): bit 0 :data:`_VALID`, bits 1-2 its tile count mod 3, and from
+    bit :data:`_ADD_SHIFT` the indices where one more tile leaves a group that splits (only
+    computed when the count is 1 or 2 mod 3: with 0 mod 3 one more tile never splits)."""
+    size = len(c)
+    r = sum(c) % 3
+    info = r << 1
+    if r != 1 and _can_split(c, 0, r == 2, honors):
+        info |= _VALID
+    if r == 0:
+        return info
+    need_pair = r == 1  # one more tile makes the count 2 mod 3
+    for i in range(size):
+        if not c[i]:
+            if honors:
+                continue  # a lone honour can neither form a set nor a pair
+            lo_ = i - 2 if i >= 2 else 0
+            hi_ = i + 3 if i + 3 <= size else size
+            if not any(c[lo_:hi_]):
+                continue  # a lone new tile can neither form a set nor a pair
+        c[i] += 1
+        if _can_split(c, 0, need_pair, honors):
+            info |= 1 << _ADD_SHIFT + i
+        c[i] -= 1
+    return info
 
 
-def standard_waits(counts: Sequence[int]) -> list[Tile]:
-    """Tiles completing concealed counts (34, before the win) into sets + one pair.
+#: :func:`_group_wait_info` by group (index in :data:`_GROUPS`) and its counts as bytes
+#: (:func:`_group_keys`): one dictionary look-up per group, whose value is one integer
+_WAIT_TABLES: tuple[dict[bytes, int], ...] = ({}, {}, {}, {})
+
+
+def _group_keys(c: Sequence[int]) -> tuple[bytes, bytes, bytes, bytes] | None:
+    """The counts of each group of :data:`_GROUPS` as bytes (one byte per tile): a cheap,
+    exact dictionary key (one C call and four slices, in pure Python too); None when a count
+    is not 0-255 (no such hand)."""
+    try:
+        b = bytes(c)
+    except ValueError:
+        return None
+    return b[0:9], b[9:18], b[18:27], b[27:34]
+
+
+def standard_wait_mask(counts: Sequence[int]) -> int:
+    """Tiles completing concealed counts (34, before the win) into sets + one pair, as a bit
+    mask (bit t: tile t).
 
     Same answer as trying every tile with :func:`is_standard_complete`, but from memoised
-    per-group tables: a group's own counts decide which added tile keeps it splittable.
-    A tile the hand already holds four of is included (callers filter live tiles).
+    per-group tables keyed by the group's counts: a group's own counts decide which
+    added tile keeps it splittable. A tile the hand already holds four of is included
+    (callers filter live tiles).
     """
-    gs: list[tuple[int, ...]] = []  # each group's counts
-    infos: list[tuple[int, bool, bool]] = []  # and its _wait_info (shared tuples)
+    keys = _group_keys(counts)
+    if keys is None:  # (a count outside 0-255: no such hand; tried tile by tile)
+        out = 0
+        lst = list(counts)
+        for t in range(34):
+            lst[t] += 1
+            if is_standard_complete(lst):
+                out |= 1 << t
+            lst[t] -= 1
+        return out
+    infos = [0, 0, 0, 0]
     invalid = pairs = 0
     for k in range(4):
-        lo, hi, honors = _GROUPS[k]
-        g = tuple(counts[lo:hi])
-        info = _WAIT_INFO[k].get(g)
+        key = keys[k]
+        table = _WAIT_TABLES[k]
+        info = table.get(key)
         if info is None:
-            info = _WAIT_INFO[k][g] = _wait_info(g, honors)
-        gs.append(g)
-        infos.append(info)
-        r = info[0]
-        valid = info[1] if r == 0 else info[2] if r == 2 else False
-        invalid += not valid
-        pairs += valid and r == 2
+            info = table[key] = _group_wait_info(list(key), k == 3)  # (group 3: honours)
+        infos[k] = info
+        if info & _VALID:
+            if info >> 1 & 3 == 2:
+                pairs += 1
+        else:
+            invalid += 1
     if invalid > 1:
-        return []  # adding one tile changes one group only
-    out: list[Tile] = []
+        return 0  # adding one tile changes one group only
+    out = 0
     for k in range(4):
-        r = infos[k][0]
-        valid = infos[k][1] if r == 0 else infos[k][2] if r == 2 else False
-        pair = valid and r == 2
+        info = infos[k]
+        valid = info & _VALID
+        r = info >> 1 & 3
+        pair = 1 if valid and r == 2 else 0
         if invalid and valid:
             continue  # another group is broken and this tile cannot mend it
         r2 = (r + 1) % 3
-        if r2 == 1 or pairs - pair + (r2 == 2) != 1:
+        if r2 == 1 or pairs - pair + (1 if r2 == 2 else 0) != 1:
             continue
-        lo, _, honors = _GROUPS[k]
-        g = gs[k]
-        adds = _ADDS[k].get(g)
-        if adds is None:
-            adds = _ADDS[k][g] = _group_adds(g, honors)
-        for i, ok0, ok1 in adds:
-            if ok1 if r2 == 2 else ok0:
-                out.append(KINDS[lo + i])
-    out.sort()
+        out |= (info >> _ADD_SHIFT) << _GROUPS[k][0]
     return out
+
+
+def mask_tiles(mask: int) -> list[Tile]:
+    """The tiles of a bit mask (bit t: tile t), in order."""
+    out: list[Tile] = []
+    t = 0
+    while mask:
+        if mask & 1:
+            out.append(KINDS[t])
+        mask >>= 1
+        t += 1
+    return out
+
+
+def standard_waits(counts: Sequence[int]) -> list[Tile]:
+    """Tiles completing concealed counts (34, before the win) into sets + one pair
+    (:func:`standard_wait_mask` as a sorted list of tiles)."""
+    return mask_tiles(standard_wait_mask(counts))
 
 
 def waits(

@@ -477,12 +477,19 @@ _Group = tuple[Callable[[F], object] | None, tuple[_Row[F], ...]]
 FeatureFactory = Callable[[Hand, Arrangement, tuple[Tile, ...]], F]
 
 
+def _item_key(index: int, points: int, count: int) -> int:
+    """The key of :attr:`RuleSet._items` for the row at table ``index`` (below 2**16) worth
+    ``points`` (any integer) counted ``count`` times (below 2**32): one integer, exact
+    (``points * 2**48 + count * 2**16 + index``), not a tuple to allocate and hash."""
+    return (points << 32 | count) << 16 | index
+
+
 def _row_facts(
     rows: Sequence[Row[F]],
-) -> tuple[tuple[str, Callable[[F], int] | None, int], ...]:
+) -> tuple[tuple[Callable[[F], int] | None, int], ...]:
     """What :meth:`RuleSet.resolve` reads of each row, in a plain tuple per row (the rows are
     Python dataclasses: one attribute read each is a dictionary look-up)."""
-    return tuple((p.id, p.value, p.points) for p in rows)
+    return tuple((p.value, p.points) for p in rows)
 
 
 # serializable: compiled, the class may still be copied without calling __init__ (mypyc
@@ -581,8 +588,9 @@ class RuleSet(Generic[F]):
             self._rank = tuple(place)
         self._groups = self._group_rows(p for p in rows if not p.reads_counted)
         self._after = self._group_rows(p for p in rows if p.reads_counted)
-        self._items: dict[tuple[str, int, int], Item] = {}
-        #: per table index: (id, value function or None, points) — what resolve reads
+        #: the items made so far, by :func:`_item_key`
+        self._items: dict[int, Item] = {}
+        #: per table index: (value function or None, points) — what resolve reads
         self._row_facts = _row_facts(self.patterns)
         #: the rows whose value a room changed, and the room's changes (:meth:`with_patterns`)
         self.house: frozenset[str] = frozenset()
@@ -644,9 +652,10 @@ class RuleSet(Generic[F]):
             groups.setdefault(key, (p.guard, []))[1].append((index[p.id], p, p.predicate))
         return tuple((g, tuple(rs)) for g, rs in groups.values())
 
-    def _item(self, p: Row[F], points: int, count: int) -> Item:
-        """The (immutable, shared) item of a counted pattern."""
-        key = (p.id, points, count)
+    def _item(self, index: int, points: int, count: int) -> Item:
+        """The (immutable, shared) item of a counted pattern (the row at table ``index``)."""
+        p = self.patterns[index]
+        key = _item_key(index, points, count)
         it = self._items.get(key)
         if it is None:
             if len(self._items) > 4096:  # formulas could make many values; stay bounded
@@ -774,13 +783,15 @@ class RuleSet(Generic[F]):
     def _hits(self, f: F, groups: tuple[_Group[F], ...]) -> list[int]:
         """The rows of ``groups`` present in ``f``, in table order: ``index << _SHIFT | count``
         each (a predicate returns True or a count)."""
-        if len(groups) == 1 and groups[0][0] is None:
-            return [i << _SHIFT | int(n) for i, _, pred in groups[0][1] if (n := pred(f))]
         found: list[int] = []
         for guard, rows in groups:
             if guard is None or guard(f):
-                found += [i << _SHIFT | int(n) for i, _, pred in rows if (n := pred(f))]
-        found.sort()  # by table index
+                for i, _, pred in rows:  # (appended here: no list per group)
+                    n = pred(f)
+                    if n:
+                        found.append(i << _SHIFT | int(n))
+        if len(groups) > 1:
+            found.sort()  # by table index
         return found
 
     def evaluate(self, f: F) -> list[Item]:
@@ -822,11 +833,11 @@ class RuleSet(Generic[F]):
         for h in hits:
             i = h >> _SHIFT
             n = h & _COUNT
-            pid, value, points = facts[i]
+            value, points = facts[i]
             if value is not None:
                 points = value(f)
-            it = cache.get((pid, points, n))
-            out.append(it if it is not None else self._item(self.patterns[i], points, n))
+            it = cache.get(_item_key(i, points, n))
+            out.append(it if it is not None else self._item(i, points, n))
         return out
 
     def _counted(self, hits: list[int], f: F) -> list[int]:

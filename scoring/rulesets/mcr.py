@@ -34,13 +34,15 @@ from mypy_extensions import mypyc_attr
 
 from scoring.decompose import (
     Arrangement,
+    Block,
     BlockKind,
     Wait,
     block,
     blocks_of_melds,
     concealed_splits,
     is_standard_complete,
-    standard_waits,
+    standard_arrangements,
+    standard_wait_mask,
 )
 from scoring.engine import (
     NOTHING_COUNTED,
@@ -473,37 +475,40 @@ def _seven_pairs_wait(c: Sequence[int]) -> int | None:
     return c.index(1) if 1 in c else c.index(3)
 
 
-# The last answer of _unique_wait_tiles: (counts, with seven pairs, tiles). One slot, shared
+# The last answer of _unique_wait_mask: (counts, with seven pairs, tiles). One slot, shared
 # by RuleSet.waits and the wait fans of the same hand (both ask for the counts before the
 # win); never an answer for another hand (nothing is remembered from hand to hand, so a
 # benchmark scoring the same hands again measures the work, not a memo). The slot is one
 # tuple replaced at once: threads at worst compute again.
-_last_waits: tuple[tuple[int, ...], bool, frozenset[int]] | None = None
+_last_waits: tuple[tuple[int, ...], bool, int] | None = None
 
 
-def _unique_wait_tiles(c: tuple[int, ...], with_seven_pairs: bool) -> frozenset[int]:
+def _unique_wait_mask(c: tuple[int, ...], with_seven_pairs: bool) -> int:
     """Tiles completing the concealed counts ``c`` (before the win) into sets + a pair, or
-    seven pairs — what decides a unique wait. A tile the player already holds four of still
-    counts (a wait is a shape, not a count of live tiles), as in the reference calculator."""
+    seven pairs — what decides a unique wait — as a bit mask (bit t: tile t). A tile the
+    player already holds four of still counts (a wait is a shape, not a count of live
+    tiles), as in the reference calculator."""
     global _last_waits
     last = _last_waits
     if last is not None and last[1] is with_seven_pairs and last[0] == c:
         return last[2]
-    out = {int(t) for t in standard_waits(c)}
+    out = standard_wait_mask(c)
     if with_seven_pairs and sum(c) == 13:
         t = _seven_pairs_wait(c)
         if t is not None:
-            out.add(t)
-    tiles = frozenset(out)
-    _last_waits = (c, with_seven_pairs, tiles)
-    return tiles
+            out |= 1 << t
+    _last_waits = (c, with_seven_pairs, out)
+    return out
 
 
-def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+_HONOR_TILES_MASK = _bits(_HONORS)
+
+
+def mcr_wait_mask(c: Sequence[int], n_melds: int) -> int:
     """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
-    declared melds into any MCR winning shape (live or not)."""
-    ct = tuple(c)
-    out = set(_unique_wait_tiles(ct, n_melds == 0))  # sets + a pair, seven pairs
+    declared melds into any MCR winning shape (live or not), as a bit mask (bit t: tile t)."""
+    ct: tuple[int, ...] = c if isinstance(c, tuple) else tuple(c)
+    out = _unique_wait_mask(ct, n_melds == 0)  # sets + a pair, seven pairs
     # the tiles present (a bit mask), their number and the most of one kind, in one pass
     mask = total = most = 0
     for t in range(34):
@@ -515,16 +520,16 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
                 most = n
     if n_melds == 0 and total == 13:
         if not mask & ~_ORPHAN_MASK:
-            missing = [t for t in _ORPHANS if not c[t]]
+            missing = _ORPHAN_MASK & ~mask
             if not missing:
-                out.update(_ORPHANS)
-            elif len(missing) == 1:
-                out.add(missing[0])
+                out |= _ORPHAN_MASK
+            elif missing & (missing - 1) == 0:  # one missing
+                out |= missing
         if most <= 1:
             suited = mask & _SUITED_MASK
-            for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
+            for sm in _SEQ_MASKS:
                 if not suited & ~sm:
-                    out.update(t for t in (*seq, *range(27, 34)) if not c[t])
+                    out |= (sm | _HONOR_TILES_MASK) & ~mask
     if n_melds <= 1 and total == 13 - 3 * n_melds and (mask & _SUITED_MASK).bit_count() >= 8:
         # 組合龍 + a set + a pair: at most one tile of the knitted straight may be missing
         for seq, sm in zip(KNITTED_SEQUENCES, _SEQ_MASKS, strict=True):
@@ -532,18 +537,25 @@ def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
             n = have.bit_count()
             if n == 8:  # the missing one is the only candidate
                 m = (sm & ~have).bit_length() - 1
-                lst = list(c)
+                lst = list(ct)
                 lst[m] += 1
                 for t in seq:
                     lst[t] -= 1
                 if is_standard_complete(lst):
-                    out.add(m)
+                    out |= 1 << m
             elif n == 9:  # complete already: the rest waits for its set / pair
-                lst = list(c)
+                lst = list(ct)
                 for t in seq:
                     lst[t] -= 1
-                out.update(int(t) for t in standard_waits(lst))
+                out |= standard_wait_mask(lst)
     return out
+
+
+def mcr_waits(c: Sequence[int], n_melds: int) -> set[int]:
+    """Every tile completing the concealed counts ``c`` (before the win) with ``n_melds``
+    declared melds into any MCR winning shape (live or not)."""
+    m = mcr_wait_mask(c, n_melds)
+    return {t for t in range(34) if m >> t & 1}
 
 
 # -- the feature record -----------------------------------------------------------------------
@@ -561,28 +573,62 @@ def _set_of(t: int) -> _Set:
     return (t // 9, t % 9 + 1) if t < 27 else (3, t)
 
 
-# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
-# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion).
-# (memoised in plain dictionaries: a look-up, not a call through functools.cache)
-_CHOW_FANS: dict[tuple[int, ...], dict[str, int]] = {}
-_PUNG_FANS: dict[tuple[int, ...], dict[str, int]] = {}
-
-
-def _chow_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    fans = _CHOW_FANS.get(tiles)
-    if fans is None:
-        fans = _CHOW_FANS[tiles] = dict(chow_combination_fans(tuple(_set_of(t) for t in tiles)))
-    return fans
-
-
-def _pung_fans_of(tiles: tuple[int, ...]) -> dict[str, int]:
-    fans = _PUNG_FANS.get(tiles)
-    if fans is None:
-        fans = _PUNG_FANS[tiles] = dict(pung_combination_fans(tuple(_set_of(t) for t in tiles)))
-    return fans
-
-
 _NO_FANS: dict[str, int] = {}
+
+# Sorting tile indices sorts their (suit, rank) descriptions too, so the combination fans
+# can be looked up by the sorted lowest tiles of the sets (no per-arrangement conversion),
+# packed 6 bits each in one integer (a dictionary look-up with an integer key, not a call
+# through functools.cache).
+_CHOW_FANS: dict[int, dict[str, int]] = {}
+_PUNG_FANS: dict[int, dict[str, int]] = {}
+
+
+def _packed(tiles: list[int]) -> int:
+    """The tile indices (sorted) packed 6 bits each above a leading 1 (so their number
+    counts): a dictionary key."""
+    key = 1
+    for t in tiles:
+        key = key << 6 | t
+    return key
+
+
+def _chow_fans_of(tiles: list[int]) -> dict[str, int]:
+    """:func:`chow_combination_fans` of the chows starting on ``tiles`` (sorted)."""
+    key = _packed(tiles)
+    fans = _CHOW_FANS.get(key)
+    if fans is None:
+        fans = _CHOW_FANS[key] = dict(chow_combination_fans(tuple([_set_of(t) for t in tiles])))
+    return fans
+
+
+def _pungs_related(tiles: list[int]) -> bool:
+    """Whether two of the pungs (and kongs) ``tiles`` could belong to one combination fan:
+    two numbered ones of one rank or of neighbouring ranks, two winds or two dragons. Every
+    fan of :func:`pung_combination_fans` has such a pair, so without one there is none."""
+    n = len(tiles)
+    for i in range(n):
+        a = tiles[i]
+        for j in range(i + 1, n):
+            b = tiles[j]
+            if a < 27 and b < 27:
+                d = a % 9 - b % 9
+                if -1 <= d <= 1:
+                    return True
+            elif (a >= 31 and b >= 31) or (27 <= a < 31 and 27 <= b < 31):
+                return True  # two dragons, two winds
+    return False
+
+
+def _pung_fans_of(tiles: list[int]) -> dict[str, int]:
+    """:func:`pung_combination_fans` of the pungs and kongs of ``tiles`` (sorted)."""
+    if not _pungs_related(tiles):
+        return _NO_FANS
+    key = _packed(tiles)
+    fans = _PUNG_FANS.get(key)
+    if fans is None:
+        fans = _PUNG_FANS[key] = dict(pung_combination_fans(tuple([_set_of(t) for t in tiles])))
+    return fans
+
 
 # The facts of MCRFeatures computed on first use: one bit each of its ``_done`` mask.
 _RANGE_FAN, _CHOW_SETS, _PUNG_SETS, _TOH, _DIVISION = (4, 8, 16, 32, 64)
@@ -629,8 +675,8 @@ class MCRFeatures:
         kongs = melded_kongs = concealed_kongs = concealed_pungs = 0
         pair = -1
         npairs = 0
-        # the concealed (not declared) blocks: (kind, lowest tile)
-        hidden: list[tuple[BlockKind, int]] = []
+        # the concealed (not declared) blocks
+        hidden: list[Block] = []
         for b in arrangement.blocks:
             k = b.kind
             t: int = b.tile._value_
@@ -650,7 +696,7 @@ class MCRFeatures:
                 pair = t
                 npairs += 1
             if b.meld is None:
-                hidden.append((k, t))
+                hidden.append(b)
         self.chow_tiles: list[int] = chows
         self.pung_tiles: list[int] = pungs
         self.n_kongs: int = kongs
@@ -659,7 +705,7 @@ class MCRFeatures:
         #: concealed pungs including concealed kongs (暗刻)
         self.concealed_pung_total: int = concealed_pungs
         self.pair_tile: int | None = pair if npairs == 1 else None
-        self.hidden: list[tuple[BlockKind, int]] = hidden
+        self.hidden: list[Block] = hidden
         self.win_i: int = hand.win_tile._value_
         melds = hand.melds
         self.exposed: int = len([m for m in melds if not m.concealed]) if melds else 0
@@ -692,10 +738,10 @@ class MCRFeatures:
         self.round_i: int = _SEAT_INDEX[hand.round_wind._value_]
         # the fans the sets make together (every arrangement's guards read them)
         self.chow_fans: dict[str, int] = (
-            _chow_fans_of(tuple(sorted(chows))) if std and len(chows) >= 2 else _NO_FANS
+            _chow_fans_of(sorted(chows)) if std and len(chows) >= 2 else _NO_FANS
         )
         self.pung_fans: dict[str, int] = (
-            _pung_fans_of(tuple(sorted(pungs))) if std and len(pungs) >= 2 else _NO_FANS
+            _pung_fans_of(sorted(pungs)) if std and len(pungs) >= 2 else _NO_FANS
         )
         if pungs:
             self.dragon_pungs: int = sum([1 for t in pungs if t >= 31])
@@ -804,7 +850,9 @@ class MCRFeatures:
         """The concealed sets as a sort key (see :meth:`MCRRuleSet.choose_key`)."""
         if not self._done & _DIVISION:
             key: list[int] = []
-            for k, t in self.hidden:
+            for b in self.hidden:
+                k = b.kind
+                t = b.tile._value_
                 if k is _CHOW or k is _PUNG or k is _KONG:
                     o = (_ORDER_SUIT[t // 9] << 4 | (t % 9 + 1)) if t < 27 else 0x41 + t - 27
                     step = 1 if k is _CHOW else 0
@@ -924,10 +972,12 @@ class MCRFeatures:
         if shape == "standard":
             before = self.hand.concealed_counts()
             before[w] -= 1
-            waits = _unique_wait_tiles(tuple(before), not self.hand.melds)
+            waits = _unique_wait_mask(tuple(before), not self.hand.melds)
         elif shape == KNITTED_STRAIGHT:
             before = [0] * 34
-            for k, t in self.hidden:
+            for b in self.hidden:
+                k = b.kind
+                t = b.tile._value_
                 if k is _CHOW:
                     before[t] += 1
                     before[t + 1] += 1
@@ -939,13 +989,15 @@ class MCRFeatures:
             if not before[w]:
                 return None  # the win tile completed the knitted straight itself
             before[w] -= 1
-            waits = _unique_wait_tiles(tuple(before), False)
+            waits = _unique_wait_mask(tuple(before), False)
         else:
             return None
-        if len(waits) != 1:
+        if waits & (waits - 1) or not waits:  # not exactly one tile
             return None
         edge = closed = single = False
-        for k, t in self.hidden:
+        for b in self.hidden:
+            k = b.kind
+            t = b.tile._value_
             if k is _CHOW and t <= w <= t + 2:
                 if w == t + 1:
                     closed = True
@@ -1389,7 +1441,56 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         memoised per-suit tables and cheap tests for the special shapes. (No MCR shape
         depends on the kind of a declared meld, so ``melds`` changes nothing.)"""
         mine = held if held is not None else counts
-        return [KINDS[t] for t in sorted(mcr_waits(counts, n_melds)) if mine[t] < 4]
+        m = mcr_wait_mask(counts, n_melds)
+        out: list[Tile] = []
+        t = 0
+        while m:
+            if m & 1 and mine[t] < 4:
+                out.append(KINDS[t])
+            m >>= 1
+            t += 1
+        return out
+
+    def arrangements(self, hand: Hand) -> list[Arrangement]:
+        """The engine's (the standard arrangements, then each special shape's), with a cheap
+        *necessary* condition per shape, from one pass over the counts, tried before its
+        completion test: none with two or more declared melds; seven pairs no odd count,
+        thirteen orphans no simple tile, honours and knitted no tile twice, a knitted
+        straight nine different numbered tiles."""
+        c = hand._concealed_counts  # (the hand's own tuple: immutable)
+        out = standard_arrangements(hand, c)
+        melds = hand.melds
+        n = len(melds)
+        if n > 1:
+            return out  # (every MCR shape allows at most one declared meld: max_melds)
+        mask = odd = most = 0
+        for t in range(34):
+            x = c[t]
+            if x:
+                mask |= 1 << t
+                odd |= x & 1
+                if x > most:
+                    most = x
+        for s in self.shapes:
+            if n > s.max_melds:
+                continue
+            name = s.name
+            if name == SEVEN_PAIRS:
+                hopeless = odd != 0
+            elif name == THIRTEEN_ORPHANS:
+                hopeless = mask & ~_ORPHAN_MASK != 0
+            elif name == HONORS_KNITTED:
+                hopeless = most > 1
+            elif name == KNITTED_STRAIGHT:
+                hopeless = (mask & _SUITED_MASK).bit_count() < 9
+            else:
+                hopeless = False
+            if hopeless:
+                continue
+            cm = s.complete_melds  # SpecialShape.matches, inlined
+            if cm(c, melds) if cm is not None else s.complete(c, n):
+                out.extend(s.arrange(hand, c))
+        return out
 
     def finalize(self, items: list[Item], f: MCRFeatures) -> tuple[list[Item], int]:
         if not items or (len(items) == 1 and items[0].id == FLOWERS):  # ids are unique
