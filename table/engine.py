@@ -302,13 +302,18 @@ def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
     return _REPLACE[type(obj)](obj, kw)  # type: ignore[no-any-return]
 
 
+def _event(ev: E.EventData) -> Event:
+    """The event of a definition: its JSON form, owner and secret fields."""
+    return Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret())
+
+
 class _W:
     """Mutable working copy of a GameState used inside one apply()."""
 
     def __init__(self, st: GameState) -> None:
         self.st = st
         self.p = st.params
-        self.rs = get_scoring_ruleset(st.config.ruleset, st.config.patterns)
+        self._rs: RuleSet[Any] | None = None
         self.seq = st.seq
         self.phase = st.phase
         self.dealer = st.dealer
@@ -323,6 +328,15 @@ class _W:
         self.events: list[Event] = []
         self.bump = True
 
+    @property
+    def rs(self) -> RuleSet[Any]:
+        """The scoring rule set (looked up when first needed: most actions score nothing)."""
+        rs = self._rs
+        if rs is None:
+            cfg = self.st.config
+            rs = self._rs = get_scoring_ruleset(cfg.ruleset, cfg.patterns)
+        return rs
+
     # hand helpers
     @property
     def hand(self) -> HandState:
@@ -335,7 +349,7 @@ class _W:
 
     def emit(self, ev: E.EventData) -> None:
         """Record an event (its JSON form, owner and secret fields from its definition)."""
-        self.events.append(Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret()))
+        self.events.append(_event(ev))
 
     def pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
         if amount == 0 or payer == payee:
@@ -426,9 +440,15 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         isinstance(action.seat, bool) or action.seat not in (0, 1, 2, 3)
     ):
         raise BadActionError(f"seat must be 0-3, got {action.seat!r}")
-    w = _W(state)
     phase = state.phase
     t = action.type
+    if (phase is Phase.CLAIM or phase is Phase.ROB) and (
+        t is ActionType.PASS or t is ActionType.TIMEOUT
+    ):
+        quick = _pass_open(state, action)
+        if quick is not None:
+            return quick
+    w = _W(state)
     if phase is Phase.BETWEEN_HANDS:
         if t is not ActionType.START_HAND:
             raise WrongPhaseError(f"{t.value}: no hand in play (waiting for start_hand)")
@@ -440,6 +460,50 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     else:
         _answer(w, action)
     return w.freeze(), w.events
+
+
+def _pass_open(state: GameState, a: Action) -> tuple[GameState, list[Event]] | None:
+    """A pass (or a claim window's timeout) that leaves its window open, without the working
+    copy: only the window's ``pending`` changes and ``seq`` stays. None when the answer is
+    anything else -- the window closes, the seat is not asked, or the seat could win on the
+    tile (then its pass sets 過水: the 過水 check is the scoring's) --: :func:`apply`'s
+    general path then answers it (the same result as here, tests/table/test_table_caches.py)."""
+    h = state.hand
+    seat = a.seat
+    if h is None or seat is None or seat not in h.pending:
+        return None
+    pending = tuple([x for x in h.pending if x != seat])
+    if not pending:
+        return None  # the window closes
+    if state.params.missed_win:
+        tile = h.discard
+        if (
+            tile is not None
+            and h.discarder is not None
+            and seat != h.discarder
+            and completes(state.config.ruleset, h.seats[seat].concealed, h.seats[seat].melds, tile)
+        ):
+            return None  # it may be a win passed: 過水 (the general path's scoring decides)
+    events: list[Event] = []
+    if a.type is ActionType.TIMEOUT:
+        events.append(_event(E.Timeout(seat=seat, default="pass")))
+    events.append(_event(E.Answered(seat=seat, answer="pass")))
+    hand = _replace_hand(h, {"pending": pending})
+    new = GameState(
+        config=state.config,
+        params=state.params,
+        seq=state.seq,
+        phase=state.phase,
+        dealer=state.dealer,
+        round_index=state.round_index,
+        hands_played=state.hands_played,
+        streak=state.streak,
+        scores=state.scores,
+        ledger=state.ledger,
+        hand=hand,
+        last_result=state.last_result,
+    )
+    return new, events
 
 
 # -- start of a hand -----------------------------------------------------------------------------

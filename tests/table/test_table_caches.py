@@ -16,7 +16,17 @@ from table_testlib import PLAYABLE
 from scoring.hand import Meld
 from scoring.random_hands import random_complete
 from scoring.tiles import KINDS, Tile
-from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json, replay
+from table import (
+    Action,
+    ActionType,
+    GameConfig,
+    GameState,
+    Phase,
+    TableError,
+    legal_actions,
+    legal_actions_json,
+    replay,
+)
 from table.engine import _counts, _fast_replace, completes, get_scoring_ruleset
 from table.sim import play_game
 
@@ -151,3 +161,43 @@ def _a_hand(seed: int):
     st_, _ = replay(rec.initial, rec.actions[: len(rec.actions) // 2])
     assert st_.hand is not None
     return st_.hand
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_the_quick_pass_equals_the_general_path(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``table.engine._pass_open`` (a pass or timeout that leaves its window open, without
+    the working copy) gives the state, its JSON and the events the general path gives, at
+    every pending seat of every window of seeded games; it declines (None) the rest."""
+    from table import engine
+
+    quick = engine._pass_open
+    cases = []
+    for state in _states(ruleset, f"quick-pass-{ruleset}"):
+        h = state.hand
+        if h is None or state.phase not in (Phase.CLAIM, Phase.ROB):
+            continue
+        for seat in range(4):
+            for kind in (ActionType.PASS, ActionType.TIMEOUT):
+                cases.append((state, Action(kind, seat, state.seq)))
+    used = 0
+    fast = []
+    for state, a in cases:
+        got = quick(state, a)
+        used += got is not None
+        fast.append(got)
+    monkeypatch.setattr(engine, "_pass_open", lambda state, a: None)
+    for (state, a), got in zip(cases, fast, strict=True):
+        try:
+            want = engine.apply(state, a)
+        except TableError:
+            assert got is None
+            continue
+        if got is None:
+            continue
+        assert got[0] == want[0]
+        assert got[0].to_json() == want[0].to_json()
+        assert got[0].to_json((state, state.to_json())) == want[0].to_json()
+        assert [e.to_json() for e in got[1]] == [e.to_json() for e in want[1]]
+    assert used > 50
