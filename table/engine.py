@@ -324,6 +324,9 @@ class _W:
         self.ledger = st.ledger
         self.last_result = st.last_result
         self.h: HandState | None = st.hand
+        #: fields :meth:`set` gave the hand and not yet built into ``h`` (built when the hand
+        #: is read, or once at :meth:`freeze` with the seats: one new hand per action)
+        self.hk: dict[str, Any] = {}
         self.seats: list[SeatState] = list(st.hand.seats) if st.hand else []
         self.events: list[Event] = []
         self.bump = True
@@ -340,12 +343,22 @@ class _W:
     # hand helpers
     @property
     def hand(self) -> HandState:
-        if self.h is None:
+        h = self.h
+        if h is None:
             raise WrongPhaseError("no hand in play")
-        return self.h
+        if self.hk:
+            h = self.h = _replace_hand(h, self.hk)
+            self.hk = {}
+        return h
 
     def set(self, **kw: Any) -> None:
-        self.h = _fast_replace(self.hand, kw)
+        """Set fields of the hand (as ``dataclasses.replace``; built when next read)."""
+        if self.h is None:
+            raise WrongPhaseError("no hand in play")
+        if self.hk:
+            self.hk.update(kw)
+        else:
+            self.hk = kw
 
     def emit(self, ev: E.EventData) -> None:
         """Record an event (its JSON form, owner and secret fields from its definition)."""
@@ -371,9 +384,12 @@ class _W:
     def freeze(self) -> GameState:
         hand = self.h
         if hand is not None:
+            kw = self.hk
             ws, hs = self.seats, hand.seats
             if ws[0] is not hs[0] or ws[1] is not hs[1] or ws[2] is not hs[2] or ws[3] is not hs[3]:
-                hand = _sr(hand, seats=(ws[0], ws[1], ws[2], ws[3]))
+                kw = {**kw, "seats": (ws[0], ws[1], ws[2], ws[3])}
+            if kw:
+                hand = _replace_hand(hand, kw)
         return GameState(
             config=self.st.config,
             params=self.p,
@@ -540,6 +556,7 @@ def _start_hand(w: _W, a: Action) -> None:
     front = 0
     order = [(w.dealer + i) % 4 for i in range(4)]
     seats = [SeatState() for _ in range(4)]
+    w.hk = {}
     w.h = HandState(
         number=w.hands_played,
         wall=wall,
@@ -679,12 +696,16 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         s0 = w.seats[seat]
         w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
     w.phase = Phase.TURN
+    left = h.remaining - 1  # (the tiles left after this draw: the hand is built at the end)
     while True:
         s = w.seats[seat]
         w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
         w.emit(
             E.Draw(
-                seat=seat, replacement=replacement, wall_left=drawable(w.hand, w.p), tile=str(tile)
+                seat=seat,
+                replacement=replacement,
+                wall_left=max(0, left - w.p.dead_wall),
+                tile=str(tile),
             )
         )
         if not tile.is_flower:
@@ -700,6 +721,7 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
             _exhaustive(w)
             return False
         tile = _take_back(w)
+        left = w.hand.remaining
         replacement = True
 
 
@@ -912,18 +934,18 @@ def _answer(w: _W, a: Action) -> None:
         claim = Claim(seat, t, a.tile if t is ActionType.CHOW else None)
     else:
         raise WrongPhaseError(f"{t.value}: answer the claim window with a claim, win or pass")
-    w.set(
-        pending=tuple([x for x in h.pending if x != seat]),
-        claims=(*h.claims, claim) if claim else h.claims,
-    )
+    pending = tuple([x for x in h.pending if x != seat])
+    claims = (*h.claims, claim) if claim else h.claims
     w.emit(E.Answered(seat=seat, answer=cast(E.AnswerKind, claim.type.value if claim else "pass")))
-    if w.hand.pending:
+    if pending:
+        w.set(pending=pending, claims=claims)
         w.bump = False
         return
+    # the window closes: every way of closing it sets the hand's pending and claims to ()
     if robbing:
-        _resolve_rob(w)
+        _resolve_rob(w, claims)
     else:
-        _resolve_claims(w)
+        _resolve_claims(w, claims)
 
 
 def _check_claim(w: _W, seat: int, t: ActionType, first: Tile | None) -> None:
@@ -969,11 +991,12 @@ def _turn_order_from(seat: int) -> list[int]:
     return _others(seat)
 
 
-def _resolve_claims(w: _W) -> None:
+def _resolve_claims(w: _W, claims: tuple[Claim, ...]) -> None:
+    """Close a claim window with its ``claims``."""
     h = w.hand
     assert h.discarder is not None and h.discard is not None
     order = _turn_order_from(h.discarder)
-    by_seat = {c.seat: c for c in h.claims}
+    by_seat = {c.seat: c for c in claims}
     wins = [s for s in order if s in by_seat and by_seat[s].type is ActionType.WIN]
     if wins:
         _finish_discard_win(w, wins[: w.p.max_winners], robbing=False)
@@ -1048,10 +1071,11 @@ def _execute_claim(w: _W, c: Claim) -> None:
             _after_draw(w, c.seat)
 
 
-def _resolve_rob(w: _W) -> None:
+def _resolve_rob(w: _W, claims: tuple[Claim, ...]) -> None:
+    """Close a robbing window with its ``claims`` (wins)."""
     h = w.hand
     assert h.discarder is not None and h.discard is not None
-    wins = [s for s in _turn_order_from(h.discarder) if any(c.seat == s for c in h.claims)]
+    wins = [s for s in _turn_order_from(h.discarder) if any(c.seat == s for c in claims)]
     if wins:
         _finish_discard_win(w, wins[: w.p.max_winners], robbing=True)
         return
