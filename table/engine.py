@@ -1288,6 +1288,22 @@ def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | No
     return None if res is None else (hand, res)
 
 
+def may_self_win(state: GameState, seat: int) -> bool:
+    """A cheap necessary condition for ``self_win_kind`` (of the turn seat ``seat``) not
+    being None: a drawn tile that completes the hand (memoised), or flower wins in the rule
+    set. False: no win, without the working copy or the scoring (the legal actions of a turn)."""
+    if state.params.flower_wins:
+        return True
+    h = state.hand
+    if h is None:
+        return False
+    s = h.seats[seat]
+    tile = s.drawn
+    return tile is not None and completes(
+        state.config.ruleset, _without(s.concealed, tile), s.melds, tile
+    )
+
+
 def _self_win_error(w: _W, seat: int) -> str | None:
     s = w.seats[seat]
     tile = s.drawn

@@ -27,6 +27,7 @@ from table.engine import (
     _others,
     completes,
     drawable,
+    may_self_win,
     ready_discards,
     self_win_kind,
 )
@@ -195,8 +196,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
     if state.phase is Phase.TURN:
         if seat != h.turn:
             return []
-        w = _W(state)
-        if self_win_kind(w, seat) is not None:
+        if may_self_win(state, seat) and self_win_kind(_W(state), seat) is not None:
             out.append((ActionType.WIN, None))
         if s.ting:
             if s.drawn is not None:

@@ -253,3 +253,21 @@ def test_view_event_json_equals_the_reference(ruleset: str) -> None:
 
 class _Str(str):
     """A ``type`` that is a str subclass (``str()`` of it is a new plain string)."""
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_may_self_win_is_necessary(ruleset: str) -> None:
+    """``table.engine.may_self_win`` (the legal actions' shortcut on a turn) is never False
+    when the turn seat may win (``self_win_kind``), at every turn of seeded games."""
+    from table.engine import _W, may_self_win, self_win_kind
+
+    turns = wins = 0
+    for state in _states(ruleset, f"may-self-win-{ruleset}"):
+        h = state.hand
+        if h is None or state.phase is not Phase.TURN:
+            continue
+        turns += 1
+        if self_win_kind(_W(state), h.turn) is not None:
+            wins += 1
+            assert may_self_win(state, h.turn)
+    assert turns > 50
