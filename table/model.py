@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import get_ruleset
@@ -167,6 +167,12 @@ class Action:
         return " ".join(bits)
 
 
+def _repr(obj: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """A dataclass's ``repr`` of the hand-written value types below."""
+    pairs = ", ".join(f"{k}={v!r}" for k, v in zip(names, values, strict=True))
+    return f"{type(obj).__name__}({pairs})"
+
+
 # -- events ------------------------------------------------------------------------------
 
 #: The keys of an event's JSON form (``Event.to_json``) that are not its data: the type, the
@@ -174,22 +180,49 @@ class Action:
 EVENT_META_KEYS = frozenset(("type", "_owner", "_secret"))
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. ``data`` is JSON; the keys in ``secret`` are seen only by
     ``owner`` (e.g. the tile of a draw) — :func:`table.view_event` removes them for
-    everyone else."""
+    everyone else.
 
-    type: str
-    data: Mapping[str, Any]
-    owner: int | None = None
-    secret: tuple[str, ...] = ()
+    Immutable (never assign to a field, nor change ``data``). A plain class with a
+    hand-written ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen
+    dataclass's meaning), not a frozen dataclass: its generated ``__init__`` is one
+    ``object.__setattr__`` per field, interpreted even when compiled (mypyc), and the engine
+    builds one or more events on every action (docs/architecture.md, compiled hot paths)."""
 
-    def __post_init__(self) -> None:
-        if not EVENT_META_KEYS.isdisjoint(self.data):
+    __slots__ = ("data", "owner", "secret", "type")
+
+    def __init__(
+        self,
+        type: str,
+        data: Mapping[str, Any],
+        owner: int | None = None,
+        secret: tuple[str, ...] = (),
+    ) -> None:
+        if not EVENT_META_KEYS.isdisjoint(data):
             # an engine bug, never client input: the JSON form would lose the type
-            reserved = sorted(EVENT_META_KEYS & set(self.data))
+            reserved = sorted(EVENT_META_KEYS & set(data))
             raise ValueError(f"event data may not use the reserved keys {reserved}")
+        self.type = type
+        self.data = data
+        self.owner = owner
+        self.secret = secret
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.type, self.data, self.owner, self.secret)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Event:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(self, ("type", "data", "owner", "secret"), self._fields())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
@@ -256,24 +289,128 @@ class Claim:
         return cls(int(o["seat"]), ActionType(o["type"]), _opt_tile(o.get("tile"), "tile"))
 
 
-@dataclass(frozen=True, slots=True)
 class SeatState:
-    """One seat during a hand. ``concealed`` is sorted and includes ``drawn``."""
+    """One seat during a hand. ``concealed`` is sorted and includes ``drawn``.
 
-    concealed: tuple[Tile, ...] = ()
-    melds: tuple[Meld, ...] = ()
-    flowers: tuple[Tile, ...] = ()
-    discards: tuple[Tile, ...] = ()  # the river (claimed tiles leave it)
-    drawn: Tile | None = None  # the tile drawn this turn (None after a claim)
-    draws: int = 0  # normal draws this hand (0 = first turn not yet drawn)
-    ting: bool = False
-    ting_tile: Tile | None = None
-    ting_kind: str | None = None  # "heaven" / "earth" / "normal"
-    ting_at: int = -1  # table discard count when 叮 was declared
-    ting_concealed: bool = False
-    missed_win: bool = False  # 過水 in force until the next draw
-    tsumogiri: tuple[Tile, ...] = ()  # tiles discarded right after drawing them (自追)
-    sets_paid: tuple[str, ...] = ()  # instant flower-set payments already collected
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "concealed",
+        "discards",
+        "drawn",
+        "draws",
+        "flowers",
+        "melds",
+        "missed_win",
+        "sets_paid",
+        "ting",
+        "ting_at",
+        "ting_concealed",
+        "ting_kind",
+        "ting_tile",
+        "tsumogiri",
+    )
+
+    def __init__(
+        self,
+        concealed: tuple[Tile, ...] = (),
+        melds: tuple[Meld, ...] = (),
+        flowers: tuple[Tile, ...] = (),
+        discards: tuple[Tile, ...] = (),
+        drawn: Tile | None = None,
+        draws: int = 0,
+        ting: bool = False,
+        ting_tile: Tile | None = None,
+        ting_kind: str | None = None,
+        ting_at: int = -1,
+        ting_concealed: bool = False,
+        missed_win: bool = False,
+        tsumogiri: tuple[Tile, ...] = (),
+        sets_paid: tuple[str, ...] = (),
+    ) -> None:
+        self.concealed = concealed
+        self.melds = melds
+        self.flowers = flowers
+        self.discards = discards  # the river (claimed tiles leave it)
+        self.drawn = drawn  # the tile drawn this turn (None after a claim)
+        self.draws = draws  # normal draws this hand (0 = first turn not yet drawn)
+        self.ting = ting
+        self.ting_tile = ting_tile
+        self.ting_kind = ting_kind  # "heaven" / "earth" / "normal"
+        self.ting_at = ting_at  # table discard count when 叮 was declared
+        self.ting_concealed = ting_concealed
+        self.missed_win = missed_win  # 過水 in force until the next draw
+        self.tsumogiri = tsumogiri  # tiles discarded right after drawing them (自追)
+        self.sets_paid = sets_paid  # instant flower-set payments already collected
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.concealed,
+            self.melds,
+            self.flowers,
+            self.discards,
+            self.drawn,
+            self.draws,
+            self.ting,
+            self.ting_tile,
+            self.ting_kind,
+            self.ting_at,
+            self.ting_concealed,
+            self.missed_win,
+            self.tsumogiri,
+            self.sets_paid,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not SeatState:
+            return NotImplemented
+        assert isinstance(other, SeatState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "concealed",
+                "melds",
+                "flowers",
+                "discards",
+                "drawn",
+                "draws",
+                "ting",
+                "ting_tile",
+                "ting_kind",
+                "ting_at",
+                "ting_concealed",
+                "missed_win",
+                "tsumogiri",
+                "sets_paid",
+            ),
+            (
+                self.concealed,
+                self.melds,
+                self.flowers,
+                self.discards,
+                self.drawn,
+                self.draws,
+                self.ting,
+                self.ting_tile,
+                self.ting_kind,
+                self.ting_at,
+                self.ting_concealed,
+                self.missed_win,
+                self.tsumogiri,
+                self.sets_paid,
+            ),
+        )
 
     def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
         """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
@@ -337,30 +474,154 @@ class SeatState:
         )
 
 
-@dataclass(frozen=True, slots=True)
 class HandState:
     """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
     from its head, ``back`` replacement tiles from its tail. In the JSON form the wall is
-    one string, the tile codes joined by single spaces (``from_json`` also reads a list)."""
+    one string, the tile codes joined by single spaces (``from_json`` also reads a list).
 
-    number: int
-    wall: tuple[Tile, ...]
-    front: int
-    back: int
-    salt: bytes
-    commitment: str
-    dice: tuple[int, int, int]
-    seats: tuple[SeatState, SeatState, SeatState, SeatState]
-    turn: int
-    discarder: int | None = None
-    discard: Tile | None = None  # the discard under claim / the kong tile under robbing
-    pending: tuple[int, ...] = ()
-    claims: tuple[Claim, ...] = ()
-    chain: tuple[str, ...] = ()  # replacement draws of this turn: "flower" / "kong"
-    chain_kong_from: int | None = None  # discarder of the tile of an exposed kong in chain
-    interrupted: bool = False  # a claim or kong happened (ends the first go-around)
-    discards_made: int = 0
-    chase: tuple[int, int, int] = (-1, -1, 0)  # (tile, first seat, run length) for 追
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "back",
+        "chain",
+        "chain_kong_from",
+        "chase",
+        "claims",
+        "commitment",
+        "dice",
+        "discard",
+        "discarder",
+        "discards_made",
+        "front",
+        "interrupted",
+        "number",
+        "pending",
+        "salt",
+        "seats",
+        "turn",
+        "wall",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        wall: tuple[Tile, ...],
+        front: int,
+        back: int,
+        salt: bytes,
+        commitment: str,
+        dice: tuple[int, int, int],
+        seats: tuple[SeatState, SeatState, SeatState, SeatState],
+        turn: int,
+        discarder: int | None = None,
+        discard: Tile | None = None,
+        pending: tuple[int, ...] = (),
+        claims: tuple[Claim, ...] = (),
+        chain: tuple[str, ...] = (),
+        chain_kong_from: int | None = None,
+        interrupted: bool = False,
+        discards_made: int = 0,
+        chase: tuple[int, int, int] = (-1, -1, 0),
+    ) -> None:
+        self.number = number
+        self.wall = wall
+        self.front = front
+        self.back = back
+        self.salt = salt
+        self.commitment = commitment
+        self.dice = dice
+        self.seats = seats
+        self.turn = turn
+        self.discarder = discarder
+        self.discard = discard  # the discard under claim / the kong tile under robbing
+        self.pending = pending
+        self.claims = claims
+        self.chain = chain  # replacement draws of this turn: "flower" / "kong"
+        self.chain_kong_from = chain_kong_from  # discarder of the tile of an exposed kong in chain
+        self.interrupted = interrupted  # a claim or kong happened (ends the first go-around)
+        self.discards_made = discards_made
+        self.chase = chase  # (tile, first seat, run length) for 追
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.number,
+            self.wall,
+            self.front,
+            self.back,
+            self.salt,
+            self.commitment,
+            self.dice,
+            self.seats,
+            self.turn,
+            self.discarder,
+            self.discard,
+            self.pending,
+            self.claims,
+            self.chain,
+            self.chain_kong_from,
+            self.interrupted,
+            self.discards_made,
+            self.chase,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not HandState:
+            return NotImplemented
+        assert isinstance(other, HandState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "number",
+                "wall",
+                "front",
+                "back",
+                "salt",
+                "commitment",
+                "dice",
+                "seats",
+                "turn",
+                "discarder",
+                "discard",
+                "pending",
+                "claims",
+                "chain",
+                "chain_kong_from",
+                "interrupted",
+                "discards_made",
+                "chase",
+            ),
+            (
+                self.number,
+                self.wall,
+                self.front,
+                self.back,
+                self.salt,
+                self.commitment,
+                self.dice,
+                self.seats,
+                self.turn,
+                self.discarder,
+                self.discard,
+                self.pending,
+                self.claims,
+                self.chain,
+                self.chain_kong_from,
+                self.interrupted,
+                self.discards_made,
+                self.chase,
+            ),
+        )
 
     @property
     def remaining(self) -> int:
@@ -571,22 +832,114 @@ class GameConfig:
         return cfg
 
 
-@dataclass(frozen=True, slots=True)
 class GameState:
-    """The whole table: game progress, the ledger and the hand in play."""
+    """The whole table: game progress, the ledger and the hand in play.
 
-    config: GameConfig
-    params: GameParams = field(compare=False)
-    seq: int
-    phase: Phase
-    dealer: int
-    round_index: int  # 0 = East round …
-    hands_played: int
-    streak: int  # 連莊 count of the current dealer
-    scores: tuple[int, int, int, int]
-    ledger: tuple[Payment, ...]
-    hand: HandState | None
-    last_result: Mapping[str, Any] | None = field(default=None, compare=False)
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "config",
+        "dealer",
+        "hand",
+        "hands_played",
+        "last_result",
+        "ledger",
+        "params",
+        "phase",
+        "round_index",
+        "scores",
+        "seq",
+        "streak",
+    )
+
+    def __init__(
+        self,
+        config: GameConfig,
+        params: GameParams,
+        seq: int,
+        phase: Phase,
+        dealer: int,
+        round_index: int,
+        hands_played: int,
+        streak: int,
+        scores: tuple[int, int, int, int],
+        ledger: tuple[Payment, ...],
+        hand: HandState | None,
+        last_result: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.config = config
+        self.params = params
+        self.seq = seq
+        self.phase = phase
+        self.dealer = dealer
+        self.round_index = round_index  # 0 = East round …
+        self.hands_played = hands_played
+        self.streak = streak  # 連莊 count of the current dealer
+        self.scores = scores
+        self.ledger = ledger
+        self.hand = hand
+        self.last_result = last_result
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.config,
+            self.seq,
+            self.phase,
+            self.dealer,
+            self.round_index,
+            self.hands_played,
+            self.streak,
+            self.scores,
+            self.ledger,
+            self.hand,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        assert isinstance(other, GameState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "config",
+                "params",
+                "seq",
+                "phase",
+                "dealer",
+                "round_index",
+                "hands_played",
+                "streak",
+                "scores",
+                "ledger",
+                "hand",
+                "last_result",
+            ),
+            (
+                self.config,
+                self.params,
+                self.seq,
+                self.phase,
+                self.dealer,
+                self.round_index,
+                self.hands_played,
+                self.streak,
+                self.scores,
+                self.ledger,
+                self.hand,
+                self.last_result,
+            ),
+        )
 
     @property
     def round_wind(self) -> Wind:

@@ -5,7 +5,7 @@ each legal action) over random hands and over every state of seeded random games
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 import random
 from typing import Any
 
@@ -22,6 +22,7 @@ from table import (
     ActionType,
     GameConfig,
     GameState,
+    HandState,
     Phase,
     TableError,
     legal_actions,
@@ -144,16 +145,23 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
 
 def test_the_engines_replace_sets_each_field_and_keeps_the_others() -> None:
     """``table.engine._fast_replace`` (the engine's ``dataclasses.replace``, written out per
-    class) agrees with ``dataclasses.replace`` field by field, each field given the value of
+    class) agrees with the constructor given every field, field by field, each field given the value of
     another game's hand, so a field added to the model and not to the replacer fails here."""
     a, b = (_a_hand(seed) for seed in (5, 6))
     for x, y in ((a, b), (a.seats[0], b.seats[1])):
         assert _fast_replace(x, {}) == x
-        for f in dataclasses.fields(x):
-            other = getattr(y, f.name)
-            got = _fast_replace(x, {f.name: other})
-            assert got == dataclasses.replace(x, **{f.name: other})
-            assert getattr(got, f.name) == other  # (compiled: fixed tuples are unboxed)
+        # (the value types' fields: their constructor's parameters, in order)
+        names = list(inspect.signature(type(x)).parameters)
+        assert sorted(names) == sorted(type(x).__slots__)
+        for name in names:
+            other = getattr(y, name)
+            got = _fast_replace(x, {name: other})
+            want = type(x)(**{n: other if n == name else getattr(x, n) for n in names})
+            assert got == want
+            assert getattr(got, name) == other  # (compiled: fixed tuples are unboxed)
+            for n in names:
+                if n != name:
+                    assert getattr(got, n) == getattr(x, n)
 
 
 def _a_hand(seed: int):
@@ -271,3 +279,43 @@ def test_may_self_win_is_necessary(ruleset: str) -> None:
             wins += 1
             assert may_self_win(state, h.turn)
     assert turns > 50
+
+
+def test_the_value_types_compare_hash_and_print_as_dataclasses() -> None:
+    """``Event``, ``SeatState``, ``HandState`` and ``GameState`` are plain classes with
+    hand-written methods (native constructors when compiled) meaning what their frozen
+    dataclasses meant: ``==`` and ``hash`` over the fields (a state's ``params`` and
+    ``last_result`` left out), a dataclass's ``repr``."""
+    from table import Event
+
+    states = _states("zung-jung", "value-types")[:40]
+    for st_ in states:
+        again = GameState.from_json(st_.to_json())
+        assert again == st_ and hash(again) == hash(st_) and again is not st_
+        other = GameState(**{n: getattr(st_, n) for n in inspect.signature(GameState).parameters})
+        assert other == st_
+        assert other != GameState(
+            **{
+                n: (st_.seq + 1 if n == "seq" else getattr(st_, n))
+                for n in inspect.signature(GameState).parameters
+            }
+        )
+        assert other == GameState(
+            **{
+                n: ({"x": 1} if n == "last_result" else getattr(st_, n))
+                for n in inspect.signature(GameState).parameters
+            }
+        )
+        if st_.hand is not None:
+            assert hash(st_.hand) == hash(HandState.from_json(st_.hand.to_json()))
+            assert repr(st_.hand.seats[0]).startswith("SeatState(concealed=(")
+    assert repr(states[0]).startswith("GameState(config=GameConfig(ruleset='zung-jung'")
+    e = Event("draw", {"seat": 1, "tile": "5p"}, 1, ("tile",))
+    assert e == Event("draw", {"seat": 1, "tile": "5p"}, 1, ("tile",)) != Event("draw", {})
+    assert (
+        repr(e) == "Event(type='draw', data={'seat': 1, 'tile': '5p'}, owner=1, secret=('tile',))"
+    )
+    with pytest.raises(TypeError):
+        hash(e)  # (a dict in it, as with the dataclass)
+    with pytest.raises(ValueError):
+        Event("x", {"type": "y"})

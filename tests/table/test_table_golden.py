@@ -223,7 +223,7 @@ def test_missed_win() -> None:
     # without the house rule the same win is allowed
     plain = GameState(
         **{
-            **{f: getattr(st, f) for f in st.__dataclass_fields__},
+            **{f: getattr(st, f) for f in st.__slots__},
             "params": st.params.with_overrides(missed_win=False),
         }
     )
