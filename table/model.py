@@ -107,19 +107,54 @@ def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 _ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
 
 
-@dataclass(frozen=True, slots=True)
+def _repr(obj: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """A dataclass's ``repr`` of the hand-written value types below."""
+    pairs = ", ".join(f"{k}={v!r}" for k, v in zip(names, values, strict=True))
+    return f"{type(obj).__name__}({pairs})"
+
+
 class Action:
     """One action: who (``seat``; None for the system's start_hand), against which state
-    (``seq``), and the tile / seed it needs."""
+    (``seq``), and the tile / seed it needs.
 
-    type: ActionType
-    seat: int | None
-    seq: int
-    tile: Tile | None = None
-    seed: bytes | None = None
-    #: start_hand only: a preset wall (tests, replaying a recorded physical deal); the seed
-    #: still provides the salt and the dice. The server never sends one.
-    wall: tuple[Tile, ...] | None = None
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), as the states
+    below: the server makes or parses one or more on every action."""
+
+    __slots__ = ("seat", "seed", "seq", "tile", "type", "wall")
+
+    def __init__(
+        self,
+        type: ActionType,
+        seat: int | None,
+        seq: int,
+        tile: Tile | None = None,
+        seed: bytes | None = None,
+        wall: tuple[Tile, ...] | None = None,
+    ) -> None:
+        self.type = type
+        self.seat = seat
+        self.seq = seq
+        self.tile = tile
+        self.seed = seed
+        #: start_hand only: a preset wall (tests, replaying a recorded physical deal); the
+        #: seed still provides the salt and the dice. The server never sends one.
+        self.wall = wall
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.type, self.seat, self.seq, self.tile, self.seed, self.wall)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Action:
+            return NotImplemented
+        assert isinstance(other, Action)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(self, ("type", "seat", "seq", "tile", "seed", "wall"), self._fields())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type.value, "seat": self.seat, "seq": self.seq}
@@ -165,12 +200,6 @@ class Action:
         if self.tile is not None:
             bits.append(str(self.tile))
         return " ".join(bits)
-
-
-def _repr(obj: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
-    """A dataclass's ``repr`` of the hand-written value types below."""
-    pairs = ", ".join(f"{k}={v!r}" for k, v in zip(names, values, strict=True))
-    return f"{type(obj).__name__}({pairs})"
 
 
 # -- events ------------------------------------------------------------------------------
