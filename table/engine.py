@@ -302,9 +302,31 @@ def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
     return _REPLACE[type(obj)](obj, kw)  # type: ignore[no-any-return]
 
 
+#: per event definition: whether it has an owner (``EventData.owner``: secret or private),
+#: None when the class defines its own ``owner`` / ``secret`` (then they are called)
+_OWNED: dict[type, bool | None] = {}
+
+
 def _event(ev: E.EventData) -> Event:
     """The event of a definition: its JSON form, owner and secret fields."""
-    return Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret())
+    cls = type(ev)
+    owned = _OWNED[cls] if cls in _OWNED else _owned(cls)
+    if owned is None:
+        return Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret())
+    owner: int | None = getattr(ev, "seat", None) if owned else None
+    return Event(ev.TYPE, to_wire(ev), owner, ev.SECRET)
+
+
+def _owned(cls: type) -> bool | None:
+    base = E.EventData
+    if getattr(cls, "owner", None) is not base.owner or getattr(cls, "secret", None) is not (
+        base.secret
+    ):
+        out: bool | None = None
+    else:
+        out = bool(getattr(cls, "SECRET", ()) or getattr(cls, "PRIVATE", False))
+    _OWNED[cls] = out
+    return out
 
 
 class _W:

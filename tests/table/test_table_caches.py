@@ -319,3 +319,26 @@ def test_the_value_types_compare_hash_and_print_as_dataclasses() -> None:
         hash(e)  # (a dict in it, as with the dataclass)
     with pytest.raises(ValueError):
         Event("x", {"type": "y"})
+
+
+def test_the_engines_events_take_owner_and_secret_from_the_definitions() -> None:
+    """``table.engine._event`` reads an event definition's owner and secret fields as
+    ``EventData.owner`` / ``secret`` give them; a definition with its own (``Kong``) has
+    them called, for every event class."""
+    from table import events as E
+    from table.engine import _owned
+
+    own = 0
+    for cls in E.EVENT_CLASSES:
+        if cls.owner is E.EventData.owner and cls.secret is E.EventData.secret:
+            assert _owned(cls) == bool(cls.SECRET or cls.PRIVATE)
+        else:
+            own += 1
+            assert _owned(cls) is None  # (Kong: its owner and secret depend on the kong)
+    assert own == 1
+
+    class Odd(E.Answered):
+        def owner(self) -> int | None:
+            return None
+
+    assert _owned(Odd) is None
