@@ -157,7 +157,7 @@ class Action:
         return _repr(self, ("type", "seat", "seq", "tile", "seed", "wall"), self._fields())
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type.value, "seat": self.seat, "seq": self.seq}
+        out: dict[str, Any] = {"type": self.type._value_, "seat": self.seat, "seq": self.seq}
         if self.tile is not None:
             out["tile"] = str(self.tile)
         if self.seed is not None:
@@ -311,7 +311,7 @@ class Claim:
     tile: Tile | None = None  # chow: lowest tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type.value, "tile": _tile_json(self.tile)}
+        return {"seat": self.seat, "type": self.type._value_, "tile": _tile_json(self.tile)}
 
     @classmethod
     def from_json(cls, o: Mapping[str, Any]) -> Claim:
@@ -1022,7 +1022,7 @@ class GameState:
         return {
             "config": config,
             "seq": self.seq,
-            "phase": self.phase.value,
+            "phase": self.phase._value_,
             "dealer": self.dealer,
             "round_index": self.round_index,
             "hands_played": self.hands_played,
