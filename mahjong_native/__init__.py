@@ -52,6 +52,7 @@ __all__ = [
 #: row type (``scoring/rows.py``), the CLIs and simulators.
 MODULES: tuple[str, ...] = (
     "table.model",
+    "table.state",
     "table.params",
     "table.wall",
     "table.engine",

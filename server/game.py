@@ -86,7 +86,10 @@ def _wrap(exc: Exception) -> GameError:
 # finds it here too. Entries are keyed by the dict's identity and hold a reference to it, so
 # an id is never reused while cached; state JSON is never mutated in place (rooms.py always
 # builds new dicts). Bounded (LRU) and locked: timer ticks run in worker threads.
-_PARSED: OrderedDict[int, tuple[JSON, t.GameState]] = OrderedDict()
+# An entry's third element says whether the JSON is the state's own ``to_json()`` form (made
+# here by :func:`apply`), not a dict read from elsewhere (the store): only then may the next
+# state's JSON be made by copying it (:func:`apply`).
+_PARSED: OrderedDict[int, tuple[JSON, t.GameState, bool]] = OrderedDict()
 #: two per room the server keeps hot (commits.STATE_CACHE_ROOMS = 2048: a room's latest state and
 #: the one before it); at 512, a server with 1,000 rooms in play parsed the state of nearly
 #: every action again (paced 1,000-room run: 506 → 418 µs of CPU per action with 4,096;
@@ -96,23 +99,28 @@ _PARSED_LOCK = threading.Lock()
 
 
 def _state(state: JSON) -> t.GameState:
+    return _parsed(state)[0]
+
+
+def _parsed(state: JSON) -> tuple[t.GameState, bool]:
+    """The parsed state, and whether ``state`` is its ``to_json()`` (see ``_PARSED``)."""
     key = id(state)
     with _PARSED_LOCK:
         hit = _PARSED.get(key)
         if hit is not None and hit[0] is state:
             _PARSED.move_to_end(key)
-            return hit[1]
+            return hit[1], hit[2]
     try:
         st = t.GameState.from_json(state)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    _remember(state, st)
-    return st
+    _remember(state, st, False)
+    return st, False
 
 
-def _remember(state: JSON, parsed: t.GameState) -> None:
+def _remember(state: JSON, parsed: t.GameState, own: bool) -> None:
     with _PARSED_LOCK:
-        _PARSED[id(state)] = (state, parsed)
+        _PARSED[id(state)] = (state, parsed, own)
         _PARSED.move_to_end(id(state))
         while len(_PARSED) > _PARSED_MAX:
             _PARSED.popitem(last=False)
@@ -163,14 +171,29 @@ def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JS
         a = parsed if parsed is not None else t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
-        old = _state(state)
+        old, own = _parsed(state)
         new, events = t.apply(old, a)
     except t.TableError as exc:
         raise _wrap(exc) from None
     # the JSON of what the action left unchanged (wall, config, ledger, most seats) is shared
     # with the old state's JSON: never changed in place (see the module note above _PARSED)
-    out = new.to_json((old, state))  # (a new dict, as each event's to_json())
-    _remember(out, new)
+    h0, h1 = old.hand, new.hand
+    if (
+        own
+        and new.seq == old.seq
+        and h0 is not None
+        and h1 is not None
+        and h1.seats is h0.seats
+        and h1.claims is h0.claims
+    ):
+        # an answer that leaves its window open and changes no seat: only the window's
+        # pending seats change (the engine keeps ``seq`` exactly for such answers), so the
+        # JSON is the state's with a new ``pending`` (equal to ``new.to_json()``: checked in
+        # tests/server_tests/test_game_legal_cache.py)
+        out = {**state, "hand": {**state["hand"], "pending": list(h1.pending)}}
+    else:
+        out = new.to_json((old, state))  # (a new dict, as each event's to_json())
+    _remember(out, new, True)
     _carry_legal(state, old, out, new)
     return out, [e.to_json() for e in events]
 

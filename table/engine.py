@@ -302,13 +302,40 @@ def _fast_replace(obj: _T, kw: dict[str, Any]) -> _T:
     return _REPLACE[type(obj)](obj, kw)  # type: ignore[no-any-return]
 
 
+#: per event definition: whether it has an owner (``EventData.owner``: secret or private),
+#: None when the class defines its own ``owner`` / ``secret`` (then they are called)
+_OWNED: dict[type, bool | None] = {}
+
+
+def _event(ev: E.EventData) -> Event:
+    """The event of a definition: its JSON form, owner and secret fields."""
+    cls = type(ev)
+    owned = _OWNED[cls] if cls in _OWNED else _owned(cls)
+    if owned is None:
+        return Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret())
+    owner: int | None = getattr(ev, "seat", None) if owned else None
+    return Event(ev.TYPE, to_wire(ev), owner, ev.SECRET)
+
+
+def _owned(cls: type) -> bool | None:
+    base = E.EventData
+    if getattr(cls, "owner", None) is not base.owner or getattr(cls, "secret", None) is not (
+        base.secret
+    ):
+        out: bool | None = None
+    else:
+        out = bool(getattr(cls, "SECRET", ()) or getattr(cls, "PRIVATE", False))
+    _OWNED[cls] = out
+    return out
+
+
 class _W:
     """Mutable working copy of a GameState used inside one apply()."""
 
     def __init__(self, st: GameState) -> None:
         self.st = st
         self.p = st.params
-        self.rs = get_scoring_ruleset(st.config.ruleset, st.config.patterns)
+        self._rs: RuleSet[Any] | None = None
         self.seq = st.seq
         self.phase = st.phase
         self.dealer = st.dealer
@@ -319,23 +346,45 @@ class _W:
         self.ledger = st.ledger
         self.last_result = st.last_result
         self.h: HandState | None = st.hand
+        #: fields :meth:`set` gave the hand and not yet built into ``h`` (built when the hand
+        #: is read, or once at :meth:`freeze` with the seats: one new hand per action)
+        self.hk: dict[str, Any] = {}
         self.seats: list[SeatState] = list(st.hand.seats) if st.hand else []
         self.events: list[Event] = []
         self.bump = True
 
+    @property
+    def rs(self) -> RuleSet[Any]:
+        """The scoring rule set (looked up when first needed: most actions score nothing)."""
+        rs = self._rs
+        if rs is None:
+            cfg = self.st.config
+            rs = self._rs = get_scoring_ruleset(cfg.ruleset, cfg.patterns)
+        return rs
+
     # hand helpers
     @property
     def hand(self) -> HandState:
-        if self.h is None:
+        h = self.h
+        if h is None:
             raise WrongPhaseError("no hand in play")
-        return self.h
+        if self.hk:
+            h = self.h = _replace_hand(h, self.hk)
+            self.hk = {}
+        return h
 
     def set(self, **kw: Any) -> None:
-        self.h = _fast_replace(self.hand, kw)
+        """Set fields of the hand (as ``dataclasses.replace``; built when next read)."""
+        if self.h is None:
+            raise WrongPhaseError("no hand in play")
+        if self.hk:
+            self.hk.update(kw)
+        else:
+            self.hk = kw
 
     def emit(self, ev: E.EventData) -> None:
         """Record an event (its JSON form, owner and secret fields from its definition)."""
-        self.events.append(Event(ev.TYPE, to_wire(ev), ev.owner(), ev.secret()))
+        self.events.append(_event(ev))
 
     def pay(self, payer: int, payee: int, amount: int, reason: str) -> None:
         if amount == 0 or payer == payee:
@@ -357,9 +406,12 @@ class _W:
     def freeze(self) -> GameState:
         hand = self.h
         if hand is not None:
+            kw = self.hk
             ws, hs = self.seats, hand.seats
             if ws[0] is not hs[0] or ws[1] is not hs[1] or ws[2] is not hs[2] or ws[3] is not hs[3]:
-                hand = _sr(hand, seats=(ws[0], ws[1], ws[2], ws[3]))
+                kw = {**kw, "seats": (ws[0], ws[1], ws[2], ws[3])}
+            if kw:
+                hand = _replace_hand(hand, kw)
         return GameState(
             config=self.st.config,
             params=self.p,
@@ -426,9 +478,15 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         isinstance(action.seat, bool) or action.seat not in (0, 1, 2, 3)
     ):
         raise BadActionError(f"seat must be 0-3, got {action.seat!r}")
-    w = _W(state)
     phase = state.phase
     t = action.type
+    if (phase is Phase.CLAIM or phase is Phase.ROB) and (
+        t is ActionType.PASS or t is ActionType.TIMEOUT
+    ):
+        quick = _pass_open(state, action)
+        if quick is not None:
+            return quick
+    w = _W(state)
     if phase is Phase.BETWEEN_HANDS:
         if t is not ActionType.START_HAND:
             raise WrongPhaseError(f"{t.value}: no hand in play (waiting for start_hand)")
@@ -440,6 +498,50 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     else:
         _answer(w, action)
     return w.freeze(), w.events
+
+
+def _pass_open(state: GameState, a: Action) -> tuple[GameState, list[Event]] | None:
+    """A pass (or a claim window's timeout) that leaves its window open, without the working
+    copy: only the window's ``pending`` changes and ``seq`` stays. None when the answer is
+    anything else -- the window closes, the seat is not asked, or the seat could win on the
+    tile (then its pass sets 過水: the 過水 check is the scoring's) --: :func:`apply`'s
+    general path then answers it (the same result as here, tests/table/test_table_caches.py)."""
+    h = state.hand
+    seat = a.seat
+    if h is None or seat is None or seat not in h.pending:
+        return None
+    pending = tuple([x for x in h.pending if x != seat])
+    if not pending:
+        return None  # the window closes
+    if state.params.missed_win:
+        tile = h.discard
+        if (
+            tile is not None
+            and h.discarder is not None
+            and seat != h.discarder
+            and completes(state.config.ruleset, h.seats[seat].concealed, h.seats[seat].melds, tile)
+        ):
+            return None  # it may be a win passed: 過水 (the general path's scoring decides)
+    events: list[Event] = []
+    if a.type is ActionType.TIMEOUT:
+        events.append(_event(E.Timeout(seat=seat, default="pass")))
+    events.append(_event(E.Answered(seat=seat, answer="pass")))
+    hand = _replace_hand(h, {"pending": pending})
+    new = GameState(
+        config=state.config,
+        params=state.params,
+        seq=state.seq,
+        phase=state.phase,
+        dealer=state.dealer,
+        round_index=state.round_index,
+        hands_played=state.hands_played,
+        streak=state.streak,
+        scores=state.scores,
+        ledger=state.ledger,
+        hand=hand,
+        last_result=state.last_result,
+    )
+    return new, events
 
 
 # -- start of a hand -----------------------------------------------------------------------------
@@ -476,6 +578,7 @@ def _start_hand(w: _W, a: Action) -> None:
     front = 0
     order = [(w.dealer + i) % 4 for i in range(4)]
     seats = [SeatState() for _ in range(4)]
+    w.hk = {}
     w.h = HandState(
         number=w.hands_played,
         wall=wall,
@@ -615,12 +718,16 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
         s0 = w.seats[seat]
         w.seats[seat] = _sr(s0, draws=s0.draws + 1, missed_win=False)
     w.phase = Phase.TURN
+    left = h.remaining - 1  # (the tiles left after this draw: the hand is built at the end)
     while True:
         s = w.seats[seat]
         w.seats[seat] = _sr(s, concealed=_insert(s.concealed, tile), drawn=tile)
         w.emit(
             E.Draw(
-                seat=seat, replacement=replacement, wall_left=drawable(w.hand, w.p), tile=str(tile)
+                seat=seat,
+                replacement=replacement,
+                wall_left=max(0, left - w.p.dead_wall),
+                tile=str(tile),
             )
         )
         if not tile.is_flower:
@@ -636,6 +743,7 @@ def _draw(w: _W, seat: int, replacement: bool) -> bool:
             _exhaustive(w)
             return False
         tile = _take_back(w)
+        left = w.hand.remaining
         replacement = True
 
 
@@ -848,18 +956,18 @@ def _answer(w: _W, a: Action) -> None:
         claim = Claim(seat, t, a.tile if t is ActionType.CHOW else None)
     else:
         raise WrongPhaseError(f"{t.value}: answer the claim window with a claim, win or pass")
-    w.set(
-        pending=tuple([x for x in h.pending if x != seat]),
-        claims=(*h.claims, claim) if claim else h.claims,
-    )
+    pending = tuple([x for x in h.pending if x != seat])
+    claims = (*h.claims, claim) if claim else h.claims
     w.emit(E.Answered(seat=seat, answer=cast(E.AnswerKind, claim.type.value if claim else "pass")))
-    if w.hand.pending:
+    if pending:
+        w.set(pending=pending, claims=claims)
         w.bump = False
         return
+    # the window closes: every way of closing it sets the hand's pending and claims to ()
     if robbing:
-        _resolve_rob(w)
+        _resolve_rob(w, claims)
     else:
-        _resolve_claims(w)
+        _resolve_claims(w, claims)
 
 
 def _check_claim(w: _W, seat: int, t: ActionType, first: Tile | None) -> None:
@@ -905,11 +1013,12 @@ def _turn_order_from(seat: int) -> list[int]:
     return _others(seat)
 
 
-def _resolve_claims(w: _W) -> None:
+def _resolve_claims(w: _W, claims: tuple[Claim, ...]) -> None:
+    """Close a claim window with its ``claims``."""
     h = w.hand
     assert h.discarder is not None and h.discard is not None
     order = _turn_order_from(h.discarder)
-    by_seat = {c.seat: c for c in h.claims}
+    by_seat = {c.seat: c for c in claims}
     wins = [s for s in order if s in by_seat and by_seat[s].type is ActionType.WIN]
     if wins:
         _finish_discard_win(w, wins[: w.p.max_winners], robbing=False)
@@ -984,10 +1093,11 @@ def _execute_claim(w: _W, c: Claim) -> None:
             _after_draw(w, c.seat)
 
 
-def _resolve_rob(w: _W) -> None:
+def _resolve_rob(w: _W, claims: tuple[Claim, ...]) -> None:
+    """Close a robbing window with its ``claims`` (wins)."""
     h = w.hand
     assert h.discarder is not None and h.discard is not None
-    wins = [s for s in _turn_order_from(h.discarder) if any(c.seat == s for c in h.claims)]
+    wins = [s for s in _turn_order_from(h.discarder) if any(c.seat == s for c in claims)]
     if wins:
         _finish_discard_win(w, wins[: w.p.max_winners], robbing=True)
         return
@@ -1198,6 +1308,22 @@ def _flower_result(w: _W, seat: int, kind: str) -> tuple[Hand, ScoreResult] | No
     )
     res = _flower_score(w, hand, kind)
     return None if res is None else (hand, res)
+
+
+def may_self_win(state: GameState, seat: int) -> bool:
+    """A cheap necessary condition for ``self_win_kind`` (of the turn seat ``seat``) not
+    being None: a drawn tile that completes the hand (memoised), or flower wins in the rule
+    set. False: no win, without the working copy or the scoring (the legal actions of a turn)."""
+    if state.params.flower_wins:
+        return True
+    h = state.hand
+    if h is None:
+        return False
+    s = h.seats[seat]
+    tile = s.drawn
+    return tile is not None and completes(
+        state.config.ruleset, _without(s.concealed, tile), s.melds, tile
+    )
 
 
 def _self_win_error(w: _W, seat: int) -> str | None:

@@ -1,4 +1,5 @@
-"""Value types of the table: actions, events, payments, seat and game states.
+"""Value types of the table: actions, events, payments, claims, the game configuration
+(and, from :mod:`table.state`, the seat, hand and game states).
 
 Everything here is an immutable value with a ``to_json()`` / ``from_json()`` pair producing
 plain dicts of str/int/bool/list/None (msgpack-ready). Tiles are :class:`scoring.Tile`,
@@ -9,13 +10,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import get_ruleset
 from scoring.errors import ScoringError
-from scoring.hand import Meld
-from scoring.tiles import Tile, Wind
+from scoring.tiles import Tile
 from table.errors import BadActionError, BadConfigError
 from table.params import GameParams, get_params
 
@@ -107,22 +107,57 @@ def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 _ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
 
 
-@dataclass(frozen=True, slots=True)
+def _repr(obj: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
+    """A dataclass's ``repr`` of the hand-written value types below."""
+    pairs = ", ".join(f"{k}={v!r}" for k, v in zip(names, values, strict=True))
+    return f"{type(obj).__name__}({pairs})"
+
+
 class Action:
     """One action: who (``seat``; None for the system's start_hand), against which state
-    (``seq``), and the tile / seed it needs."""
+    (``seq``), and the tile / seed it needs.
 
-    type: ActionType
-    seat: int | None
-    seq: int
-    tile: Tile | None = None
-    seed: bytes | None = None
-    #: start_hand only: a preset wall (tests, replaying a recorded physical deal); the seed
-    #: still provides the salt and the dice. The server never sends one.
-    wall: tuple[Tile, ...] | None = None
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), as the states
+    below: the server makes or parses one or more on every action."""
+
+    __slots__ = ("seat", "seed", "seq", "tile", "type", "wall")
+
+    def __init__(
+        self,
+        type: ActionType,
+        seat: int | None,
+        seq: int,
+        tile: Tile | None = None,
+        seed: bytes | None = None,
+        wall: tuple[Tile, ...] | None = None,
+    ) -> None:
+        self.type = type
+        self.seat = seat
+        self.seq = seq
+        self.tile = tile
+        self.seed = seed
+        #: start_hand only: a preset wall (tests, replaying a recorded physical deal); the
+        #: seed still provides the salt and the dice. The server never sends one.
+        self.wall = wall
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.type, self.seat, self.seq, self.tile, self.seed, self.wall)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Action:
+            return NotImplemented
+        assert isinstance(other, Action)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(self, ("type", "seat", "seq", "tile", "seed", "wall"), self._fields())
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type.value, "seat": self.seat, "seq": self.seq}
+        out: dict[str, Any] = {"type": self.type._value_, "seat": self.seat, "seq": self.seq}
         if self.tile is not None:
             out["tile"] = str(self.tile)
         if self.seed is not None:
@@ -174,22 +209,49 @@ class Action:
 EVENT_META_KEYS = frozenset(("type", "_owner", "_secret"))
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. ``data`` is JSON; the keys in ``secret`` are seen only by
     ``owner`` (e.g. the tile of a draw) — :func:`table.view_event` removes them for
-    everyone else."""
+    everyone else.
 
-    type: str
-    data: Mapping[str, Any]
-    owner: int | None = None
-    secret: tuple[str, ...] = ()
+    Immutable (never assign to a field, nor change ``data``). A plain class with a
+    hand-written ``__init__``, ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen
+    dataclass's meaning), not a frozen dataclass: its generated ``__init__`` is one
+    ``object.__setattr__`` per field, interpreted even when compiled (mypyc), and the engine
+    builds one or more events on every action (docs/architecture.md, compiled hot paths)."""
 
-    def __post_init__(self) -> None:
-        if not EVENT_META_KEYS.isdisjoint(self.data):
+    __slots__ = ("data", "owner", "secret", "type")
+
+    def __init__(
+        self,
+        type: str,
+        data: Mapping[str, Any],
+        owner: int | None = None,
+        secret: tuple[str, ...] = (),
+    ) -> None:
+        if not EVENT_META_KEYS.isdisjoint(data):
             # an engine bug, never client input: the JSON form would lose the type
-            reserved = sorted(EVENT_META_KEYS & set(self.data))
+            reserved = sorted(EVENT_META_KEYS & set(data))
             raise ValueError(f"event data may not use the reserved keys {reserved}")
+        self.type = type
+        self.data = data
+        self.owner = owner
+        self.secret = secret
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.type, self.data, self.owner, self.secret)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Event:
+            return NotImplemented
+        assert isinstance(other, Event)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(self, ("type", "data", "owner", "secret"), self._fields())
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
@@ -249,206 +311,11 @@ class Claim:
     tile: Tile | None = None  # chow: lowest tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type.value, "tile": _tile_json(self.tile)}
+        return {"seat": self.seat, "type": self.type._value_, "tile": _tile_json(self.tile)}
 
     @classmethod
     def from_json(cls, o: Mapping[str, Any]) -> Claim:
         return cls(int(o["seat"]), ActionType(o["type"]), _opt_tile(o.get("tile"), "tile"))
-
-
-@dataclass(frozen=True, slots=True)
-class SeatState:
-    """One seat during a hand. ``concealed`` is sorted and includes ``drawn``."""
-
-    concealed: tuple[Tile, ...] = ()
-    melds: tuple[Meld, ...] = ()
-    flowers: tuple[Tile, ...] = ()
-    discards: tuple[Tile, ...] = ()  # the river (claimed tiles leave it)
-    drawn: Tile | None = None  # the tile drawn this turn (None after a claim)
-    draws: int = 0  # normal draws this hand (0 = first turn not yet drawn)
-    ting: bool = False
-    ting_tile: Tile | None = None
-    ting_kind: str | None = None  # "heaven" / "earth" / "normal"
-    ting_at: int = -1  # table discard count when 叮 was declared
-    ting_concealed: bool = False
-    missed_win: bool = False  # 過水 in force until the next draw
-    tsumogiri: tuple[Tile, ...] = ()  # tiles discarded right after drawing them (自追)
-    sets_paid: tuple[str, ...] = ()  # instant flower-set payments already collected
-
-    def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-        """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
-        the lists of the tuples it shares with it are shared too (as ``HandState.to_json``
-        shares unchanged seats)."""
-        if prev is not None:
-            old, o = prev
-            melds = o["melds"] if old.melds is self.melds else [m.to_json() for m in self.melds]
-            flowers = o["flowers"] if old.flowers is self.flowers else _codes(self.flowers)
-            discards = o["discards"] if old.discards is self.discards else _codes(self.discards)
-            tsumogiri = (
-                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else _codes(self.tsumogiri)
-            )
-            sets_paid = o["sets_paid"] if old.sets_paid is self.sets_paid else list(self.sets_paid)
-            return self._json(melds, flowers, discards, tsumogiri, sets_paid)
-        return self._json(
-            [m.to_json() for m in self.melds],
-            _codes(self.flowers),
-            _codes(self.discards),
-            _codes(self.tsumogiri),
-            list(self.sets_paid),
-        )
-
-    def _json(
-        self, melds: Any, flowers: Any, discards: Any, tsumogiri: Any, sets_paid: Any
-    ) -> dict[str, Any]:
-        return {
-            "concealed": [_CODE[t] for t in self.concealed],
-            "melds": melds,
-            "flowers": flowers,
-            "discards": discards,
-            "drawn": _tile_json(self.drawn),
-            "draws": self.draws,
-            "ting": self.ting,
-            "ting_tile": _tile_json(self.ting_tile),
-            "ting_kind": self.ting_kind,
-            "ting_at": self.ting_at,
-            "ting_concealed": self.ting_concealed,
-            "missed_win": self.missed_win,
-            "tsumogiri": tsumogiri,
-            "sets_paid": sets_paid,
-        }
-
-    @classmethod
-    def from_json(cls, o: Mapping[str, Any]) -> SeatState:
-        return cls(
-            concealed=_tiles(o["concealed"], "concealed"),
-            melds=tuple(Meld.from_json(m) for m in o["melds"]),
-            flowers=_tiles(o["flowers"], "flowers"),
-            discards=_tiles(o["discards"], "discards"),
-            drawn=_opt_tile(o.get("drawn"), "drawn"),
-            draws=int(o["draws"]),
-            ting=bool(o["ting"]),
-            ting_tile=_opt_tile(o.get("ting_tile"), "ting_tile"),
-            ting_kind=o.get("ting_kind"),
-            ting_at=int(o["ting_at"]),
-            ting_concealed=bool(o["ting_concealed"]),
-            missed_win=bool(o["missed_win"]),
-            tsumogiri=_tiles(o["tsumogiri"], "tsumogiri"),
-            sets_paid=tuple(o["sets_paid"]),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class HandState:
-    """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
-    from its head, ``back`` replacement tiles from its tail. In the JSON form the wall is
-    one string, the tile codes joined by single spaces (``from_json`` also reads a list)."""
-
-    number: int
-    wall: tuple[Tile, ...]
-    front: int
-    back: int
-    salt: bytes
-    commitment: str
-    dice: tuple[int, int, int]
-    seats: tuple[SeatState, SeatState, SeatState, SeatState]
-    turn: int
-    discarder: int | None = None
-    discard: Tile | None = None  # the discard under claim / the kong tile under robbing
-    pending: tuple[int, ...] = ()
-    claims: tuple[Claim, ...] = ()
-    chain: tuple[str, ...] = ()  # replacement draws of this turn: "flower" / "kong"
-    chain_kong_from: int | None = None  # discarder of the tile of an exposed kong in chain
-    interrupted: bool = False  # a claim or kong happened (ends the first go-around)
-    discards_made: int = 0
-    chase: tuple[int, int, int] = (-1, -1, 0)  # (tile, first seat, run length) for 追
-
-    @property
-    def remaining(self) -> int:
-        return len(self.wall) - self.front - self.back
-
-    def to_json(self, prev: tuple[HandState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-        """The JSON form. With ``prev`` (an earlier hand state and its ``to_json()``), the
-        JSON of the parts this state shares with it (the same wall, the same seat objects —
-        values are immutable) is reused instead of being rebuilt: the result is equal to
-        ``to_json()`` but shares those lists and dicts with ``prev``'s JSON, so neither may
-        be changed in place."""
-        if prev is not None:
-            old, old_json = prev
-            wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
-            seats = [
-                old_json["seats"][i]
-                if old.seats[i] is s
-                else s.to_json((old.seats[i], old_json["seats"][i]))
-                for i, s in enumerate(self.seats)
-            ]
-            # (the same object: the same JSON, shared like the seats')
-            salt = old_json["salt"] if old.salt is self.salt else self.salt.hex()
-            dice = old_json["dice"] if old.dice is self.dice else list(self.dice)
-            pending = old_json["pending"] if old.pending is self.pending else list(self.pending)
-            claims = (
-                old_json["claims"]
-                if old.claims is self.claims
-                else [c.to_json() for c in self.claims]
-            )
-            chain = old_json["chain"] if old.chain is self.chain else list(self.chain)
-            chase = old_json["chase"] if old.chase is self.chase else list(self.chase)
-        else:
-            wall = _wall_json(self.wall)
-            seats = [s.to_json() for s in self.seats]
-            salt = self.salt.hex()
-            dice = list(self.dice)
-            pending = list(self.pending)
-            claims = [c.to_json() for c in self.claims]
-            chain = list(self.chain)
-            chase = list(self.chase)
-        return {
-            "number": self.number,
-            "wall": wall,
-            "front": self.front,
-            "back": self.back,
-            "salt": salt,
-            "commitment": self.commitment,
-            "dice": dice,
-            "seats": seats,
-            "turn": self.turn,
-            "discarder": self.discarder,
-            "discard": _tile_json(self.discard),
-            "pending": pending,
-            "claims": claims,
-            "chain": chain,
-            "chain_kong_from": self.chain_kong_from,
-            "interrupted": self.interrupted,
-            "discards_made": self.discards_made,
-            "chase": chase,
-        }
-
-    @classmethod
-    def from_json(cls, o: Mapping[str, Any]) -> HandState:
-        seats = tuple(SeatState.from_json(s) for s in o["seats"])
-        if len(seats) != 4:
-            raise BadActionError("a hand has four seats")
-        d = o["dice"]
-        c = o["chase"]
-        return cls(
-            number=int(o["number"]),
-            wall=_wall_tiles(o["wall"]),
-            front=int(o["front"]),
-            back=int(o["back"]),
-            salt=bytes.fromhex(o["salt"]),
-            commitment=str(o["commitment"]),
-            dice=(int(d[0]), int(d[1]), int(d[2])),
-            seats=(seats[0], seats[1], seats[2], seats[3]),
-            turn=int(o["turn"]),
-            discarder=o.get("discarder"),
-            discard=_opt_tile(o.get("discard"), "discard"),
-            pending=tuple(int(x) for x in o["pending"]),
-            claims=tuple(Claim.from_json(x) for x in o["claims"]),
-            chain=tuple(str(x) for x in o["chain"]),
-            chain_kong_from=o.get("chain_kong_from"),
-            interrupted=bool(o["interrupted"]),
-            discards_made=int(o["discards_made"]),
-            chase=(int(c[0]), int(c[1]), int(c[2])),
-        )
 
 
 #: House rules a room may change, with their allowed values.
@@ -571,101 +438,8 @@ class GameConfig:
         return cfg
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """The whole table: game progress, the ledger and the hand in play."""
-
-    config: GameConfig
-    params: GameParams = field(compare=False)
-    seq: int
-    phase: Phase
-    dealer: int
-    round_index: int  # 0 = East round …
-    hands_played: int
-    streak: int  # 連莊 count of the current dealer
-    scores: tuple[int, int, int, int]
-    ledger: tuple[Payment, ...]
-    hand: HandState | None
-    last_result: Mapping[str, Any] | None = field(default=None, compare=False)
-
-    @property
-    def round_wind(self) -> Wind:
-        return Wind.from_index(self.round_index)
-
-    def seat_wind(self, seat: int) -> Wind:
-        return Wind.from_index((seat - self.dealer) % 4)
-
-    def to_json(self, prev: tuple[GameState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-        """The JSON form. With ``prev`` (an earlier state, e.g. the one this state was
-        applied to, and its ``to_json()``), the JSON of the unchanged parts (the config, the
-        ledger, the wall, unchanged seats) is taken from ``prev``'s instead of being rebuilt:
-        equal to ``to_json()``, but sharing those lists and dicts with ``prev``'s JSON, so
-        neither may be changed in place. One action changes little of the table, so this is
-        most of the cost of serialising the state after each action."""
-        if prev is None:
-            config: Any = self.config.to_json()
-            ledger: Any = [p.to_json() for p in self.ledger]
-            hand = self.hand.to_json() if self.hand else None
-        else:
-            old, old_json = prev
-            config = old_json["config"] if old.config is self.config else self.config.to_json()
-            if old.ledger is self.ledger:
-                ledger = old_json["ledger"]
-            elif self.ledger[: len(old.ledger)] == old.ledger:
-                ledger = [
-                    *old_json["ledger"],
-                    *(p.to_json() for p in self.ledger[len(old.ledger) :]),
-                ]
-            else:
-                ledger = [p.to_json() for p in self.ledger]
-            if self.hand is None:
-                hand = None
-            elif old.hand is not None and old_json.get("hand") is not None:
-                hand = self.hand.to_json((old.hand, old_json["hand"]))
-            else:
-                hand = self.hand.to_json()
-            # (the same scores, the same last hand's result: the same JSON, shared)
-            scores = old_json["scores"] if old.scores is self.scores else list(self.scores)
-            last = (
-                old_json["last_result"]
-                if old.last_result is self.last_result
-                else _result_json(self.last_result)
-            )
-            return self._json(config, scores, ledger, hand, last)
-        return self._json(config, list(self.scores), ledger, hand, _result_json(self.last_result))
-
-    def _json(
-        self, config: Any, scores: Any, ledger: Any, hand: Any, last_result: Any
-    ) -> dict[str, Any]:
-        return {
-            "config": config,
-            "seq": self.seq,
-            "phase": self.phase.value,
-            "dealer": self.dealer,
-            "round_index": self.round_index,
-            "hands_played": self.hands_played,
-            "streak": self.streak,
-            "scores": scores,
-            "ledger": ledger,
-            "hand": hand,
-            "last_result": last_result,
-        }
-
-    @classmethod
-    def from_json(cls, o: Mapping[str, Any]) -> GameState:
-        cfg = GameConfig.from_json(o["config"])
-        s = o["scores"]
-        return cls(
-            config=cfg,
-            params=cfg.params(),
-            seq=int(o["seq"]),
-            phase=Phase(o["phase"]),
-            dealer=int(o["dealer"]),
-            round_index=int(o["round_index"]),
-            hands_played=int(o["hands_played"]),
-            streak=int(o["streak"]),
-            scores=(int(s[0]), int(s[1]), int(s[2]), int(s[3])),
-            ledger=tuple(Payment.from_json(p) for p in o["ledger"]),
-            hand=HandState.from_json(o["hand"]) if o.get("hand") else None,
-            last_result=o.get("last_result"),
-        )
+# The states are in table/state.py (re-exported here: ``table.model`` names every value type;
+# ``table/__init__`` imports this module first, so this import finds it complete).
+from table.state import GameState as GameState  # noqa: E402
+from table.state import HandState as HandState  # noqa: E402
+from table.state import SeatState as SeatState  # noqa: E402

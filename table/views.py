@@ -27,6 +27,7 @@ from table.engine import (
     _others,
     completes,
     drawable,
+    may_self_win,
     ready_discards,
     self_win_kind,
 )
@@ -68,8 +69,17 @@ def view_event_json(event: Mapping[str, Any], seat: int | None) -> dict[str, Any
     for every receiving seat). This is the one place where an event is redacted."""
     etype = str(event["type"])
     owner = event.get("_owner")
-    if _hidden_from(etype, event, owner, seat):
+    if (etype == "answered" or etype == "timeout") and _hidden_from(etype, event, owner, seat):
         return None
+    # nothing to redact (most events): a copy is the same dict as the one built below when
+    # "type" comes first (as in every ``Event.to_json()``) and is a string
+    if (
+        "_owner" not in event
+        and "_secret" not in event
+        and next(iter(event)) == "type"
+        and etype is event["type"]
+    ):
+        return dict(event)
     secret = () if owner is None or owner == seat else (event.get("_secret") or ())
     out = {"type": etype}
     for k, v in event.items():
@@ -186,8 +196,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
     if state.phase is Phase.TURN:
         if seat != h.turn:
             return []
-        w = _W(state)
-        if self_win_kind(w, seat) is not None:
+        if may_self_win(state, seat) and self_win_kind(_W(state), seat) is not None:
             out.append((ActionType.WIN, None))
         if s.ting:
             if s.drawn is not None:

@@ -1,7 +1,8 @@
 """The legal actions the server remembers per state (``server.game.legal``), including the
 ones an answer that leaves a claim window open carries over to the next state
-(``game._carry_legal``), are the engine's own for that state; and the pending decisions read
-from the JSON (``game.pending``) are the engine's ``table.decisions``."""
+(``game._carry_legal``), are the engine's own for that state; the pending decisions read
+from the JSON (``game.pending``) are the engine's ``table.decisions``; and the state JSON
+``game.apply`` makes is the state's ``to_json()``."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ def test_remembered_legal_actions_are_the_engines(ruleset: str) -> None:
         s = ch.state
         g = s["game"]
         parsed = t.GameState.from_json(g)
+        # the state JSON game.apply made (shared with the state before, or copied from it
+        # for an answer that leaves a window open) is the state's own, in its key order
+        canonical = parsed.to_json()
+        assert g == canonical and list(g) == list(canonical)
+        if g["hand"] is not None:
+            assert list(g["hand"]) == list(canonical["hand"])
         expect = {
             seat: ("turn" if d.kind is t.DecisionKind.TURN else "claim", d.id)
             for seat, d in t.decisions(parsed).items()

@@ -5,8 +5,9 @@ each legal action) over random hands and over every state of seeded random games
 
 from __future__ import annotations
 
-import dataclasses
+import inspect
 import random
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +17,18 @@ from table_testlib import PLAYABLE
 from scoring.hand import Meld
 from scoring.random_hands import random_complete
 from scoring.tiles import KINDS, Tile
-from table import GameConfig, GameState, Phase, legal_actions, legal_actions_json, replay
+from table import (
+    Action,
+    ActionType,
+    GameConfig,
+    GameState,
+    HandState,
+    Phase,
+    TableError,
+    legal_actions,
+    legal_actions_json,
+    replay,
+)
 from table.engine import _counts, _fast_replace, completes, get_scoring_ruleset
 from table.sim import play_game
 
@@ -133,16 +145,23 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
 
 def test_the_engines_replace_sets_each_field_and_keeps_the_others() -> None:
     """``table.engine._fast_replace`` (the engine's ``dataclasses.replace``, written out per
-    class) agrees with ``dataclasses.replace`` field by field, each field given the value of
+    class) agrees with the constructor given every field, field by field, each field given the value of
     another game's hand, so a field added to the model and not to the replacer fails here."""
     a, b = (_a_hand(seed) for seed in (5, 6))
     for x, y in ((a, b), (a.seats[0], b.seats[1])):
         assert _fast_replace(x, {}) == x
-        for f in dataclasses.fields(x):
-            other = getattr(y, f.name)
-            got = _fast_replace(x, {f.name: other})
-            assert got == dataclasses.replace(x, **{f.name: other})
-            assert getattr(got, f.name) == other  # (compiled: fixed tuples are unboxed)
+        # (the value types' fields: their constructor's parameters, in order)
+        names = list(inspect.signature(type(x)).parameters)
+        assert len(names) == (18 if isinstance(x, HandState) else 14)
+        for name in names:
+            other = getattr(y, name)
+            got = _fast_replace(x, {name: other})
+            want = type(x)(**{n: other if n == name else getattr(x, n) for n in names})
+            assert got == want
+            assert getattr(got, name) == other  # (compiled: fixed tuples are unboxed)
+            for n in names:
+                if n != name:
+                    assert getattr(got, n) == getattr(x, n)
 
 
 def _a_hand(seed: int):
@@ -151,3 +170,175 @@ def _a_hand(seed: int):
     st_, _ = replay(rec.initial, rec.actions[: len(rec.actions) // 2])
     assert st_.hand is not None
     return st_.hand
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_the_quick_pass_equals_the_general_path(
+    ruleset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``table.engine._pass_open`` (a pass or timeout that leaves its window open, without
+    the working copy) gives the state, its JSON and the events the general path gives, at
+    every pending seat of every window of seeded games; it declines (None) the rest."""
+    from table import engine
+
+    quick = engine._pass_open
+    cases = []
+    for state in _states(ruleset, f"quick-pass-{ruleset}"):
+        h = state.hand
+        if h is None or state.phase not in (Phase.CLAIM, Phase.ROB):
+            continue
+        for seat in range(4):
+            for kind in (ActionType.PASS, ActionType.TIMEOUT):
+                cases.append((state, Action(kind, seat, state.seq)))
+    used = 0
+    fast = []
+    for state, a in cases:
+        got = quick(state, a)
+        used += got is not None
+        fast.append(got)
+    monkeypatch.setattr(engine, "_pass_open", lambda state, a: None)
+    for (state, a), got in zip(cases, fast, strict=True):
+        try:
+            want = engine.apply(state, a)
+        except TableError:
+            assert got is None
+            continue
+        if got is None:
+            continue
+        assert got[0] == want[0]
+        assert got[0].to_json() == want[0].to_json()
+        assert got[0].to_json((state, state.to_json())) == want[0].to_json()
+        assert [e.to_json() for e in got[1]] == [e.to_json() for e in want[1]]
+    assert used > 50
+
+
+def _view_event_reference(event: dict[str, Any], seat: int | None) -> dict[str, Any] | None:
+    """``table.views.view_event_json`` as it was written before its shortcut for events
+    with nothing to redact: the reference the shortcut must equal (keys in order)."""
+    from table.views import _hidden_from
+
+    etype = str(event["type"])
+    owner = event.get("_owner")
+    if _hidden_from(etype, event, owner, seat):
+        return None
+    secret = () if owner is None or owner == seat else (event.get("_secret") or ())
+    out = {"type": etype}
+    for k, v in event.items():
+        if k not in ("type", "_owner", "_secret") and k not in secret:
+            out[k] = v
+    return out
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_view_event_json_equals_the_reference(ruleset: str) -> None:
+    """Every event of seeded games, and odd stored forms of them (a null ``_owner``, a
+    ``_secret`` without an owner, ``type`` not first or not a string), as each seat and a
+    spectator see them: the same dict, keys in the same order."""
+    from table import view_event_json
+
+    events: list[dict[str, Any]] = []
+
+    def keep(old: GameState, action: object, new: GameState, evs: Any) -> None:
+        events.extend(e.to_json() for e in evs)
+
+    play_game(GameConfig(ruleset, max_hands=2), random.Random(f"view-{ruleset}"), check=keep)
+    odd: list[dict[str, Any]] = []
+    for e in events[:200]:
+        odd.append({**e, "_owner": None})
+        odd.append({**e, "_secret": ["tile"]})
+        odd.append({k: v for k, v in reversed(list(e.items()))})
+        odd.append({**e, "type": _Str(e["type"])})
+    odd.append({"type": "answered", "seat": 1, "answer": "pass"})
+    odd.append({"type": "timeout", "seat": 2, "default": "pass"})
+    for e in [*events, *odd]:
+        for seat in (0, 1, 2, 3, None):
+            got, want = view_event_json(e, seat), _view_event_reference(e, seat)
+            assert got == want
+            if want is not None:
+                assert got is not None and list(got) == list(want)
+                assert got is not e  # a new dict (the caller may keep it)
+
+
+class _Str(str):
+    """A ``type`` that is a str subclass (``str()`` of it is a new plain string)."""
+
+
+@pytest.mark.parametrize("ruleset", PLAYABLE)
+def test_may_self_win_is_necessary(ruleset: str) -> None:
+    """``table.engine.may_self_win`` (the legal actions' shortcut on a turn) is never False
+    when the turn seat may win (``self_win_kind``), at every turn of seeded games."""
+    from table.engine import _W, may_self_win, self_win_kind
+
+    turns = wins = 0
+    for state in _states(ruleset, f"may-self-win-{ruleset}"):
+        h = state.hand
+        if h is None or state.phase is not Phase.TURN:
+            continue
+        turns += 1
+        if self_win_kind(_W(state), h.turn) is not None:
+            wins += 1
+            assert may_self_win(state, h.turn)
+    assert turns > 50
+
+
+def test_the_value_types_compare_hash_and_print_as_dataclasses() -> None:
+    """``Event``, ``SeatState``, ``HandState`` and ``GameState`` are plain classes with
+    hand-written methods (native constructors when compiled) meaning what their frozen
+    dataclasses meant: ``==`` and ``hash`` over the fields (a state's ``params`` and
+    ``last_result`` left out), a dataclass's ``repr``."""
+    from table import Event
+
+    states = _states("zung-jung", "value-types")[:40]
+    for st_ in states:
+        again = GameState.from_json(st_.to_json())
+        assert again == st_ and hash(again) == hash(st_) and again is not st_
+        other = GameState(**{n: getattr(st_, n) for n in inspect.signature(GameState).parameters})
+        assert other == st_
+        assert other != GameState(
+            **{
+                n: (st_.seq + 1 if n == "seq" else getattr(st_, n))
+                for n in inspect.signature(GameState).parameters
+            }
+        )
+        assert other == GameState(
+            **{
+                n: ({"x": 1} if n == "last_result" else getattr(st_, n))
+                for n in inspect.signature(GameState).parameters
+            }
+        )
+        if st_.hand is not None:
+            assert hash(st_.hand) == hash(HandState.from_json(st_.hand.to_json()))
+            assert repr(st_.hand.seats[0]).startswith("SeatState(concealed=(")
+    assert repr(states[0]).startswith("GameState(config=GameConfig(ruleset='zung-jung'")
+    e = Event("draw", {"seat": 1, "tile": "5p"}, 1, ("tile",))
+    assert e == Event("draw", {"seat": 1, "tile": "5p"}, 1, ("tile",)) != Event("draw", {})
+    assert (
+        repr(e) == "Event(type='draw', data={'seat': 1, 'tile': '5p'}, owner=1, secret=('tile',))"
+    )
+    with pytest.raises(TypeError):
+        hash(e)  # (a dict in it, as with the dataclass)
+    with pytest.raises(ValueError):
+        Event("x", {"type": "y"})
+
+
+def test_the_engines_events_take_owner_and_secret_from_the_definitions() -> None:
+    """``table.engine._event`` reads an event definition's owner and secret fields as
+    ``EventData.owner`` / ``secret`` give them; a definition with its own (``Kong``) has
+    them called, for every event class."""
+    from table import events as E
+    from table.engine import _owned
+
+    own = 0
+    for cls in E.EVENT_CLASSES:
+        if cls.owner is E.EventData.owner and cls.secret is E.EventData.secret:
+            assert _owned(cls) == bool(cls.SECRET or cls.PRIVATE)
+        else:
+            own += 1
+            assert _owned(cls) is None  # (Kong: its owner and secret depend on the kong)
+    assert own == 1
+
+    class Odd(E.Answered):
+        def owner(self) -> int | None:
+            return None
+
+    assert _owned(Odd) is None

@@ -8,6 +8,7 @@ engine stays free to change its tables.
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -223,7 +224,7 @@ def test_missed_win() -> None:
     # without the house rule the same win is allowed
     plain = GameState(
         **{
-            **{f: getattr(st, f) for f in st.__dataclass_fields__},
+            **{f: getattr(st, f) for f in inspect.signature(GameState).parameters},
             "params": st.params.with_overrides(missed_win=False),
         }
     )

@@ -1,0 +1,650 @@
+"""The table's states: a seat's, the hand in play's and the whole game's (value types, each
+with ``to_json()`` / ``from_json()``; re-exported by :mod:`table.model`).
+
+They are plain classes with hand-written ``__init__``, ``__eq__``, ``__hash__`` and
+``__repr__`` (a frozen dataclass's meaning), immutable by convention: compiled (mypyc) their
+constructors are native, where a frozen dataclass's generated ``__init__`` stays interpreted,
+and the engine builds new ones on every action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.hand import Meld
+from scoring.tiles import Tile, Wind
+from table.errors import BadActionError
+from table.model import (
+    _CODE,
+    Claim,
+    GameConfig,
+    Payment,
+    Phase,
+    _codes,
+    _opt_tile,
+    _repr,
+    _result_json,
+    _tile_json,
+    _tiles,
+    _wall_json,
+    _wall_tiles,
+)
+from table.params import GameParams
+
+__all__ = ["GameState", "HandState", "SeatState"]
+
+
+class SeatState:
+    """One seat during a hand. ``concealed`` is sorted and includes ``drawn``.
+
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "concealed",
+        "discards",
+        "drawn",
+        "draws",
+        "flowers",
+        "melds",
+        "missed_win",
+        "sets_paid",
+        "ting",
+        "ting_at",
+        "ting_concealed",
+        "ting_kind",
+        "ting_tile",
+        "tsumogiri",
+    )
+
+    def __init__(
+        self,
+        concealed: tuple[Tile, ...] = (),
+        melds: tuple[Meld, ...] = (),
+        flowers: tuple[Tile, ...] = (),
+        discards: tuple[Tile, ...] = (),
+        drawn: Tile | None = None,
+        draws: int = 0,
+        ting: bool = False,
+        ting_tile: Tile | None = None,
+        ting_kind: str | None = None,
+        ting_at: int = -1,
+        ting_concealed: bool = False,
+        missed_win: bool = False,
+        tsumogiri: tuple[Tile, ...] = (),
+        sets_paid: tuple[str, ...] = (),
+    ) -> None:
+        self.concealed = concealed
+        self.melds = melds
+        self.flowers = flowers
+        self.discards = discards  # the river (claimed tiles leave it)
+        self.drawn = drawn  # the tile drawn this turn (None after a claim)
+        self.draws = draws  # normal draws this hand (0 = first turn not yet drawn)
+        self.ting = ting
+        self.ting_tile = ting_tile
+        self.ting_kind = ting_kind  # "heaven" / "earth" / "normal"
+        self.ting_at = ting_at  # table discard count when 叮 was declared
+        self.ting_concealed = ting_concealed
+        self.missed_win = missed_win  # 過水 in force until the next draw
+        self.tsumogiri = tsumogiri  # tiles discarded right after drawing them (自追)
+        self.sets_paid = sets_paid  # instant flower-set payments already collected
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.concealed,
+            self.melds,
+            self.flowers,
+            self.discards,
+            self.drawn,
+            self.draws,
+            self.ting,
+            self.ting_tile,
+            self.ting_kind,
+            self.ting_at,
+            self.ting_concealed,
+            self.missed_win,
+            self.tsumogiri,
+            self.sets_paid,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not SeatState:
+            return NotImplemented
+        assert isinstance(other, SeatState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "concealed",
+                "melds",
+                "flowers",
+                "discards",
+                "drawn",
+                "draws",
+                "ting",
+                "ting_tile",
+                "ting_kind",
+                "ting_at",
+                "ting_concealed",
+                "missed_win",
+                "tsumogiri",
+                "sets_paid",
+            ),
+            (
+                self.concealed,
+                self.melds,
+                self.flowers,
+                self.discards,
+                self.drawn,
+                self.draws,
+                self.ting,
+                self.ting_tile,
+                self.ting_kind,
+                self.ting_at,
+                self.ting_concealed,
+                self.missed_win,
+                self.tsumogiri,
+                self.sets_paid,
+            ),
+        )
+
+    def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
+        the lists of the tuples it shares with it are shared too (as ``HandState.to_json``
+        shares unchanged seats)."""
+        if prev is not None:
+            old, o = prev
+            melds = o["melds"] if old.melds is self.melds else [m.to_json() for m in self.melds]
+            flowers = o["flowers"] if old.flowers is self.flowers else _codes(self.flowers)
+            discards = o["discards"] if old.discards is self.discards else _codes(self.discards)
+            tsumogiri = (
+                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else _codes(self.tsumogiri)
+            )
+            sets_paid = o["sets_paid"] if old.sets_paid is self.sets_paid else list(self.sets_paid)
+            return self._json(melds, flowers, discards, tsumogiri, sets_paid)
+        return self._json(
+            [m.to_json() for m in self.melds],
+            _codes(self.flowers),
+            _codes(self.discards),
+            _codes(self.tsumogiri),
+            list(self.sets_paid),
+        )
+
+    def _json(
+        self, melds: Any, flowers: Any, discards: Any, tsumogiri: Any, sets_paid: Any
+    ) -> dict[str, Any]:
+        return {
+            "concealed": [_CODE[t] for t in self.concealed],
+            "melds": melds,
+            "flowers": flowers,
+            "discards": discards,
+            "drawn": _tile_json(self.drawn),
+            "draws": self.draws,
+            "ting": self.ting,
+            "ting_tile": _tile_json(self.ting_tile),
+            "ting_kind": self.ting_kind,
+            "ting_at": self.ting_at,
+            "ting_concealed": self.ting_concealed,
+            "missed_win": self.missed_win,
+            "tsumogiri": tsumogiri,
+            "sets_paid": sets_paid,
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> SeatState:
+        return cls(
+            concealed=_tiles(o["concealed"], "concealed"),
+            melds=tuple(Meld.from_json(m) for m in o["melds"]),
+            flowers=_tiles(o["flowers"], "flowers"),
+            discards=_tiles(o["discards"], "discards"),
+            drawn=_opt_tile(o.get("drawn"), "drawn"),
+            draws=int(o["draws"]),
+            ting=bool(o["ting"]),
+            ting_tile=_opt_tile(o.get("ting_tile"), "ting_tile"),
+            ting_kind=o.get("ting_kind"),
+            ting_at=int(o["ting_at"]),
+            ting_concealed=bool(o["ting_concealed"]),
+            missed_win=bool(o["missed_win"]),
+            tsumogiri=_tiles(o["tsumogiri"], "tsumogiri"),
+            sets_paid=tuple(o["sets_paid"]),
+        )
+
+
+class HandState:
+    """The hand in play. The wall is the whole shuffled wall; ``front`` tiles were drawn
+    from its head, ``back`` replacement tiles from its tail. In the JSON form the wall is
+    one string, the tile codes joined by single spaces (``from_json`` also reads a list).
+
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "back",
+        "chain",
+        "chain_kong_from",
+        "chase",
+        "claims",
+        "commitment",
+        "dice",
+        "discard",
+        "discarder",
+        "discards_made",
+        "front",
+        "interrupted",
+        "number",
+        "pending",
+        "salt",
+        "seats",
+        "turn",
+        "wall",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        wall: tuple[Tile, ...],
+        front: int,
+        back: int,
+        salt: bytes,
+        commitment: str,
+        dice: tuple[int, int, int],
+        seats: tuple[SeatState, SeatState, SeatState, SeatState],
+        turn: int,
+        discarder: int | None = None,
+        discard: Tile | None = None,
+        pending: tuple[int, ...] = (),
+        claims: tuple[Claim, ...] = (),
+        chain: tuple[str, ...] = (),
+        chain_kong_from: int | None = None,
+        interrupted: bool = False,
+        discards_made: int = 0,
+        chase: tuple[int, int, int] = (-1, -1, 0),
+    ) -> None:
+        self.number = number
+        self.wall = wall
+        self.front = front
+        self.back = back
+        self.salt = salt
+        self.commitment = commitment
+        self.dice = dice
+        self.seats = seats
+        self.turn = turn
+        self.discarder = discarder
+        self.discard = discard  # the discard under claim / the kong tile under robbing
+        self.pending = pending
+        self.claims = claims
+        self.chain = chain  # replacement draws of this turn: "flower" / "kong"
+        self.chain_kong_from = chain_kong_from  # discarder of the tile of an exposed kong in chain
+        self.interrupted = interrupted  # a claim or kong happened (ends the first go-around)
+        self.discards_made = discards_made
+        self.chase = chase  # (tile, first seat, run length) for 追
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.number,
+            self.wall,
+            self.front,
+            self.back,
+            self.salt,
+            self.commitment,
+            self.dice,
+            self.seats,
+            self.turn,
+            self.discarder,
+            self.discard,
+            self.pending,
+            self.claims,
+            self.chain,
+            self.chain_kong_from,
+            self.interrupted,
+            self.discards_made,
+            self.chase,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not HandState:
+            return NotImplemented
+        assert isinstance(other, HandState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "number",
+                "wall",
+                "front",
+                "back",
+                "salt",
+                "commitment",
+                "dice",
+                "seats",
+                "turn",
+                "discarder",
+                "discard",
+                "pending",
+                "claims",
+                "chain",
+                "chain_kong_from",
+                "interrupted",
+                "discards_made",
+                "chase",
+            ),
+            (
+                self.number,
+                self.wall,
+                self.front,
+                self.back,
+                self.salt,
+                self.commitment,
+                self.dice,
+                self.seats,
+                self.turn,
+                self.discarder,
+                self.discard,
+                self.pending,
+                self.claims,
+                self.chain,
+                self.chain_kong_from,
+                self.interrupted,
+                self.discards_made,
+                self.chase,
+            ),
+        )
+
+    @property
+    def remaining(self) -> int:
+        return len(self.wall) - self.front - self.back
+
+    def to_json(self, prev: tuple[HandState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form. With ``prev`` (an earlier hand state and its ``to_json()``), the
+        JSON of the parts this state shares with it (the same wall, the same seat objects —
+        values are immutable) is reused instead of being rebuilt: the result is equal to
+        ``to_json()`` but shares those lists and dicts with ``prev``'s JSON, so neither may
+        be changed in place."""
+        if prev is not None:
+            old, old_json = prev
+            wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
+            seats = [
+                old_json["seats"][i]
+                if old.seats[i] is s
+                else s.to_json((old.seats[i], old_json["seats"][i]))
+                for i, s in enumerate(self.seats)
+            ]
+            # (the same object: the same JSON, shared like the seats')
+            salt = old_json["salt"] if old.salt is self.salt else self.salt.hex()
+            dice = old_json["dice"] if old.dice is self.dice else list(self.dice)
+            pending = old_json["pending"] if old.pending is self.pending else list(self.pending)
+            claims = (
+                old_json["claims"]
+                if old.claims is self.claims
+                else [c.to_json() for c in self.claims]
+            )
+            chain = old_json["chain"] if old.chain is self.chain else list(self.chain)
+            chase = old_json["chase"] if old.chase is self.chase else list(self.chase)
+        else:
+            wall = _wall_json(self.wall)
+            seats = [s.to_json() for s in self.seats]
+            salt = self.salt.hex()
+            dice = list(self.dice)
+            pending = list(self.pending)
+            claims = [c.to_json() for c in self.claims]
+            chain = list(self.chain)
+            chase = list(self.chase)
+        return {
+            "number": self.number,
+            "wall": wall,
+            "front": self.front,
+            "back": self.back,
+            "salt": salt,
+            "commitment": self.commitment,
+            "dice": dice,
+            "seats": seats,
+            "turn": self.turn,
+            "discarder": self.discarder,
+            "discard": _tile_json(self.discard),
+            "pending": pending,
+            "claims": claims,
+            "chain": chain,
+            "chain_kong_from": self.chain_kong_from,
+            "interrupted": self.interrupted,
+            "discards_made": self.discards_made,
+            "chase": chase,
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> HandState:
+        seats = tuple(SeatState.from_json(s) for s in o["seats"])
+        if len(seats) != 4:
+            raise BadActionError("a hand has four seats")
+        d = o["dice"]
+        c = o["chase"]
+        return cls(
+            number=int(o["number"]),
+            wall=_wall_tiles(o["wall"]),
+            front=int(o["front"]),
+            back=int(o["back"]),
+            salt=bytes.fromhex(o["salt"]),
+            commitment=str(o["commitment"]),
+            dice=(int(d[0]), int(d[1]), int(d[2])),
+            seats=(seats[0], seats[1], seats[2], seats[3]),
+            turn=int(o["turn"]),
+            discarder=o.get("discarder"),
+            discard=_opt_tile(o.get("discard"), "discard"),
+            pending=tuple(int(x) for x in o["pending"]),
+            claims=tuple(Claim.from_json(x) for x in o["claims"]),
+            chain=tuple(str(x) for x in o["chain"]),
+            chain_kong_from=o.get("chain_kong_from"),
+            interrupted=bool(o["interrupted"]),
+            discards_made=int(o["discards_made"]),
+            chase=(int(c[0]), int(c[1]), int(c[2])),
+        )
+
+
+class GameState:
+    """The whole table: game progress, the ledger and the hand in play.
+
+    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
+    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
+    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
+    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
+    """
+
+    __slots__ = (
+        "config",
+        "dealer",
+        "hand",
+        "hands_played",
+        "last_result",
+        "ledger",
+        "params",
+        "phase",
+        "round_index",
+        "scores",
+        "seq",
+        "streak",
+    )
+
+    def __init__(
+        self,
+        config: GameConfig,
+        params: GameParams,
+        seq: int,
+        phase: Phase,
+        dealer: int,
+        round_index: int,
+        hands_played: int,
+        streak: int,
+        scores: tuple[int, int, int, int],
+        ledger: tuple[Payment, ...],
+        hand: HandState | None,
+        last_result: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.config = config
+        self.params = params
+        self.seq = seq
+        self.phase = phase
+        self.dealer = dealer
+        self.round_index = round_index  # 0 = East round …
+        self.hands_played = hands_played
+        self.streak = streak  # 連莊 count of the current dealer
+        self.scores = scores
+        self.ledger = ledger
+        self.hand = hand
+        self.last_result = last_result
+
+    def _fields(self) -> tuple[Any, ...]:
+        """The fields that count for ``==`` and ``hash``."""
+        return (
+            self.config,
+            self.seq,
+            self.phase,
+            self.dealer,
+            self.round_index,
+            self.hands_played,
+            self.streak,
+            self.scores,
+            self.ledger,
+            self.hand,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        assert isinstance(other, GameState)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return _repr(
+            self,
+            (
+                "config",
+                "params",
+                "seq",
+                "phase",
+                "dealer",
+                "round_index",
+                "hands_played",
+                "streak",
+                "scores",
+                "ledger",
+                "hand",
+                "last_result",
+            ),
+            (
+                self.config,
+                self.params,
+                self.seq,
+                self.phase,
+                self.dealer,
+                self.round_index,
+                self.hands_played,
+                self.streak,
+                self.scores,
+                self.ledger,
+                self.hand,
+                self.last_result,
+            ),
+        )
+
+    @property
+    def round_wind(self) -> Wind:
+        return Wind.from_index(self.round_index)
+
+    def seat_wind(self, seat: int) -> Wind:
+        return Wind.from_index((seat - self.dealer) % 4)
+
+    def to_json(self, prev: tuple[GameState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+        """The JSON form. With ``prev`` (an earlier state, e.g. the one this state was
+        applied to, and its ``to_json()``), the JSON of the unchanged parts (the config, the
+        ledger, the wall, unchanged seats) is taken from ``prev``'s instead of being rebuilt:
+        equal to ``to_json()``, but sharing those lists and dicts with ``prev``'s JSON, so
+        neither may be changed in place. One action changes little of the table, so this is
+        most of the cost of serialising the state after each action."""
+        if prev is None:
+            config: Any = self.config.to_json()
+            ledger: Any = [p.to_json() for p in self.ledger]
+            hand = self.hand.to_json() if self.hand else None
+        else:
+            old, old_json = prev
+            config = old_json["config"] if old.config is self.config else self.config.to_json()
+            if old.ledger is self.ledger:
+                ledger = old_json["ledger"]
+            elif self.ledger[: len(old.ledger)] == old.ledger:
+                ledger = [
+                    *old_json["ledger"],
+                    *(p.to_json() for p in self.ledger[len(old.ledger) :]),
+                ]
+            else:
+                ledger = [p.to_json() for p in self.ledger]
+            if self.hand is None:
+                hand = None
+            elif old.hand is not None and old_json.get("hand") is not None:
+                hand = self.hand.to_json((old.hand, old_json["hand"]))
+            else:
+                hand = self.hand.to_json()
+            # (the same scores, the same last hand's result: the same JSON, shared)
+            scores = old_json["scores"] if old.scores is self.scores else list(self.scores)
+            last = (
+                old_json["last_result"]
+                if old.last_result is self.last_result
+                else _result_json(self.last_result)
+            )
+            return self._json(config, scores, ledger, hand, last)
+        return self._json(config, list(self.scores), ledger, hand, _result_json(self.last_result))
+
+    def _json(
+        self, config: Any, scores: Any, ledger: Any, hand: Any, last_result: Any
+    ) -> dict[str, Any]:
+        return {
+            "config": config,
+            "seq": self.seq,
+            "phase": self.phase._value_,
+            "dealer": self.dealer,
+            "round_index": self.round_index,
+            "hands_played": self.hands_played,
+            "streak": self.streak,
+            "scores": scores,
+            "ledger": ledger,
+            "hand": hand,
+            "last_result": last_result,
+        }
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any]) -> GameState:
+        cfg = GameConfig.from_json(o["config"])
+        s = o["scores"]
+        return cls(
+            config=cfg,
+            params=cfg.params(),
+            seq=int(o["seq"]),
+            phase=Phase(o["phase"]),
+            dealer=int(o["dealer"]),
+            round_index=int(o["round_index"]),
+            hands_played=int(o["hands_played"]),
+            streak=int(o["streak"]),
+            scores=(int(s[0]), int(s[1]), int(s[2]), int(s[3])),
+            ledger=tuple(Payment.from_json(p) for p in o["ledger"]),
+            hand=HandState.from_json(o["hand"]) if o.get("hand") else None,
+            last_result=o.get("last_result"),
+        )
