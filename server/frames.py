@@ -132,7 +132,7 @@ def events_frame(
     without a choice, the seats a discard is not about) all get the same bytes: built for
     the first of them, reused for the others."""
     memo = None
-    if events is None and _unnamed(entry, seat):
+    if _unnamed(entry, seat):  # (``events``, when given, are the seat's: the same as theirs)
         memo = (entry, room, v, prev)
         last = _UNNAMED[0]
         if last is not None:
