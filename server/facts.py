@@ -113,16 +113,17 @@ def build_entry(
         entry["playing"] = True
         if deadlines is None:
             deadlines = room_deadlines(state, grace_ms, bot_delay_ms)
-        timeouts = seat_timeouts(deadlines)
-        answered = game_room.held_answers(state, answers)
+        timeouts = seat_timeouts(deadlines) if deadlines else {}
+        answered = game_room.held_answers(state, answers) if answers else {}
         legal: JSON = {}
         seat_deadlines: JSON = {}
         auto = state.get("pending_auto") or ()
         held = rooms.held(state) is not None  # paused: nobody may act until it resumes
         for k in state.get("pending_kinds") or {}:
-            done = int(k) in answered
-            legal[k] = [] if k in auto or held or done else game.legal(state["game"], int(k))
-            d = None if done else timeouts.get(int(k))
+            i = int(k)
+            done = i in answered
+            legal[k] = [] if k in auto or held or done else game.legal(state["game"], i)
+            d = None if done else timeouts.get(i)
             if d is not None:
                 seat_deadlines[k] = d
         entry["legal"] = legal

@@ -1,7 +1,8 @@
 """What each connection is shown of a room, computed purely: visible events, quiet decisions, and the ``events`` and ``snapshot`` messages built from :mod:`protocol` types.
 
-Nothing here does I/O or keeps state between calls; :mod:`server.fanout` decides who gets
-which frame and :mod:`server.transport` writes it.
+Nothing here does I/O; the one thing kept between calls is the last frame built for a seat
+its entry does not name (:func:`events_frame`: the other such seats get the same bytes).
+:mod:`server.fanout` decides who gets which frame and :mod:`server.transport` writes it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,38 @@ def visible_events(entry: JSON, seat: int | None) -> list[JSON]:
         if seen is not None:
             out.append(seen)
     return out
+
+
+def _view_class(event: JSON, seat: int | None) -> int | None:
+    """Which seats see ``event`` alike (``game.view_event``, the engine's one redaction
+    rule: what a seat sees of an event depends only on whether it is the event's owner
+    (``_owner``) or the seat it names (``seat``: whose timeout-pass it hides)): the seat
+    itself when the event names it, -1 for every seat it does not name (they all see the
+    same), None for a spectator. ``tests/server_tests/test_events_frame.py`` checks this
+    against ``game.view_event`` for every seat over played games."""
+    if seat is None or seat == event.get("_owner") or seat == event.get("seat"):
+        return seat
+    return -1
+
+
+def _unnamed(entry: JSON, seat: int | None) -> bool:
+    """Whether ``seat`` sees the entry like every other seat its events do not name
+    (:func:`_view_class` -1 for each event) and has no legal actions and no deadline of
+    its own: then its frame is theirs."""
+    if seat is None:
+        return False
+    for e in entry.get("events") or ():
+        if seat == e.get("_owner") or seat == e.get("seat"):
+            return False
+    key = str(seat)
+    return not (entry.get("legal") or {}).get(key) and key not in (entry.get("deadlines") or {})
+
+
+#: the frame of the last entry framed for a seat it does not name (:func:`_unnamed`):
+#: ((entry, room, v, prev), frame). The caller frames one entry for every seat view, then
+#: the next: the seats the entry does not name get these bytes, built once. Identity-checked
+#: and replaced whole (a reader in another thread sees the old pair or the new one).
+_UNNAMED: list[tuple[tuple[Any, ...], bytes] | None] = [None]
 
 
 class EntryFrames:
@@ -94,7 +127,18 @@ def events_frame(
 
     The wire dict of :class:`protocol.messages.Events` is built directly (same keys, same
     order, None left out: ``tests/server_tests/test_events_frame.py`` compares it with
-    ``m.Events(...).to_wire()``): four of these per action."""
+    ``m.Events(...).to_wire()``): four of these per action. The seats the entry does not
+    name and that have no legal actions of their own (:func:`_unnamed`: in a claim window
+    without a choice, the seats a discard is not about) all get the same bytes: built for
+    the first of them, reused for the others."""
+    memo = None
+    if _unnamed(entry, seat):  # (``events``, when given, are the seat's: the same as theirs)
+        memo = (entry, room, v, prev)
+        last = _UNNAMED[0]
+        if last is not None:
+            k = last[0]
+            if k[0] is entry and k[1] == room and k[2] == v and k[3] == prev:
+                return last[1]
     if events is None:
         events = visible_events(entry, seat)
     key = str(seat) if seat is not None else None
@@ -114,7 +158,10 @@ def events_frame(
         wire["deadline"] = deadline
     if prev is not None:
         wire["prev"] = prev
-    return encode(wire)
+    frame = encode(wire)
+    if memo is not None:
+        _UNNAMED[0] = (memo, frame)
+    return frame
 
 
 def snapshot(

@@ -215,19 +215,26 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
         seat = seats[int(k)]
         if seat is None or seat["bot"] or seat.get("auto"):
             continue
-        legal = game.legal(s["game"], int(k))
-        no_claims = bool((seat.get("toggles") or {}).get("no_claims", False))
-        if all(a.get("type") == "pass" or (no_claims and a.get("type") != "win") for a in legal):
+        toggles = seat.get("toggles")
+        no_claims = bool(toggles.get("no_claims", False)) if toggles else False
+        for a in game.legal(s["game"], int(k)):
+            t = a.get("type")
+            if t != "pass" and (not no_claims or t == "win"):
+                break  # a choice
+        else:
             out.append(k)
-    return sorted(out)
+    if len(out) > 1:
+        out.sort()
+    return out
 
 
 def _auto_acts(s: JSON, kinds: JSON) -> JSON:
     """The actions the server takes at once for players who asked for it: a legal win
     (``auto_win``), the only possible discard (``auto_discard``)."""
     out: JSON = {}
+    seats = s["seats"]
     for k, kind in kinds.items():
-        seat = s["seats"][int(k)]
+        seat = seats[int(k)]
         if seat is None or seat["bot"] or seat.get("auto") or not seat.get("toggles"):
             continue
         t = toggles_of(s, int(k))
@@ -358,17 +365,23 @@ def deadlines(
     if state.get("next_hand_at") is not None:
         out.append((int(state["next_hand_at"]), "deal", -1))
         return out
+    kinds = state.get("pending_kinds")
+    if not kinds:
+        return out  # (no open decision: nothing else is due)
     o = state["options"]
     since = state.get("pending_since") or {}
     auto = state.get("pending_auto") or ()
+    acts = state.get("pending_act") or {}
     ids = state.get("pending_ids") or {}
+    seats = state["seats"]
     seed = str(state.get("window_seed") or state.get("id", ""))
     hi = window_hi(state, bot_delay_ms)
-    answered = held_answers(state, answers)
+    answered = held_answers(state, answers) if answers else {}
     window: list[tuple[int | None, str, int]] = []
-    for k, kind in sorted((state.get("pending_kinds") or {}).items()):
+    for k in sorted(kinds) if len(kinds) > 1 else kinds:
+        kind = kinds[k]
         i = int(k)
-        seat = state["seats"][i]
+        seat = seats[i]
         t0 = int(since.get(k, 0))
         claim = kind == "claim"
         at: int | None
@@ -383,7 +396,7 @@ def deadlines(
                 else t0 + _bot_delay(state, bot_delay_ms)
             )
             what = "bot"
-        elif k in (state.get("pending_act") or {}):
+        elif k in acts:
             # the player's own setting: on a turn at once, in a window when the others are
             at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if claim else t0
             what = "act"
@@ -396,9 +409,16 @@ def deadlines(
             window.append((at, what, i))
         elif at is not None:
             out.append((at, what, i))
-    if window and all(at is not None for at, _, _ in window):
-        close = max(at for at, _, _ in window if at is not None)
-        out.extend((close, what, i) for _, what, i in window)
+    if window:
+        close: int | None = None
+        for at, _, _ in window:
+            if at is None:
+                return out  # a player asked without a timeout holds the window open
+            if close is None or at > close:
+                close = at
+        assert close is not None
+        for _, what, i in window:
+            out.append((close, what, i))
     return out
 
 

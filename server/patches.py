@@ -28,29 +28,40 @@ _MISSING = object()
 def diff(old: Any, new: Any) -> Patch:
     """The patch that turns ``old`` into ``new`` (both dicts, or both lists of one length)."""
     out: Patch = {}
-    # (the identity test inline: most values are shared between versions, and a call per
-    # key cost more than the rest of the diff)
-    if isinstance(new, dict):
+    # (:func:`_op` inline: most values are shared between versions, and a call per key cost
+    # more than the rest of the diff; most that are not are numbers, strings or None)
+    if type(new) is dict or isinstance(new, dict):
         missing = _MISSING
         added = 0
-        for key, value in new.items():
+        for key, after in new.items():
             before = old.get(key, missing)
-            if before is value:
+            if before is after:
                 continue
             if before is missing:
-                out[key] = [SET, value]
+                out[key] = [SET, after]
                 added += 1
-            else:
-                _op(out, key, before, value)
+                continue
+            kind = type(after)
+            if kind is type(before):
+                if kind is dict or (
+                    kind is list and len(before) == len(after) and after and type(after[0]) is dict
+                ):
+                    sub = diff(before, after)
+                    if sub:
+                        out[key] = [SUB, sub]
+                    continue
+                if before == after:
+                    continue
+            out[key] = [SET, after]
         if len(old) > len(new) - added:  # some key of old is not in new
             for key in old:
                 if key not in new:
                     out[key] = [DEL]
         return out
-    for i, value in enumerate(new):
+    for i, after in enumerate(new):
         before = old[i]
-        if before is not value:
-            _op(out, i, before, value)
+        if before is not after:
+            _op(out, i, before, after)
     return out
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
-from protocol.codec import encode
+from protocol.codec import decode, encode
 from server import game
 from server.app import App
 from server.config import Config
@@ -55,3 +55,63 @@ def test_events_frame_equals_the_message_encoding() -> None:
     for v, entry in enumerate(entries):
         for seat in (None, 0, 1, 2, 3):
             assert app.events_frame(ROOM, v, entry, seat) == _expected(ROOM, v, entry, seat)
+
+
+def _played_entries(ruleset: str, seed: int, claim_seconds: int = 0) -> list[dict[str, Any]]:
+    app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
+    _, ch = started_room(ruleset, 0, hands=2, turn_seconds=30, claim_seconds=claim_seconds)
+    s, entry = ch.state, app.build_entry(ch, 0)
+    entries = [entry]
+    rng = random.Random(seed)
+    now = 0
+    while s["status"] == "playing" and len(entries) < 400:
+        now += 10
+        ch, _ = next_change(s, entry, rng, now)
+        entry = app.build_entry(ch, now)
+        entries.append(entry)
+        s = ch.state
+    return entries
+
+
+def test_seats_an_event_does_not_name_see_it_alike() -> None:
+    """``frames._view_class``: the engine's redaction shows an event alike to every seat
+    it does not name (owner or ``seat``), so those seats (``frames._unnamed``, without
+    legal actions of their own) share one frame."""
+    from server.frames import _view_class
+
+    seen = 0
+    for ruleset, seed in (("zung-jung", 1), ("mcr", 2), ("hk-tw16", 3)):
+        for entry in _played_entries(ruleset, seed, claim_seconds=5):
+            for e in entry.get("events") or []:
+                by_class: dict[Any, Any] = {}
+                for seat in (0, 1, 2, 3):
+                    cls = _view_class(e, seat)
+                    view = game.view_event(e, seat)
+                    if cls in by_class:
+                        assert by_class[cls] == view, (e, seat)
+                        seen += 1
+                    by_class[cls] = view
+    assert seen > 100
+
+
+def test_shared_frames_equal_the_message_encoding_in_any_order() -> None:
+    """The frame the seats an entry does not name share (``frames._UNNAMED``) is the
+    bytes of each of them, whichever seat asks first, with ``prev`` or without, with the
+    caller's visible events (``EntryFrames``) or not."""
+    from server import frames as framing
+
+    entries = _played_entries("zung-jung", 5)
+    rng = random.Random(7)
+    for v, entry in enumerate(entries):
+        seats: list[int | None] = [None, 0, 1, 2, 3]
+        rng.shuffle(seats)
+        ef = framing.EntryFrames()
+        for seat in seats:
+            want = _expected(ROOM, v, entry, seat)
+            assert framing.events_frame(ROOM, v, entry, seat) == want
+            assert framing.events_frame(ROOM, v, entry, seat, None, ef.visible(entry, seat)) == want
+            got = framing.events_frame(ROOM, v, entry, seat, v - 1)
+            assert got == encode({**decode(want), "prev": v - 1})
+            assert framing.quiet(entry, entries[v - 1], seat, ef.visible(entry, seat)) == (
+                framing.quiet(entry, entries[v - 1], seat)
+            )
