@@ -159,11 +159,14 @@ async def run_game(
     reconnect: bool = False,
     sparse: bool = True,
     gc_freeze_seconds: float = GC_FREEZE_SECONDS,
+    window_ms: int | None = None,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
     rs = [
-        GameRoom(urls, i, rec, pacing, ruleset, reconnect=reconnect, sparse=sparse)
+        GameRoom(
+            urls, i, rec, pacing, ruleset, reconnect=reconnect, sparse=sparse, window_ms=window_ms
+        )
         for i in range(worker, rooms, workers)
     ]
     await _drive(rs, rec, duration, connect_rate, progress, pids, until_hands, gc_freeze_seconds)
@@ -357,6 +360,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=GC_FREEZE_SECONDS,
         help="the harness's own collector freeze, as the server's (0: off)",
     )
+    ap.add_argument(
+        "--window-ms",
+        type=int,
+        help="the rooms' window_ms option (default: the server's, 1000): the longest wait of a"
+        " claim window's automatic answers; 0 for a flat-out peak, whose windows would"
+        " otherwise wait up to a second for the server's drawn times",
+    )
     ap.add_argument("--connect-rate", type=float, default=200.0, help="rooms set up per second")
     ap.add_argument("--baseline", action="store_true", help="also run the bare-websockets baseline")
     ap.add_argument("--baseline-url", help="a running baseline server (default: start one)")
@@ -410,6 +420,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "progress": not args.quiet, "pids": args.server_pid,
             "until_hands": args.until_hands, "reconnect": args.reconnect,
             "sparse": not args.dense, "gc_freeze_seconds": args.gc_freeze_seconds,
+            "window_ms": args.window_ms,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}

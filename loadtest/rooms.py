@@ -149,9 +149,13 @@ class GameRoom(_Room):
         hands_per_game: int = 64,
         reconnect: bool = False,
         sparse: bool = True,
+        window_ms: int | None = None,
     ) -> None:
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
+        #: the rooms' ``window_ms`` option (None: the server's default): the longest wait of
+        #: a claim window's automatic answers (server/windows.py)
+        self.window_ms = window_ms
         self.reconnect = reconnect
         # hello.sparse only when asked for: a server older than sparse delivery refuses the field
         self._sparse = {"sparse": True} if sparse else {}
@@ -183,6 +187,8 @@ class GameRoom(_Room):
             "claim_seconds": 0,
             "hand_pause_ms": 0,
         }
+        if self.window_ms is not None:
+            opts["window_ms"] = self.window_ms
         ack = await host.request({"type": "create_room", "ruleset": self.ruleset, "options": opts})
         self.room = str(ack["room"])
         code = await self._code(host)
