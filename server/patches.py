@@ -28,58 +28,39 @@ _MISSING = object()
 def diff(old: Any, new: Any) -> Patch:
     """The patch that turns ``old`` into ``new`` (both dicts, or both lists of one length)."""
     out: Patch = {}
-    # (:func:`_op` inline: most values are shared between versions, and a call per key cost
-    # more than the rest of the diff; most that are not are numbers, strings or None)
-    if type(new) is dict or isinstance(new, dict):
-        missing = _MISSING
-        added = 0
-        for key, after in new.items():
-            before = old.get(key, missing)
-            if before is after:
-                continue
-            if before is missing:
-                out[key] = [SET, after]
-                added += 1
-                continue
-            kind = type(after)
-            if kind is type(before):
-                if kind is dict or (
-                    kind is list and len(before) == len(after) and after and type(after[0]) is dict
-                ):
-                    sub = diff(before, after)
-                    if sub:
-                        out[key] = [SUB, sub]
-                    continue
-                if before == after:
-                    continue
+    is_dict = isinstance(new, dict)
+    if not is_dict:  # lists of one length (the seats): compared index by index
+        old = dict(enumerate(old))
+    missing = _MISSING
+    added = 0
+    # (one loop, the comparison inline: most values are shared between versions, and a call
+    # per key cost more than the rest of the diff; most that are not are numbers, strings or
+    # None)
+    for key, after in new.items() if is_dict else enumerate(new):
+        before = old.get(key, missing)
+        if before is after:
+            continue
+        if before is missing:
             out[key] = [SET, after]
-        if len(old) > len(new) - added:  # some key of old is not in new
-            for key in old:
-                if key not in new:
-                    out[key] = [DEL]
-        return out
-    for i, after in enumerate(new):
-        before = old[i]
-        if before is not after:
-            _op(out, i, before, after)
+            added += 1
+            continue
+        kind = type(after)
+        if kind is type(before):
+            if kind is dict or (
+                kind is list and len(before) == len(after) and after and type(after[0]) is dict
+            ):
+                sub = diff(before, after)
+                if sub:
+                    out[key] = [SUB, sub]
+                continue
+            if before == after:
+                continue
+        out[key] = [SET, after]
+    if is_dict and len(old) > len(new) - added:  # some key of old is not in new
+        for key in old:
+            if key not in new:
+                out[key] = [DEL]
     return out
-
-
-def _op(out: Patch, key: Any, before: Any, after: Any) -> None:
-    if before is after:
-        return
-    kind = type(after)
-    if kind is type(before):
-        if kind is dict or (
-            kind is list and len(before) == len(after) and after and type(after[0]) is dict
-        ):
-            sub = diff(before, after)
-            if sub:
-                out[key] = [SUB, sub]
-            return
-        if before == after:
-            return
-    out[key] = [SET, after]
 
 
 def apply(state: Any, patch: Patch) -> Any:
