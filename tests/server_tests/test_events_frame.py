@@ -14,6 +14,7 @@ from protocol.codec import decode, encode
 from server import game
 from server.app import App
 from server.config import Config
+from server_tests.test_sparse import _entries
 
 
 def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> bytes:
@@ -57,22 +58,6 @@ def test_events_frame_equals_the_message_encoding() -> None:
             assert app.events_frame(ROOM, v, entry, seat) == _expected(ROOM, v, entry, seat)
 
 
-def _played_entries(ruleset: str, seed: int, claim_seconds: int = 0) -> list[dict[str, Any]]:
-    app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
-    _, ch = started_room(ruleset, 0, hands=2, turn_seconds=30, claim_seconds=claim_seconds)
-    s, entry = ch.state, app.build_entry(ch, 0)
-    entries = [entry]
-    rng = random.Random(seed)
-    now = 0
-    while s["status"] == "playing" and len(entries) < 400:
-        now += 10
-        ch, _ = next_change(s, entry, rng, now)
-        entry = app.build_entry(ch, now)
-        entries.append(entry)
-        s = ch.state
-    return entries
-
-
 def test_seats_an_event_does_not_name_see_it_alike() -> None:
     """``frames._view_class``: the engine's redaction shows an event alike to every seat
     it does not name (owner or ``seat``), so those seats (``frames._unnamed``, without
@@ -81,7 +66,7 @@ def test_seats_an_event_does_not_name_see_it_alike() -> None:
 
     seen = 0
     for ruleset, seed in (("zung-jung", 1), ("mcr", 2), ("hk-tw16", 3)):
-        for entry in _played_entries(ruleset, seed, claim_seconds=5):
+        for entry in _entries(ruleset, seed, n=400):
             for e in entry.get("events") or []:
                 by_class: dict[Any, Any] = {}
                 for seat in (0, 1, 2, 3):
@@ -100,7 +85,7 @@ def test_shared_frames_equal_the_message_encoding_in_any_order() -> None:
     caller's visible events (``EntryFrames``) or not."""
     from server import frames as framing
 
-    entries = _played_entries("zung-jung", 5)
+    entries = _entries("zung-jung", 5, n=400, claim_seconds=0)
     rng = random.Random(7)
     for v, entry in enumerate(entries):
         seats: list[int | None] = [None, 0, 1, 2, 3]

@@ -25,12 +25,15 @@ JSON = dict[str, Any]
 VIEWS: list[int | None] = [0, 1, 2, 3, None]
 
 
-def _entries(ruleset: str, seed: int, n: int, app: App | None = None) -> list[JSON]:
+def _entries(
+    ruleset: str, seed: int, n: int, app: App | None = None, claim_seconds: int = 5
+) -> list[JSON]:
     """The log entries of a room playing ``n`` actions (the load test's policy), from the
-    game's start: with claim windows, hands ending, and deadlines."""
+    game's start: with claim windows (``claim_seconds``, 0: no time limit), hands ending, and
+    deadlines."""
     if app is None:
         app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
-    _, ch = started_room(ruleset, 0, hands=3, turn_seconds=30, claim_seconds=5)
+    _, ch = started_room(ruleset, 0, hands=3, turn_seconds=30, claim_seconds=claim_seconds)
     entries = [app.build_entry(ch, 0)]
     s, rng, now = ch.state, random.Random(seed), 0
     while s["status"] == "playing" and len(entries) < n:
