@@ -6,7 +6,7 @@ action) and by the events-frame test (the entries of a played game)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 from loadtest.rooms import pick_action
@@ -53,6 +53,27 @@ def started_room(
     return joins, game_room.start(s, "p0", now)
 
 
+def _first_move(
+    entry: JSON, rng: random.Random, answered: Container[int] = ()
+) -> tuple[str, JSON] | None:
+    """The first seat by number with a legal action (and no answer in ``answered``) and
+    ``pick_action``'s choice for it, without the seat (the server fills it in): (player,
+    action), or None when no seat has anything to do."""
+    for k, legal in sorted((entry.get("legal") or {}).items()):
+        if int(k) in answered:
+            continue
+        a = pick_action(legal, rng)
+        if a is not None:
+            return f"p{k}", {key: v for key, v in a.items() if key != "seat"}
+    return None
+
+
+def _ran(change: rooms.Change | None) -> rooms.Change:
+    if change is None:
+        raise StuckTableError("no seat can act and the room's timers change nothing")
+    return change
+
+
 def next_change(
     state: JSON,
     entry: JSON,
@@ -67,15 +88,12 @@ def next_change(
     anything to do (a deal is due: pauses are 0, or the server answers a claim window for a
     seat without a choice), the room's timers run through ``tick`` (``game_room.tick`` at a
     time when everything is due, or a wrapper that times it) -- (their change, False)."""
-    for k, legal in sorted((entry.get("legal") or {}).items()):
-        a = pick_action(legal, rng)
-        if a is not None:
-            a = {key: v for key, v in a.items() if key != "seat"}
-            return play(state, f"p{k}", a, now), True
-    ran = game_room.tick(state, now + 10**7, 1000, 0, rng) if tick is None else tick(state, now)
-    if ran is None:
-        raise StuckTableError("no seat can act and the room's timers change nothing")
-    return ran, False
+    move = _first_move(entry, rng)
+    if move is not None:
+        return play(state, move[0], move[1], now), True
+    if tick is None:
+        return _ran(game_room.tick(state, now + 10**7, 1000, 0, rng)), False
+    return _ran(tick(state, now)), False
 
 
 def next_step(
@@ -95,15 +113,7 @@ def next_step(
     ``answers``) or the change to commit -- (it, True); else the room's timers run through
     ``tick`` (with ``answers``: the close of the window applies them) -- (their change,
     False)."""
-    held = game_room.held_answers(state, answers)
-    for k, legal in sorted((entry.get("legal") or {}).items()):
-        if int(k) in held:
-            continue
-        a = pick_action(legal, rng)
-        if a is not None:
-            a = {key: v for key, v in a.items() if key != "seat"}
-            return answer(state, f"p{k}", a, now, answers), True
-    ran = tick(state, now, answers)
-    if ran is None:
-        raise StuckTableError("no seat can act and the room's timers change nothing")
-    return ran, False
+    move = _first_move(entry, rng, game_room.held_answers(state, answers))
+    if move is not None:
+        return answer(state, move[0], move[1], now, answers), True
+    return _ran(tick(state, now, answers)), False
