@@ -9,6 +9,7 @@ melds :class:`scoring.Meld` (``from`` is relative to the meld's owner).
 from __future__ import annotations
 
 import enum
+import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -107,9 +108,21 @@ def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
 _ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
 
 
-def _repr(obj: object, names: tuple[str, ...], values: tuple[Any, ...]) -> str:
-    """A dataclass's ``repr`` of the hand-written value types below."""
-    pairs = ", ".join(f"{k}={v!r}" for k, v in zip(names, values, strict=True))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The fields of a hand-written value type: its constructor's parameters, in order."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(inspect.signature(cls).parameters)
+    return names
+
+
+def _repr(obj: object) -> str:
+    """A dataclass's ``repr`` of the hand-written value types (here and in table/state.py):
+    every constructor parameter, in order, with the field of that name."""
+    pairs = ", ".join(f"{k}={getattr(obj, k)!r}" for k in _field_names(type(obj)))
     return f"{type(obj).__name__}({pairs})"
 
 
@@ -154,7 +167,7 @@ class Action:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self, ("type", "seat", "seq", "tile", "seed", "wall"), self._fields())
+        return _repr(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type._value_, "seat": self.seat, "seq": self.seq}
@@ -251,7 +264,7 @@ class Event:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self, ("type", "data", "owner", "secret"), self._fields())
+        return _repr(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}

@@ -122,41 +122,7 @@ class SeatState:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(
-            self,
-            (
-                "concealed",
-                "melds",
-                "flowers",
-                "discards",
-                "drawn",
-                "draws",
-                "ting",
-                "ting_tile",
-                "ting_kind",
-                "ting_at",
-                "ting_concealed",
-                "missed_win",
-                "tsumogiri",
-                "sets_paid",
-            ),
-            (
-                self.concealed,
-                self.melds,
-                self.flowers,
-                self.discards,
-                self.drawn,
-                self.draws,
-                self.ting,
-                self.ting_tile,
-                self.ting_kind,
-                self.ting_at,
-                self.ting_concealed,
-                self.missed_win,
-                self.tsumogiri,
-                self.sets_paid,
-            ),
-        )
+        return _repr(self)
 
     def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
         """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
@@ -325,49 +291,7 @@ class HandState:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(
-            self,
-            (
-                "number",
-                "wall",
-                "front",
-                "back",
-                "salt",
-                "commitment",
-                "dice",
-                "seats",
-                "turn",
-                "discarder",
-                "discard",
-                "pending",
-                "claims",
-                "chain",
-                "chain_kong_from",
-                "interrupted",
-                "discards_made",
-                "chase",
-            ),
-            (
-                self.number,
-                self.wall,
-                self.front,
-                self.back,
-                self.salt,
-                self.commitment,
-                self.dice,
-                self.seats,
-                self.turn,
-                self.discarder,
-                self.discard,
-                self.pending,
-                self.claims,
-                self.chain,
-                self.chain_kong_from,
-                self.interrupted,
-                self.discards_made,
-                self.chase,
-            ),
-        )
+        return _repr(self)
 
     @property
     def remaining(self) -> int:
@@ -535,37 +459,7 @@ class GameState:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(
-            self,
-            (
-                "config",
-                "params",
-                "seq",
-                "phase",
-                "dealer",
-                "round_index",
-                "hands_played",
-                "streak",
-                "scores",
-                "ledger",
-                "hand",
-                "last_result",
-            ),
-            (
-                self.config,
-                self.params,
-                self.seq,
-                self.phase,
-                self.dealer,
-                self.round_index,
-                self.hands_played,
-                self.streak,
-                self.scores,
-                self.ledger,
-                self.hand,
-                self.last_result,
-            ),
-        )
+        return _repr(self)
 
     @property
     def round_wind(self) -> Wind:
