@@ -13,7 +13,7 @@ default: as ``server/commits.py`` does, a patch from the state before, ``patches
 msgpack, and the whole state every ``--snapshot-every`` commits and at a hand boundary;
 ``--payload state``: msgpack of the whole state every commit, as at ``d1dd70d``), msgpack of
 the entry, the events frame of each of the four seats
-(``frames.events_frame``) and the ack.
+(``frames.EntryFrames.frame``, one per seat view, as the fan-out builds them) and the ack.
 
 A player's answer to a claim window goes through ``game_room.answer`` with the answers held
 so far, as the server takes it since held answers (``--answers held``, the default): it is
@@ -175,8 +175,9 @@ def run(
         else:
             timed("pack room state", pack, ch.state)
         timed("pack log entry", pack, entry)
+        ef = frames.EntryFrames()  # (shared by the seats with one view, as in Feeds.deliver)
         for seat in range(4):
-            timed("events frames (4 seats)", frames.events_frame, ROOM, actions, entry, seat)
+            timed("events frames (4 seats)", ef.frame, ROOM, actions, entry, seat)
         if moved:
             ack = m.Ack(room=ROOM, seq=actions, client_seq=actions, duplicate=False, re=1)
             timed("ack frame", lambda a=ack: encode(a.to_wire()))

@@ -310,8 +310,8 @@ class Feeds:
     ) -> None:
         """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` is shared by
         the connections the entry is delivered to: every connection with the same view (a
-        seat, or None for spectators; for a sparse connection the view and ``prev``) gets the
-        same bytes, built and encoded once, and the seat's visible events are computed once
+        seat, one view for every seat the entry does not name, or None for spectators; for a
+        sparse connection the view and ``prev``) gets the same bytes, built and encoded once, and the seat's visible events are computed once
         for both the quiet decision and the frame.
 
         A sparse connection (``hello.sparse``) is not sent an entry that is
@@ -332,7 +332,6 @@ class Feeds:
         seat = conn.seats.get(room)
         if frames is None:
             frames = framing.EntryFrames()
-        key: object = seat
         prev = None
         if conn.sparse:
             last = conn.sent.get(room)
@@ -346,13 +345,8 @@ class Feeds:
                     conn.rooms[room] = v
                     return
             prev = last if last is not None else v - 1
-            key = (seat, prev)
             conn.sent[room] = v
-        data = frames.frames.get(key)
-        if data is None:
-            data = frames.frames[key] = framing.events_frame(
-                room, v, entry, seat, prev, frames.visible(entry, seat)
-            )
+        data = frames.frame(room, v, entry, seat, prev)
         conn.rooms[room] = v
         conn.send_frame(data)
         if lobby is not None and conn.player not in {

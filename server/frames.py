@@ -1,8 +1,8 @@
 """What each connection is shown of a room, computed purely: visible events, quiet decisions, and the ``events`` and ``snapshot`` messages built from :mod:`protocol` types.
 
-Nothing here does I/O; the one thing kept between calls is the last frame built for a seat
-its entry does not name (:func:`events_frame`: the other such seats get the same bytes).
-:mod:`server.fanout` decides who gets which frame and :mod:`server.transport` writes it.
+Nothing here does I/O or keeps state between calls; :mod:`server.fanout` decides who gets
+which frame (sharing one per seat view: :class:`EntryFrames`) and :mod:`server.transport`
+writes it.
 """
 
 from __future__ import annotations
@@ -55,18 +55,22 @@ def _unnamed(entry: JSON, seat: int | None) -> bool:
     return not (entry.get("legal") or {}).get(key) and key not in (entry.get("deadlines") or {})
 
 
-#: the frame of the last entry framed for a seat it does not name (:func:`_unnamed`):
-#: ((entry, room, v, prev), frame). The caller frames one entry for every seat view, then
-#: the next: the seats the entry does not name get these bytes, built once. Identity-checked
-#: and replaced whole (a reader in another thread sees the old pair or the new one).
-_UNNAMED: list[tuple[tuple[Any, ...], bytes] | None] = [None]
+#: the seat view of every seat a log entry does not name (:func:`view_of`)
+UNNAMED = -1
+
+
+def view_of(entry: JSON, seat: int | None) -> int | None:
+    """The view ``seat`` has of log entry ``entry``: :data:`UNNAMED` for a seat the entry
+    does not name (:func:`_unnamed`: all such seats get the same frame), else the seat
+    (None: spectators)."""
+    return UNNAMED if _unnamed(entry, seat) else seat
 
 
 class EntryFrames:
     """What delivering one log entry computes once per seat view and shares among the
-    connections with that view: the encoded frame (per seat, or per seat and ``prev`` for a
-    sparse connection), the seat's visible events and whether the entry is :func:`quiet`
-    for the seat."""
+    connections with that view: the encoded frame (per view, :func:`view_of`, and ``prev``
+    for a sparse connection), the seat's visible events and whether the entry is
+    :func:`quiet` for the seat."""
 
     __slots__ = ("events", "frames", "quiet")
 
@@ -80,6 +84,19 @@ class EntryFrames:
         if ev is None:
             ev = self.events[seat] = visible_events(entry, seat)
         return ev
+
+    def frame(
+        self, room: str, v: int, entry: JSON, seat: int | None, prev: int | None = None
+    ) -> bytes:
+        """:func:`events_frame` of log entry ``v`` for ``seat`` (and ``prev``), built once
+        per view: the seats the entry does not name share one."""
+        key = (view_of(entry, seat), prev)
+        data = self.frames.get(key)
+        if data is None:
+            data = self.frames[key] = events_frame(
+                room, v, entry, seat, prev, self.visible(entry, seat)
+            )
+        return data
 
 
 def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None = None) -> bool:
@@ -127,18 +144,9 @@ def events_frame(
 
     The wire dict of :class:`protocol.messages.Events` is built directly (same keys, same
     order, None left out: ``tests/server_tests/test_events_frame.py`` compares it with
-    ``m.Events(...).to_wire()``): four of these per action. The seats the entry does not
-    name and that have no legal actions of their own (:func:`_unnamed`: in a claim window
-    without a choice, the seats a discard is not about) all get the same bytes: built for
-    the first of them, reused for the others."""
-    memo = None
-    if _unnamed(entry, seat):  # (``events``, when given, are the seat's: the same as theirs)
-        memo = (entry, room, v, prev)
-        last = _UNNAMED[0]
-        if last is not None:
-            k = last[0]
-            if k[0] is entry and k[1] == room and k[2] == v and k[3] == prev:
-                return last[1]
+    ``m.Events(...).to_wire()``). The seats the entry does not name and that have no legal
+    actions of their own (:func:`_unnamed`: in a claim window without a choice, the seats a
+    discard is not about) get the same bytes (:meth:`EntryFrames.frame` builds them once)."""
     if events is None:
         events = visible_events(entry, seat)
     key = str(seat) if seat is not None else None
@@ -158,10 +166,7 @@ def events_frame(
         wire["deadline"] = deadline
     if prev is not None:
         wire["prev"] = prev
-    frame = encode(wire)
-    if memo is not None:
-        _UNNAMED[0] = (memo, frame)
-    return frame
+    return encode(wire)
 
 
 def snapshot(

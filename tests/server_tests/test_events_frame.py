@@ -80,19 +80,23 @@ def test_seats_an_event_does_not_name_see_it_alike() -> None:
 
 
 def test_shared_frames_equal_the_message_encoding_in_any_order() -> None:
-    """The frame the seats an entry does not name share (``frames._UNNAMED``) is the
-    bytes of each of them, whichever seat asks first, with ``prev`` or without, with the
-    caller's visible events (``EntryFrames``) or not."""
+    """The frame the seats an entry does not name share (``EntryFrames.frame``, one per
+    view: ``frames.view_of``) is the bytes of each of them, whichever seat asks first, with
+    ``prev`` or without, with the caller's visible events (``EntryFrames``) or not."""
     from server import frames as framing
 
     entries = _entries("zung-jung", 5, n=400, claim_seconds=0)
     rng = random.Random(7)
+    shared = 0
     for v, entry in enumerate(entries):
         seats: list[int | None] = [None, 0, 1, 2, 3]
         rng.shuffle(seats)
         ef = framing.EntryFrames()
         for seat in seats:
             want = _expected(ROOM, v, entry, seat)
+            assert ef.frame(ROOM, v, entry, seat) == want
+            assert ef.frame(ROOM, v, entry, seat, v - 1) == encode({**decode(want), "prev": v - 1})
+            shared += framing.view_of(entry, seat) == framing.UNNAMED
             assert framing.events_frame(ROOM, v, entry, seat) == want
             assert framing.events_frame(ROOM, v, entry, seat, None, ef.visible(entry, seat)) == want
             got = framing.events_frame(ROOM, v, entry, seat, v - 1)
@@ -100,3 +104,4 @@ def test_shared_frames_equal_the_message_encoding_in_any_order() -> None:
             assert framing.quiet(entry, entries[v - 1], seat, ef.visible(entry, seat)) == (
                 framing.quiet(entry, entries[v - 1], seat)
             )
+    assert shared > 100  # seats the entries do not name, sharing a frame
