@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -88,11 +89,10 @@ class Conn:
 
     async def _read(self) -> None:
         assert self.ws is not None
-        loop = asyncio.get_running_loop()
         unexpected = False
         try:
             async for frame in self.ws:
-                now = loop.time()
+                now = time.perf_counter()
                 if isinstance(frame, str):
                     self.rec.error("text-frame")
                     continue

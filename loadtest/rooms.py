@@ -170,7 +170,7 @@ class GameRoom(_Room):
         self._lobby_code: str | None = None
 
     async def setup(self) -> None:
-        t0 = asyncio.get_running_loop().time()
+        t0 = time.perf_counter()
         await self.open_all()
         for i, c in enumerate(self.conns):
             w = await c.request(
@@ -199,7 +199,7 @@ class GameRoom(_Room):
             await c.request({"type": "ready", "room": self.room, "ready": True})
         await host.request({"type": "start_game", "room": self.room})
         self.rec.rooms += 1
-        self.rec.setup.append(asyncio.get_running_loop().time() - t0)
+        self.rec.setup.append(time.perf_counter() - t0)
 
     async def _code(self, host: Conn) -> str:
         """The room code, from the snapshot the server sends after create_room."""
@@ -221,15 +221,15 @@ class GameRoom(_Room):
         graceful stop), else after a short random delay; then jittered exponential backoff,
         for up to 60 s."""
         loop = asyncio.get_running_loop()
-        t0 = loop.time()
+        t0 = time.perf_counter()
         last_seen = self.versions[i]
         delay = hint_ms / 1000 if hint_ms is not None else 0.05 + 0.2 * self.rng.random()
         backoff = 0.25  # after a failed attempt (the server not up yet): doubling, to 2 s
-        while not self.stop.is_set() and loop.time() - t0 < 60:
+        while not self.stop.is_set() and time.perf_counter() - t0 < 60:
             await asyncio.sleep(delay)
             delay = backoff * (0.5 + self.rng.random())
             backoff = min(2.0, backoff * 2)
-            attempt = loop.time()
+            attempt = time.perf_counter()
             c = Conn(self.url, self.rec, i)
             try:
                 await c.open(timeout=10, count_failure=False)  # the server is restarting
@@ -329,8 +329,7 @@ class GameRoom(_Room):
                 await asyncio.sleep(d)
             if self.stop.is_set() or self.conns[conn.index] is not conn:
                 return
-            loop = asyncio.get_running_loop()
-            f = _Inflight(loop.time(), version, conn.index)
+            f = _Inflight(time.perf_counter(), version, conn.index)
             self.inflight.append(f)
             self.rec.action_sent()
             self.client_seq[conn.index] += 1
@@ -358,7 +357,7 @@ class GameRoom(_Room):
                     self.rec.held += 1
                     with contextlib.suppress(ValueError):
                         self.inflight.remove(f)
-                    self.rec.delivered(loop.time() - f.sent, None, False)
+                    self.rec.delivered(time.perf_counter() - f.sent, None, False)
             except RequestError as e:
                 if self.reconnect and e.code == "shutting_down":
                     self.rec.lost_in_flight += 1  # refused by a server going down: resumed
@@ -436,12 +435,12 @@ class BaselineRoom(_Room):
         self.expect: set[int] = set()  # the seats the action in flight is sent to
 
     async def setup(self) -> None:
-        t0 = asyncio.get_running_loop().time()
+        t0 = time.perf_counter()
         await self.open_all()
         for c in self.conns:
             await c.request({"type": "join", "room": self.room})
         self.rec.rooms += 1
-        self.rec.setup.append(asyncio.get_running_loop().time() - t0)
+        self.rec.setup.append(time.perf_counter() - t0)
         self._spawn(self._act(0))
 
     def on_message(self, conn: Conn, msg: JSON, now: float) -> None:
@@ -477,7 +476,7 @@ class BaselineRoom(_Room):
         conn = self.conns[seat]
         # the room's version (a seat an actor-only frame skipped is behind it)
         version = max(self.versions)
-        f = _Inflight(asyncio.get_running_loop().time(), version, seat)
+        f = _Inflight(time.perf_counter(), version, seat)
         self.inflight.append(f)
         self.rec.action_sent()
         msg: JSON = {
