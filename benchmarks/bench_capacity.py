@@ -216,8 +216,8 @@ def harness(args: argparse.Namespace, url: str, rooms: int, duration: float, out
         "--connect-rate", str(args.connect_rate), "--workers", str(args.workers),
         "--json", str(out), "--quiet", "--ruleset", args.ruleset,
     ]  # fmt: skip
-    if args.uvloop:
-        cmd.append("--uvloop")
+    if args.uvloop is not None:  # else the harness's default: uvloop when installed
+        cmd.append("--uvloop" if args.uvloop else "--no-uvloop")
     if reconnect:
         cmd.append("--reconnect")
     for p in pids:
@@ -344,7 +344,12 @@ def main() -> int:
     ap.add_argument("--interval", type=float, default=1.0, help="seat thinking time (s)")
     ap.add_argument("--connect-rate", type=float, default=50.0, help="rooms set up per second")
     ap.add_argument("--workers", type=int, default=1, help="harness processes")
-    ap.add_argument("--uvloop", action="store_true", help="harness on uvloop")
+    ap.add_argument(
+        "--uvloop",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="harness on uvloop or not (default: the harness's, uvloop when installed)",
+    )
     ap.add_argument("--ruleset", default="zung-jung")
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--harness-cpu", type=int, default=1)

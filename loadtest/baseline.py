@@ -27,6 +27,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
+import importlib.util
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -181,12 +183,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8799, help="0: any free port")
-    ap.add_argument("--uvloop", action="store_true", help="use uvloop (when installed)")
+    ap.add_argument(
+        "--uvloop",
+        action=argparse.BooleanOptionalAction,
+        default=importlib.util.find_spec("uvloop") is not None,
+        help="use uvloop (default: when installed, as the game server does)",
+    )
     ap.add_argument("--redis", help="be the toy: one Lua call per action on this Redis URL")
     args = ap.parse_args(argv)
     if args.uvloop:
-        import importlib
-
         importlib.import_module("uvloop").install()
 
     asyncio.run(run(args.host, args.port, announce_listening, redis_url=args.redis))

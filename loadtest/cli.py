@@ -25,6 +25,8 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib
+import importlib.util
 import json
 import os
 import subprocess
@@ -69,6 +71,11 @@ def rss_kib(pid: int) -> int | None:
 
 #: the harness's collector freeze (``server.collector.freeze_loop``; 0: off), ``--gc-freeze-seconds``
 GC_FREEZE_SECONDS = 0.1
+
+#: the harness and the baseline/toy server run on uvloop when it is installed (a dependency of
+#: this package where it exists), as the game server does (``--event-loop auto``), so all three
+#: parts of a run use the same event loop; ``--no-uvloop`` for asyncio's
+HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None
 
 
 async def _drive(
@@ -199,8 +206,6 @@ async def run_baseline(
 def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
     raise_nofile_limit()  # thousands of client sockets per process
     if uvloop:
-        import importlib
-
         importlib.import_module("uvloop").install()
     fn = run_game if kind == "game" else run_baseline
     if kind == "toy":
@@ -233,8 +238,7 @@ def start_baseline_server(
     """Start ``python -m loadtest.baseline`` on a free port (with ``redis_url``: the toy, one
     Lua call per action); return (process, url)."""
     cmd = [sys.executable, "-m", "loadtest.baseline", "--port", "0"]
-    if uvloop:
-        cmd.append("--uvloop")
+    cmd.append("--uvloop" if uvloop else "--no-uvloop")
     if redis_url is not None:
         cmd += ["--redis", redis_url]
     if not hasattr(os, "sched_setaffinity"):
@@ -387,7 +391,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(the issue's calibration point), reported beside the baseline",
     )
     ap.add_argument("--toy-redis", help="Redis URL for the toy (default: an embedded redis-server)")
-    ap.add_argument("--uvloop", action="store_true", help="use uvloop in the harness/baseline")
+    ap.add_argument(
+        "--uvloop",
+        action=argparse.BooleanOptionalAction,
+        default=HAS_UVLOOP,
+        help="use uvloop in the harness and the baseline/toy server (default: when installed, "
+        "as the game server does)",
+    )
     ap.add_argument(
         "--server-pid",
         type=int,
@@ -407,8 +417,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.rooms < 1 or args.duration <= 0:
         ap.error("--rooms and --duration must be positive")
     if args.uvloop and args.workers <= 1:
-        import importlib
-
         importlib.import_module("uvloop").install()
     pacing = Pacing(args.interval)
     game: Recorder | None = None
