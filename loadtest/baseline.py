@@ -39,6 +39,7 @@ import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 from server.procs import announce_listening
+from server.resp import PipelinedConnection
 
 __all__ = ["TOY_COMMIT_LUA", "main", "run"]
 
@@ -51,17 +52,29 @@ return v
 
 
 class _Rooms:
-    def __init__(self, redis: aioredis.Redis | None = None) -> None:
+    def __init__(
+        self, redis: aioredis.Redis | None = None, resp: PipelinedConnection | None = None
+    ) -> None:
         self.members: dict[str, set[ServerConnection]] = {}
         self.version: dict[str, int] = {}
         # (member, room) -> seq of the last frame sent to it, for rooms with sparse fan-out
         self.sent: dict[tuple[ServerConnection, str], int] = {}
         self.pad: dict[int, bytes] = {}
         self.redis = redis
+        #: the toy on the game server's own RESP client instead of redis-py's
+        self.resp = resp
         self.sha: str | None = None
+
+    @property
+    def toy(self) -> bool:
+        return self.redis is not None or self.resp is not None
 
     async def commit(self, room: str, action: bytes) -> int:
         """The toy's one Redis round trip: the room's new version."""
+        if self.resp is not None:
+            if self.sha is None:
+                self.sha = (await self.resp.execute("SCRIPT", "LOAD", TOY_COMMIT_LUA)).decode()
+            return int(await self.resp.execute("EVALSHA", self.sha, 1, f"toy:{room}", action))
         assert self.redis is not None  # only the toy commits
         if self.sha is None:
             self.sha = str(await self.redis.script_load(TOY_COMMIT_LUA))
@@ -95,7 +108,7 @@ class _Rooms:
                     await ws.send(msgpack.packb({"type": "ack", "room": room, "re": msg.get("id")}))
                 elif t == "action" and room in joined:
                     size = int(msg.get("size", 300))
-                    if self.redis is None:  # the bare baseline: counted here
+                    if not self.toy:  # the bare baseline: counted here
                         v = self.version.get(room, 0) + 1
                     else:
                         v = await self.commit(room, frame)
@@ -141,18 +154,26 @@ async def run(
     ready: Callable[[int], None] | None = None,
     stop: asyncio.Event | None = None,
     redis_url: str | None = None,
+    client: str = "redis-py",
 ) -> None:
-    """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``redis_url``: be the toy."""
+    """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``redis_url``: be the toy, on
+    ``client`` (``redis-py``: redis.asyncio with a blocking pool, the toy the load-test issue
+    calibrated; ``resp``: the game server's own pipelined connection, server/resp.py)."""
     r = None
-    if redis_url is not None:
+    resp = None
+    if redis_url is not None and client == "resp":
+        resp = PipelinedConnection(redis_url)
+    elif redis_url is not None:
         pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=16, timeout=5)
         r = aioredis.Redis(connection_pool=pool)
-    rooms = _Rooms(r)
+    rooms = _Rooms(r, resp)
     try:
         await _serve(rooms, host, port, ready, stop)
     finally:
         if r is not None:
             await r.aclose()
+        if resp is not None:
+            await resp.close()
 
 
 async def _serve(
@@ -190,11 +211,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="use uvloop (default: when installed, as the game server does)",
     )
     ap.add_argument("--redis", help="be the toy: one Lua call per action on this Redis URL")
+    ap.add_argument(
+        "--redis-client",
+        choices=["redis-py", "resp"],
+        default="redis-py",
+        help="the toy's Redis client: redis.asyncio (the calibrated toy) or the game server's "
+        "own pipelined RESP connection (server/resp.py)",
+    )
     args = ap.parse_args(argv)
     if args.uvloop:
         importlib.import_module("uvloop").install()
 
-    asyncio.run(run(args.host, args.port, announce_listening, redis_url=args.redis))
+    asyncio.run(
+        run(
+            args.host,
+            args.port,
+            announce_listening,
+            redis_url=args.redis,
+            client=args.redis_client,
+        )
+    )
     return 0
 
 

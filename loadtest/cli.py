@@ -233,14 +233,17 @@ def run_part(kind: str, kw: dict[str, Any], workers: int, uvloop: bool) -> Recor
 
 
 def start_baseline_server(
-    cpu: int | None = None, uvloop: bool = False, redis_url: str | None = None
+    cpu: int | None = None,
+    uvloop: bool = False,
+    redis_url: str | None = None,
+    redis_client: str = "redis-py",
 ) -> tuple[subprocess.Popen[str], str]:
     """Start ``python -m loadtest.baseline`` on a free port (with ``redis_url``: the toy, one
-    Lua call per action); return (process, url)."""
+    Lua call per action, on ``redis_client``); return (process, url)."""
     cmd = [sys.executable, "-m", "loadtest.baseline", "--port", "0"]
     cmd.append("--uvloop" if uvloop else "--no-uvloop")
     if redis_url is not None:
-        cmd += ["--redis", redis_url]
+        cmd += ["--redis", redis_url, "--redis-client", redis_client]
     if not hasattr(os, "sched_setaffinity"):
         cpu = None  # no taskset
     proc, port = start_listening(pinned(cpu, cmd), stderr=None, name="baseline server")
@@ -392,6 +395,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--toy-redis", help="Redis URL for the toy (default: an embedded redis-server)")
     ap.add_argument(
+        "--toy-client",
+        choices=["redis-py", "resp"],
+        default="redis-py",
+        help="the toy's Redis client: redis.asyncio with a blocking pool (the toy issue 23 "
+        "calibrated against) or the game server's own pipelined connection (server/resp.py)",
+    )
+    ap.add_argument(
         "--uvloop",
         action=argparse.BooleanOptionalAction,
         default=HAS_UVLOOP,
@@ -450,7 +460,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 redis_url = None
                 if kind == "toy":
                     redis_url = args.toy_redis or _embedded_redis(stack, pids)
-                proc, url = start_baseline_server(args.baseline_cpu, args.uvloop, redis_url)
+                proc, url = start_baseline_server(
+                    args.baseline_cpu, args.uvloop, redis_url, args.toy_client
+                )
                 stack.callback(_stop, proc)
                 pids.insert(0, proc.pid)
             kw = {
