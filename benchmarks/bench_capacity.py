@@ -128,7 +128,10 @@ class Redis(EmbeddedRedis):
     pinned to ``cpu``, kept in this session (``--autogroup-nice`` covers it), started."""
 
     def __init__(self, data: Path, cpu: int | None) -> None:
-        super().__init__(data, args=["--maxclients", "10000"], cpu=cpu, new_session=False)
+        # the latency monitor records every Redis stall over 20 ms (AOF fsync and rewrite,
+        # fork, slow commands): ``latency_events``, reported with the run
+        args = ["--maxclients", "10000", "--latency-monitor-threshold", "20"]
+        super().__init__(data, args=args, cpu=cpu, new_session=False)
         self.start()
         import redis
 
@@ -144,6 +147,17 @@ class Redis(EmbeddedRedis):
 
     def open_rooms(self) -> int:
         return int(self.client.scard("mj:rooms"))
+
+    def latency_events(self) -> dict[str, dict[str, int]]:
+        """Redis's own stalls over the threshold (``LATENCY LATEST``): per event, how many
+        spikes were recorded (``LATENCY HISTORY``, at most 160 each), the latest and the
+        longest, in ms."""
+        out: dict[str, dict[str, int]] = {}
+        for name, _ts, latest, longest in self.client.latency_latest():
+            event = name.decode() if isinstance(name, bytes) else str(name)
+            history = self.client.latency_history(event)
+            out[event] = {"spikes": len(history), "latest_ms": int(latest), "max_ms": int(longest)}
+        return out
 
 
 class Server:
@@ -311,6 +325,7 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             extra["server_sched_run_s"] = round(run, 2)
             extra["server_sched_wait_s"] = round(wait, 2)
         extra["gc_and_lag"] = server_metrics(srv.port)
+        extra["redis_latency_events"] = red.latency_events()
         extra["harness_exit"] = h.returncode
         rep = json.loads(report.read_text())
         out = summary(rep, extra)
