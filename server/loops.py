@@ -27,6 +27,7 @@ from server.presence import Presence
 from server.rooms import Change, RoomError
 from server.runtime import REDIS_OR_OS, Runtime
 from server.store import CHANNEL_PATTERN, room_of_channel
+from server.store_base import BATCH
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
@@ -125,7 +126,11 @@ class Loops:
                 versions = await rt.store.versions(names)  # pipelined: 1 trip / 256 rooms
             if g.failed:
                 continue
-            for room, v in zip(names, versions, strict=True):
+            for i, (room, v) in enumerate(zip(names, versions, strict=True)):
+                if i and i % BATCH == 0:
+                    # let waiting requests run between slices: at thousands of rooms this
+                    # pass would otherwise hold the event loop for several ms each second
+                    await asyncio.sleep(0)
                 f = self.feeds.get(room)
                 if f is not None and any(c.rooms.get(room, 0) < v for c in f.conns):
                     rt.metrics.inc("gap_heals")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import random
 import secrets
 import ssl
@@ -340,6 +341,12 @@ async def accept(
                 await writer
 
 
+#: the keepalive's tick, and how long it takes to look at every connection once (a slice of
+#: them per tick): a ping goes out at most ~SCAN_ROUND after it is due
+SCAN_TICK = 0.05
+SCAN_ROUND = 0.5
+
+
 class Keepalive:
     """Pings every connection every ``--keepalive-seconds`` (±20 %, with a random phase per
     connection; websockets' own keepalive is off), so connections opened together (a
@@ -358,17 +365,27 @@ class Keepalive:
         every = self.every
         if every <= 0:
             return
-        tick = min(0.5, every / 4)
+        tick = min(SCAN_TICK, every / 4)
         loop = asyncio.get_running_loop()
+        ring: list[Conn] = []
+        at = 0
         while True:
             await asyncio.sleep(tick)
+            # A slice of the connections per tick, so that every connection is looked at
+            # about every SCAN_ROUND seconds: the pings go out a few at a time, instead of
+            # every due ping at once (at 8,000 connections, ~200 pings and a scan of them
+            # all in one turn of the event loop held it up for several ms, twice a second).
+            if at >= len(ring):
+                ring, at = list(self.conns), 0
+            n = max(1, math.ceil(len(ring) * tick / min(SCAN_ROUND, every / 4)))
             now = time.monotonic()
-            for conn in list(self.conns):
+            for conn in ring[at : at + n]:
                 if conn.next_ping <= now and not conn.pinging and not conn.closed:
                     conn.pinging = True
                     t = loop.create_task(self._ping(conn, every))
                     self.pings.add(t)  # (the loop keeps only weak references to tasks)
                     t.add_done_callback(self.pings.discard)
+            at += n
 
     async def _ping(self, conn: Conn, every: float) -> None:
         try:
