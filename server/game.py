@@ -296,6 +296,17 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
         raise GameError("bad-state", f"not a game state: {exc!r}") from None
 
 
+def claim_open(state: JSON, seat: int, decision: int) -> bool:
+    """Whether ``seat`` is asked in the claim (or robbing) window ``decision`` open in
+    ``state``: ``pending(state).get(seat) == ("claim", decision)``, read without building
+    the map (a window's close asks it before each answer)."""
+    phase = state["phase"]
+    if phase != "claim" and phase != "rob":
+        return False
+    h = state.get("hand")
+    return h is not None and int(state["seq"]) == decision and seat in h["pending"]
+
+
 def server_action(state: JSON, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
     """The server's own action for ``seat``, as JSON and parsed (for :func:`apply`): its
     pass for a seat that has no other choice in a claim window, or its timeout."""

@@ -114,8 +114,7 @@ def close_window(
     acts = s.get("pending_act") or {}
     auto = s.get("pending_auto") or ()
     for i in seats:
-        decision = game.pending(s["game"]).get(i)
-        if decision is None or decision[0] != "claim" or key is None or decision[1] != key[1]:
+        if key is None or not game.claim_open(s["game"], i, key[1]):
             continue  # the window closed before this seat's turn (or it had answered)
         seat = s["seats"][i]
         k = str(i)
