@@ -12,7 +12,6 @@ the seat's hand goes into it. docs/table.md "The claim window" says what can sti
 from __future__ import annotations
 
 import functools
-import hashlib
 import hmac
 
 __all__ = ["DEFAULT_WINDOW_MS", "window_delay"]
@@ -29,7 +28,9 @@ def window_delay(seed: str, decision: int, seat: int, hi_ms: int) -> int:
     decision ``decision`` is committed: uniform in ``[LOW_SHARE × hi_ms, hi_ms]``."""
     if hi_ms <= 0:
         return 0
-    digest = hmac.new(seed.encode(), f"{decision}:{seat}".encode(), hashlib.sha256).digest()
+    # (the one-shot ``hmac.digest``: the same bytes as ``hmac.new(...).digest()`` without an
+    # HMAC object)
+    digest = hmac.digest(seed.encode(), f"{decision}:{seat}".encode(), "sha256")
     u = int.from_bytes(digest[:8], "big") / 2**64
     lo = int(hi_ms * LOW_SHARE)
     return lo + int(u * (hi_ms - lo + 1))
