@@ -98,7 +98,8 @@ _PARSED_MAX = 4096
 _PARSED_LOCK = threading.Lock()
 
 
-def _state(state: JSON) -> t.GameState:
+def parsed(state: JSON) -> t.GameState:
+    """``state`` parsed (remembered: see ``_PARSED``), e.g. for :func:`step`."""
     return _parsed(state)[0]
 
 
@@ -172,11 +173,6 @@ def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JS
     return _json_of(state, old, own, new), events
 
 
-def parsed(state: JSON) -> t.GameState:
-    """``state`` parsed (remembered: see ``_PARSED``), for :func:`step`."""
-    return _parsed(state)[0]
-
-
 def step(
     old: t.GameState, action: JSON, parsed: t.Action | None = None
 ) -> tuple[t.GameState, list[JSON]]:
@@ -236,7 +232,7 @@ def table_seq(state: JSON) -> int:
 
 
 def view(state: JSON, seat: int | None) -> JSON:
-    return dict(t.view(_state(state), seat))
+    return dict(t.view(parsed(state), seat))
 
 
 def hints(state: JSON, seat: int | None) -> JSON:
@@ -264,7 +260,7 @@ def legal(state: JSON, seat: int) -> list[JSON]:
         hit = _LEGAL.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
-    out = t.legal_actions_json(_state(state), seat)
+    out = t.legal_actions_json(parsed(state), seat)
     with _PARSED_LOCK:
         _LEGAL[key] = (state, out)
         while len(_LEGAL) > _LEGAL_MAX:
@@ -322,20 +318,10 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
         raise GameError("bad-state", f"not a game state: {exc!r}") from None
 
 
-def claim_open(state: JSON, seat: int, decision: int) -> bool:
-    """Whether ``seat`` is asked in the claim (or robbing) window ``decision`` open in
-    ``state``: ``pending(state).get(seat) == ("claim", decision)``, read without building
-    the map (a window's close asks it before each answer)."""
-    phase = state["phase"]
-    if phase != "claim" and phase != "rob":
-        return False
-    h = state.get("hand")
-    return h is not None and int(state["seq"]) == decision and seat in h["pending"]
-
-
 def claim_open_in(st: t.GameState, seat: int, decision: int) -> bool:
-    """:func:`claim_open` of a parsed state (``table.decisions``: a claim or robbing window
-    asks its pending seats, the decision's id is the state's ``seq``)."""
+    """Whether ``seat`` is asked in the claim (or robbing) window ``decision`` open in
+    ``st``: ``pending`` would say ("claim", decision) for it (``table.decisions``: such a
+    window asks its pending seats, the decision's id is the state's ``seq``)."""
     h = st.hand
     return (
         h is not None
