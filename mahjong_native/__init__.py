@@ -84,6 +84,13 @@ MODULES: tuple[str, ...] = (
     "scoring.riichi.fu",
     "scoring.riichi.limits",
     "bots.shanten",
+    "server.windows",
+    "server.patches",
+    "server.held_answers",
+    "server.facts",
+    "server.frames",
+    "server.game_room",
+    "server.game",
 )
 
 #: The mypyc group's shared library (a top-level module name, resolved by the finder).

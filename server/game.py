@@ -98,7 +98,8 @@ _PARSED_MAX = 4096
 _PARSED_LOCK = threading.Lock()
 
 
-def _state(state: JSON) -> t.GameState:
+def parsed(state: JSON) -> t.GameState:
+    """``state`` parsed (remembered: see ``_PARSED``), e.g. for :func:`step`."""
     return _parsed(state)[0]
 
 
@@ -167,15 +168,36 @@ def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JS
     """``action`` applied to ``state``: (the new state, the events). ``parsed``: the action
     already parsed (the server's own, from :func:`server_action`), so it is not parsed
     again."""
+    old, own = _parsed(state)
+    new, events = step(old, action, parsed)
+    return _json_of(state, old, own, new), events
+
+
+def step(
+    old: t.GameState, action: JSON, parsed: t.Action | None = None
+) -> tuple[t.GameState, list[JSON]]:
+    """:func:`apply` on a parsed state, without the new state's JSON (:func:`state_json`
+    makes it, once for a run of steps: a claim window's close applies up to three answers)."""
     try:
         a = parsed if parsed is not None else t.Action.from_json(action)
         if a.wall is not None:
             raise t.BadActionError("a preset wall is not accepted from clients")
-        old, own = _parsed(state)
         new, events = t.apply(old, a)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    # the JSON of what the action left unchanged (wall, config, ledger, most seats) is shared
+    return new, [e.to_json() for e in events]
+
+
+def state_json(state: JSON, old: t.GameState, new: t.GameState) -> JSON:
+    """The JSON of ``new``, a state :func:`step` made (in one step or more) from ``old``,
+    the parsed ``state``: what :func:`apply` returns, sharing what did not change."""
+    if new is old:
+        return state
+    return _json_of(state, old, _parsed(state)[1], new)
+
+
+def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState) -> JSON:
+    # the JSON of what the actions left unchanged (wall, config, ledger, most seats) is shared
     # with the old state's JSON: never changed in place (see the module note above _PARSED)
     h0, h1 = old.hand, new.hand
     if (
@@ -186,7 +208,7 @@ def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JS
         and h1.seats is h0.seats
         and h1.claims is h0.claims
     ):
-        # an answer that leaves its window open and changes no seat: only the window's
+        # answers that leave their window open and change no seat: only the window's
         # pending seats change (the engine keeps ``seq`` exactly for such answers), so the
         # JSON is the state's with a new ``pending`` (equal to ``new.to_json()``: checked in
         # tests/server_tests/test_game_legal_cache.py)
@@ -195,7 +217,7 @@ def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JS
         out = new.to_json((old, state))  # (a new dict, as each event's to_json())
     _remember(out, new, True)
     _carry_legal(state, old, out, new)
-    return out, [e.to_json() for e in events]
+    return out
 
 
 def complete_action(state: JSON, action: JSON, seat: int) -> JSON:
@@ -210,7 +232,7 @@ def table_seq(state: JSON) -> int:
 
 
 def view(state: JSON, seat: int | None) -> JSON:
-    return dict(t.view(_state(state), seat))
+    return dict(t.view(parsed(state), seat))
 
 
 def hints(state: JSON, seat: int | None) -> JSON:
@@ -238,7 +260,7 @@ def legal(state: JSON, seat: int) -> list[JSON]:
         hit = _LEGAL.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
-    out = t.legal_actions_json(_state(state), seat)
+    out = t.legal_actions_json(parsed(state), seat)
     with _PARSED_LOCK:
         _LEGAL[key] = (state, out)
         while len(_LEGAL) > _LEGAL_MAX:
@@ -296,11 +318,29 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
         raise GameError("bad-state", f"not a game state: {exc!r}") from None
 
 
+def claim_open_in(st: t.GameState, seat: int, decision: int) -> bool:
+    """Whether ``seat`` is asked in the claim (or robbing) window ``decision`` open in
+    ``st``: ``pending`` would say ("claim", decision) for it (``table.decisions``: such a
+    window asks its pending seats, the decision's id is the state's ``seq``)."""
+    h = st.hand
+    return (
+        h is not None
+        and (st.phase is t.Phase.CLAIM or st.phase is t.Phase.ROB)
+        and st.seq == decision
+        and seat in h.pending
+    )
+
+
 def server_action(state: JSON, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
     """The server's own action for ``seat``, as JSON and parsed (for :func:`apply`): its
     pass for a seat that has no other choice in a claim window, or its timeout."""
+    return server_action_at(int(state["seq"]), seat, timeout)
+
+
+def server_action_at(seq: int, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
+    """:func:`server_action` for the state whose ``seq`` is ``seq``."""
     kind = t.ActionType.TIMEOUT if timeout else t.ActionType.PASS
-    a = t.Action(kind, seat, int(state["seq"]))
+    a = t.Action(kind, seat, seq)
     return a.to_json(), a
 
 

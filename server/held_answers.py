@@ -113,9 +113,12 @@ def close_window(
     answered = held_answers(s, answers)
     acts = s.get("pending_act") or {}
     auto = s.get("pending_auto") or ()
+    # the answers are applied to the parsed state one after another; its JSON is made once,
+    # at the end (or before a bot decides: the bot reads it)
+    base = s["game"]
+    base_st = st = game.parsed(base)
     for i in seats:
-        decision = game.pending(s["game"]).get(i)
-        if decision is None or decision[0] != "claim" or key is None or decision[1] != key[1]:
+        if key is None or not game.claim_open_in(st, i, key[1]):
             continue  # the window closed before this seat's turn (or it had answered)
         seat = s["seats"][i]
         k = str(i)
@@ -123,22 +126,25 @@ def close_window(
         if i in answered:
             action = dict(answered[i])
         elif seat is not None and (seat["bot"] or seat.get("auto")):
-            action = game.bot_action(s["game"], i, rng or random.Random(now), bot_budget_s)
+            base = game.state_json(base, base_st, st)
+            base_st = st
+            action = game.bot_action(base, i, rng or random.Random(now), bot_budget_s)
         elif k in acts:
             action = dict(acts[k])
         else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
-            action, parsed = game.server_action(s["game"], i, timeout=k not in auto)
+            action, parsed = game.server_action_at(st.seq, i, timeout=k not in auto)
         try:
-            s["game"], events = game.apply(s["game"], action, parsed)
+            st, events = game.step(st, action, parsed)
         except game.GameError:
             if i not in answered:
                 raise
             # (never: a held answer was checked when it was given, and the answers before
             # it in the window do not change it) the seat times out instead
-            action, parsed = game.server_action(s["game"], i, timeout=True)
-            s["game"], events = game.apply(s["game"], action, parsed)
+            action, parsed = game.server_action_at(st.seq, i, timeout=True)
+            st, events = game.step(st, action, parsed)
         change.actions.append(action)
         change.events.extend(events)
+    s["game"] = game.state_json(base, base_st, st)
 
 
 def window_needs_bot(state: JSON, answers: Answers | None) -> bool:

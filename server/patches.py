@@ -17,26 +17,31 @@ copies the containers it changes, so a state it is given is never changed either
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 Patch = dict[Any, list[Any]]
 
 SET, SUB, DEL = 0, 1, 2
-_MISSING = object()
+_MISSING: Final = object()
 
 
 def diff(old: Any, new: Any) -> Patch:
     """The patch that turns ``old`` into ``new`` (both dicts, or both lists of one length)."""
+    if isinstance(new, dict):
+        return _diff(old, new)
+    # lists of one length (the seats): compared index by index
+    return _diff(dict(enumerate(old)), dict(enumerate(new)))
+
+
+def _diff(old: dict[Any, Any], new: dict[Any, Any]) -> Patch:
+    """:func:`diff` of two dicts (typed: compiled, the loop reads the dicts directly)."""
     out: Patch = {}
-    is_dict = isinstance(new, dict)
-    if not is_dict:  # lists of one length (the seats): compared index by index
-        old = dict(enumerate(old))
     missing = _MISSING
     added = 0
     # (one loop, the comparison inline: most values are shared between versions, and a call
     # per key cost more than the rest of the diff; most that are not are numbers, strings or
     # None)
-    for key, after in new.items() if is_dict else enumerate(new):
+    for key, after in new.items():
         before = old.get(key, missing)
         if before is after:
             continue
@@ -46,17 +51,20 @@ def diff(old: Any, new: Any) -> Patch:
             continue
         kind = type(after)
         if kind is type(before):
-            if kind is dict or (
-                kind is list and len(before) == len(after) and after and type(after[0]) is dict
-            ):
-                sub = diff(before, after)
+            if kind is dict:
+                sub = _diff(before, after)
+                if sub:
+                    out[key] = [SUB, sub]
+                continue
+            if kind is list and len(before) == len(after) and after and type(after[0]) is dict:
+                sub = _diff(dict(enumerate(before)), dict(enumerate(after)))
                 if sub:
                     out[key] = [SUB, sub]
                 continue
             if before == after:
                 continue
         out[key] = [SET, after]
-    if is_dict and len(old) > len(new) - added:  # some key of old is not in new
+    if len(old) > len(new) - added:  # some key of old is not in new
         for key in old:
             if key not in new:
                 out[key] = [DEL]

@@ -1,7 +1,7 @@
 """The legal actions the server remembers per state (``server.game.legal``), including the
 ones an answer that leaves a claim window open carries over to the next state
 (``game._carry_legal``), are the engine's own for that state; the pending decisions read
-from the JSON (``game.pending``) are the engine's ``table.decisions``; and the state JSON
+from the JSON (``game.pending``, ``game.claim_open_in``) are the engine's ``table.decisions``; and the state JSON
 ``game.apply`` makes is the state's ``to_json()``."""
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ def test_remembered_legal_actions_are_the_engines(ruleset: str) -> None:
             for seat, d in t.decisions(parsed).items()
         }
         assert game.pending(g) == expect
+        # the window's close asks claim_open_in before each answer: pending's answer
+        for seat in range(4):
+            for decision in {g["seq"], g["seq"] - 1}:
+                want = expect.get(seat) == ("claim", decision)
+                assert game.claim_open_in(parsed, seat, decision) is want
         for seat in range(4):
             known = game._LEGAL.get((id(g), seat))
             if known is not None and known[0] is g:
