@@ -1,5 +1,5 @@
 """The claim window's delays (server/windows.py): the HMAC they are drawn from is HMAC-SHA256
-(``hmac.digest``), computed from the key's padded hashes made once per seed."""
+(``hmac.digest``), from a keyed HMAC made once per seed and copied."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def test_hmac_is_the_standard_one() -> None:
             key = rng.randbytes(n)
             msg = rng.randbytes(rng.randrange(0, 150))
             assert windows._hmac_sha256(key, msg) == hmac.digest(key, msg, "sha256")
-            # (again: the cached pads are copied, never changed)
+            # (again: the cached keyed HMAC is copied, never changed)
             assert windows._hmac_sha256(key, msg) == hmac.digest(key, msg, "sha256")
 
 
