@@ -98,7 +98,7 @@ _PARSED_MAX = 4096
 _PARSED_LOCK = threading.Lock()
 
 
-def parsed(state: JSON) -> t.GameState:
+def parsed_state(state: JSON) -> t.GameState:
     """``state`` parsed (remembered: see ``_PARSED``), e.g. for :func:`step`."""
     return _parsed(state)[0]
 
@@ -232,7 +232,7 @@ def table_seq(state: JSON) -> int:
 
 
 def view(state: JSON, seat: int | None) -> JSON:
-    return dict(t.view(parsed(state), seat))
+    return dict(t.view(parsed_state(state), seat))
 
 
 def hints(state: JSON, seat: int | None) -> JSON:
@@ -260,7 +260,7 @@ def legal(state: JSON, seat: int) -> list[JSON]:
         hit = _LEGAL.get(key)
         if hit is not None and hit[0] is state:
             return hit[1]
-    out = t.legal_actions_json(parsed(state), seat)
+    out = t.legal_actions_json(parsed_state(state), seat)
     with _PARSED_LOCK:
         _LEGAL[key] = (state, out)
         while len(_LEGAL) > _LEGAL_MAX:
@@ -320,15 +320,8 @@ def pending(state: JSON) -> dict[int, tuple[str, int]]:
 
 def claim_open_in(st: t.GameState, seat: int, decision: int) -> bool:
     """Whether ``seat`` is asked in the claim (or robbing) window ``decision`` open in
-    ``st``: ``pending`` would say ("claim", decision) for it (``table.decisions``: such a
-    window asks its pending seats, the decision's id is the state's ``seq``)."""
-    h = st.hand
-    return (
-        h is not None
-        and (st.phase is t.Phase.CLAIM or st.phase is t.Phase.ROB)
-        and st.seq == decision
-        and seat in h.pending
-    )
+    ``st`` (``pending`` would say ("claim", decision) for it): ``table.asked_in_window``."""
+    return t.asked_in_window(st, seat, decision)
 
 
 def server_action(state: JSON, seat: int, timeout: bool) -> tuple[JSON, t.Action]:

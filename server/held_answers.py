@@ -116,7 +116,7 @@ def close_window(
     # the answers are applied to the parsed state one after another; its JSON is made once,
     # at the end (or before a bot decides: the bot reads it)
     base = s["game"]
-    base_st = st = game.parsed(base)
+    base_st = st = game.parsed_state(base)
     for i in seats:
         if key is None or not game.claim_open_in(st, i, key[1]):
             continue  # the window closed before this seat's turn (or it had answered)

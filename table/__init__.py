@@ -15,7 +15,7 @@ See docs/table.md.
 """
 
 import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
-from table.decisions import Decision, DecisionKind, decisions, decisions_json
+from table.decisions import Decision, DecisionKind, asked_in_window, decisions, decisions_json
 from table.engine import apply, drawable, new_game, tile_total, win_check
 from table.errors import (
     BadActionError,
@@ -82,6 +82,7 @@ __all__ = [
     "UnknownRulesetError",
     "WrongPhaseError",
     "apply",
+    "asked_in_window",
     "build_wall",
     "commitment",
     "decisions",

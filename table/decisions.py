@@ -32,7 +32,7 @@ from typing import Any
 
 from table.model import GameState, Phase
 
-__all__ = ["Decision", "DecisionKind", "decisions", "decisions_json"]
+__all__ = ["Decision", "DecisionKind", "asked_in_window", "decisions", "decisions_json"]
 
 
 class DecisionKind(enum.Enum):
@@ -68,6 +68,14 @@ def decisions(state: GameState) -> dict[int, Decision]:
         return {h.turn: Decision(h.turn, DecisionKind.TURN, state.seq)}
     kind = _KIND[state.phase]
     return {seat: Decision(seat, kind, state.seq) for seat in h.pending}
+
+
+def asked_in_window(state: GameState, seat: int, id: int) -> bool:
+    """Whether :func:`decisions` holds a claim or robbing decision ``id`` for ``seat``,
+    without building them (the server asks it before each answer a window's close
+    applies)."""
+    h = state.hand
+    return h is not None and state.phase in _KIND and state.seq == id and seat in h.pending
 
 
 _KIND_JSON = {"claim": DecisionKind.CLAIM, "rob": DecisionKind.ROB}

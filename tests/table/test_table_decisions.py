@@ -26,6 +26,7 @@ from table import (
     RandomPlayer,
     TableError,
     apply,
+    asked_in_window,
     decisions,
     decisions_json,
     legal_actions,
@@ -98,6 +99,14 @@ def check_identities(step: Step) -> None:
         assert decisions_json(st_.to_json()) == {
             seat: (d.kind, d.id) for seat, d in decisions(st_).items()
         }
+    # the cheap window check agrees with the decisions
+    for st_ in (step.before, step.after):
+        ds = decisions(st_)
+        for seat in range(4):
+            for id_ in (st_.seq, st_.seq - 1):
+                d = ds.get(seat)
+                want = d is not None and d.kind is not DecisionKind.TURN and d.id == id_
+                assert asked_in_window(st_, seat, id_) is want
     # every action a seat is offered names its own decision
     for seat, d in a.items():
         for act in legal_actions(step.after, seat):
