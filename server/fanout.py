@@ -311,8 +311,9 @@ class Feeds:
         """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` is shared by
         the connections the entry is delivered to: every connection with the same view (a
         seat, one view for every seat the entry does not name, or None for spectators; for a
-        sparse connection the view and ``prev``) gets the same bytes, built and encoded once, and the seat's visible events are computed once
-        for both the quiet decision and the frame.
+        sparse connection the view and ``prev``) gets the same bytes, built and encoded once,
+        and the seat's visible events are computed once for both the quiet decision and the
+        frame.
 
         A sparse connection (``hello.sparse``) is not sent an entry that is
         :func:`~server.frames.quiet` for its seat after ``before`` (entry ``v - 1``; None

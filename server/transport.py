@@ -366,9 +366,10 @@ class Keepalive:
         if every <= 0:
             return
         tick = min(SCAN_TICK, every / 4)
+        ticks_per_round = min(SCAN_ROUND, every / 4) / tick
         loop = asyncio.get_running_loop()
         ring: list[Conn] = []
-        at = 0
+        at = n = 0
         while True:
             await asyncio.sleep(tick)
             # A slice of the connections per tick, so that every connection is looked at
@@ -377,7 +378,7 @@ class Keepalive:
             # all in one turn of the event loop held it up for several ms, twice a second).
             if at >= len(ring):
                 ring, at = list(self.conns), 0
-            n = max(1, math.ceil(len(ring) * tick / min(SCAN_ROUND, every / 4)))
+                n = max(1, math.ceil(len(ring) / ticks_per_round))
             now = time.monotonic()
             for conn in ring[at : at + n]:
                 if conn.next_ping <= now and not conn.pinging and not conn.closed:
