@@ -32,7 +32,7 @@ import importlib.util
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import msgpack
 import redis.asyncio as aioredis
@@ -51,34 +51,59 @@ return v
 """
 
 
+class _Toy(Protocol):
+    """The toy's one Redis round trip per action."""
+
+    async def commit(self, room: str, action: bytes) -> int:
+        """The room's new version."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class _RedisPyToy:
+    """The toy on redis.asyncio with a blocking pool (the toy the load-test issue
+    calibrated against)."""
+
+    def __init__(self, url: str) -> None:
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=16, timeout=5)
+        self.redis = aioredis.Redis(connection_pool=pool)
+        self.sha: str | None = None
+
+    async def commit(self, room: str, action: bytes) -> int:
+        if self.sha is None:
+            self.sha = str(await self.redis.script_load(TOY_COMMIT_LUA))
+        return int(await self.redis.evalsha(self.sha, 1, f"toy:{room}", action))
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+
+
+class _RespToy:
+    """The toy on the game server's own pipelined connection (server/resp.py)."""
+
+    def __init__(self, url: str) -> None:
+        self.conn = PipelinedConnection(url)
+        self.sha: str | None = None
+
+    async def commit(self, room: str, action: bytes) -> int:
+        if self.sha is None:
+            self.sha = (await self.conn.execute("SCRIPT", "LOAD", TOY_COMMIT_LUA)).decode()
+        return int(await self.conn.execute("EVALSHA", self.sha, 1, f"toy:{room}", action))
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+
 class _Rooms:
-    def __init__(
-        self, redis: aioredis.Redis | None = None, resp: PipelinedConnection | None = None
-    ) -> None:
+    def __init__(self, toy: _Toy | None = None) -> None:
         self.members: dict[str, set[ServerConnection]] = {}
         self.version: dict[str, int] = {}
         # (member, room) -> seq of the last frame sent to it, for rooms with sparse fan-out
         self.sent: dict[tuple[ServerConnection, str], int] = {}
         self.pad: dict[int, bytes] = {}
-        self.redis = redis
-        #: the toy on the game server's own RESP client instead of redis-py's
-        self.resp = resp
-        self.sha: str | None = None
-
-    @property
-    def toy(self) -> bool:
-        return self.redis is not None or self.resp is not None
-
-    async def commit(self, room: str, action: bytes) -> int:
-        """The toy's one Redis round trip: the room's new version."""
-        if self.resp is not None:
-            if self.sha is None:
-                self.sha = (await self.resp.execute("SCRIPT", "LOAD", TOY_COMMIT_LUA)).decode()
-            return int(await self.resp.execute("EVALSHA", self.sha, 1, f"toy:{room}", action))
-        assert self.redis is not None  # only the toy commits
-        if self.sha is None:
-            self.sha = str(await self.redis.script_load(TOY_COMMIT_LUA))
-        return int(await self.redis.evalsha(self.sha, 1, f"toy:{room}", action))
+        #: the toy's Redis round trip (None: the bare baseline)
+        self.toy = toy
 
     def frame(self, room: str, size: int, v: int, prev: int | None = None) -> bytes:
         self.version[room] = v
@@ -108,10 +133,10 @@ class _Rooms:
                     await ws.send(msgpack.packb({"type": "ack", "room": room, "re": msg.get("id")}))
                 elif t == "action" and room in joined:
                     size = int(msg.get("size", 300))
-                    if not self.toy:  # the bare baseline: counted here
+                    if self.toy is None:  # the bare baseline: counted here
                         v = self.version.get(room, 0) + 1
                     else:
-                        v = await self.commit(room, frame)
+                        v = await self.toy.commit(room, frame)
                     members = self.members.get(room)
                     to = msg.get("to")
                     if members and to is None:
@@ -159,21 +184,15 @@ async def run(
     """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``redis_url``: be the toy, on
     ``client`` (``redis-py``: redis.asyncio with a blocking pool, the toy the load-test issue
     calibrated; ``resp``: the game server's own pipelined connection, server/resp.py)."""
-    r = None
-    resp = None
-    if redis_url is not None and client == "resp":
-        resp = PipelinedConnection(redis_url)
-    elif redis_url is not None:
-        pool = aioredis.BlockingConnectionPool.from_url(redis_url, max_connections=16, timeout=5)
-        r = aioredis.Redis(connection_pool=pool)
-    rooms = _Rooms(r, resp)
+    toy: _Toy | None = None
+    if redis_url is not None:
+        toy = _RespToy(redis_url) if client == "resp" else _RedisPyToy(redis_url)
+    rooms = _Rooms(toy)
     try:
         await _serve(rooms, host, port, ready, stop)
     finally:
-        if r is not None:
-            await r.aclose()
-        if resp is not None:
-            await resp.close()
+        if toy is not None:
+            await toy.close()
 
 
 async def _serve(

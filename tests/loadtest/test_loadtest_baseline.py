@@ -6,6 +6,7 @@ import asyncio
 import json
 import random
 
+import pytest
 import redis as redis_sync
 from server_tests.conftest import RedisProc
 
@@ -93,15 +94,19 @@ def test_percentiles_nearest_rank() -> None:
     assert summarize([])["p50_ms"] is None
 
 
-async def test_the_toy_commits_each_action_to_redis_before_broadcasting(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """The toy (the baseline with one Lua call per action) against a real redis-server: every
-    room's hash in Redis counts the actions committed, at least every action measured."""
+@pytest.mark.parametrize("client", ["redis-py", "resp"])
+async def test_the_toy_commits_each_action_to_redis_before_broadcasting(tmp_path, client) -> None:  # type: ignore[no-untyped-def]
+    """The toy (the baseline with one Lua call per action) against a real redis-server, on
+    either Redis client: every room's hash in Redis counts the actions committed, at least
+    every action measured."""
     r = RedisProc(tmp_path)
     try:
         stop = asyncio.Event()
         port: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         server = asyncio.create_task(
-            run_baseline_server("127.0.0.1", 0, port.set_result, stop, redis_url=r.url)
+            run_baseline_server(
+                "127.0.0.1", 0, port.set_result, stop, redis_url=r.url, client=client
+            )
         )
         p = await asyncio.wait_for(port, 10)
         rec = await run_baseline(
