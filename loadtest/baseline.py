@@ -41,7 +41,18 @@ from websockets.asyncio.server import ServerConnection, broadcast, serve
 from server.procs import announce_listening
 from server.resp import PipelinedConnection
 
-__all__ = ["TOY_COMMIT_LUA", "main", "run"]
+__all__ = ["HAS_UVLOOP", "TOY_COMMIT_LUA", "install_uvloop", "main", "run"]
+
+#: the harness and the baseline/toy server run on uvloop when it is installed (a dependency of
+#: this package where it exists), as the game server does (``--event-loop auto``), so all three
+#: parts of a run use the same event loop; ``--no-uvloop`` for asyncio's
+HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None
+
+
+def install_uvloop() -> None:
+    """Make uvloop the event loop of every ``asyncio.run`` from now on, in this process."""
+    importlib.import_module("uvloop").install()
+
 
 #: the toy's commit: one round trip per action
 TOY_COMMIT_LUA = """
@@ -226,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--uvloop",
         action=argparse.BooleanOptionalAction,
-        default=importlib.util.find_spec("uvloop") is not None,
+        default=HAS_UVLOOP,
         help="use uvloop (default: when installed, as the game server does)",
     )
     ap.add_argument("--redis", help="be the toy: one Lua call per action on this Redis URL")
@@ -239,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = ap.parse_args(argv)
     if args.uvloop:
-        importlib.import_module("uvloop").install()
+        install_uvloop()
 
     asyncio.run(
         run(

@@ -25,8 +25,6 @@ import argparse
 import asyncio
 import contextlib
 import gc
-import importlib
-import importlib.util
 import json
 import os
 import subprocess
@@ -35,6 +33,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from loadtest.baseline import HAS_UVLOOP, install_uvloop
 from loadtest.rooms import BaselineRoom, GameRoom, Pacing
 from loadtest.stats import Recorder
 from protocol.fdlimit import raise_nofile_limit
@@ -71,11 +70,6 @@ def rss_kib(pid: int) -> int | None:
 
 #: the harness's collector freeze (``server.collector.freeze_loop``; 0: off), ``--gc-freeze-seconds``
 GC_FREEZE_SECONDS = 0.1
-
-#: the harness and the baseline/toy server run on uvloop when it is installed (a dependency of
-#: this package where it exists), as the game server does (``--event-loop auto``), so all three
-#: parts of a run use the same event loop; ``--no-uvloop`` for asyncio's
-HAS_UVLOOP = importlib.util.find_spec("uvloop") is not None
 
 
 async def _drive(
@@ -206,7 +200,7 @@ async def run_baseline(
 def _worker(kind: str, kw: dict[str, Any], worker: int, workers: int, uvloop: bool) -> Recorder:
     raise_nofile_limit()  # thousands of client sockets per process
     if uvloop:
-        importlib.import_module("uvloop").install()
+        install_uvloop()
     fn = run_game if kind == "game" else run_baseline
     if kind == "toy":
         kw = {**kw, "label": "toy"}
@@ -427,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.rooms < 1 or args.duration <= 0:
         ap.error("--rooms and --duration must be positive")
     if args.uvloop and args.workers <= 1:
-        importlib.import_module("uvloop").install()
+        install_uvloop()
     pacing = Pacing(args.interval)
     game: Recorder | None = None
     rate = args.connect_rate / max(1, args.workers)
