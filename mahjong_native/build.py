@@ -158,8 +158,17 @@ def build_in_place(root: Path) -> bool:
     target = root / "mahjong_native" / "_build"
     if not (built / "manifest.json").exists():
         return False
-    shutil.rmtree(target, ignore_errors=True)
-    shutil.copytree(built, target)
+    # swapped in whole: a process starting meanwhile finds the old build, or none (then it
+    # runs the pure modules), never half of the new one
+    staged = target.with_name("_build.new")
+    old = target.with_name("_build.old")
+    shutil.rmtree(staged, ignore_errors=True)
+    shutil.rmtree(old, ignore_errors=True)
+    shutil.copytree(built, staged)
+    if target.exists():
+        target.rename(old)
+    staged.rename(target)
+    shutil.rmtree(old, ignore_errors=True)
     return True
 
 

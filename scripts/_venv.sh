@@ -44,11 +44,17 @@ if [ ! -f "$stamp" ]; then
   _venv_say "installed"
 fi
 # The compiled hot paths (mypyc; mahjong_native/build.py), the default: built when missing,
-# rebuilt when a compiled module's source changed (a few minutes, once per change). Turned
+# rebuilt when a compiled module's source changed (~4 CPU-minutes, once per change). Turned
 # off by MAHJONG_NO_COMPILE=1 (or MAHJONG_COMPILE=0); without a C compiler, or when the build
 # fails, the pure modules run (scripts/test fails instead: it expects what it can build).
-# With _VENV_BUILD_BACKGROUND=1 (scripts/test) the build runs in the background, its own
-# mypy cache apart, while the caller goes on; NATIVE_BUILD_PID is then the job to wait for.
+# How the caller waits for it:
+# - _VENV_BUILD_BACKGROUND=1 (scripts/test): the build runs in the background while the
+#   caller goes on; NATIVE_BUILD_PID is then the job to wait for.
+# - _VENV_BUILD_DETACHED=1 (scripts/serve): the build runs detached, at a low priority, and
+#   outlives the caller; this start runs the pure modules and the next start the compiled
+#   ones (a half-done build is never used: mahjong_native/build.py swaps it in whole).
+# - otherwise the caller waits for it.
+# One build at a time per checkout (flock on .venv/native-build.lock).
 _native_build() {
   MYPY_CACHE_DIR=build/mypyc-cache python -m mahjong_native.build >.venv/native-build.log 2>&1 || true
   python -m mahjong_native.build --check >&2 || tail -n 20 .venv/native-build.log >&2
@@ -56,12 +62,27 @@ _native_build() {
 NATIVE_BUILD_PID=""
 if python -m mahjong_native.build --wanted >/dev/null 2>&1 \
   && ! python -m mahjong_native.build --check >/dev/null 2>&1; then
-  _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources;" \
-    "MAHJONG_NO_COMPILE=1 skips it)"
-  if [ -n "${_VENV_BUILD_BACKGROUND:-}" ]; then
-    _native_build &
-    NATIVE_BUILD_PID=$!
+  if [ -n "${_VENV_BUILD_DETACHED:-}" ]; then
+    if flock -n .venv/native-build.lock true 2>/dev/null; then
+      _venv_say "the compiled hot paths are not built yet: this start runs the pure modules;" \
+        "they compile in the background now (a few minutes; .venv/native-build.log) and the" \
+        "next start runs them"
+      # shellcheck disable=SC2016
+      setsid nohup nice -n 10 flock -n .venv/native-build.lock \
+        env MYPY_CACHE_DIR=build/mypyc-cache python -m mahjong_native.build \
+        >.venv/native-build.log 2>&1 </dev/null &
+    else
+      _venv_say "the compiled hot paths are being built in the background (.venv/native-build.log):" \
+        "this start runs the pure modules"
+    fi
   else
-    _native_build
+    _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources;" \
+      "MAHJONG_NO_COMPILE=1 skips it)"
+    if [ -n "${_VENV_BUILD_BACKGROUND:-}" ]; then
+      flock .venv/native-build.lock bash -c "$(declare -f _native_build); _native_build" &
+      NATIVE_BUILD_PID=$!
+    else
+      flock .venv/native-build.lock bash -c "$(declare -f _native_build); _native_build"
+    fi
   fi
 fi

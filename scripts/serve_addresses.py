@@ -58,8 +58,9 @@ def addresses(host: str, port: int, tls: bool) -> list[tuple[str, str, str]]:
     return out
 
 
-def announcement(host: str, port: int, tls: bool) -> str:
-    lines = [f"mahjong-server is listening on port {port}. Friends can connect with:"]
+def announcement(host: str, port: int, tls: bool, implementation: str = "") -> str:
+    running = f" ({implementation} modules)" if implementation else ""
+    lines = [f"mahjong-server is listening on port {port}{running}. Friends can connect with:"]
     found = addresses(host, port, tls)
     for where, ws, _ in found:
         lines.append(f"  mahjong-cli --url {ws}" + (f"    ({where})" if where else ""))
@@ -89,7 +90,9 @@ def main(argv: list[str]) -> int:
             msg = None
         if isinstance(msg, dict) and isinstance(msg.get("listening"), int):
             host, tls = _server_settings(argv)
-            print(announcement(host, int(msg["listening"]), tls), flush=True)
+            impl = msg.get("implementation")
+            shown = impl if isinstance(impl, str) else ""
+            print(announcement(host, int(msg["listening"]), tls, shown), flush=True)
         else:
             sys.stdout.write(line)
             sys.stdout.flush()

@@ -27,6 +27,7 @@ import redis.exceptions
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.http11 import Request, Response
 
+import mahjong_native
 from protocol.codec import Limits
 from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
@@ -375,7 +376,15 @@ async def run_server(
         app.ws_server = ws_server
         if not cfg.server_id:
             app.rt.server_id = f"{socket.gethostname()}:{port}:{os.getpid()}"
-        log.info("listening", extra={"host": cfg.host, "port": port, "server": app.server_id})
+        log.info(
+            "listening",
+            extra={
+                "host": cfg.host,
+                "port": port,
+                "server": app.server_id,
+                "implementation": mahjong_native.describe(),
+            },
+        )
         if ready is not None:
             ready(port)
         await app.note_listening()

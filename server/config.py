@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
+
+import mahjong_native
 
 
 @dataclass(frozen=True)
@@ -96,12 +99,23 @@ def _env_name(name: str) -> str:
     return ENV_PREFIX + name.upper()
 
 
+def version_line() -> str:
+    """What ``mahjong-server --version`` prints: the release, and which implementation of
+    the hot paths this process runs (the compiled modules, or the pure ones and why)."""
+    try:
+        release = importlib.metadata.version("mahjong-table")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout never installed
+        release = "(not installed)"
+    return f"mahjong-server {release}: {mahjong_native.describe()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mahjong-server",
         description="Authoritative mahjong game server (WebSocket + msgpack). Every flag can "
         "also be set by an environment variable, shown in brackets; flags win.",
     )
+    p.add_argument("--version", action="version", version=version_line())
     for f in fields(Config):
         default = f.default
         flag = "--" + f.name.replace("_", "-")

@@ -20,6 +20,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Literal
 
+import mahjong_native
+
 __all__ = [
     "COLLECT",
     "StartError",
@@ -33,8 +35,11 @@ __all__ = [
 
 def announce_listening(port: int) -> None:
     """Print the one machine-readable line a started server owes its starter (supervisors,
-    :func:`start_listening`): ``{"listening": port}`` on stdout, flushed."""
-    print(json.dumps({"listening": port}), flush=True)
+    :func:`start_listening`): ``{"listening": port, "implementation": "compiled"}`` on stdout,
+    flushed (``implementation``: which modules of the hot paths this process runs,
+    ``compiled`` or ``pure``: :func:`mahjong_native.implementation`)."""
+    line = {"listening": port, "implementation": mahjong_native.implementation()}
+    print(json.dumps(line), flush=True)
 
 
 class StartError(RuntimeError):

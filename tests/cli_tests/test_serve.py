@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import mahjong_native
 from clients.cli.model import ClientModel
 from clients.cli.session import Session
 
@@ -63,6 +64,9 @@ async def test_the_printed_addresses_reach_the_server(tmp_path) -> None:
             assert line, f"the announcer ended: {lines}"
             lines.append(line.rstrip("\n"))
         assert lines[0].startswith("mahjong-server is listening on port ")
+        # which implementation runs, as the README says (the suite knows which it expects)
+        impl = os.environ.get("MAHJONG_EXPECT_IMPL") or mahjong_native.implementation()
+        assert f"({impl} modules)" in lines[0], lines[0]
         urls = [line.split("--url ")[1].split()[0] for line in lines if "--url " in line]
         assert len(urls) == len(serve_addresses.interface_addresses()) >= 1
         for url in urls:
@@ -80,3 +84,27 @@ async def test_the_printed_addresses_reach_the_server(tmp_path) -> None:
         announcer.wait(15)  # it ends with the server's output
         redis.stop()
     assert announcer.returncode == 0
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_version_names_the_release_and_the_implementation(pure: bool) -> None:
+    """``mahjong-server --version``: the release and which modules run (README, "The two
+    commands"); ``MAHJONG_PURE=1`` always runs the pure ones and says why."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if pure:
+        env["MAHJONG_PURE"] = "1"
+    out = subprocess.run(
+        [sys.executable, "-m", "server", "--version"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert out.startswith("mahjong-server ")
+    if pure:
+        assert "pure Python (MAHJONG_PURE is set)" in out
+    else:
+        want = os.environ.get("MAHJONG_EXPECT_IMPL") or mahjong_native.implementation()
+        assert ("compiled (mypyc" in out) == (want == "compiled"), out
