@@ -68,7 +68,7 @@ if python -m mahjong_native.build --wanted >/dev/null 2>&1 \
         "they compile in the background now (a few minutes; .venv/native-build.log) and the" \
         "next start runs them"
       # shellcheck disable=SC2016
-      setsid nohup nice -n 10 flock -n .venv/native-build.lock \
+      setsid nohup nice -n 19 flock -n .venv/native-build.lock \
         env MYPY_CACHE_DIR=build/mypyc-cache python -m mahjong_native.build \
         >.venv/native-build.log 2>&1 </dev/null &
     else
