@@ -1,0 +1,485 @@
+"""The docs checked against the code: every path, module and command a doc names exists,
+every link resolves, the compiled modules the docs list are ``mahjong_native.MODULES``,
+docs/server.md lists every module of ``server/``, figures are quoted from BENCHMARKS.md's
+table with its values, and the release versions agree.
+
+Each failure says what to change, in which doc and on which line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from tests.docs_tests.docs_model import (
+    ROOT,
+    Doc,
+    class_members,
+    compiled_modules,
+    doc_paths,
+    module_file,
+    parse,
+    project_scripts,
+    slug,
+    summary,
+    top_level_names,
+)
+
+DOCS = doc_paths()
+PACKAGES = ("scoring", "table", "protocol", "server", "bots", "loadtest", "clients")
+PACKAGES_ALL = (*PACKAGES, "mahjong_native", "benchmarks", "scripts", "tests")
+BENCH = "BENCHMARKS.md"
+
+#: a path: one or more directories, then a file name or a glob (or a trailing slash)
+_PATH = re.compile(r"^[\w.-]+(?:/[\w.*-]+)*/?$")
+_DOTTED = re.compile(r"^[a-z_]+(?:\.[A-Za-z_][\w]*)+$")
+#: a measured figure: a number (or range) with a unit of measurement, or a ratio with ×
+_NUM = r"\d[\d,]*(?:\.\d+)?"
+_FIGURE = re.compile(
+    rf"(?<![\w.`/-])[~≈]?{_NUM}(?:\s?[–-]\s?{_NUM})?\s?"
+    r"(?:×|µs\b|ms\b|s\b|%|KiB\b|KB\b|MB\b|GB\b|B\b|instructions\b|hands/s\b|actions/s\b|"
+    r"commits/s\b|hellos/s\b|/s\b|minutes?\b|CPU-minutes\b|cores\b)"
+    rf"|(?<![\w.`/-])0\.\d+(?![\d.])"  # a bare ratio: 0.146, 0.22
+)
+#: a doc or section named in prose: `docs/server.md "Snapshots"`, `BENCHMARKS.md, "Soak"`
+_CITED_SECTION = re.compile(
+    r"\[?((?:\.\./|docs/)?(?:rules/)?[\w-]+\.md)\]?(?:\([^)]*\))?,? \(?[\"“]([^\"”]+)[\"”]"
+)
+
+
+def _fail(problems: list[str]) -> None:
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
+
+
+def _ignored(path: str) -> bool:
+    """A path git ignores (made by a build): named by the docs, never in a checkout."""
+    for raw in (ROOT / ".gitignore").read_text("utf-8").splitlines():
+        pat = raw.strip().lstrip("/")
+        if pat and not pat.startswith("#") and (
+            path.startswith(pat.rstrip("/")) or fnmatch.fnmatch(path.split("/")[0], pat)
+        ):
+            return True
+    return False
+
+
+def _repo_path(text: str) -> str | None:
+    """The repository path a code span names, or None when it is not one of ours."""
+    text = re.sub(r":\d+$", "", text.strip())
+    if not _PATH.match(text) or "/" not in text.rstrip("/"):
+        return None
+    first = text.split("/", 1)[0]
+    return text if (ROOT / first).is_dir() and not first.startswith(".") else None
+
+
+def _exists(path: str) -> bool:
+    if any(ch in path for ch in "*?["):
+        return any(ROOT.glob(path))
+    return (ROOT / path).exists() or _ignored(path)
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_named_paths_exist(path: str) -> None:
+    """Every repository path a doc names in a code span (`server/game.py`) exists."""
+    problems = []
+    for line, text in parse(path).code_spans:
+        named = _repo_path(text)
+        if named is not None and not _exists(named):
+            problems.append(
+                f"{path}:{line}: `{text}` does not exist: fix the path or drop it"
+            )
+    _fail(problems)
+
+
+def _message_names() -> frozenset[str]:
+    from protocol.messages import CLIENT_MESSAGES, SERVER_MESSAGES
+
+    return frozenset(CLIENT_MESSAGES) | frozenset(SERVER_MESSAGES)
+
+
+def _module_problem(dotted: str) -> str | None:
+    """Why a dotted name (`table.engine.may_self_win`) names nothing, or None."""
+    parts = dotted.split(".")
+    if parts[0] not in (*PACKAGES, "mahjong_native"):
+        return None
+    if parts[0] in ("server", "client") and len(parts) == 2 and parts[1] in _message_names():
+        return None  # a protocol message (`server.welcome`)
+    n = len(parts)
+    while n > 0 and module_file(".".join(parts[:n])) is None:
+        n -= 1
+    path = module_file(".".join(parts[:n]))
+    if path is None:
+        return f"no module `{parts[0]}`"
+    rest = parts[n:]
+    if not rest:
+        return None
+    if rest[0] not in top_level_names(path):
+        return f"`{'.'.join(parts[:n])}` defines no `{rest[0]}`"
+    if len(rest) > 1:
+        members = class_members(path, rest[0])
+        if members is not None and rest[1] not in members:
+            return f"class `{rest[0]}` of `{'.'.join(parts[:n])}` defines no `{rest[1]}`"
+    return None
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_named_modules_exist(path: str) -> None:
+    """Every dotted name of ours a doc names (`server.game`, `table.engine.may_self_win`)
+    is a module, or a name a module defines."""
+    problems = []
+    for line, text in parse(path).code_spans:
+        name = text.strip().rstrip("()")
+        if _DOTTED.match(name) and not re.search(r"\.(py|md|json|lua|toml|txt|sh)$", name):
+            why = _module_problem(name)
+            if why:
+                problems.append(f"{path}:{line}: `{text}`: {why}: fix the name or drop it")
+    _fail(problems)
+
+
+_WRAPPERS = re.compile(
+    r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+|taskset -c \S+\s+|nice(?: -n)? \S+\s+|"
+    r"(?:/usr/bin/)?time\s+|sudo\s+|exec\s+|\$\s+)+"
+)
+
+
+def _command_problem(segment: str) -> str | None:
+    words = _WRAPPERS.sub("", segment.strip()).split()
+    if not words:
+        return None
+    cmd = re.sub(r"^(?:\.venv/bin/|\./)", "", words[0])
+    if cmd.startswith("mahjong-"):
+        if cmd not in project_scripts():
+            return f"`{cmd}` is no command of pyproject.toml's [project.scripts]"
+    elif re.fullmatch(r"python3?", cmd) and len(words) > 1:
+        if words[1] == "-m" and len(words) > 2 and words[2].split(".")[0] in PACKAGES_ALL:
+            if module_file(words[2]) is None:
+                return f"`python -m {words[2]}`: no such module"
+        elif words[1].endswith(".py") and _repo_path(words[1]) and not _exists(words[1]):
+            return f"`{words[1]}` does not exist"
+    elif cmd == "bash" and len(words) > 1:
+        if _repo_path(words[1]) and not _exists(words[1]):
+            return f"`{words[1]}` does not exist"
+    return None
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_named_commands_exist(path: str) -> None:
+    """Every command a doc shows (in a shell block, or a code span that is a command):
+    `mahjong-*` is a [project.scripts] entry, `python -m M` a module, `python F` / `bash F`
+    a file."""
+    doc = parse(path)
+    problems = []
+    lines = list(doc.shell_lines) + [
+        (line, text)
+        for line, text in doc.code_spans
+        if re.match(r"^(?:\.venv/bin/)?(?:mahjong-|python3? |bash )", text)
+    ]
+    for line, text in lines:
+        for segment in re.split(r"\||&&|;|\$\(|\(", text):
+            why = _command_problem(segment)
+            if why:
+                problems.append(f"{path}:{line}: {why}: fix the command or drop it")
+    _fail(problems)
+
+
+def _anchors(target: str) -> set[str]:
+    return parse(target).anchors if target.endswith(".md") and target in DOCS else set()
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_links_resolve(path: str) -> None:
+    """Every relative link and image of a doc (README.md's included) reaches a file of the
+    repository, and its #anchor a heading or an `<a id>` of that file."""
+    doc = parse(path)
+    problems = []
+    for link in doc.links:
+        href = link.href
+        if re.match(r"^[a-z]+:", href) or not href:
+            continue
+        file_part, _, anchor = href.partition("#")
+        if file_part:
+            target = (ROOT / path).parent.joinpath(file_part).resolve()
+            try:
+                rel = target.relative_to(ROOT).as_posix()
+            except ValueError:
+                problems.append(f"{path}:{link.line}: [{link.text}]({href}) leaves the repository")
+                continue
+            if not target.exists():
+                problems.append(
+                    f"{path}:{link.line}: [{link.text}]({href}): {rel} does not exist: fix the link"
+                )
+                continue
+        else:
+            rel = path
+        if anchor and rel.endswith(".md") and anchor not in _anchors(rel):
+            problems.append(
+                f"{path}:{link.line}: [{link.text}]({href}): {rel} has no heading or anchor "
+                f"#{anchor}: link one of its headings"
+            )
+    _fail(problems)
+
+
+def _section_names(target: str) -> list[str]:
+    return [" ".join(h.lower().split()) for h in parse(target).sections]
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_cited_sections_exist(path: str) -> None:
+    """A section named in prose (`docs/server.md "Snapshots"`, `BENCHMARKS.md, "Soak"`) is a
+    heading of that doc, or the bold words a paragraph of it opens with (the name may be
+    their beginning)."""
+    problems = []
+    for block in parse(path).blocks:
+        for m in _CITED_SECTION.finditer(block.source):
+            name, section = m.group(1), " ".join(m.group(2).split())
+            target = _resolve_doc(path, name)
+            if target is None:
+                continue
+            if not any(h.startswith(section.lower()) for h in _section_names(target)):
+                heads = "; ".join(parse(target).headings[:40])
+                problems.append(
+                    f"{path}:{block.line}: names {name} \"{section}\", which is no section of "
+                    f"{target}: name one of its headings ({heads}) or link a figure's row"
+                )
+    _fail(problems)
+
+
+def _resolve_doc(path: str, name: str) -> str | None:
+    for base in ((ROOT / path).parent, ROOT, ROOT / "docs"):
+        target = (base / name).resolve()
+        if target.is_file():
+            rel = target.relative_to(ROOT).as_posix()
+            return rel if rel in DOCS else None
+    return None
+
+
+# --- compiled modules ---------------------------------------------------------------------
+
+
+def _cell_names(cell: str) -> list[str]:
+    return re.findall(r"`([\w.]+)`", cell)
+
+
+def test_compiled_modules_listed() -> None:
+    """docs/architecture.md's table of compiled modules is `mahjong_native.MODULES`, and
+    docs/server.md's `compiled` column marks exactly the server's modules in it."""
+    modules = set(compiled_modules())
+    problems = []
+    arch = parse("docs/architecture.md")
+    tables = [t for t in arch.tables if t.header[:2] == ["package", "compiled modules"]]
+    if len(tables) != 1:
+        _fail(["docs/architecture.md: keep one table with the header | package | compiled "
+               "modules | in \"Compiled hot paths\" (one row per package)"])
+    listed: set[str] = set()
+    for row in tables[0].rows:
+        pkg = _cell_names(row[0])[0]
+        listed.update(f"{pkg}.{m}" if m != pkg else m for m in _cell_names(row[1]))
+    for mod in sorted(modules - listed):
+        problems.append(
+            f"docs/architecture.md:{tables[0].line}: the table of compiled modules lacks "
+            f"`{mod}` (in mahjong_native.MODULES): add it to its package's row"
+        )
+    for mod in sorted(listed - modules):
+        problems.append(
+            f"docs/architecture.md:{tables[0].line}: the table of compiled modules lists "
+            f"`{mod}`, which is not in mahjong_native.MODULES: remove it"
+        )
+    table = _server_table()
+    for row in table.rows:
+        for name in _cell_names(row[0]):
+            mod = "server." + name.removesuffix(".py")
+            marked = row[2].strip() == "yes"
+            if marked != (mod in modules):
+                want = "yes" if mod in modules else "—"
+                problems.append(
+                    f"docs/server.md:{table.line}: `{name}`'s compiled column must say {want} "
+                    f"(mahjong_native.MODULES {'has' if mod in modules else 'has not'} `{mod}`)"
+                )
+    _fail(problems)
+
+
+# --- docs/server.md -----------------------------------------------------------------------
+
+
+def _server_table():  # type: ignore[no-untyped-def]
+    doc = parse("docs/server.md")
+    tables = [t for t in doc.tables if t.header[:3] == ["module", "job", "compiled"]]
+    if len(tables) != 1:
+        _fail(["docs/server.md: keep one table with the header | module | job | compiled | "
+               "in \"How the server is built\""])
+    return tables[0]
+
+
+def test_server_modules_listed() -> None:
+    """docs/server.md lists every module of server/ once, with its docstring's first
+    paragraph as its job."""
+    table = _server_table()
+    rows = {}
+    problems = []
+    for row in table.rows:
+        names = _cell_names(row[0])
+        if len(names) != 1:
+            problems.append(f"docs/server.md:{table.line}: one module per row: {row[0]}")
+            continue
+        if names[0] in rows:
+            problems.append(f"docs/server.md:{table.line}: `{names[0]}` is listed twice")
+        rows[names[0]] = row[1].strip()
+    modules = sorted(p.name for p in (ROOT / "server").glob("*.py") if p.name != "__init__.py")
+    compiled = set(compiled_modules())
+    for name in modules:
+        job = summary(ROOT / "server" / name)
+        mark = "yes" if f"server.{name[:-3]}" in compiled else "—"
+        if job is None:
+            problems.append(f"server/{name} has no docstring: its first line says its one job")
+        elif name not in rows:
+            problems.append(
+                f"docs/server.md:{table.line}: add the row | `{name}` | {job} | {mark} |"
+            )
+        elif rows[name] != job:
+            problems.append(
+                f"docs/server.md:{table.line}: `{name}`'s job must be its docstring's first "
+                f"paragraph: | `{name}` | {job} | {mark} |"
+            )
+    for name in sorted(set(rows) - set(modules)):
+        problems.append(f"docs/server.md:{table.line}: `{name}` is no module of server/: remove it")
+    _fail(problems)
+
+
+# --- figures ------------------------------------------------------------------------------
+
+
+def _figures_table() -> dict[str, list[str]]:
+    doc = parse(BENCH)
+    want = ["id", "what", "value", "build", "command", "commit", "date"]
+    tables = [t for t in doc.tables if t.header == want]
+    assert len(tables) == 1, f"{BENCH}: keep one table of current figures: | {' | '.join(want)} |"
+    rows: dict[str, list[str]] = {}
+    for row in tables[0].rows:
+        ids = re.findall(r"`([\w-]+)`", row[0])
+        assert ids and f'<a id="{ids[0]}"></a>' in row[0], (
+            f"{BENCH}: a figure's id cell is <a id=\"ID\"></a>`ID`: {row[0]}"
+        )
+        assert ids[0] not in rows, f"{BENCH}: the id {ids[0]} is used twice"
+        rows[ids[0]] = row
+    return rows
+
+
+def test_figures_table() -> None:
+    """Each row of BENCHMARKS.md's table: a unique id, compiled or pure, a commit, a date."""
+    problems = []
+    for fid, row in _figures_table().items():
+        if row[3].strip() not in ("compiled", "pure"):
+            problems.append(f"{BENCH}: {fid}: build must be compiled or pure, not {row[3]!r}")
+        if not re.search(r"`[0-9a-f]{7,40}`", row[5]):
+            problems.append(f"{BENCH}: {fid}: the commit cell names no commit (`abc1234`)")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", row[6].strip()):
+            problems.append(f"{BENCH}: {fid}: the date must be YYYY-MM-DD, not {row[6]!r}")
+        if not row[4].strip():
+            problems.append(f"{BENCH}: {fid}: the command is missing")
+    _fail(problems)
+
+
+def _bench_link(href: str) -> str | None:
+    file_part, _, anchor = href.partition("#")
+    return anchor if file_part.endswith(BENCH) and anchor else None
+
+
+def _numbers(text: str) -> list[str]:
+    return re.findall(r"\d[\d,]*(?:\.\d+)?", text)
+
+
+@pytest.mark.parametrize("path", DOCS)
+def test_quoted_figures_match_the_table(path: str) -> None:
+    """A link to a figure's row carries that row's value: every number of the link's text
+    is in the row's value cell, so no figure appears in two docs with two values."""
+    rows = _figures_table()
+    problems = []
+    for link in parse(path).links:
+        fid = _bench_link(link.href)
+        if fid is None or fid not in rows:
+            continue  # test_links_resolve names an unknown anchor
+        value = rows[fid][2]
+        for number in _numbers(link.text):
+            if number not in _numbers(value):
+                problems.append(
+                    f"{path}:{link.line}: [{link.text}]({link.href}) says {number}, but "
+                    f"{BENCH}'s row {fid} says: {value.strip()}: quote the row's value"
+                )
+    _fail(problems)
+
+
+def _unlinked_figures(source: str) -> list[str]:
+    text = re.sub(r"\[([^\]]*)\]\([^)]*BENCHMARKS\.md#[^)]*\)", " ", source)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return [m.group(0).strip() for m in _FIGURE.finditer(text)]
+
+
+@pytest.mark.parametrize("path", [d for d in DOCS if d != BENCH])
+def test_figures_come_from_the_table(path: str) -> None:
+    """docs/architecture.md quotes no figure but from BENCHMARKS.md's table (the design
+    belongs there, the numbers in the table); in every other doc, a paragraph or table that
+    cites BENCHMARKS.md or a benchmark quotes its figures as links to the table's rows."""
+    problems = []
+    for block in parse(path).blocks:
+        cites = re.search(r"BENCHMARKS\.md|benchmarks/|bench_\w+\.py", block.source)
+        if path != "docs/architecture.md" and not cites:
+            continue
+        for figure in _unlinked_figures(block.source):
+            problems.append(
+                f"{path}:{block.line}: the figure \"{figure}\" is not read from {BENCH}'s "
+                f"table: write it as a link to its row, [{figure}](../{BENCH}#ID), with the "
+                f"row's value (add a row if there is none), or drop it"
+            )
+    _fail(problems)
+
+
+# --- releases -----------------------------------------------------------------------------
+
+
+def test_release_versions_agree() -> None:
+    """CHANGELOG.md's newest release is the version of pyproject.toml, uv.lock and the web
+    client (package.json and its package-lock.json); a release has each heading once."""
+    text = (ROOT / "CHANGELOG.md").read_text("utf-8")
+    releases = re.findall(r"^## (\d+\.\d+\.\d+) — \d{4}-\d{2}-\d{2}$", text, re.M)
+    assert releases, "CHANGELOG.md: a release is a heading ## X.Y.Z — YYYY-MM-DD"
+    newest = releases[0]
+    py = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
+    web = json.loads((ROOT / "clients/web/package.json").read_text("utf-8"))["version"]
+    lock = json.loads((ROOT / "clients/web/package-lock.json").read_text("utf-8"))
+    uv = re.search(
+        r'name = "mahjong-table"\nversion = "([^"]+)"', (ROOT / "uv.lock").read_text("utf-8")
+    )
+    problems = []
+    for where, version in (
+        ("pyproject.toml [project] version", py),
+        ("clients/web/package.json version", web),
+        ("clients/web/package-lock.json version", lock["version"]),
+        ('clients/web/package-lock.json packages[""].version', lock["packages"][""]["version"]),
+        ("uv.lock's mahjong-table (bash scripts/lock)", uv.group(1) if uv else None),
+    ):
+        if version != newest:
+            problems.append(f"{where} is {version}; CHANGELOG.md's newest release is {newest}")
+    for body in re.split(r"^## ", text, flags=re.M)[1:]:
+        name = body.splitlines()[0]
+        kinds = re.findall(r"^### (.*)$", body, re.M)
+        for kind in kinds:
+            if kind not in ("Added", "Changed", "Fixed", "Removed"):
+                problems.append(
+                    f"CHANGELOG.md {name}: ### {kind}: the kinds are Added, Changed, Fixed, "
+                    "Removed (name the area at the start of the line instead)"
+                )
+        for kind in sorted({k for k in kinds if kinds.count(k) > 1}):
+            problems.append(f"CHANGELOG.md {name}: ### {kind} appears twice: merge them")
+    _fail(problems)
+
+
+def test_docs_found() -> None:
+    assert "README.md" in DOCS and "docs/server.md" in DOCS and BENCH in DOCS
+    assert isinstance(parse("README.md"), Doc) and slug("A b, c") == "a-b-c"
+    assert Path(ROOT / "mahjong_native").is_dir()
