@@ -40,7 +40,7 @@ class Table:
 
 @dataclass
 class Block:
-    """A paragraph, or a whole table, as markdown source: what the figure checks read."""
+    """A paragraph, or a table's row, as markdown source: what the figure checks read."""
 
     line: int
     source: str
@@ -135,6 +135,7 @@ def parse(path: str) -> Doc:
     seen: dict[str, int] = {}
     table: Table | None = None
     row: list[str] | None = None
+    row_line = 1
     line = 1
     for i, tok in enumerate(tokens):
         line = _line(tok, line)
@@ -150,15 +151,15 @@ def parse(path: str) -> Doc:
             table = Table(line, [], [])
         elif tok.type == "tr_open":
             row = []
+            row_line = line
         elif tok.type == "tr_close" and table is not None and row is not None:
             if table.header:
                 table.rows.append(row)
             else:
                 table.header = row
+            doc.blocks.append(Block(row_line, " | ".join(row)))
         elif tok.type == "table_close" and table is not None:
             doc.tables.append(table)
-            cells = [" | ".join(r) for r in (table.header, *table.rows)]
-            doc.blocks.append(Block(table.line, "\n".join(cells)))
             table = None
         elif tok.type == "html_block":
             doc.anchors.update(_ANCHOR.findall(tok.content))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -426,6 +427,7 @@ def test_figures_come_from_the_table(path: str) -> None:
     belongs there, the numbers in the table); in every other doc, a paragraph or table that
     cites BENCHMARKS.md or a benchmark quotes its figures as links to the table's rows."""
     problems = []
+    bench = os.path.relpath(ROOT / BENCH, (ROOT / path).parent)
     for block in parse(path).blocks:
         cites = re.search(r"BENCHMARKS\.md|benchmarks/|bench_\w+\.py", block.source)
         if path != "docs/architecture.md" and not cites:
@@ -433,7 +435,7 @@ def test_figures_come_from_the_table(path: str) -> None:
         for figure in _unlinked_figures(block.source):
             problems.append(
                 f"{path}:{block.line}: the figure \"{figure}\" is not read from {BENCH}'s "
-                f"table: write it as a link to its row, [{figure}](../{BENCH}#ID), with the "
+                f"table: write it as a link to its row, [{figure}]({bench}#ID), with the "
                 f"row's value (add a row if there is none), or drop it"
             )
     _fail(problems)
