@@ -73,9 +73,7 @@ def slug(text: str) -> str:
 
 
 def _plain(inline: Token) -> str:
-    return "".join(
-        c.content for c in inline.children or [] if c.type in ("text", "code_inline")
-    )
+    return "".join(c.content for c in inline.children or [] if c.type in ("text", "code_inline"))
 
 
 def _line(tok: Token, default: int) -> int:

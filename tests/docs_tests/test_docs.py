@@ -20,6 +20,7 @@ import pytest
 from tests.docs_tests.docs_model import (
     ROOT,
     Doc,
+    Table,
     class_members,
     compiled_modules,
     doc_paths,
@@ -64,8 +65,10 @@ def _ignored(path: str) -> bool:
     """A path git ignores (made by a build): named by the docs, never in a checkout."""
     for raw in (ROOT / ".gitignore").read_text("utf-8").splitlines():
         pat = raw.strip().lstrip("/")
-        if pat and not pat.startswith("#") and (
-            path.startswith(pat.rstrip("/")) or fnmatch.fnmatch(path.split("/")[0], pat)
+        if (
+            pat
+            and not pat.startswith("#")
+            and (path.startswith(pat.rstrip("/")) or fnmatch.fnmatch(path.split("/")[0], pat))
         ):
             return True
     return False
@@ -93,9 +96,7 @@ def test_named_paths_exist(path: str) -> None:
     for line, text in parse(path).code_spans:
         named = _repo_path(text)
         if named is not None and not _exists(named):
-            problems.append(
-                f"{path}:{line}: `{text}` does not exist: fix the path or drop it"
-            )
+            problems.append(f"{path}:{line}: `{text}` does not exist: fix the path or drop it")
     _fail(problems)
 
 
@@ -164,9 +165,8 @@ def _command_problem(segment: str) -> str | None:
                 return f"`python -m {words[2]}`: no such module"
         elif words[1].endswith(".py") and _repo_path(words[1]) and not _exists(words[1]):
             return f"`{words[1]}` does not exist"
-    elif cmd == "bash" and len(words) > 1:
-        if _repo_path(words[1]) and not _exists(words[1]):
-            return f"`{words[1]}` does not exist"
+    elif cmd == "bash" and len(words) > 1 and _repo_path(words[1]) and not _exists(words[1]):
+        return f"`{words[1]}` does not exist"
     return None
 
 
@@ -246,7 +246,7 @@ def test_cited_sections_exist(path: str) -> None:
             if not any(h.startswith(section.lower()) for h in _section_names(target)):
                 heads = "; ".join(parse(target).headings[:40])
                 problems.append(
-                    f"{path}:{block.line}: names {name} \"{section}\", which is no section of "
+                    f'{path}:{block.line}: names {name} "{section}", which is no section of '
                     f"{target}: name one of its headings ({heads}) or link a figure's row"
                 )
     _fail(problems)
@@ -276,8 +276,12 @@ def test_compiled_modules_listed() -> None:
     arch = parse("docs/architecture.md")
     tables = [t for t in arch.tables if t.header[:2] == ["package", "compiled modules"]]
     if len(tables) != 1:
-        _fail(["docs/architecture.md: keep one table with the header | package | compiled "
-               "modules | in \"Compiled hot paths\" (one row per package)"])
+        _fail(
+            [
+                "docs/architecture.md: keep one table with the header | package | compiled "
+                'modules | in "Compiled hot paths" (one row per package)'
+            ]
+        )
     listed: set[str] = set()
     for row in tables[0].rows:
         pkg = _cell_names(row[0])[0]
@@ -309,12 +313,16 @@ def test_compiled_modules_listed() -> None:
 # --- docs/server.md -----------------------------------------------------------------------
 
 
-def _server_table():  # type: ignore[no-untyped-def]
+def _server_table() -> Table:
     doc = parse("docs/server.md")
     tables = [t for t in doc.tables if t.header[:3] == ["module", "job", "compiled"]]
     if len(tables) != 1:
-        _fail(["docs/server.md: keep one table with the header | module | job | compiled | "
-               "in \"How the server is built\""])
+        _fail(
+            [
+                "docs/server.md: keep one table with the header | module | job | compiled | "
+                'in "How the server is built"'
+            ]
+        )
     return tables[0]
 
 
@@ -365,7 +373,7 @@ def _figures_table() -> dict[str, list[str]]:
     for row in tables[0].rows:
         ids = re.findall(r"`([\w-]+)`", row[0])
         assert ids and f'<a id="{ids[0]}"></a>' in row[0], (
-            f"{BENCH}: a figure's id cell is <a id=\"ID\"></a>`ID`: {row[0]}"
+            f'{BENCH}: a figure\'s id cell is <a id="ID"></a>`ID`: {row[0]}'
         )
         assert ids[0] not in rows, f"{BENCH}: the id {ids[0]} is used twice"
         rows[ids[0]] = row
@@ -438,7 +446,7 @@ def test_figures_come_from_the_table(path: str) -> None:
             continue
         for figure in _unlinked_figures(block.source):
             problems.append(
-                f"{path}:{block.line}: the figure \"{figure}\" is not read from {BENCH}'s "
+                f'{path}:{block.line}: the figure "{figure}" is not read from {BENCH}\'s '
                 f"table: write it as a link to its row, [{figure}]({bench}#ID), with the "
                 f"row's value (add a row if there is none), or drop it"
             )
@@ -489,3 +497,37 @@ def test_docs_found() -> None:
     assert "README.md" in DOCS and "docs/server.md" in DOCS and BENCH in DOCS
     assert isinstance(parse("README.md"), Doc) and slug("A b, c") == "a-b-c"
     assert Path(ROOT / "mahjong_native").is_dir()
+
+
+@pytest.mark.parametrize(
+    ("source", "figures"),
+    [
+        ("p99 5.05 ms and 0.146 of the baseline", ["5.05 ms", "0.146"]),
+        ("[5.05 ms](../BENCHMARKS.md#soak-2000) at `--interval 20`", []),
+        ("target p99 ≤ 10 ms, at most 2,000 rooms, Python 3.11", []),
+        (
+            "4.96–5.13 × and ~23 KiB and 12,932 commits/s",
+            ["4.96–5.13 ×", "~23 KiB", "12,932 commits/s"],
+        ),
+    ],
+)
+def test_figures_found(source: str, figures: list[str]) -> None:
+    """What counts as a figure: a number with a unit, or a bare ratio; not a bound, a code
+    span, a count without a unit or a version."""
+    assert _unlinked_figures(source) == figures
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("table.engine.may_self_win", None),
+        ("server.welcome", None),
+        ("mahjong_native.MODULES", None),
+        ("scoring.context.WinContext", None),
+        ("table.engine.nope", "`table.engine` defines no `nope`"),
+        ("server.nosuchmodule", "`server` defines no `nosuchmodule`"),
+        ("redis.asyncio", None),
+    ],
+)
+def test_module_names_resolved(name: str, problem: str | None) -> None:
+    assert _module_problem(name) == problem
