@@ -526,6 +526,9 @@ def test_release_versions_agree() -> None:
                 )
         for kind in sorted({k for k in kinds if kinds.count(k) > 1}):
             problems.append(f"CHANGELOG.md {name}: ### {kind} appears twice: merge them")
+        order = [k for k in ("Added", "Changed", "Fixed", "Removed") if k in kinds]
+        if len(set(kinds)) == len(kinds) and kinds != order:
+            problems.append(f"CHANGELOG.md {name}: the headings go in the order {order}")
     _fail(problems)
 
 
