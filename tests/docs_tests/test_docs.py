@@ -62,25 +62,29 @@ def _fail(problems: list[str]) -> None:
 
 
 def _ignored(path: str) -> bool:
-    """A path git ignores (made by a build): named by the docs, never in a checkout."""
+    """A path git ignores (made by a build or by hand: `server/webapp/`, `deploy/certs/`):
+    docs name it, a checkout does not have it."""
+    parts = path.rstrip("/").split("/")
     for raw in (ROOT / ".gitignore").read_text("utf-8").splitlines():
-        pat = raw.strip().lstrip("/")
-        if (
-            pat
-            and not pat.startswith("#")
-            and (path.startswith(pat.rstrip("/")) or fnmatch.fnmatch(path.split("/")[0], pat))
-        ):
+        pat = raw.strip().lstrip("/").rstrip("/")
+        if not pat or pat.startswith("#"):
+            continue
+        if "/" in pat:
+            if parts[: pat.count("/") + 1] == pat.split("/"):
+                return True
+        elif any(fnmatch.fnmatch(part, pat) for part in parts):
             return True
     return False
 
 
 def _repo_path(text: str) -> str | None:
-    """The repository path a code span names, or None when it is not one of ours."""
+    """The repository path a code span names (its first directory is one of the checkout's),
+    or None when it is not one: `src/ui/host.tsx` (relative), `~/.config/…`, `./data`."""
     text = re.sub(r":\d+$", "", text.strip())
     if not _PATH.match(text) or "/" not in text.rstrip("/"):
         return None
     first = text.split("/", 1)[0]
-    return text if (ROOT / first).is_dir() and not first.startswith(".") else None
+    return text if first not in (".", "..") and (ROOT / first).is_dir() else None
 
 
 def _exists(path: str) -> bool:
@@ -111,7 +115,7 @@ def _module_problem(dotted: str) -> str | None:
     parts = dotted.split(".")
     if parts[0] not in (*PACKAGES, "mahjong_native"):
         return None
-    if parts[0] in ("server", "client") and len(parts) == 2 and parts[1] in _message_names():
+    if parts[0] == "server" and len(parts) == 2 and parts[1] in _message_names():
         return None  # a protocol message (`server.welcome`)
     n = len(parts)
     while n > 0 and module_file(".".join(parts[:n])) is None:
