@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
@@ -58,6 +59,13 @@ class Doc:
     shell_lines: list[tuple[int, str]] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     blocks: list[Block] = field(default_factory=list)
+
+
+def fail(problems: list[str]) -> None:
+    """Fail a check with every problem it found, one per line (no traceback: the lines say
+    what to fix)."""
+    if problems:
+        pytest.fail("\n".join(problems), pytrace=False)
 
 
 def doc_paths() -> list[str]:

@@ -1,7 +1,7 @@
 """The docs checked against the code: every path, module and command a doc names exists,
-every link resolves, the compiled modules the docs list are ``mahjong_native.MODULES``,
-docs/server.md lists every module of ``server/``, figures are quoted from BENCHMARKS.md's
-table with its values, and the release versions agree.
+every link resolves, the compiled modules the docs list are ``mahjong_native.MODULES``, and
+docs/server.md lists every module of ``server/`` (figures: test_figures.py; the release
+versions: test_releases.py).
 
 Each failure says what to change, in which doc and on which line.
 """
@@ -9,10 +9,7 @@ Each failure says what to change, in which doc and on which line.
 from __future__ import annotations
 
 import fnmatch
-import json
-import os
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,6 +21,7 @@ from tests.docs_tests.docs_model import (
     class_members,
     compiled_modules,
     doc_paths,
+    fail,
     module_file,
     parse,
     project_scripts,
@@ -40,25 +38,10 @@ BENCH = "BENCHMARKS.md"
 #: a path: one or more directories, then a file name or a glob (or a trailing slash)
 _PATH = re.compile(r"^[\w.-]+(?:/[\w.*-]+)*/?$")
 _DOTTED = re.compile(r"^[a-z_]+(?:\.[A-Za-z_][\w]*)+$")
-#: a measured figure: a number (or range) with a unit of measurement, or a ratio with ×;
-#: not a bound (a target: "p99 ≤ 10 ms")
-_NUM = r"\d[\d,]*(?:\.\d+)?"
-_NOT_BOUND = r"(?<![≤≥<>])(?<![≤≥<>] )"
-_FIGURE = re.compile(
-    rf"{_NOT_BOUND}(?<![\w.`/-])[~≈]?{_NUM}(?:\s?[–-]\s?{_NUM})?\s?"
-    r"(?:×|µs\b|ms\b|s\b|%|KiB\b|KB\b|MB\b|GB\b|B\b|instructions\b|hands/s\b|actions/s\b|"
-    r"commits/s\b|hellos/s\b|/s\b|minutes?\b|CPU-minutes\b|cores\b)"
-    rf"|{_NOT_BOUND}(?<![\w.`/-])0\.\d+(?![\d.])"  # a bare ratio: 0.146, 0.22
-)
 #: a doc or section named in prose: `docs/server.md "Snapshots"`, `BENCHMARKS.md, "Soak"`
 _CITED_SECTION = re.compile(
     r"\[?((?:\.\./|docs/)?(?:rules/)?[\w-]+\.md)\]?(?:\([^)]*\))?,? \(?[\"“]([^\"”]+)[\"”]"
 )
-
-
-def _fail(problems: list[str]) -> None:
-    if problems:
-        pytest.fail("\n".join(problems), pytrace=False)
 
 
 def _ignored(path: str) -> bool:
@@ -101,7 +84,7 @@ def test_named_paths_exist(path: str) -> None:
         named = _repo_path(text)
         if named is not None and not _exists(named):
             problems.append(f"{path}:{line}: `{text}` does not exist: fix the path or drop it")
-    _fail(problems)
+    fail(problems)
 
 
 def _message_names() -> frozenset[str]:
@@ -146,7 +129,7 @@ def test_named_modules_exist(path: str) -> None:
             why = _module_problem(name)
             if why:
                 problems.append(f"{path}:{line}: `{text}`: {why}: fix the name or drop it")
-    _fail(problems)
+    fail(problems)
 
 
 _WRAPPERS = re.compile(
@@ -191,7 +174,7 @@ def test_named_commands_exist(path: str) -> None:
             why = _command_problem(segment)
             if why:
                 problems.append(f"{path}:{line}: {why}: fix the command or drop it")
-    _fail(problems)
+    fail(problems)
 
 
 def _anchors(target: str) -> set[str]:
@@ -228,7 +211,7 @@ def test_links_resolve(path: str) -> None:
                 f"{path}:{link.line}: [{link.text}]({href}): {rel} has no heading or anchor "
                 f"#{anchor}: link one of its headings"
             )
-    _fail(problems)
+    fail(problems)
 
 
 def _section_names(target: str) -> list[str]:
@@ -253,7 +236,7 @@ def test_cited_sections_exist(path: str) -> None:
                     f'{path}:{block.line}: names {name} "{section}", which is no section of '
                     f"{target}: name one of its headings ({heads}) or link a figure's row"
                 )
-    _fail(problems)
+    fail(problems)
 
 
 def _resolve_doc(path: str, name: str) -> str | None:
@@ -315,7 +298,7 @@ def test_compiled_modules_listed() -> None:
                     f"docs/server.md:{table.line}: `{name}`'s compiled column must say {want} "
                     f"(mahjong_native.MODULES {'has' if mod in modules else 'has not'} `{mod}`)"
                 )
-    _fail(problems)
+    fail(problems)
 
 
 _NOT_COMPILED = re.compile(
@@ -351,7 +334,7 @@ def _server_table() -> Table:
     doc = parse("docs/server.md")
     tables = [t for t in doc.tables if t.header[:2] == ["module", "job"]]
     if len(tables) != 1:
-        _fail(
+        fail(
             [
                 "docs/server.md: keep one table with the header | module | job | compiled | "
                 'in "How the server is built"'
@@ -392,172 +375,13 @@ def test_server_modules_listed() -> None:
             )
     for name in sorted(set(rows) - set(modules)):
         problems.append(f"docs/server.md:{table.line}: `{name}` is no module of server/: remove it")
-    _fail(problems)
-
-
-# --- figures ------------------------------------------------------------------------------
-
-
-def _figures_table() -> dict[str, list[str]]:
-    doc = parse(BENCH)
-    want = ["id", "what", "value", "build", "command", "commit", "date"]
-    tables = [t for t in doc.tables if t.header == want]
-    if len(tables) != 1:
-        _fail([f"{BENCH}: keep one table of current figures, | {' | '.join(want)} |"])
-    rows: dict[str, list[str]] = {}
-    problems = []
-    for row in tables[0].rows:
-        ids = re.findall(r"`([\w-]+)`", row[0])
-        if not ids or f'<a id="{ids[0]}"></a>' not in row[0]:
-            problems.append(f'{BENCH}: a figure\'s id cell is <a id="ID"></a>`ID`, not: {row[0]}')
-        elif ids[0] in rows:
-            problems.append(f"{BENCH}: the id {ids[0]} is used twice: give each row its own")
-        else:
-            rows[ids[0]] = row
-    _fail(problems)
-    return rows
-
-
-def test_figures_table() -> None:
-    """Each row of BENCHMARKS.md's table: a unique id, compiled or pure, a commit, a date."""
-    problems = []
-    for fid, row in _figures_table().items():
-        if row[3].strip() not in ("compiled", "pure"):
-            problems.append(f"{BENCH}: {fid}: build must be compiled or pure, not {row[3]!r}")
-        if not re.search(r"`[0-9a-f]{7,40}`", row[5]):
-            problems.append(f"{BENCH}: {fid}: the commit cell names no commit (`abc1234`)")
-        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", row[6].strip()):
-            problems.append(f"{BENCH}: {fid}: the date must be YYYY-MM-DD, not {row[6]!r}")
-        if not row[4].strip():
-            problems.append(f"{BENCH}: {fid}: the command is missing")
-    _fail(problems)
-
-
-def _bench_link(href: str) -> str | None:
-    file_part, _, anchor = href.partition("#")
-    return anchor if file_part.endswith(BENCH) and anchor else None
-
-
-def _numbers(text: str) -> list[str]:
-    return re.findall(r"\d[\d,]*(?:\.\d+)?", text)
-
-
-@pytest.mark.parametrize("path", DOCS)
-def test_quoted_figures_match_the_table(path: str) -> None:
-    """A link to a figure's row carries that row's value: every number of the link's text
-    is in the row's value cell, so no figure appears in two docs with two values."""
-    links = [link for link in parse(path).links if _bench_link(link.href)]
-    rows = _figures_table() if links else {}
-    problems = []
-    for link in links:
-        fid = _bench_link(link.href)
-        if fid is None or fid not in rows:
-            continue  # test_links_resolve names an unknown anchor
-        value = rows[fid][2]
-        if link.text.strip("`") == fid:
-            continue  # a pointer to the row: [`soak-2000`](BENCHMARKS.md#soak-2000)
-        for number in _numbers(link.text):
-            if number not in _numbers(value):
-                problems.append(
-                    f"{path}:{link.line}: [{link.text}]({link.href}) says {number}, but "
-                    f"{BENCH}'s row {fid} says: {value.strip()}: quote the row's value"
-                )
-    _fail(problems)
-
-
-def _unlinked_figures(source: str) -> list[str]:
-    text = re.sub(r"\[([^\]]*)\]\([^)]*BENCHMARKS\.md#[^)]*\)", " ", source)
-    text = re.sub(r"`[^`]*`", " ", text)
-    text = re.sub(r"<[^>]+>", " ", text)
-    return [" ".join(m.group(0).split()) for m in _FIGURE.finditer(text)]
-
-
-@pytest.mark.parametrize("path", [d for d in DOCS if d != BENCH])
-def test_figures_come_from_the_table(path: str) -> None:
-    """docs/architecture.md quotes no figure but from BENCHMARKS.md's table (the design
-    belongs there, the numbers in the table); in every other doc, a paragraph or table that
-    cites BENCHMARKS.md or a benchmark quotes its figures as links to the table's rows."""
-    problems = []
-    bench = os.path.relpath(ROOT / BENCH, (ROOT / path).parent)
-    for block in parse(path).blocks:
-        cites = re.search(r"BENCHMARKS\.md|benchmarks/|bench_\w+\.py", block.source)
-        if path != "docs/architecture.md" and not cites:
-            continue
-        for figure in _unlinked_figures(block.source):
-            problems.append(
-                f'{path}:{block.line}: the figure "{figure}" is not read from {BENCH}\'s '
-                f"table: write it as a link to its row, [{figure}]({bench}#ID), with the "
-                f"row's value (add a row if there is none), or drop it"
-            )
-    _fail(problems)
-
-
-# --- releases -----------------------------------------------------------------------------
-
-
-def test_release_versions_agree() -> None:
-    """CHANGELOG.md's newest release is the version of pyproject.toml, uv.lock and the web
-    client (package.json and its package-lock.json); a release has each heading once."""
-    text = (ROOT / "CHANGELOG.md").read_text("utf-8")
-    releases = re.findall(r"^## (\d+\.\d+\.\d+) — \d{4}-\d{2}-\d{2}$", text, re.M)
-    if not releases:
-        _fail(["CHANGELOG.md: no release: a release is a heading ## X.Y.Z — YYYY-MM-DD"])
-    newest = releases[0]
-    py = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]["version"]
-    web = json.loads((ROOT / "clients/web/package.json").read_text("utf-8"))["version"]
-    lock = json.loads((ROOT / "clients/web/package-lock.json").read_text("utf-8"))
-    uv = re.search(
-        r'name = "mahjong-table"\nversion = "([^"]+)"', (ROOT / "uv.lock").read_text("utf-8")
-    )
-    problems = []
-    for where, version in (
-        ("pyproject.toml [project] version", py),
-        ("clients/web/package.json version", web),
-        ("clients/web/package-lock.json version", lock["version"]),
-        ('clients/web/package-lock.json packages[""].version', lock["packages"][""]["version"]),
-        ("uv.lock's mahjong-table (bash scripts/lock)", uv.group(1) if uv else None),
-    ):
-        if version != newest:
-            problems.append(f"{where} is {version}; CHANGELOG.md's newest release is {newest}")
-    for body in re.split(r"^## ", text, flags=re.M)[1:]:
-        name = body.splitlines()[0]
-        kinds = re.findall(r"^### (.*)$", body, re.M)
-        for kind in kinds:
-            if kind not in ("Added", "Changed", "Fixed", "Removed"):
-                problems.append(
-                    f"CHANGELOG.md {name}: ### {kind}: the kinds are Added, Changed, Fixed, "
-                    "Removed (name the area at the start of the line instead)"
-                )
-        for kind in sorted({k for k in kinds if kinds.count(k) > 1}):
-            problems.append(f"CHANGELOG.md {name}: ### {kind} appears twice: merge them")
-        order = [k for k in ("Added", "Changed", "Fixed", "Removed") if k in kinds]
-        if len(set(kinds)) == len(kinds) and kinds != order:
-            problems.append(f"CHANGELOG.md {name}: the headings go in the order {order}")
-    _fail(problems)
+    fail(problems)
 
 
 def test_docs_found() -> None:
     assert "README.md" in DOCS and "docs/server.md" in DOCS and BENCH in DOCS
     assert isinstance(parse("README.md"), Doc) and slug("A b, c") == "a-b-c"
     assert Path(ROOT / "mahjong_native").is_dir()
-
-
-@pytest.mark.parametrize(
-    ("source", "figures"),
-    [
-        ("p99 5.05 ms and 0.146 of the baseline", ["5.05 ms", "0.146"]),
-        ("[5.05 ms](../BENCHMARKS.md#soak-2000) at `--interval 20`", []),
-        ("target p99 ≤ 10 ms, at most 2,000 rooms, Python 3.11", []),
-        (
-            "4.96–5.13 × and ~23 KiB and 12,932 commits/s",
-            ["4.96–5.13 ×", "~23 KiB", "12,932 commits/s"],
-        ),
-    ],
-)
-def test_figures_found(source: str, figures: list[str]) -> None:
-    """What counts as a figure: a number with a unit, or a bare ratio; not a bound, a code
-    span, a count without a unit or a version."""
-    assert _unlinked_figures(source) == figures
 
 
 @pytest.mark.parametrize(
