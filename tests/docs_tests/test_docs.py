@@ -53,7 +53,9 @@ def _ignored(path: str) -> bool:
         if not pat or pat.startswith("#"):
             continue
         if "/" in pat:
-            if parts[: pat.count("/") + 1] == pat.split("/"):
+            pat_parts = pat.split("/")
+            head = parts[: len(pat_parts)]
+            if len(head) == len(pat_parts) and all(map(fnmatch.fnmatch, head, pat_parts)):
                 return True
         elif any(fnmatch.fnmatch(part, pat) for part in parts):
             return True
