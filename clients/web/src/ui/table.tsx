@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
 import { offered, seatName, splitDrawn, type RoomModel } from "../state/reducer";
@@ -94,15 +94,23 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
     if (drawn && can.has(drawn)) out.push(drawn);
     return out;
   })();
+  // the selection as of the last key, not of the last render: keys pressed faster than the
+  // screen redraws each move on from the one before
+  const selRef = useRef(selected);
+  selRef.current = selected;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
       const target = (e.target as HTMLElement | null)?.tagName ?? "";
-      const intent = keyIntent(e.key, { target, claiming, claimOptions, pass, order: screenOrder, selected, discards, tings, turnOthers: shownOthers });
+      const ctx = { target, claiming, claimOptions, pass, order: screenOrder, selected: selRef.current, discards, tings, turnOthers: shownOthers };
+      const intent = keyIntent(e.key, ctx);
       if (!intent) return;
       e.preventDefault();
       if ("act" in intent) act(intent.act);
-      else setSelected(intent.select);
+      else {
+        selRef.current = intent.select;
+        setSelected(intent.select);
+      }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
