@@ -19,7 +19,8 @@ export const RULESET_NAMES: Record<string, string> = {
 export function App({ client }: { client: Client }) {
   const s = useClient(client);
   const room = s.current ? s.rooms[s.current] : undefined;
-  const invite = !room && client.inviteCode && !client.hasName ? client.inviteCode : null;
+  // an invite link's page until its room is joined (with a name known, while joining)
+  const invite = !room && client.inviteCode ? client.inviteCode : null;
   // at the table the page is the screen's height: the banners take room from the felt,
   // never push the hand below the fold
   const atTable = !!room && room.lobby.status !== "lobby" && !!room.game;

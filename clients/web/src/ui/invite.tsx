@@ -36,7 +36,11 @@ export function Invite({ client, code }: { client: Client; code: string }) {
         Join <span data-testid="invite-code">{code.toUpperCase()}</span>
       </h1>
       {info === undefined && <p class="muted">looking the room up…</p>}
-      {info === null && <p class="warn" data-testid="invite-missing">There is no open room with this code.</p>}
+      {info === null && (
+        <p class="warn" data-testid="invite-missing">
+          There is no open room with this code. <a href="/">Start page</a>
+        </p>
+      )}
       {info && (
         <p class="facts" data-testid="invite-facts">
           {RULESET_NAMES[info.ruleset] ?? info.ruleset} · {optionsWords(info.options)}
@@ -54,6 +58,7 @@ export function Invite({ client, code }: { client: Client; code: string }) {
         <button class="primary" type="submit" data-testid="invite-join" disabled={!name.trim()}>
           Join
         </button>
+        {client.hasName && s.status !== "online" && <span class="muted"> joining…</span>}
       </form>
     </main>
   );

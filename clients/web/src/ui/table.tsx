@@ -183,6 +183,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           <div class="sheet-head">
             {h.discarder !== null && seatName(room.lobby, h.discarder)} {g.phase === "rob" ? "adds a kong with" : "discards"}{" "}
             {h.discard && <Tile code={h.discard} size="meld" />}
+            {autoWin && legal.some((a) => a.type === "win") && <span class="muted">— Auto wins it for you</span>}
             <Countdown room={room} offset={client.state.offset} bar />
           </div>
           <div class="sheet-buttons">
