@@ -3,6 +3,7 @@ import type { Client } from "../net/client";
 import type { RoomOptions } from "../protocol/types";
 import type { RoomModel } from "../state/reducer";
 import { useClient, useTick } from "./hooks";
+import { Invite } from "./invite";
 import { RoomLobby } from "./lobby";
 import { TableView } from "./table";
 
@@ -11,16 +12,23 @@ export const RULESET_NAMES: Record<string, string> = {
   "hk-tw16": "HK/Taiwan 16 tiles (港台十六張)",
   "tw16-tai": "Taiwan 16 tiles, tai (台灣十六張)",
   "zung-jung": "Zung Jung (中庸)",
-  "zung-jung-v33": "Zung Jung v3.3",
+  "zung-jung-v3.3": "Zung Jung v3.3 (中庸 3.3)",
+  riichi: "Riichi (立直)",
 };
 
 export function App({ client }: { client: Client }) {
   const s = useClient(client);
   const room = s.current ? s.rooms[s.current] : undefined;
+  // an invite link's page until its room is joined (with a name known, while joining)
+  const invite = !room && client.inviteCode ? client.inviteCode : null;
+  // at the table the page is the screen's height: the banners take room from the felt,
+  // never push the hand below the fold
+  const atTable = !!room && room.lobby.status !== "lobby" && !!room.game;
   return (
-    <div class="app" data-status={s.status}>
+    <div class={`app ${atTable ? "at-table" : ""}`} data-status={s.status}>
       <Banner client={client} />
-      {room ? <Room client={client} room={room} /> : <Home client={client} />}
+      <NewVersion client={client} />
+      {room ? <Room client={client} room={room} /> : invite ? <Invite client={client} code={invite} /> : <Home client={client} />}
       <div class="toasts" role="status" aria-live="polite">
         {s.toasts.map((t) => (
           <div key={t.id} class={`toast toast-${t.kind}`} data-testid="toast">
@@ -55,6 +63,19 @@ function Banner({ client }: { client: Client }) {
   return (
     <div class="banner" data-testid="banner">
       {text}
+    </div>
+  );
+}
+
+/** The server serves another build of this client (welcome.build): offer a reload. */
+function NewVersion({ client }: { client: Client }) {
+  if (!client.newVersion) return null;
+  return (
+    <div class="banner banner-info" data-testid="new-version">
+      A new version is available.{" "}
+      <button type="button" data-testid="reload" onClick={() => location.reload()}>
+        Reload
+      </button>
     </div>
   );
 }
@@ -105,7 +126,15 @@ function Home({ client }: { client: Client }) {
       <h1>Mahjong table</h1>
       <label class="field">
         Your name
-        <input data-testid="name" value={name} maxLength={32} onInput={(e) => setName(e.currentTarget.value)} onBlur={saveName} placeholder="e.g. Alice" />
+        <input
+          data-testid="name"
+          value={name}
+          maxLength={32}
+          onInput={(e) => setName(e.currentTarget.value)}
+          onBlur={saveName}
+          onKeyDown={(e) => e.key === "Enter" && saveName()}
+          placeholder="e.g. Alice"
+        />
       </label>
       <div class="cards">
         <form class="card" onSubmit={create}>

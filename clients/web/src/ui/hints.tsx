@@ -48,6 +48,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
               <Tile code={d.tile} size="small" /> {d.useful}
             </span>
           ))}
+          <span class="muted legend">(the number: tiles still unseen that would help)</span>
         </div>
       )}
       {hints.waits.length > 0 && (
@@ -55,7 +56,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
           waits:{" "}
           {hints.waits.map((w, i) => (
             <span key={i} class="hint-item" title={`discard ${mark(w.by_discard)} self-draw ${mark(w.by_self_draw)}`}>
-              <Tile code={w.tile} size="small" /> ×{w.unseen}
+              <Tile code={w.tile} size="small" /> ×{w.unseen} left
               {hints.minimum > 0 && (
                 <small>
                   {" "}
@@ -79,12 +80,10 @@ const TOGGLE_WORDS: [ToggleName, string][] = [
 
 /** Your seat's play settings (docs/protocol.md "toggles"): kept by the server per seat. */
 export function TogglesPanel({ client, room }: { client: Client; room: RoomModel }) {
-  const [on, setOn] = useState({ auto_win: false, no_claims: false, auto_discard: false, ...(room.you.toggles ?? {}) });
-  const flip = (name: ToggleName) => {
-    const next = { ...on, [name]: !on[name] };
-    setOn(next);
-    void client.request({ type: "toggles", room: room.room, [name]: next[name] });
-  };
+  // the room's copy (kept by the client once the server acks a change), not the panel's own:
+  // the panel shows the settings in force each time it opens
+  const on = { auto_win: false, no_claims: false, auto_discard: false, ...(room.you.toggles ?? {}) };
+  const flip = (name: ToggleName) => void client.setToggles(room.room, { [name]: !on[name] });
   return (
     <aside class="hints toggles" data-testid="toggles">
       {TOGGLE_WORDS.map(([name, words]) => (

@@ -3,6 +3,7 @@ import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
 import { RULESET_NAMES } from "./app";
 import { MembersPanel, SwapSeat } from "./host";
+import { optionsWords } from "./invite";
 
 export function RoomLobby({ client, room }: { client: Client; room: RoomModel }) {
   const l = room.lobby;
@@ -23,6 +24,9 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
         </button>
       </header>
       <section class="card">
+        <p class="facts" data-testid="room-facts">
+          {optionsWords(l.options)}
+        </p>
         <p>
           Invite friends with this link:{" "}
           <a href={link} data-testid="room-link">
@@ -87,12 +91,27 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
             </button>
           )}
         </div>
+        {!host && (
+          <p class="muted" data-testid="waiting-host">
+            {mySeat === null
+              ? "Take a free seat to play, or stay and watch."
+              : full && allReady
+                ? `Everyone is ready: waiting for the host (${seatHost(l)}) to start the game.`
+                : `Waiting for the host (${seatHost(l)}) to start the game once every seat is taken and ready.`}
+          </p>
+        )}
         {l.spectators.length > 0 && <p class="muted">Watching: {l.spectators.map((s) => s.name).join(", ")}</p>}
       </section>
       <MembersPanel client={client} room={room} />
       <Chat client={client} room={room} />
     </main>
   );
+}
+
+/** The host's name as the lobby shows it. */
+function seatHost(l: RoomModel["lobby"]): string {
+  const seated = l.seats.find((s) => s && s.player === l.host);
+  return seated?.name ?? l.spectators.find((s) => s.player === l.host)?.name ?? "host";
 }
 
 export function Chat({ client, room }: { client: Client; room: RoomModel }) {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
 import { offered, seatName, splitDrawn, type RoomModel } from "../state/reducer";
@@ -6,6 +6,8 @@ import { RULESET_NAMES } from "./app";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
 import { MembersPanel, PauseButton, PausedBanner } from "./host";
+import { num, signed } from "./format";
+import { keyIntent } from "./keys";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
 
@@ -56,10 +58,17 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const claiming = legal.some((a) => a.type === "pass");
   const discards = legal.filter((a) => a.type === "discard");
   const tings = legal.filter((a) => a.type === "ting");
+  // with auto-win on the server declares the win itself: no Win button to press
+  const autoWin = !!room.you.toggles?.auto_win;
   const turnOthers = legal.filter((a) => a.type === "concealed_kong" || a.type === "added_kong" || (a.type === "win" && !claiming));
+  const shownOthers = turnOthers.filter((a) => !(autoWin && a.type === "win"));
   const claimOptions = claiming
-    ? legal.filter((a) => a.type !== "pass").sort((a, b) => CLAIM_ORDER.indexOf(a.type) - CLAIM_ORDER.indexOf(b.type))
+    ? legal
+        .filter((a) => a.type !== "pass" && !(autoWin && a.type === "win"))
+        .sort((a, b) => CLAIM_ORDER.indexOf(a.type) - CLAIM_ORDER.indexOf(b.type))
     : [];
+  // while the connection is down an action would go nowhere: the buttons say so
+  const offline = client.state.status !== "online";
   const pass = legal.find((a) => a.type === "pass");
   const act = (a: LegalAction) => {
     setSelected(null);
@@ -75,30 +84,32 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   useEffect(() => {
     if (selected && !discards.some((d) => d.tile === selected)) setSelected(null);
   }, [room.seq]);
-  // keyboard: 1–9 the claim options in order, Space pass, Enter discard the selected tile,
-  // ←/→ move the selection along the hand
+  // keyboard (ui/keys.ts): the claim options, pass, discard, 叮, win, kong, ←/→ in screen order
+  const screenOrder = (() => {
+    const seat = me !== null ? h?.seats[me] : undefined;
+    if (!seat) return [];
+    const { rest, drawn } = splitDrawn(seat);
+    const can = new Set(discards.map((d) => d.tile));
+    const out = [...new Set(rest.filter((t) => can.has(t) && t !== drawn))];
+    if (drawn && can.has(drawn)) out.push(drawn);
+    return out;
+  })();
+  // the selection as of the last key, not of the last render: keys pressed faster than the
+  // screen redraws each move on from the one before
+  const selRef = useRef(selected);
+  selRef.current = selected;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.target as HTMLElement | null)?.tagName === "INPUT") return;
-      if (claiming) {
-        const n = Number(e.key);
-        if (n >= 1 && n <= 9 && claimOptions[n - 1]) {
-          e.preventDefault();
-          act(claimOptions[n - 1]!);
-        } else if (e.key === " " && pass) {
-          e.preventDefault();
-          act(pass);
-        }
-        return;
-      }
-      if (e.key === "Enter" && selected) {
-        e.preventDefault();
-        discardSel();
-      } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && discards.length) {
-        const tiles = discards.map((d) => d.tile!);
-        const i = selected ? tiles.indexOf(selected) : -1;
-        const j = e.key === "ArrowLeft" ? (i <= 0 ? tiles.length - 1 : i - 1) : (i + 1) % tiles.length;
-        setSelected(tiles[j] ?? null);
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = (e.target as HTMLElement | null)?.tagName ?? "";
+      const ctx = { target, claiming, claimOptions, pass, order: screenOrder, selected: selRef.current, discards, tings, turnOthers: shownOthers };
+      const intent = keyIntent(e.key, ctx);
+      if (!intent) return;
+      e.preventDefault();
+      if ("act" in intent) act(intent.act);
+      else {
+        selRef.current = intent.select;
+        setSelected(intent.select);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -110,7 +121,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const pos = ["bottom", "right", "top", "left"];
   const wallText = !h ? "" : h.wall_left >= 0 ? `wall ${h.wall_left}` : "wall —";
   return (
-    <main class={`table ${me === null ? "spectating" : ""}`} data-testid="table">
+    <main class={`table ${me === null ? "spectating" : ""} ${(mySeat?.concealed?.length ?? 0) > 14 ? "long-hand" : ""}`} data-testid="table">
       <header class="bar">
         <strong>{room.lobby.code}</strong>
         <span>· {RULESET_NAMES[g.ruleset] ?? g.ruleset}</span>
@@ -144,7 +155,12 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         </button>
       </header>
       <PausedBanner client={client} room={room} />
-      {showMembers && <MembersPanel client={client} room={room} />}
+      <div class="panels">
+        {showMembers && <MembersPanel client={client} room={room} />}
+        {showChat && <Chat client={client} room={room} />}
+        {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
+        {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
+      </div>
       {h && (
         <div class="felt">
           {order.map((seat, k) => (
@@ -160,6 +176,38 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
               <Countdown room={room} offset={client.state.offset} />
             </div>
           </div>
+        </div>
+      )}
+      {claiming && h && (
+        <section class="sheet" data-testid="claim">
+          <div class="sheet-head">
+            {h.discarder !== null && seatName(room.lobby, h.discarder)} {g.phase === "rob" ? "adds a kong with" : "discards"}{" "}
+            {h.discard && <Tile code={h.discard} size="meld" />}
+            {autoWin && legal.some((a) => a.type === "win") && <span class="muted">— Auto wins it for you</span>}
+            <Countdown room={room} offset={client.state.offset} bar />
+          </div>
+          <div class="sheet-buttons">
+            {claimOptions.map((a, i) => (
+              <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} disabled={offline} onClick={() => act(a)}>
+                <kbd>{i + 1}</kbd> {ACTION_WORDS[a.type] ?? a.type}
+                <span class="claim-tiles">
+                  {claimTiles(a, h.discard).map((t, j) => (
+                    <Tile key={j} code={t} size="hand" mark={t === h.discard} />
+                  ))}
+                </span>
+              </button>
+            ))}
+            {pass && (
+              <button type="button" class="big" data-testid="claim-pass" disabled={offline} onClick={() => act(pass)}>
+                <kbd>Space</kbd> Pass
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {room.log.length > 0 && (
+        <div class="log" data-testid="log">
+          {room.log[room.log.length - 1]}
         </div>
       )}
       {me !== null && mySeat && (
@@ -179,47 +227,21 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           <Hand seat={mySeat} selected={selected} canDiscard={discards} onTap={(t) => (selected === t ? (setSelected(null), act(discards.find((d) => d.tile === t)!)) : setSelected(t))} />
           <div class="actions" data-testid="actions">
             {discards.length > 0 && (
-              <button type="button" class="primary big" data-testid="discard" disabled={!selected} onClick={discardSel}>
-                Discard{selected ? "" : " (tap a tile)"}
+              <button type="button" class="primary big" data-testid="discard" disabled={!selected || offline} onClick={discardSel}>
+                Discard{offline ? " (reconnecting…)" : selected ? "" : " (tap a tile)"}
               </button>
             )}
             {tingSel && (
-              <button type="button" class="big" data-testid="ting" onClick={() => act(tingSel)}>
+              <button type="button" class="big" data-testid="ting" disabled={offline} onClick={() => act(tingSel)}>
                 叮 Ting
               </button>
             )}
             {!tingSel && tings.length > 0 && <span class="muted">叮 possible: select one of {tings.map((t) => t.tile).join(" ")}</span>}
-            {turnOthers.map((a, i) => (
-              <button type="button" class="big" key={i} data-testid={`act-${a.type}`} onClick={() => act(a)}>
+            {shownOthers.map((a, i) => (
+              <button type="button" class="big" key={i} data-testid={`act-${a.type}`} disabled={offline} onClick={() => act(a)}>
                 {ACTION_WORDS[a.type] ?? a.type} {a.tile && <Tile code={a.tile} size="small" />}
               </button>
             ))}
-          </div>
-        </section>
-      )}
-      {claiming && h && (
-        <section class="sheet" data-testid="claim">
-          <div class="sheet-head">
-            {h.discarder !== null && seatName(room.lobby, h.discarder)} {g.phase === "rob" ? "adds a kong with" : "discards"}{" "}
-            {h.discard && <Tile code={h.discard} size="meld" />}
-            <Countdown room={room} offset={client.state.offset} bar />
-          </div>
-          <div class="sheet-buttons">
-            {claimOptions.map((a, i) => (
-              <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} onClick={() => act(a)}>
-                <kbd>{i + 1}</kbd> {ACTION_WORDS[a.type] ?? a.type}
-                <span class="claim-tiles">
-                  {claimTiles(a, h.discard).map((t, j) => (
-                    <Tile key={j} code={t} size="small" mark={t === h.discard} />
-                  ))}
-                </span>
-              </button>
-            ))}
-            {pass && (
-              <button type="button" class="big" data-testid="claim-pass" onClick={() => act(pass)}>
-                <kbd>Space</kbd> Pass
-              </button>
-            )}
           </div>
         </section>
       )}
@@ -227,10 +249,6 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         <ResultDialog room={room} onClose={() => setHideResult(true)} />
       )}
       {room.summary && (hideResult || !room.result) && <GameOver client={client} room={room} />}
-      {showChat && <Chat client={client} room={room} />}
-      {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
-      {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
-      {room.log.length > 0 && <div class="log">{room.log[room.log.length - 1]}</div>}
     </main>
   );
 }
@@ -284,7 +302,7 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
         {g.dealer === seat && <span class="badge dealer">dealer</span>}
         {s.ting && <span class="badge ting">叮</span>}
         <span class="score" data-testid="score">
-          {g.scores[seat]}
+          {num(g.scores[seat] ?? 0)}
         </span>
       </div>
       {!isMe && (
@@ -316,14 +334,21 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
   );
 }
 
+/** A seat's discards, under its wind and name (the seat band and the rivers in the same order). */
 function River({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
   const river = room.rivers[seat] ?? [];
   const last = room.lastDiscard;
+  const wind = room.game?.hand?.seats[seat]?.wind ?? "";
   return (
-    <div class={`river river-${where}`} data-testid={`river-${where}`}>
-      {river.map((t, i) => (
-        <Tile key={i} code={t.tile} size="river" dim={t.claimed} mark={!!last && last.seat === seat && i === river.length - 1 && !t.claimed} />
-      ))}
+    <div class={`river-box river-box-${where}`}>
+      <div class="river-name" data-testid={`river-name-${where}`}>
+        {WIND_ZH[wind]} {seatName(room.lobby, seat)}
+      </div>
+      <div class={`river river-${where}`} data-testid={`river-${where}`}>
+        {river.map((t, i) => (
+          <Tile key={i} code={t.tile} size="river" dim={t.claimed} mark={!!last && last.seat === seat && i === river.length - 1 && !t.claimed} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -415,7 +440,7 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
             {r.net.map((v, i) => (
               <tr key={i}>
                 <td>{names[i]}</td>
-                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "±0"}</td>
+                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{signed(v)}</td>
               </tr>
             ))}
           </tbody>
@@ -433,7 +458,11 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
   const s = room.summary!;
   const names = [0, 1, 2, 3].map((i) => seatName(room.lobby, i));
   const standings = [0, 1, 2, 3].sort((a, b) => (s.scores[b] ?? 0) - (s.scores[a] ?? 0));
+  // equal scores share a rank (1, 2, 2, 4)
+  const rank = (i: number) => 1 + standings.filter((j) => (s.scores[j] ?? 0) > (s.scores[i] ?? 0)).length;
+  // every hand played has a row, a drawn hand (no payments) too
   const perHand = new Map<number, number[]>();
+  for (let hand = 0; hand < (s.hands_played ?? 0); hand++) perHand.set(hand, [0, 0, 0, 0]);
   for (const p of s.ledger) {
     const row = perHand.get(p.hand) ?? [0, 0, 0, 0];
     row[p.payee] = (row[p.payee] ?? 0) + p.amount;
@@ -456,10 +485,11 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
         <ol class="standings" data-testid="standings">
           {standings.map((i) => (
             <li key={i}>
-              <span>{names[i]}</span> <span class="num">{s.scores[i]}</span>
+              <span class="rank">{rank(i)}.</span> <span class="grow">{names[i]}</span> <span class="num">{num(s.scores[i] ?? 0)}</span>
             </li>
           ))}
         </ol>
+        <div class="ledger-box">
         <table class="ledger" data-testid="ledger">
           <thead>
             <tr>
@@ -470,18 +500,19 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
             </tr>
           </thead>
           <tbody>
-            {[...perHand.entries()].map(([hand, row]) => (
+            {[...perHand.entries()].sort((a, b) => a[0] - b[0]).map(([hand, row]) => (
               <tr key={hand}>
                 <td>{hand + 1}</td>
                 {row.map((v, i) => (
                   <td key={i} class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>
-                    {v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "·"}
+                    {signed(v, "·")}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
         <div class="row">
           <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
             Rematch
