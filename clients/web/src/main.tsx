@@ -1,7 +1,10 @@
 import { render } from "preact";
+import { initLang } from "./i18n";
 import { Client } from "./net/client";
 import { App } from "./ui/app";
 import "./style.css";
+
+initLang(); // the remembered language, or the browser's: before the first render
 
 // /r/<code> opens the app straight into that room
 const m = /^\/r\/([A-Za-z0-9-]{1,16})$/.exec(location.pathname);

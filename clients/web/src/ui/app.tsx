@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { RoomOptions } from "../protocol/types";
 import type { RoomModel } from "../state/reducer";
-import { useClient, useTick } from "./hooks";
+import { useClient, useLang, useTick } from "./hooks";
 import { RoomLobby } from "./lobby";
 import { TableView } from "./table";
 
@@ -16,6 +16,7 @@ export const RULESET_NAMES: Record<string, string> = {
 
 export function App({ client }: { client: Client }) {
   const s = useClient(client);
+  useLang();
   const room = s.current ? s.rooms[s.current] : undefined;
   return (
     <div class="app" data-status={s.status}>
