@@ -1,6 +1,7 @@
-"""The pattern names both clients show (clients/names.py): the committed file is what the rule
-data and OpenCC make today, the reviewed mahjong terms come out right both ways, and no name
-holds a character the overrides exist to keep out."""
+"""The generated data both clients use: the pattern names (clients/names.py) — the committed
+file is what the rule data and OpenCC make today, the reviewed mahjong terms come out right both
+ways, and no name holds a character the overrides exist to keep out — and the tile art's glyph
+outlines (clients/glyphs.py), what Noto Sans CJK makes today."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 
 import pytest
 
+from clients import glyphs
 from clients.names import NAMES_PATH, OVERRIDES, TERMS, build, convert, render
 
 
@@ -47,3 +49,10 @@ def test_every_rule_set_and_error_code_is_listed() -> None:
     for rs in ruleset_names():
         ids = {row.id for row in get_ruleset(rs).patterns}
         assert ids <= set(data["patterns"][rs]), rs
+
+
+def test_the_committed_glyphs_are_the_fonts() -> None:
+    assert glyphs.FONT.is_file(), "apt-get install fonts-noto-cjk (scripts/test installs it)"
+    assert glyphs.GLYPHS_PATH.read_text(encoding="utf-8") == glyphs.render(), (
+        "clients/web/src/tiles/glyphs.ts is stale: run python -m clients.glyphs --write"
+    )

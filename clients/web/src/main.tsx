@@ -1,6 +1,8 @@
 import { render } from "preact";
 import { initLang } from "./i18n";
 import { Client } from "./net/client";
+import { tileUrl } from "./tiles/art";
+import { ALL_TILES } from "./tiles/order";
 import { App } from "./ui/app";
 import "./style.css";
 
@@ -11,5 +13,7 @@ const m = /^\/r\/([A-Za-z0-9-]{1,16})$/.exec(location.pathname);
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const client = new Client(`${scheme}://${location.host}/ws`, m?.[1] ?? null);
 (globalThis as { mahjong?: Client }).mahjong = client; // for debugging and the browser tests
+// every tile's art, for the browser test that draws them without a CJK font
+(globalThis as { mahjongTiles?: unknown }).mahjongTiles = { codes: ALL_TILES, url: tileUrl };
 client.connect();
 render(<App client={client} />, document.getElementById("app")!);
