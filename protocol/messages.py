@@ -108,6 +108,9 @@ class Hello(ClientMessage):
     #: section 5, "Sparse delivery"); each ``events`` then carries ``prev``. Left out (None)
     #: unless asked for: a server from before it refuses the field
     sparse: bool | None = None
+    client_build: str | None = text(
+        64, None, doc="a web client's build id: the welcome then says the server's (build)"
+    )
 
 
 @dataclass(frozen=True)
@@ -121,9 +124,10 @@ class Ping(ClientMessage):
 
 @dataclass(frozen=True)
 class ListRooms(ClientMessage):
-    """The public rooms."""
+    """The public rooms; with ``code``, the room with that code, public or not (an invite)."""
 
     type: ClassVar[str] = "list_rooms"
+    code: str | None = text(CODE_MAX, None, doc="just this room (case, spaces, dashes ignored)")
     id: int | None = num(0, INT_MAX, None, doc=ID_DOC)
 
 
@@ -355,6 +359,11 @@ class Welcome(ServerMessage):
     re: Annotated[int | None, Doc(RE_DOC)] = None
     # hello.sparse honoured; only in answer to it (a client from before it refuses the field)
     sparse: Annotated[bool | None, Doc("true: hello.sparse honoured (absent otherwise)")] = None
+    # only in answer to hello.client_build (a client from before it refuses the field)
+    build: Annotated[
+        str | None,
+        Doc("the build id of the web client this server serves (absent: none, or not asked)"),
+    ] = None
 
 
 @dataclass(frozen=True)

@@ -114,6 +114,9 @@ class RoomInfo:
     status: Literal["lobby", "playing", "finished"]
     seats_free: Annotated[int, Range(0, 4)]
     players: Annotated[list[str], Doc("the names in the taken seats, bots included")]
+    options: Annotated[
+        RoomOptions | None, Omit, Doc("the room's length, timers and the rest (as the lobby's)")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -95,6 +95,7 @@ class App:
         self.notifier = (notifier or PubSubNotifier)(rt, self.feeds, self.loops)
         self.stopping = Stopping(rt, self.presence)
         self.ops = Ops(rt, lambda: len(self.feeds))
+        self.presence.web_build = lambda: self.ops.site.build
         self.keepalive = Keepalive(rt.conns, cfg.keepalive_seconds, rt.metrics)
         self.commits.hooks += [self.feeds.committed, self.loops.committed]
         self.commits.held_hooks.append(self.loops.held)

@@ -81,6 +81,9 @@ class Config:
     # a player (token, name, room index) not seen (no hello) for this many seconds expires
     # (0: keep forever); every hello renews it
     player_ttl: float = 180 * 86400.0
+    # the browser client's bundle to serve (docs/web.md "Serving"); None: the one built into
+    # the package (server/webapp/)
+    web_root: str | None = None
 
     @property
     def data_path(self) -> Path:

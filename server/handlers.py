@@ -78,9 +78,16 @@ async def on_ping(cx: Context, conn: Conn, msg: m.Ping) -> None:
 
 
 async def on_list_rooms(cx: Context, conn: Conn, msg: m.ListRooms) -> None:
+    """The public rooms, or with ``code`` the room of that code (public or not: knowing the
+    code is the invitation; an unknown or closed one is an empty list)."""
     store = cx.rt.store
     out = []
-    for room in (await store.public_rooms())[:200]:
+    if msg.code is not None:
+        found = await store.room_by_code(rooms.normalize_code(msg.code))
+        wanted = [found] if found is not None else []
+    else:
+        wanted = (await store.public_rooms())[:200]
+    for room in wanted:
         loaded = await store.load(room)
         if loaded is not None and loaded[1]["status"] != "closed":
             out.append(rooms.room_summary(loaded[1]))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from http import HTTPStatus
+from pathlib import Path
 
 from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
@@ -38,7 +39,8 @@ class Ops:
     def __init__(self, rt: Runtime, open_feeds: Callable[[], int]) -> None:
         self.rt = rt
         self.open_feeds = open_feeds
-        self.site = web.Site()  # the browser client (server/web.py)
+        # the browser client (server/web.py)
+        self.site = web.Site(Path(rt.cfg.web_root)) if rt.cfg.web_root else web.Site()
 
     async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
         rt = self.rt

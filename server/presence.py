@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from protocol import messages as m
 from protocol.codec import Limits
@@ -46,6 +47,8 @@ class Presence:
         self.locks: dict[str, asyncio.Lock] = {}
         self.hello_slots = asyncio.Semaphore(max(1, rt.cfg.hello_concurrency))
         self.leavers: set[str] = set()  # players whose connection a graceful stop closed
+        #: the build id of the web client served (``welcome.build``); set by the app
+        self.web_build: Callable[[], str | None] = lambda: None
 
     def members_here(self, room: str) -> set[str]:
         """The players with a connection to ``room`` on this process."""
@@ -148,6 +151,7 @@ class Presence:
                 rulesets=game.rulesets(),
                 re=msg.id,
                 sparse=True if msg.sparse else None,
+                build=self.web_build() if msg.client_build is not None else None,
             )
         )
         log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})

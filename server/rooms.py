@@ -206,6 +206,7 @@ def room_summary(state: JSON) -> JSON:
         "status": state["status"],
         "seats_free": sum(1 for s in state["seats"] if s is None),
         "players": [s["name"] for s in state["seats"] if s],
+        "options": state["options"],
     }
 
 

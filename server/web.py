@@ -25,6 +25,8 @@ from websockets.http11 import Request, Response
 
 #: where the build puts the bundle (package data of ``server``)
 DEFAULT_ROOT = Path(__file__).with_name("webapp")
+#: the build id the bundle was built with (vite.config.ts writes it; the client has it too)
+BUILD_FILE = "build-id.txt"
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
 SHORT = "public, max-age=3600"
@@ -69,10 +71,15 @@ class Site:
     def __init__(self, root: Path = DEFAULT_ROOT) -> None:
         self.root = root
         self.files: dict[str, File] = {}
+        #: the bundle's build id (``build-id.txt``, written by the build): ``welcome.build``
+        self.build: str | None = None
         index = root / "index.html"
         if not index.is_file():
             self.index: File | None = None
             return
+        build = root / BUILD_FILE
+        if build.is_file():
+            self.build = build.read_text().strip()[:64] or None
         for path in sorted(root.rglob("*")):
             if not path.is_file() or path.suffix in (".br", ".gz") or path.name.startswith("."):
                 continue

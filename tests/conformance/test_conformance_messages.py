@@ -88,6 +88,45 @@ async def test_session_lobby_and_room_messages(peers):
     assert left["type"] == "left" and left["room"] == room
 
 
+async def test_list_rooms_by_code_finds_a_private_room_with_its_options(peers):
+    """``list_rooms {code}``: the room of that code, public or not, with its options (the
+    invite page shows the rule set, length and timers before joining); no such room: []."""
+    alice = await peers("Alice")
+    options = {**ONE_HAND, "turn_seconds": 25, "claim_seconds": 7}
+    await alice.request({"type": "create_room", "ruleset": "mcr", "options": options})
+    snap = next(m for m in alice.inbox if m["type"] == "snapshot")
+    code = snap["lobby"]["code"]
+    bob = await peers("Bob")
+    public = await bob.request({"type": "list_rooms"})
+    assert all(r["code"] != code for r in public["rooms"])  # private: not listed
+    found = await bob.request({"type": "list_rooms", "code": f" {code[:3].lower()}-{code[3:]}"})
+    (info,) = found["rooms"]
+    assert (info["code"], info["ruleset"], info["seats_free"]) == (code, "mcr", 4)
+    o = info["options"]
+    assert (o["length"], o["hands"], o["turn_seconds"], o["claim_seconds"]) == ("hands", 1, 25, 7)
+    assert (await bob.request({"type": "list_rooms", "code": "NOSUCH"}))["rooms"] == []
+
+
+async def test_welcome_says_the_web_build_only_when_asked(tmp_path):
+    """``hello.client_build`` (a web client's build id) → ``welcome.build``: the build id of
+    the bundle this server serves (``build-id.txt``, section 2); without it, no ``build``."""
+    bundle = tmp_path / "bundle"
+    bundle.mkdir()
+    (bundle / "index.html").write_text("<!doctype html><title>t</title>")
+    (bundle / "build-id.txt").write_text("conf-build-2\n")
+    server = ServerProcess(tmp_path, *FAST_FLAGS, "--web-root", str(bundle))
+    try:
+        web = await Peer.open(server.url)
+        w = await web.hello("Web", client_build="conf-build-1")
+        assert w["build"] == "conf-build-2"
+        cli = await Peer.open(server.url)
+        assert "build" not in await cli.hello("Cli")
+        for p in (web, cli):
+            await p.close()
+    finally:
+        server.stop()
+
+
 async def test_a_whole_short_game_log_and_rematch(peers):
     (alice,), room, _ = await table_of(peers, "zung-jung", ONE_HAND)
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"

@@ -9,14 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,21 +19,8 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from server.web import DEFAULT_ROOT
-
 pytestmark = pytest.mark.timeout(240)
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1440, "height": 900}
 PHONE = {"width": 390, "height": 844}
 SHOTS = os.environ.get("MAHJONG_WEB_SCREENSHOTS")
@@ -50,57 +31,6 @@ def shot(page: Any, name: str) -> None:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.wait_for_timeout(300)  # dialogs fade in over 200 ms
         page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    assert (DEFAULT_ROOT / "index.html").is_file(), (
-        "no web bundle in server/webapp: build it (bash scripts/serve, or "
-        "cd clients/web && npm ci && npm run build)"
-    )
-    port = free_port()
-    data = tempfile.mkdtemp(prefix="mahjong-web-")
-    exe = shutil.which("mahjong-server") or str(Path(sys.executable).with_name("mahjong-server"))
-    log = open(Path(data) / "server.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen(
-        [exe, "--host", "127.0.0.1", "--port", str(port), "--data-dir", data],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(url + "/readyz", timeout=1)
-            break
-        except Exception:
-            time.sleep(0.05)
-    else:
-        proc.kill()
-        raise AssertionError(
-            "mahjong-server did not come up: " + (Path(data) / "server.log").read_text()
-        )
-    yield url
-    proc.terminate()
-    proc.wait(15)
-    log.close()
-    shutil.rmtree(data, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    assert Path(CHROMIUM).is_file(), "Debian's chromium is not installed (scripts/test installs it)"
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:

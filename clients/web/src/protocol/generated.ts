@@ -227,6 +227,8 @@ export interface RoomInfo {
   seats_free: number;
   /** the names in the taken seats, bots included */
   players: string[];
+  /** the room's length, timers and the rest (as the lobby's) */
+  options?: RoomOptions | null;
 }
 
 /** ``create_room.options`` after validation and defaults (section 3). */
@@ -569,6 +571,8 @@ export interface ClientHello {
   /** a request id: the direct reply carries it as re */
   id?: number | null;
   sparse?: boolean | null;
+  /** a web client's build id: the welcome then says the server's (build) */
+  client_build?: string | null;
 }
 
 /** Hints for your seat, from your own view: shanten, discards, waits (section 6). */
@@ -609,9 +613,11 @@ export interface ClientLeaveRoom {
   id?: number | null;
 }
 
-/** The public rooms. */
+/** The public rooms; with ``code``, the room with that code, public or not (an invite). */
 export interface ClientListRooms {
   type: "list_rooms";
+  /** just this room (case, spaces, dashes ignored) */
+  code?: string | null;
   /** a request id: the direct reply carries it as re */
   id?: number | null;
 }
@@ -1186,4 +1192,6 @@ export interface ServerWelcome {
   re?: number | null;
   /** true: hello.sparse honoured (absent otherwise) */
   sparse?: boolean | null;
+  /** the build id of the web client this server serves (absent: none, or not asked) */
+  build?: string | null;
 }

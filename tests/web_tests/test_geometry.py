@@ -1,0 +1,153 @@
+"""The browser client's layout in three viewports — a phone upright (390×844), a phone on its
+side (844×390) and a laptop (1366×768) — in every state a player meets: the home and invite
+pages, the host's lobby, your turn (a tile selected), the hints and the Auto panel open, the
+connection banners, a claim prompt of each kind (chow, pung, kong, win), a self-drawn win and
+a 16-tile hand on your turn, the win dialog, a drawn hand and the end of the game. In each,
+``geometry.problems`` must find nothing: every control and tile of yours on the screen and
+under nothing else, no sideways scrolling, touch targets ≥ 44 px, claim tiles ≥ 0.8 × the
+hand's. Real server, Debian's chromium; the states that random deals rarely reach are the
+server's own frames for the golden games (scenes.py).
+
+``MAHJONG_WEB_SCREENSHOTS=docs/img`` also saves each state as ``docs/img/web-<state>-<viewport>.png``
+(scripts/screenshots runs this).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web_tests import scenes
+from tests.web_tests.geometry import VIEWPORTS, problems
+from tests.web_tests.test_browser import (
+    add_bot,
+    create_room,
+    my_turn,
+    sit_ready,
+)
+
+pytestmark = pytest.mark.timeout(300)
+SHOTS = os.environ.get("MAHJONG_WEB_SCREENSHOTS")
+
+
+def page_in(browser: Any, viewport: dict[str, int]) -> Any:
+    ctx = browser.new_context(viewport=viewport)
+    page = ctx.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def save(page: Any, state: str, vp: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"web-{state}-{vp}.png"))
+
+
+def look(found: dict[str, list[str]], page: Any, state: str, vp: str, *, fit: bool = True) -> None:
+    p = problems(page, fit=fit)
+    if p:
+        found[state] = p
+    save(page, state, vp)
+
+
+def online(page: Any, base_url: str, name: str = "Scene") -> None:
+    page.goto(base_url + "/")
+    page.evaluate("n => localStorage.setItem('mahjong.name', n)", name)
+    page.reload()
+    page.wait_for_function("() => window.mahjong && window.mahjong.state.status === 'online'")
+
+
+def show_scene(page: Any, base_url: str, frames: list[dict[str, Any]]) -> None:
+    """A fresh app (online, in no room) given one seat's frames of a golden game."""
+    online(page, base_url)
+    page.evaluate("fs => { for (const f of fs) window.mahjong.receive(f); }", frames)
+    page.get_by_test_id("table").wait_for()
+
+
+SCENE_STATES = {
+    "claim-chow": "claim-chow",
+    "claim-pung": "claim-pung",
+    "claim-kong": "claim-kong",
+    "claim-win": "claim-win",
+    "turn-win": "act-win",
+    "turn-16": "discard",
+}
+
+
+@pytest.fixture(scope="module")
+def all_scenes() -> dict[str, list[dict[str, Any]]]:
+    return scenes.all_scenes()
+
+
+@pytest.mark.parametrize("vp", list(VIEWPORTS))
+def test_every_state_fits(
+    browser: Any, base_url: str, all_scenes: dict[str, list[dict[str, Any]]], vp: str
+) -> None:
+    viewport = VIEWPORTS[vp]
+    found: dict[str, list[str]] = {}
+    page = page_in(browser, viewport)
+
+    # home, the host's lobby (every seat taken: a bot's Remove and each seat's Swap… menu)
+    online(page, base_url, "Host")
+    look(found, page, "home", vp, fit=False)
+    code = create_room(page, base_url, "Host")
+    for s in (1, 2, 3):
+        add_bot(page, s)
+    sit_ready(page, 0)
+    look(found, page, "lobby-host", vp, fit=False)
+
+    # the invite page a friend's link opens in a fresh browser
+    friend = page_in(browser, viewport)
+    friend.goto(f"{base_url}/r/{code}")
+    friend.get_by_test_id("name").wait_for()
+    friend.wait_for_function("() => window.mahjong.state.status === 'online'")
+    look(found, friend, "invite", vp, fit=False)
+    friend.context.close()
+
+    # your turn, a tile selected; the hints, the Auto panel
+    page.get_by_test_id("start").click()
+    page.get_by_test_id("table").wait_for()
+    my_turn(page)
+    page.locator("[data-testid=hand] button.tile").first.click()
+    look(found, page, "turn", vp)
+    page.get_by_test_id("hints-toggle").click()
+    page.get_by_test_id("hints").wait_for()
+    look(found, page, "hints", vp)
+    page.get_by_test_id("hints-toggle").click()
+    page.get_by_test_id("toggles-button").click()
+    page.get_by_test_id("toggles").wait_for()
+    look(found, page, "toggles", vp)
+    page.get_by_test_id("toggles-button").click()
+
+    # banners: the same player opened in another tab; then the connection lost
+    other = page.context.new_page()
+    other.goto(base_url + "/")
+    page.get_by_test_id("banner").wait_for()
+    look(found, page, "banner-tab", vp)
+    other.close()
+    page.route_web_socket("**/ws", lambda ws: ws.close())
+    page.get_by_test_id("banner").get_by_role("button").click()
+    page.wait_for_function("() => window.mahjong.state.status === 'reconnecting'")
+    look(found, page, "banner-reconnecting", vp)
+    page.context.close()
+
+    # the golden games' moments: each claim, a self-drawn win, a 16-tile hand, the dialogs
+    for state, testid in SCENE_STATES.items():
+        p = page_in(browser, viewport)
+        show_scene(p, base_url, all_scenes[state])
+        p.get_by_test_id(testid).first.wait_for()
+        look(found, p, state, vp)
+        p.context.close()
+    for state in ("win", "draw"):
+        p = page_in(browser, viewport)
+        show_scene(p, base_url, all_scenes[state])
+        p.get_by_test_id("result").wait_for()
+        look(found, p, state, vp, fit=False)
+        p.get_by_test_id("result-close").click()
+        p.get_by_test_id("game-over").wait_for()
+        look(found, p, f"game-over-{state}", vp, fit=False)
+        p.context.close()
+    assert not found, "\n".join(f"{vp} {s}: {p}" for s, ps in found.items() for p in ps)
