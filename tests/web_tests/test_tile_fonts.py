@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageChops
 
-from tests.web_tests.test_browser import ARGS, CHROMIUM, base_url, browser  # noqa: F401
+from tests.web_tests.conftest import ARGS, CHROMIUM
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -44,7 +44,7 @@ DRAW = """async ([control]) => {
 
 
 @pytest.fixture(scope="module")
-def fontless_browser(browser: Any) -> Iterator[Any]:  # noqa: F811
+def fontless_browser(browser: Any) -> Iterator[Any]:
     """A second Chromium (on the same Playwright) whose fontconfig knows DejaVu only."""
     with tempfile.TemporaryDirectory(prefix="mahjong-fonts-") as tmp:
         conf = Path(tmp) / "fonts.conf"
@@ -83,9 +83,7 @@ def differing(a: Image.Image, b: Image.Image) -> float:
 
 
 def test_tiles_draw_the_same_without_a_cjk_font(
-    browser: Any,  # noqa: F811
-    fontless_browser: Any,
-    base_url: str,  # noqa: F811
+    browser: Any, fontless_browser: Any, base_url: str
 ) -> None:
     with_fonts, control_fonts, svgs = draw(browser, base_url)
     without, control_none, svgs_none = draw(fontless_browser, base_url)

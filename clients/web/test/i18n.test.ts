@@ -46,6 +46,19 @@ describe("catalogues", () => {
     expect(latin).toEqual([]);
   });
 
+  it("every top-level key is used by the code (t.key, or CATALOGUES[l].key)", () => {
+    const unused = Object.keys(en).filter((k) => !new RegExp(`(\\bt|\\])\\.${k}\\b`).test(code));
+    expect(unused).toEqual([]);
+  });
+
+  it("every key of the maps read by a wire value is one the code or the wire uses", () => {
+    const maps = ["lengths", "roomStatus", "winds", "actions", "toggles", "log", "tiles"] as const;
+    for (const m of maps) {
+      const unused = Object.keys(en[m]).filter((k) => !new RegExp(`["'.]${k.replace(".", "\\.")}\\b|\\b${k}:`).test(code));
+      expect(unused, m).toEqual([]);
+    }
+  });
+
   it("translates every error code of the server and names every rule set", () => {
     expect(Object.keys(en.errors).sort()).toEqual(names.error_codes);
     expect(Object.keys(en.rulesets).sort()).toEqual(names.rulesets);

@@ -196,7 +196,9 @@ export class Client {
 
   // ------------------------------------------------------------------ frames
 
-  private receive(msg: ServerMessage): void {
+  /** Handle one frame from the server (public for the browser tests, which replay the
+   * server's own frames of the golden games: tests/web_tests/scenes.py). */
+  receive(msg: ServerMessage): void {
     const re = "re" in msg ? msg.re : undefined;
     if (re !== undefined && re !== null) {
       const done = this.waiting.get(re);
