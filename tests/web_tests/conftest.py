@@ -20,6 +20,7 @@ import pytest
 
 from server.web import DEFAULT_ROOT
 
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless=new",
@@ -49,12 +50,22 @@ def serving(
     port = port or free_port()
     own = data is None
     data = data or tempfile.mkdtemp(prefix="mahjong-web-")
-    exe = shutil.which("mahjong-server") or str(Path(sys.executable).with_name("mahjong-server"))
-    args = [exe, "--host", "127.0.0.1", "--port", str(port), "--data-dir", data]
+    # this checkout's server (python -m server from its root), whatever is installed
+    args = [
+        sys.executable,
+        "-m",
+        "server",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--data-dir",
+        data,
+    ]
     if web_root is not None:
         args += ["--web-root", str(web_root)]
     log = open(Path(data) / f"server-{port}.log", "a")  # noqa: SIM115
-    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

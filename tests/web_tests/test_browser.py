@@ -66,11 +66,19 @@ def create_room(
     page.get_by_test_id("create").click()
     code: str = page.get_by_test_id("room-code").inner_text()
     page.wait_for_url("**/r/" + code)
+    # the creator takes the first seat
+    page.wait_for_function("() => Object.values(window.mahjong.state.rooms)[0].you.seat === 0")
     return code
 
 
 def sit_ready(page: Any, seat: int) -> None:
-    page.get_by_test_id(f"sit-{seat}").click()
+    """Sit at ``seat`` (unless already there: a room's creator starts at seat 0), ready."""
+    here = page.evaluate("() => Object.values(window.mahjong.state.rooms)[0].you.seat")
+    if here != seat:
+        page.get_by_test_id(f"sit-{seat}").click()
+        page.wait_for_function(
+            f"() => Object.values(window.mahjong.state.rooms)[0].you.seat === {seat}"
+        )
     page.get_by_test_id("ready").click()
     page.wait_for_function(
         f"() => {{ const r = Object.values(window.mahjong.state.rooms)[0]; "
@@ -224,9 +232,9 @@ def test_reload_comes_back_to_the_same_seat_and_tiles(browser: Any, base_url: st
     """3. A reload in the middle of a hand: the same seat, the same tiles."""
     page = new_page(browser)
     create_room(page, base_url, "Reloader")
+    sit_ready(page, 2)
     for s in (0, 1, 3):
         add_bot(page, s)
-    sit_ready(page, 2)
     page.get_by_test_id("start").click()
     page.get_by_test_id("table").wait_for()
     # play a few turns, then wait until it is our turn again (no timers: nothing moves)
@@ -295,6 +303,8 @@ def test_a_spectator_sees_no_hidden_tile(browser: Any, base_url: str) -> None:
 
     page.on("websocket", on_ws)
     create_room(page, base_url, "Watcher", bot_delay=30, window_ms=30)
+    page.get_by_test_id("stand").click()  # from the seat the creator is given: watch
+    page.get_by_test_id("sit-0").wait_for()
     for s in (0, 1, 2, 3):
         add_bot(page, s)
     page.get_by_test_id("start").click()
@@ -375,9 +385,9 @@ def test_a_server_error_shows_a_message_and_loses_nothing(browser: Any, base_url
     as a message; the table is unchanged."""
     page = new_page(browser)
     create_room(page, base_url, "Eager")
+    sit_ready(page, 1)
     for s in (0, 2, 3):
         add_bot(page, s)
-    sit_ready(page, 1)
     page.get_by_test_id("start").click()
     page.get_by_test_id("table").wait_for()
     # the bots play at once and a seat with no choice is never asked; a claim we could
@@ -505,10 +515,11 @@ def test_a_name_typed_while_the_first_hello_is_answered_is_the_name_used(
     page.get_by_test_id("room-code").wait_for()
     page.wait_for_function(
         "() => { const r = Object.values(window.mahjong.state.rooms)[0];"
-        " return r && r.lobby.spectators.some(s => s.name === 'Ann'); }"
+        " return r && r.lobby.seats[0] && r.lobby.seats[0].name === 'Ann'; }"
     )
     names = page.evaluate(
-        "() => Object.values(window.mahjong.state.rooms)[0].lobby.spectators.map(s => s.name)"
+        "() => { const l = Object.values(window.mahjong.state.rooms)[0].lobby;"
+        " return [...l.seats.filter(s => s).map(s => s.name), ...l.spectators.map(s => s.name)]; }"
     )
     assert names == ["Ann"]
     page.context.close()

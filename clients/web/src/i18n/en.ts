@@ -43,6 +43,15 @@ export const en = {
   seatsFree: (n: number) => `${n} free`,
   enterName: "Enter a name to create or join a room.",
 
+  // the invite page (a room's link opened with no name yet)
+  joinTitle: "Join",
+  lookingUp: "looking the room up…",
+  noRoom: "There is no open room with this code.",
+  seatsFreeLong: (n: number) => (n === 1 ? "1 seat free" : `${n} seats free`),
+  nHands: (n: number) => (n === 1 ? "1 hand" : `${n} hands`),
+  turnLimit: (s: number) => (s ? `turn ${s} s` : "turn: no limit"),
+  claimLimit: (s: number) => (s ? `claim ${s} s` : "claim: no limit"),
+
   // rule sets and their units
   rulesets: {
     mcr: "Chinese Official (MCR)",
@@ -81,6 +90,10 @@ export const en = {
   unready: "Not ready",
   standUp: "Stand up",
   startGame: "Start game",
+  takeASeat: "Take a free seat to play, or stay and watch.",
+  waitingHostReady: (host: string) => `Everyone is ready: waiting for the host (${host}) to start the game.`,
+  waitingHost: (host: string) => `Waiting for the host (${host}) to start the game once every seat is taken and ready.`,
+  hostWord: "host",
   watchingList: (names: string) => `Watching: ${names}`,
   saySomething: "say something",
   send: "Send",
@@ -115,6 +128,7 @@ export const en = {
   tilesCount: (n: number) => `${n} tiles`,
   discard: "Discard",
   tapATile: " (tap a tile)",
+  discardOffline: " (reconnecting…)",
   tingPossible: (tiles: string) => `叮 possible: select one of ${tiles}`,
   actions: {
     win: "Win",
@@ -161,8 +175,10 @@ export const en = {
   fromReady: (n: number) => `${n} from ready`,
   minimum: (n: number) => ` · minimum ${n}`,
   discardHint: "discard:",
+  usefulLegend: "(the number: tiles still unseen that would help)",
   waitsHint: "waits:",
   usefulUnseen: (n: number) => `${n} useful tiles unseen`,
+  unseenLeft: (n: number) => `×${n} left`,
   waitTitle: (byDiscard: string, bySelfDraw: string) => `discard ${byDiscard} self-draw ${bySelfDraw}`,
   toggles: {
     auto_win: "Win automatically",

@@ -39,6 +39,14 @@ export const zhHans: Catalogue = {
   seatsFree: (n) => `${n} 个空位`,
   enterName: "输入名字后才能创建或加入房间。",
 
+  joinTitle: "加入房间",
+  lookingUp: "正在查找房间…",
+  noRoom: "没有这个号码的开放房间。",
+  seatsFreeLong: (n) => `${n} 个空位`,
+  nHands: (n) => `${n} 局`,
+  turnLimit: (s) => (s ? `出牌 ${s} 秒` : "出牌不限时"),
+  claimLimit: (s) => (s ? `吃碰 ${s} 秒` : "吃碰不限时"),
+
   rulesets: {
     mcr: "国标麻将",
     "hk-tw16": "港式台牌十六张",
@@ -75,6 +83,10 @@ export const zhHans: Catalogue = {
   unready: "取消准备",
   standUp: "起身",
   startGame: "开始",
+  takeASeat: "坐下来玩，或者留下观战。",
+  waitingHostReady: (host) => `大家都准备好了：等房主（${host}）开始。`,
+  waitingHost: (host) => `等每个位置都有人并准备好，房主（${host}）就会开始。`,
+  hostWord: "房主",
   watchingList: (names) => `观战：${names}`,
   saySomething: "说点什么",
   send: "发送",
@@ -107,6 +119,7 @@ export const zhHans: Catalogue = {
   tilesCount: (n) => `${n} 张牌`,
   discard: "打出",
   tapATile: "（先点一张牌）",
+  discardOffline: "（重新连接中…）",
   tingPossible: (tiles) => `可以叮：选 ${tiles} 其中一张`,
   actions: {
     win: "和牌",
@@ -150,8 +163,10 @@ export const zhHans: Catalogue = {
   fromReady: (n) => `${n} 向听`,
   minimum: (n) => ` · 起和 ${n}`,
   discardHint: "打：",
+  usefulLegend: "（数字：还没见到、有用的牌的数量）",
   waitsHint: "听：",
   usefulUnseen: (n) => `未见的有效牌 ${n} 张`,
+  unseenLeft: (n) => `剩 ${n} 张`,
   waitTitle: (byDiscard, bySelfDraw) => `点和 ${byDiscard} 自摸 ${bySelfDraw}`,
   toggles: {
     auto_win: "自动和牌",

@@ -39,6 +39,14 @@ export const zhHant: Catalogue = {
   seatsFree: (n) => `${n} 個空位`,
   enterName: "輸入名字後才可開房或加入房間。",
 
+  joinTitle: "加入房間",
+  lookingUp: "正在查找房間…",
+  noRoom: "沒有這個號碼的開放房間。",
+  seatsFreeLong: (n) => `${n} 個空位`,
+  nHands: (n) => `${n} 局`,
+  turnLimit: (s) => (s ? `出牌 ${s} 秒` : "出牌不限時"),
+  claimLimit: (s) => (s ? `吃碰 ${s} 秒` : "吃碰不限時"),
+
   rulesets: {
     mcr: "國標麻將",
     "hk-tw16": "港式台牌十六張",
@@ -75,6 +83,10 @@ export const zhHant: Catalogue = {
   unready: "取消準備",
   standUp: "起身",
   startGame: "開始",
+  takeASeat: "坐下來玩，或者留下旁觀。",
+  waitingHostReady: (host) => `大家都準備好了：等房主（${host}）開始。`,
+  waitingHost: (host) => `等每個位子都有人並準備好，房主（${host}）就會開始。`,
+  hostWord: "房主",
   watchingList: (names) => `旁觀：${names}`,
   saySomething: "說點甚麼",
   send: "傳送",
@@ -107,6 +119,7 @@ export const zhHant: Catalogue = {
   tilesCount: (n) => `${n} 隻牌`,
   discard: "打出",
   tapATile: "（先點一隻牌）",
+  discardOffline: "（重新連線中…）",
   tingPossible: (tiles) => `可以叮：選 ${tiles} 其中一隻`,
   actions: {
     win: "食糊",
@@ -150,8 +163,10 @@ export const zhHant: Catalogue = {
   fromReady: (n) => `${n} 向聽`,
   minimum: (n) => ` · 起糊 ${n}`,
   discardHint: "打：",
+  usefulLegend: "（數字：還未見到、有用的牌的數目）",
   waitsHint: "等：",
   usefulUnseen: (n) => `未見的有用牌 ${n} 隻`,
+  unseenLeft: (n) => `剩 ${n} 隻`,
   waitTitle: (byDiscard, bySelfDraw) => `食出銃 ${byDiscard} 自摸 ${bySelfDraw}`,
   toggles: {
     auto_win: "自動食糊",

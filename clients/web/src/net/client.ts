@@ -15,6 +15,11 @@ import { answeredThrough, applyEvents, fromSnapshot, type RoomModel } from "../s
 
 export type Status = "connecting" | "online" | "reconnecting" | "restarting" | "replaced";
 
+/** This bundle's build id (vite.config.ts): the welcome says the server's. */
+export const BUILD_ID: string = typeof __BUILD_ID__ === "string" ? __BUILD_ID__ : "dev";
+
+export type RoomInfo = Extract<ServerMessage, { type: "room_list" }>["rooms"][number];
+
 export interface Toast {
   id: number;
   text: string;
@@ -34,6 +39,10 @@ export interface AppState {
   toasts: Toast[];
   /** server clock minus local clock (ms), from ping/pong */
   offset: number;
+  /** the web build the server serves (welcome.build); differs from BUILD_ID: reload */
+  serverBuild: string | null;
+  /** an invite link's room (/r/<code>) before joining it: undefined while asked, null: none */
+  invite: RoomInfo | null | undefined;
 }
 
 const KEY_TOKEN = "mahjong.token";
@@ -80,6 +89,8 @@ export class Client {
       roomList: [],
       toasts: [],
       offset: 0,
+      serverBuild: null,
+      invite: undefined,
     };
   }
 
@@ -100,6 +111,16 @@ export class Client {
     const room = this.state.current ? this.state.rooms[this.state.current] : undefined;
     const path = room ? `/r/${room.lobby.code}` : this.wantRoomCode ? location.pathname : "/";
     if (location.pathname !== path) history.replaceState(null, "", path);
+  }
+
+  /** The room code of the invite link this page was opened with, until it is joined. */
+  get inviteCode(): string | null {
+    return this.wantRoomCode;
+  }
+
+  /** The server serves another build of this client: the page should be reloaded. */
+  get newVersion(): boolean {
+    return this.state.serverBuild !== null && this.state.serverBuild !== BUILD_ID;
   }
 
   get hasName(): boolean {
@@ -132,7 +153,7 @@ export class Client {
     this.ws = ws;
     ws.onopen = () => {
       const token = storage()?.getItem(KEY_TOKEN) ?? undefined;
-      const hello: ClientMessage = { type: "hello", v: PROTOCOL_VERSION, client: "web/0.1", sparse: true };
+      const hello: ClientMessage = { type: "hello", v: PROTOCOL_VERSION, client: "web/0.1", sparse: true, client_build: BUILD_ID };
       if (this.state.name) hello.name = this.state.name.slice(0, 32);
       if (token) hello.token = token;
       this.helloName = hello.name ?? undefined;
@@ -219,6 +240,7 @@ export class Client {
           rulesets: msg.rulesets,
           rooms: keep,
           current: this.state.current && msg.rooms.includes(this.state.current) ? this.state.current : (msg.rooms[0] ?? null),
+          serverBuild: msg.build ?? null,
         });
         const t = Date.now();
         void this.request({ type: "ping", t }).then((p) => {
@@ -229,6 +251,12 @@ export class Client {
           this.wantRoomCode = null;
           const already = Object.values(this.state.rooms).find((r) => r.lobby.code === code.toUpperCase());
           if (!already) void this.join(code);
+        } else if (this.wantRoomCode && this.state.invite === undefined) {
+          // the invite page: the room's rule set, length and timers before joining
+          const code = this.wantRoomCode;
+          void this.request({ type: "list_rooms", code }).then((r) => {
+            if (r.type === "room_list") this.set({ invite: r.rooms[0] ?? null });
+          });
         }
         return;
       }
@@ -265,7 +293,7 @@ export class Client {
         return;
       }
       case "room_list":
-        this.set({ roomList: msg.rooms });
+        if (re === undefined || re === null) this.set({ roomList: msg.rooms });
         return;
       default:
         return;
@@ -291,13 +319,28 @@ export class Client {
     if (r.type === "ack") this.set({ current: r.room });
   }
 
+  /** Create a room and take its first seat (the server makes its creator a spectator). */
   async create(ruleset: string, options: RoomOptions): Promise<void> {
     const r = await this.request({ type: "create_room", ruleset, options });
-    if (r.type === "ack") this.set({ current: r.room });
+    if (r.type !== "ack") return;
+    this.set({ current: r.room });
+    await this.request({ type: "sit", room: r.room, seat: 0 });
+  }
+
+  /** Change your seat's play settings (`toggles`); once the server acks, the room's
+   * `you.toggles` has them (the server sends them only in a snapshot). */
+  async setToggles(room: string, change: Partial<Record<"auto_win" | "no_claims" | "auto_discard", boolean>>): Promise<void> {
+    const r = await this.request({ type: "toggles", room, ...change });
+    const m = this.state.rooms[room];
+    if (r.type !== "ack" || !m) return;
+    const toggles = { auto_win: false, no_claims: false, auto_discard: false, ...(m.you.toggles ?? {}), ...change };
+    this.set({ rooms: { ...this.state.rooms, [room]: { ...m, you: { ...m.you, toggles } } } });
   }
 
   listRooms(): void {
-    this.send({ type: "list_rooms" });
+    void this.request({ type: "list_rooms" }).then((r) => {
+      if (r.type === "room_list") this.set({ roomList: r.rooms });
+    });
   }
 
   private nextSeq(room: string): number {

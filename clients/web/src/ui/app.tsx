@@ -4,6 +4,7 @@ import type { Client } from "../net/client";
 import type { RoomOptions } from "../protocol/types";
 import type { RoomModel } from "../state/reducer";
 import { useClient, useLang, useTick } from "./hooks";
+import { Invite } from "./invite";
 import { LangSwitch } from "./lang";
 import { RoomLobby } from "./lobby";
 import { TableView } from "./table";
@@ -12,10 +13,15 @@ export function App({ client }: { client: Client }) {
   const s = useClient(client);
   useLang();
   const room = s.current ? s.rooms[s.current] : undefined;
+  const invite = !room && client.inviteCode && !client.hasName ? client.inviteCode : null;
+  // at the table the page is the screen's height: the banners take room from the felt,
+  // never push the hand below the fold
+  const atTable = !!room && room.lobby.status !== "lobby" && !!room.game;
   return (
-    <div class="app" data-status={s.status}>
+    <div class={`app ${atTable ? "at-table" : ""}`} data-status={s.status}>
       <Banner client={client} />
-      {room ? <Room client={client} room={room} /> : <Home client={client} />}
+      <NewVersion client={client} />
+      {room ? <Room client={client} room={room} /> : invite ? <Invite client={client} code={invite} /> : <Home client={client} />}
       <div class="toasts" role="status" aria-live="polite">
         {s.toasts.map((t) => (
           <div key={t.id} class={`toast toast-${t.kind}`} data-testid="toast">
@@ -50,6 +56,19 @@ function Banner({ client }: { client: Client }) {
   return (
     <div class="banner" data-testid="banner">
       {text}
+    </div>
+  );
+}
+
+/** The server serves another build of this client (welcome.build): offer a reload. */
+function NewVersion({ client }: { client: Client }) {
+  if (!client.newVersion) return null;
+  return (
+    <div class="banner banner-info" data-testid="new-version">
+      A new version is available.{" "}
+      <button type="button" data-testid="reload" onClick={() => location.reload()}>
+        Reload
+      </button>
     </div>
   );
 }
@@ -103,7 +122,15 @@ function Home({ client }: { client: Client }) {
       </header>
       <label class="field">
         {t.yourName}
-        <input data-testid="name" value={name} maxLength={32} onInput={(e) => setName(e.currentTarget.value)} onBlur={saveName} placeholder={t.namePlaceholder} />
+        <input
+          data-testid="name"
+          value={name}
+          maxLength={32}
+          onInput={(e) => setName(e.currentTarget.value)}
+          onBlur={saveName}
+          onKeyDown={(e) => e.key === "Enter" && saveName()}
+          placeholder={t.namePlaceholder}
+        />
       </label>
       <div class="cards">
         <form class="card" onSubmit={create}>

@@ -49,6 +49,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
               <Tile code={d.tile} size="small" /> {d.useful}
             </span>
           ))}
+          <span class="muted legend">{t.usefulLegend}</span>
         </div>
       )}
       {hints.waits.length > 0 && (
@@ -56,7 +57,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
           {t.waitsHint}{" "}
           {hints.waits.map((w, i) => (
             <span key={i} class="hint-item" title={t.waitTitle(mark(w.by_discard), mark(w.by_self_draw))}>
-              <Tile code={w.tile} size="small" /> ×{w.unseen}
+              <Tile code={w.tile} size="small" /> {t.unseenLeft(w.unseen)}
               {hints.minimum > 0 && (
                 <small>
                   {" "}
@@ -76,12 +77,10 @@ const TOGGLES: ToggleName[] = ["auto_win", "no_claims", "auto_discard"];
 
 /** Your seat's play settings (docs/protocol.md "toggles"): kept by the server per seat. */
 export function TogglesPanel({ client, room }: { client: Client; room: RoomModel }) {
-  const [on, setOn] = useState({ auto_win: false, no_claims: false, auto_discard: false, ...(room.you.toggles ?? {}) });
-  const flip = (name: ToggleName) => {
-    const next = { ...on, [name]: !on[name] };
-    setOn(next);
-    void client.request({ type: "toggles", room: room.room, [name]: next[name] });
-  };
+  // the room's copy (kept by the client once the server acks a change), not the panel's own:
+  // the panel shows the settings in force each time it opens
+  const on = { auto_win: false, no_claims: false, auto_discard: false, ...(room.you.toggles ?? {}) };
+  const flip = (name: ToggleName) => void client.setToggles(room.room, { [name]: !on[name] });
   return (
     <aside class="hints toggles" data-testid="toggles">
       {TOGGLES.map((name) => (

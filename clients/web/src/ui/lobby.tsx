@@ -3,6 +3,7 @@ import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
 import { rulesetName, t } from "../i18n";
 import { MembersPanel, SwapSeat } from "./host";
+import { optionsWords } from "./invite";
 import { LangSwitch } from "./lang";
 
 const WINDS = ["we", "ws", "ww", "wn"] as const;
@@ -27,6 +28,9 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
         </button>
       </header>
       <section class="card">
+        <p class="facts" data-testid="room-facts">
+          {optionsWords(l.options)}
+        </p>
         <p>
           {t.invite}{" "}
           <a href={link} data-testid="room-link">
@@ -91,12 +95,23 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
             </button>
           )}
         </div>
+        {!host && (
+          <p class="muted" data-testid="waiting-host">
+            {mySeat === null ? t.takeASeat : full && allReady ? t.waitingHostReady(seatHost(l)) : t.waitingHost(seatHost(l))}
+          </p>
+        )}
         {l.spectators.length > 0 && <p class="muted">{t.watchingList(l.spectators.map((s) => s.name).join(", "))}</p>}
       </section>
       <MembersPanel client={client} room={room} />
       <Chat client={client} room={room} />
     </main>
   );
+}
+
+/** The host's name as the lobby shows it. */
+function seatHost(l: RoomModel["lobby"]): string {
+  const seated = l.seats.find((s) => s && s.player === l.host);
+  return seated?.name ?? l.spectators.find((s) => s.player === l.host)?.name ?? t.hostWord;
 }
 
 export function Chat({ client, room }: { client: Client; room: RoomModel }) {

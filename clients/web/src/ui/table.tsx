@@ -1,4 +1,4 @@
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
 import { offered, seatName, splitDrawn, type LogEntry, type RoomModel } from "../state/reducer";
@@ -6,6 +6,8 @@ import { lang, patternGloss, patternName, rulesetName, t, unit } from "../i18n";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
 import { MembersPanel, PauseButton, PausedBanner } from "./host";
+import { num, signed } from "./format";
+import { keyIntent } from "./keys";
 import { LangSwitch } from "./lang";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
@@ -58,10 +60,17 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const claiming = legal.some((a) => a.type === "pass");
   const discards = legal.filter((a) => a.type === "discard");
   const tings = legal.filter((a) => a.type === "ting");
+  // with auto-win on the server declares the win itself: no Win button to press
+  const autoWin = !!room.you.toggles?.auto_win;
   const turnOthers = legal.filter((a) => a.type === "concealed_kong" || a.type === "added_kong" || (a.type === "win" && !claiming));
+  const shownOthers = turnOthers.filter((a) => !(autoWin && a.type === "win"));
   const claimOptions = claiming
-    ? legal.filter((a) => a.type !== "pass").sort((a, b) => CLAIM_ORDER.indexOf(a.type) - CLAIM_ORDER.indexOf(b.type))
+    ? legal
+        .filter((a) => a.type !== "pass" && !(autoWin && a.type === "win"))
+        .sort((a, b) => CLAIM_ORDER.indexOf(a.type) - CLAIM_ORDER.indexOf(b.type))
     : [];
+  // while the connection is down an action would go nowhere: the buttons say so
+  const offline = client.state.status !== "online";
   const pass = legal.find((a) => a.type === "pass");
   const act = (a: LegalAction) => {
     setSelected(null);
@@ -77,30 +86,32 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   useEffect(() => {
     if (selected && !discards.some((d) => d.tile === selected)) setSelected(null);
   }, [room.seq]);
-  // keyboard: 1–9 the claim options in order, Space pass, Enter discard the selected tile,
-  // ←/→ move the selection along the hand
+  // keyboard (ui/keys.ts): the claim options, pass, discard, 叮, win, kong, ←/→ in screen order
+  const screenOrder = (() => {
+    const seat = me !== null ? h?.seats[me] : undefined;
+    if (!seat) return [];
+    const { rest, drawn } = splitDrawn(seat);
+    const can = new Set(discards.map((d) => d.tile));
+    const out = [...new Set(rest.filter((t) => can.has(t) && t !== drawn))];
+    if (drawn && can.has(drawn)) out.push(drawn);
+    return out;
+  })();
+  // the selection as of the last key, not of the last render: keys pressed faster than the
+  // screen redraws each move on from the one before
+  const selRef = useRef(selected);
+  selRef.current = selected;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if ((e.target as HTMLElement | null)?.tagName === "INPUT") return;
-      if (claiming) {
-        const n = Number(e.key);
-        if (n >= 1 && n <= 9 && claimOptions[n - 1]) {
-          e.preventDefault();
-          act(claimOptions[n - 1]!);
-        } else if (e.key === " " && pass) {
-          e.preventDefault();
-          act(pass);
-        }
-        return;
-      }
-      if (e.key === "Enter" && selected) {
-        e.preventDefault();
-        discardSel();
-      } else if ((e.key === "ArrowLeft" || e.key === "ArrowRight") && discards.length) {
-        const tiles = discards.map((d) => d.tile!);
-        const i = selected ? tiles.indexOf(selected) : -1;
-        const j = e.key === "ArrowLeft" ? (i <= 0 ? tiles.length - 1 : i - 1) : (i + 1) % tiles.length;
-        setSelected(tiles[j] ?? null);
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = (e.target as HTMLElement | null)?.tagName ?? "";
+      const ctx = { target, claiming, claimOptions, pass, order: screenOrder, selected: selRef.current, discards, tings, turnOthers: shownOthers };
+      const intent = keyIntent(e.key, ctx);
+      if (!intent) return;
+      e.preventDefault();
+      if ("act" in intent) act(intent.act);
+      else {
+        selRef.current = intent.select;
+        setSelected(intent.select);
       }
     };
     window.addEventListener("keydown", onKey);
@@ -112,7 +123,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const pos = ["bottom", "right", "top", "left"];
   const wallText = !h ? "" : h.wall_left >= 0 ? t.wall(h.wall_left) : t.wallUnknown;
   return (
-    <main class={`table ${me === null ? "spectating" : ""}`} data-testid="table">
+    <main class={`table ${me === null ? "spectating" : ""} ${(mySeat?.concealed?.length ?? 0) > 14 ? "long-hand" : ""}`} data-testid="table">
       <header class="bar">
         <strong>{room.lobby.code}</strong>
         <span>· {rulesetName(g.ruleset)}</span>
@@ -146,7 +157,12 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         </button>
       </header>
       <PausedBanner client={client} room={room} />
-      {showMembers && <MembersPanel client={client} room={room} />}
+      <div class="panels">
+        {showMembers && <MembersPanel client={client} room={room} />}
+        {showChat && <Chat client={client} room={room} />}
+        {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
+        {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
+      </div>
       {h && (
         <div class="felt">
           {order.map((seat, k) => (
@@ -162,6 +178,37 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
               <Countdown room={room} offset={client.state.offset} />
             </div>
           </div>
+        </div>
+      )}
+      {claiming && h && (
+        <section class="sheet" data-testid="claim">
+          <div class="sheet-head">
+            {h.discarder !== null && seatWords(room, h.discarder)} {g.phase === "rob" ? t.addsKong : t.discards}{" "}
+            {h.discard && <Tile code={h.discard} size="meld" />}
+            <Countdown room={room} offset={client.state.offset} bar />
+          </div>
+          <div class="sheet-buttons">
+            {claimOptions.map((a, i) => (
+              <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} disabled={offline} onClick={() => act(a)}>
+                <kbd>{i + 1}</kbd> {actionWords(a.type)}
+                <span class="claim-tiles">
+                  {claimTiles(a, h.discard).map((t, j) => (
+                    <Tile key={j} code={t} size="hand" mark={t === h.discard} />
+                  ))}
+                </span>
+              </button>
+            ))}
+            {pass && (
+              <button type="button" class="big" data-testid="claim-pass" disabled={offline} onClick={() => act(pass)}>
+                <kbd>{t.spaceKey}</kbd> {t.actions.pass}
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {room.log.length > 0 && (
+        <div class="log" data-testid="log">
+          {logLine(room, room.log[room.log.length - 1]!)}
         </div>
       )}
       {me !== null && mySeat && (
@@ -181,48 +228,22 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           <Hand seat={mySeat} selected={selected} canDiscard={discards} onTap={(t) => (selected === t ? (setSelected(null), act(discards.find((d) => d.tile === t)!)) : setSelected(t))} />
           <div class="actions" data-testid="actions">
             {discards.length > 0 && (
-              <button type="button" class="primary big" data-testid="discard" disabled={!selected} onClick={discardSel}>
+              <button type="button" class="primary big" data-testid="discard" disabled={!selected || offline} onClick={discardSel}>
                 {t.discard}
-                {selected ? "" : t.tapATile}
+                {offline ? t.discardOffline : selected ? "" : t.tapATile}
               </button>
             )}
             {tingSel && (
-              <button type="button" class="big" data-testid="ting" onClick={() => act(tingSel)}>
+              <button type="button" class="big" data-testid="ting" disabled={offline} onClick={() => act(tingSel)}>
                 {t.actions.ting}
               </button>
             )}
             {!tingSel && tings.length > 0 && <span class="muted">{t.tingPossible(tings.map((a) => a.tile).join(" "))}</span>}
-            {turnOthers.map((a, i) => (
-              <button type="button" class="big" key={i} data-testid={`act-${a.type}`} onClick={() => act(a)}>
+            {shownOthers.map((a, i) => (
+              <button type="button" class="big" key={i} data-testid={`act-${a.type}`} disabled={offline} onClick={() => act(a)}>
                 {actionWords(a.type)} {a.tile && <Tile code={a.tile} size="small" />}
               </button>
             ))}
-          </div>
-        </section>
-      )}
-      {claiming && h && (
-        <section class="sheet" data-testid="claim">
-          <div class="sheet-head">
-            {h.discarder !== null && seatWords(room, h.discarder)} {g.phase === "rob" ? t.addsKong : t.discards}{" "}
-            {h.discard && <Tile code={h.discard} size="meld" />}
-            <Countdown room={room} offset={client.state.offset} bar />
-          </div>
-          <div class="sheet-buttons">
-            {claimOptions.map((a, i) => (
-              <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} onClick={() => act(a)}>
-                <kbd>{i + 1}</kbd> {actionWords(a.type)}
-                <span class="claim-tiles">
-                  {claimTiles(a, h.discard).map((t, j) => (
-                    <Tile key={j} code={t} size="small" mark={t === h.discard} />
-                  ))}
-                </span>
-              </button>
-            ))}
-            {pass && (
-              <button type="button" class="big" data-testid="claim-pass" onClick={() => act(pass)}>
-                <kbd>{t.spaceKey}</kbd> {t.actions.pass}
-              </button>
-            )}
           </div>
         </section>
       )}
@@ -230,10 +251,6 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         <ResultDialog room={room} onClose={() => setHideResult(true)} />
       )}
       {room.summary && (hideResult || !room.result) && <GameOver client={client} room={room} />}
-      {showChat && <Chat client={client} room={room} />}
-      {showHints && me !== null && h && <HintsPanel client={client} room={room} />}
-      {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
-      {room.log.length > 0 && <div class="log">{logLine(room, room.log[room.log.length - 1]!)}</div>}
     </main>
   );
 }
@@ -287,7 +304,7 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
         {g.dealer === seat && <span class="badge dealer">{t.dealer}</span>}
         {s.ting && <span class="badge ting">叮</span>}
         <span class="score" data-testid="score">
-          {g.scores[seat]}
+          {num(g.scores[seat] ?? 0)}
         </span>
       </div>
       {!isMe && (
@@ -319,14 +336,21 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
   );
 }
 
+/** A seat's discards, under its wind and name (the seat band and the rivers in the same order). */
 function River({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
   const river = room.rivers[seat] ?? [];
   const last = room.lastDiscard;
+  const wind = room.game?.hand?.seats[seat]?.wind ?? "";
   return (
-    <div class={`river river-${where}`} data-testid={`river-${where}`}>
-      {river.map((t, i) => (
-        <Tile key={i} code={t.tile} size="river" dim={t.claimed} mark={!!last && last.seat === seat && i === river.length - 1 && !t.claimed} />
-      ))}
+    <div class={`river-box river-box-${where}`}>
+      <div class="river-name" data-testid={`river-name-${where}`}>
+        {windChar(wind)} {seatWords(room, seat)}
+      </div>
+      <div class={`river river-${where}`} data-testid={`river-${where}`}>
+        {river.map((t, i) => (
+          <Tile key={i} code={t.tile} size="river" dim={t.claimed} mark={!!last && last.seat === seat && i === river.length - 1 && !t.claimed} />
+        ))}
+      </div>
     </div>
   );
 }
@@ -419,7 +443,7 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
             {r.net.map((v, i) => (
               <tr key={i}>
                 <td>{names[i]}</td>
-                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "±0"}</td>
+                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{signed(v)}</td>
               </tr>
             ))}
           </tbody>
@@ -441,7 +465,11 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
   const s = room.summary!;
   const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
   const standings = [0, 1, 2, 3].sort((a, b) => (s.scores[b] ?? 0) - (s.scores[a] ?? 0));
+  // equal scores share a rank (1, 2, 2, 4)
+  const rank = (i: number) => 1 + standings.filter((j) => (s.scores[j] ?? 0) > (s.scores[i] ?? 0)).length;
+  // every hand played has a row, a drawn hand (no payments) too
   const perHand = new Map<number, number[]>();
+  for (let hand = 0; hand < (s.hands_played ?? 0); hand++) perHand.set(hand, [0, 0, 0, 0]);
   for (const p of s.ledger) {
     const row = perHand.get(p.hand) ?? [0, 0, 0, 0];
     row[p.payee] = (row[p.payee] ?? 0) + p.amount;
@@ -467,10 +495,11 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
         <ol class="standings" data-testid="standings">
           {standings.map((i) => (
             <li key={i}>
-              <span>{names[i]}</span> <span class="num">{s.scores[i]}</span>
+              <span class="rank">{rank(i)}.</span> <span class="grow">{names[i]}</span> <span class="num">{num(s.scores[i] ?? 0)}</span>
             </li>
           ))}
         </ol>
+        <div class="ledger-box">
         <table class="ledger" data-testid="ledger">
           <thead>
             <tr>
@@ -481,18 +510,19 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
             </tr>
           </thead>
           <tbody>
-            {[...perHand.entries()].map(([hand, row]) => (
+            {[...perHand.entries()].sort((a, b) => a[0] - b[0]).map(([hand, row]) => (
               <tr key={hand}>
                 <td>{hand + 1}</td>
                 {row.map((v, i) => (
                   <td key={i} class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>
-                    {v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "·"}
+                    {signed(v, "·")}
                   </td>
                 ))}
               </tr>
             ))}
           </tbody>
         </table>
+        </div>
         <div class="row">
           <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
             {t.rematch}
