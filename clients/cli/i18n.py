@@ -108,6 +108,64 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "  你是房主：坐滿四個位子（a 加電腦），然後按 g 開始。\n",
         "  你是房主：坐满四个位置（a 加机器人），然后按 g 开始。\n",
     ),
+    # the prompt line
+    "keys_lobby": (
+        "[s] sit  [u] stand  [a] add bots  [r] ready / not ready  [g] start (host)  [q] leave  [Tab] chat",
+        "[s] 坐下  [u] 起身  [a] 加電腦  [r] 準備／取消  [g] 開始（房主）  [q] 離開  [Tab] 聊天",
+        "[s] 坐下  [u] 起身  [a] 加机器人  [r] 准备／取消  [g] 开始（房主）  [q] 离开  [Tab] 聊天",
+    ),
+    "keys_lobby_head": ("Lobby: ", "房間：", "房间："),
+    "keys_host_head": ("\nHost: ", "\n房主：", "\n房主："),
+    "keys_host": (
+        "[e] remove a bot  [o] swap seats  [K] kick  [H] make host",
+        "[e] 移除電腦  [o] 換位  [K] 踢出  [H] 設為房主",
+        "[e] 移除机器人  [o] 换位  [K] 踢出  [H] 设为房主",
+    ),
+    "keys_over_head": ("Game over: ", "完局：", "终局："),
+    "keys_over": (
+        "[m] rematch  [L] save the game log  [q] leave  [Tab] chat",
+        "[m] 再來一局  [L] 儲存牌譜  [q] 離開  [Tab] 聊天",
+        "[m] 再来一局  [L] 保存牌谱  [q] 离开  [Tab] 聊天",
+    ),
+    "paused_by": (" PAUSED by {name} ", " {name} 暫停了牌局 ", " {name} 暂停了牌局 "),
+    "paused_host": (
+        "  [P] resume  [K] kick  [H] make host",
+        "  [P] 繼續  [K] 踢出  [H] 設為房主",
+        "  [P] 继续  [K] 踢出  [H] 设为房主",
+    ),
+    "paused_wait": ("  the host resumes it", "  等房主繼續", "  等房主继续"),
+    "sent": ("sent; waiting for the server…", "已送出，等伺服器回覆…", "已发送，等服务器回复…"),
+    "waiting_others": ("waiting for the others…", "等其他人…", "等其他人…"),
+    "next_hand_soon": ("next hand soon…", "快發下一局…", "马上发下一局…"),
+    "confirm": (
+        " (or the same key) confirms, any other key cancels",
+        "（或同一個鍵）確認，其他鍵取消",
+        "（或同一个键）确认，其他键取消",
+    ),
+    "choose": ("←/→ choose, ", "←/→ 選牌，", "←/→ 选牌，"),
+    "enter_discard": ("Enter discard", "Enter 打出", "Enter 打出"),
+    "ting_hint": (
+        ": declare ting with the chosen tile",
+        "：用選中的牌叮",
+        "：用选中的牌叮",
+    ),
+    "pass": ("pass  ", "過  ", "过  "),
+    "claim_keys": (
+        "  (W win, P pung, K kong, C chow)",
+        "  （W 食糊，P 碰，K 槓，C 上）",
+        "  （W 和，P 碰，K 杠，C 吃）",
+    ),
+    "win_keys": ("  (W win, K kong)", "  （W 食糊，K 槓）", "  （W 和，K 杠）"),
+    # actions, as the prompt lists them
+    "act_discard": ("discard", "打出", "打出"),
+    "act_ting": ("declare 叮 (ting) and discard", "叮並打出", "叮并打出"),
+    "act_chow": ("chow", "上", "吃"),
+    "act_pung": ("pung", "碰", "碰"),
+    "act_kong": ("kong", "槓", "杠"),
+    "act_concealed_kong": ("concealed kong", "暗槓", "暗杠"),
+    "act_added_kong": ("add to a pung (kong)", "加槓", "加杠"),
+    "act_win": ("win (食糊)", "食糊", "和牌"),
+    "act_pass": ("pass", "過", "过"),
 }
 
 _current: list[Lang] = ["en"]

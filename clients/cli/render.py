@@ -287,35 +287,32 @@ def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = Fal
     ``host``: we are the room's host (the host keys are shown)."""
     t = Text()
     if r.status == "lobby":
-        t.append("Lobby: ", style="bold")
-        t.append(
-            "[s] sit  [u] stand  [a] add bots  [r] ready / not ready  [g] start (host)  "
-            "[q] leave  [Tab] chat"
-        )
+        t.append(tr("keys_lobby_head"), style="bold")
+        t.append(tr("keys_lobby"))
         if host:
-            t.append("\nHost: ", style="bold")
-            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
+            t.append(tr("keys_host_head"), style="bold")
+            t.append(tr("keys_host"))
         return t
     if r.status == "finished":
-        t.append("Game over: ", style="bold")
-        t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
+        t.append(tr("keys_over_head"), style="bold")
+        t.append(tr("keys_over"))
         if host:
-            t.append("\nHost: ", style="bold")
-            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
+            t.append(tr("keys_host_head"), style="bold")
+            t.append(tr("keys_host"))
         return t
     paused = r.paused
     if paused is not None:
-        t.append(f" PAUSED by {paused.get('name', '?')} ", style="bold black on yellow")
-        t.append("  [P] resume  [K] kick  [H] make host" if host else "  the host resumes it")
+        t.append(tr("paused_by", name=paused.get("name", "?")), style="bold black on yellow")
+        t.append(tr("paused_host") if host else tr("paused_wait"))
         return t
     if r.action_pending:
-        t.append("sent; waiting for the server…", style="dim")
+        t.append(tr("sent"), style="dim")
         return t
     if not r.legal:
         t.append(
-            "waiting for the others…"
+            tr("waiting_others")
             if r.phase not in ("between_hands", "game_over")
-            else "next hand soon…",
+            else tr("next_hand_soon"),
             style="dim",
         )
         return t
@@ -325,27 +322,27 @@ def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = Fal
     if armed is not None:
         t.append(f"{armed}? ", style="bold black on yellow")
         t.append("Enter", style="bold")
-        t.append(" (or the same key) confirms, any other key cancels")
+        t.append(tr("confirm"))
         return t
     if r.legal_of("discard"):
-        t.append("←/→ choose, ")
-        t.append("Enter discard", style="bold")
+        t.append(tr("choose"))
+        t.append(tr("enter_discard"), style="bold")
         t.append(" ")
         if r.legal_of("ting"):
             t.append(", ")
             t.append("t 叮", style="bold")
-            t.append(": declare ting with the chosen tile")
+            t.append(tr("ting_hint"))
         t.append("   ")
     for k, a in enumerate(options(r), start=1):
         t.append(f"[{k}] ", style="bold yellow")
         t.append(describe(a) + "  ", style="bold" if a.get("type") == "win" else "")
     if r.legal_of("pass"):
         t.append(f"[{PASS_KEY}/x] ", style="bold yellow")
-        t.append("pass  ")
+        t.append(tr("pass"))
     if r.phase in ("claim", "rob"):
-        t.append("  (W win, P pung, K kong, C chow)", style="dim")
+        t.append(tr("claim_keys"), style="dim")
     elif options(r):
-        t.append("  (W win, K kong)", style="dim")
+        t.append(tr("win_keys"), style="dim")
     return t
 
 

@@ -33,7 +33,7 @@ def test_every_message_is_in_all_three_languages_with_the_same_fields() -> None:
         assert set(fields[1]) <= set(fields[0]) and set(fields[2]) <= set(fields[0]), key
         assert words[0].strip() or key == "col_english", key
         for w in words[1:]:  # the Chinese ones: no English word but the keys named
-            assert not LATIN.search(re.sub(r"{\w+}", "", w)), (key, w)
+            assert not LATIN.search(re.sub(r"{\w+}|\[[^\]]*\]|Enter", "", w)), (key, w)
     assert set(RULESET_NAMES) == set(ruleset_names())
 
 
@@ -69,6 +69,7 @@ def test_the_breakdown_lobby_and_summary_in_each_language(language: str, zh: Non
     shown = text_of(render.breakdown(r, TileStyle(plain=True)), width=200)
     header = text_of(render.header(r, now_ms=0), width=200)
     lobby = text_of(render.lobby_panel(r, None), width=200)
+    prompt = text_of(render.prompt(r, now_ms=0, host=True), width=200)
     if res.get("type") != "hand_drawn":
         items = [it for w in res["winners"] for it in w["score"]["items"]]
         assert items
@@ -81,7 +82,8 @@ def test_the_breakdown_lobby_and_summary_in_each_language(language: str, zh: Non
         assert "Hand 1" in shown and "Room" in header
     else:
         assert "第 1 局" in shown and "房" in header
-        for text in (shown, header, lobby):
+        assert prompt.strip() and "next hand" not in prompt
+        for text in (shown, header, lobby, prompt):
             # (the rule set's code, the room code and tile codes are codes, not English)
             words = set(LATIN.findall(text)) - {"mcr", r.code, *TILE_CODES}
             names = {r.name_of(i) for i in range(4)}

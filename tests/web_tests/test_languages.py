@@ -91,6 +91,7 @@ def test_every_screen_in_each_language(browser: Any, base_url: str, lang: str) -
     friend = new_page(browser, LANGS[lang])
     friend.goto(f"{base_url}/r/{code}")
     friend.wait_for_function("() => window.mahjong && window.mahjong.state.status === 'online'")
+    friend.get_by_test_id("invite-facts").wait_for()  # the room's rule set, length, timers
     check(friend, lang, "invite", (code,))
     friend.context.close()
     # the table
