@@ -34,7 +34,7 @@ TEXTS = """() => {
   return out;
 }"""
 NAMES = """() => {
-  const s = window.mahjong.state, out = [s.name];
+  const s = window.mahjong.state, out = [s.name, ...((s.invite && s.invite.players) || [])];
   for (const r of Object.values(s.rooms)) {
     out.push(r.lobby.code);
     for (const seat of r.lobby.seats) if (seat) out.push(seat.name);
