@@ -11,21 +11,22 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.cli.i18n import tr
 from clients.cli.model import RoomState
 
 JSON = dict[str, Any]
 
-ACTION_NAMES = {
-    "discard": "discard",
-    "ting": "declare 叮 (ting) and discard",
-    "chow": "chow",
-    "pung": "pung",
-    "kong": "kong",
-    "concealed_kong": "concealed kong",
-    "added_kong": "add to a pung (kong)",
-    "win": "win (食糊)",
-    "pass": "pass",
-}
+ACTION_NAMES = (
+    "discard",
+    "ting",
+    "chow",
+    "pung",
+    "kong",
+    "concealed_kong",
+    "added_kong",
+    "win",
+    "pass",
+)
 
 
 def tile_index(code: str) -> int | None:
@@ -50,8 +51,8 @@ def describe(a: JSON) -> str:
     tile = a.get("tile")
     if t == "chow" and isinstance(tile, str) and len(tile) == 2 and tile[0].isdigit():
         n, s = int(tile[0]), tile[1]
-        return f"chow {n}{s}-{n + 1}{s}-{n + 2}{s}"
-    name = ACTION_NAMES.get(t, t)
+        return f"{tr('act_chow')} {n}{s}-{n + 1}{s}-{n + 2}{s}"
+    name = tr(f"act_{t}") if t in ACTION_NAMES else t
     return f"{name} {tile}" if tile else name
 
 

@@ -7,12 +7,24 @@ import os
 import sys
 from pathlib import Path
 
+from clients.cli.i18n import LANGS, from_locale, set_lang
+
 DEFAULT_URL = os.environ.get("MAHJONG_URL", "ws://127.0.0.1:8765")
 
 
 def _token_file() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "mahjong-cli" / "tokens.json"
+
+
+def add_lang(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--lang",
+        choices=LANGS,
+        default=from_locale(os.environ),
+        help="the screen's language and pattern names: en, zh-Hant (繁體中文), zh-Hans (简体中文)"
+        " (default: from the locale, LC_ALL / LC_MESSAGES / LANG)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -56,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="tile codes (5p, we, dr) instead of the Unicode mahjong tiles",
     )
+    add_lang(p)
     p.add_argument(
         "--no-colour", "--no-color", dest="colour", action="store_false", help="no colours"
     )
@@ -86,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
     args = build_parser().parse_args(argv)
+    set_lang(args.lang)
     from clients.cli.app import MahjongApp
 
     options = create_options(args)
@@ -130,8 +144,10 @@ def replay_main(argv: list[str]) -> int:
     )
     p.add_argument("file", type=Path, help="a game log saved with L at the end of a game")
     p.add_argument("--plain", action="store_true", help="plain-text tiles")
+    add_lang(p)
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
     args = p.parse_args(argv)
+    set_lang(args.lang)
     from clients.cli.replay import ReplayApp, ReplayError, load
 
     try:

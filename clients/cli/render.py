@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.advice import advise, describe, shanten_words
+from clients.cli.i18n import lang, pattern_name, ruleset_name, tr
 from clients.cli.model import RoomState
 from clients.cli.tiles import (
     WIND_CHARS,
@@ -20,18 +21,25 @@ from clients.cli.tiles import (
     TileStyle,
     flower_name,
     sort_tiles,
-    traditional,
 )
 
 JSON = dict[str, Any]
 
 LAST_DISCARD = "reverse"
-HOW = {
-    "self_drawn": "self-drawn (自摸)",
-    "discard": "on a discard",
-    "robbing_kong": "robbing a kong (搶槓)",
-    "flowers": "on flowers",
-}
+HOW = ("self_drawn", "discard", "robbing_kong", "flowers")
+_SIMPLIFIED_WINDS = {"東": "东", "南": "南", "西": "西", "北": "北"}
+
+
+def wind_words(w: str) -> str:
+    """A wind as the screen names it: ``東 East`` in English, ``東`` / ``东`` in Chinese."""
+    ch = WIND_CHARS.get(w, w)
+    if lang() == "en":
+        return f"{ch} {WIND_NAMES.get(w, w)}"
+    return _SIMPLIFIED_WINDS.get(ch, ch) if lang() == "zh-Hans" else ch
+
+
+def how_words(how: object) -> str:
+    return tr(f"how_{how}") if how in HOW else str(how)
 
 
 def seat_order(r: RoomState) -> list[int]:
@@ -73,47 +81,45 @@ def header(
     """The header line: room, rule set, round, hand, wall, whose turn, the countdown.
     ``rooms`` (this one's number, how many) when we are in more than one room."""
     t = Text()
-    t.append(f" Room {r.code} ", style="bold black on yellow")
+    t.append(tr("room", code=r.code), style="bold black on yellow")
     if rooms is not None and rooms[1] > 1:
         t.append(f" {rooms[0]}/{rooms[1]} (Ctrl+O: next room)", style="bold yellow")
     t.append(f"  {r.ruleset}  ", style="bold")
     g = r.game
     if g is None:
-        t.append(f"status: {r.status}")
+        t.append(tr("status", status=r.status))
     else:
         ctx = r.hand_context() or {}  # the finished hand's, while its result is shown
         rw = str(ctx.get("round_wind") or g.get("round_wind") or "we")
-        t.append(f"{WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)}" + ("  " if compact else ""))
-        if not compact:
-            t.append(" round  ")
+        t.append((wind_words(rw) if compact else tr("round", wind=wind_words(rw))) + "  ")
         h = r.hand
         hand_no = int(h["number"]) + 1 if h is not None else int(g.get("hands_played", 0)) + 1
-        t.append(f"Hand {hand_no}  ")
+        t.append(tr("hand_no", n=hand_no) + "  ")
         streak = ctx.get("streak", g.get("streak"))
         if streak:
             t.append(f"連{streak}  ")
         if h is not None:
             left = h.get("wall_left")
-            t.append(f"{'Wall' if compact else 'Tiles left'} {left if left is not None else '—'}  ")
+            n = left if left is not None else "—"
+            t.append(tr("wall" if compact else "tiles_left", n=n) + "  ")
             phase = r.phase
             if phase == "turn":
-                who = "your" if h.get("turn") == r.seat else f"{r.name_of(h.get('turn'))}'s"
-                t.append(f"{who} turn  ", style="bold cyan")
+                mine = h.get("turn") == r.seat
+                who = tr("your_turn") if mine else tr("their_turn", name=r.name_of(h.get("turn")))
+                t.append(f"{who}  ", style="bold cyan")
             elif phase in ("claim", "rob"):
-                t.append(
-                    f"claims on {r.name_of(h.get('discarder'))}'s {h.get('discard')}  ",
-                    style="cyan",
-                )
+                who = r.name_of(h.get("discarder"))
+                t.append(tr("claims_on", name=who, tile=h.get("discard")) + "  ", style="cyan")
             elif phase == "between_hands":
-                t.append("hand over  ", style="bold")
+                t.append(tr("hand_over") + "  ", style="bold")
             elif phase == "game_over":
-                t.append("game over  ", style="bold")
+                t.append(tr("game_over") + "  ", style="bold")
     left_s = r.time_left(now_ms)
     if left_s is not None:
         style = "bold white on red" if left_s <= 5 else "bold white on blue"
         t.append(f" ⏱ {left_s:4.1f}s ", style=style)
     if not connected:
-        t.append("  reconnecting…", style="bold red blink")
+        t.append("  " + tr("reconnecting"), style="bold red blink")
     return t
 
 
@@ -281,35 +287,32 @@ def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = Fal
     ``host``: we are the room's host (the host keys are shown)."""
     t = Text()
     if r.status == "lobby":
-        t.append("Lobby: ", style="bold")
-        t.append(
-            "[s] sit  [u] stand  [a] add bots  [r] ready / not ready  [g] start (host)  "
-            "[q] leave  [Tab] chat"
-        )
+        t.append(tr("keys_lobby_head"), style="bold")
+        t.append(tr("keys_lobby"))
         if host:
-            t.append("\nHost: ", style="bold")
-            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
+            t.append(tr("keys_host_head"), style="bold")
+            t.append(tr("keys_host"))
         return t
     if r.status == "finished":
-        t.append("Game over: ", style="bold")
-        t.append("[m] rematch  [L] save the game log  [q] leave  [Tab] chat")
+        t.append(tr("keys_over_head"), style="bold")
+        t.append(tr("keys_over"))
         if host:
-            t.append("\nHost: ", style="bold")
-            t.append("[e] remove a bot  [o] swap seats  [K] kick  [H] make host")
+            t.append(tr("keys_host_head"), style="bold")
+            t.append(tr("keys_host"))
         return t
     paused = r.paused
     if paused is not None:
-        t.append(f" PAUSED by {paused.get('name', '?')} ", style="bold black on yellow")
-        t.append("  [P] resume  [K] kick  [H] make host" if host else "  the host resumes it")
+        t.append(tr("paused_by", name=paused.get("name", "?")), style="bold black on yellow")
+        t.append(tr("paused_host") if host else tr("paused_wait"))
         return t
     if r.action_pending:
-        t.append("sent; waiting for the server…", style="dim")
+        t.append(tr("sent"), style="dim")
         return t
     if not r.legal:
         t.append(
-            "waiting for the others…"
+            tr("waiting_others")
             if r.phase not in ("between_hands", "game_over")
-            else "next hand soon…",
+            else tr("next_hand_soon"),
             style="dim",
         )
         return t
@@ -319,27 +322,27 @@ def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = Fal
     if armed is not None:
         t.append(f"{armed}? ", style="bold black on yellow")
         t.append("Enter", style="bold")
-        t.append(" (or the same key) confirms, any other key cancels")
+        t.append(tr("confirm"))
         return t
     if r.legal_of("discard"):
-        t.append("←/→ choose, ")
-        t.append("Enter discard", style="bold")
+        t.append(tr("choose"))
+        t.append(tr("enter_discard"), style="bold")
         t.append(" ")
         if r.legal_of("ting"):
             t.append(", ")
             t.append("t 叮", style="bold")
-            t.append(": declare ting with the chosen tile")
+            t.append(tr("ting_hint"))
         t.append("   ")
     for k, a in enumerate(options(r), start=1):
         t.append(f"[{k}] ", style="bold yellow")
         t.append(describe(a) + "  ", style="bold" if a.get("type") == "win" else "")
     if r.legal_of("pass"):
         t.append(f"[{PASS_KEY}/x] ", style="bold yellow")
-        t.append("pass  ")
+        t.append(tr("pass"))
     if r.phase in ("claim", "rob"):
-        t.append("  (W win, P pung, K kong, C chow)", style="dim")
+        t.append(tr("claim_keys"), style="dim")
     elif options(r):
-        t.append("  (W win, K kong)", style="dim")
+        t.append(tr("win_keys"), style="dim")
     return t
 
 
@@ -428,8 +431,7 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
         return None
     if res.get("type") == "hand_drawn":
         drawn = Text(
-            f"Hand {int(res.get('hand', 0)) + 1}: drawn ({res.get('reason')}) — no winner",
-            style="bold",
+            tr("drawn", n=int(res.get("hand", 0)) + 1, reason=res.get("reason")), style="bold"
         )
         ctx = res.get("context")
         return Group(hand_table_line(r, ctx), drawn) if isinstance(ctx, dict) else drawn
@@ -441,36 +443,37 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
         seat = int(w["seat"])
         score = w.get("score") or {}
         title = Text()
-        title.append("Win breakdown: ", style="bold underline")
-        title.append(
-            f"{r.name_of(seat)} wins {HOW.get(str(res.get('how')), res.get('how'))} with ",
-            style="bold",
-        )
+        title.append(tr("win_breakdown"), style="bold underline")
+        title.append(tr("wins", name=r.name_of(seat), how=how_words(res.get("how"))), style="bold")
         title.append_text(style.text(str(res.get("tile"))))
         if res.get("discarder") is not None and res.get("how") != "self_drawn":
-            title.append(f" from {r.name_of(res.get('discarder'))}")
+            title.append(tr("from", name=r.name_of(res.get("discarder"))))
         parts.append(title)
         hand = w.get("hand") or {}
-        ht = Text("hand ")
+        ht = Text(tr("hand"))
         ht.append_text(style.row(hand.get("concealed") or []))
         for meld in hand.get("melds") or []:
             ht.append(" ")
             ht.append_text(_meld_text(meld, style))
         parts.append(ht)
         tbl = Table(show_header=True, header_style="bold", padding=(0, 1), show_edge=False)
-        tbl.add_column("pattern")
-        tbl.add_column("English")
-        tbl.add_column("value", justify="right")
+        english = lang() == "en"  # the English gloss beside the Chinese name
+        tbl.add_column(tr("col_pattern"))
+        if english:
+            tbl.add_column(tr("col_english"))
+        tbl.add_column(tr("col_value"), justify="right")
+        ruleset = str(score.get("ruleset") or r.ruleset)
         for it in score.get("items") or []:
             cnt = int(it.get("count", 1) or 1)
             pts = int(it.get("points", 0) or 0)
             value = f"{pts}×{cnt}={pts * cnt}" if cnt > 1 else str(pts)
             if it.get("house"):
-                value += " (house)"  # the room's value, not the table's
-            tbl.add_row(
-                traditional(str(it.get("name", it.get("id")))), str(it.get("en", "")), value
-            )
-        tbl.add_row(Text("total", style="bold"), "", Text(str(score.get("total")), style="bold"))
+                value += tr("house")  # the room's value, not the table's
+            name = pattern_name(ruleset, str(it.get("id")), str(it.get("name", it.get("id"))))
+            gloss = [str(it.get("en", ""))] if english else []
+            tbl.add_row(name, *gloss, value)
+        total = Text(str(score.get("total")), style="bold")
+        tbl.add_row(Text(tr("total"), style="bold"), *([""] if english else []), total)
         parts.append(tbl)
         pays = w.get("payments") or []
         if pays:
@@ -478,13 +481,13 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
             for p in pays:
                 net[int(p["payer"])] -= int(p["amount"])
                 net[int(p["payee"])] += int(p["amount"])
-            pt = Text("Payments: ", style="bold")
+            pt = Text(tr("payments"), style="bold")
             pt.append(
                 "  ".join(
                     f"{r.name_of(p['payer'])} → {r.name_of(p['payee'])} {p['amount']}" for p in pays
                 )
             )
-            pt.append("\nNet: " + "  ".join(f"{r.name_of(i)} {v:+d}" for i, v in enumerate(net)))
+            pt.append(tr("net") + "  ".join(f"{r.name_of(i)} {v:+d}" for i, v in enumerate(net)))
             parts.append(pt)
     return Group(*parts)
 
@@ -492,21 +495,16 @@ def breakdown(r: RoomState, style: TileStyle) -> RenderableType | None:
 def hand_table_line(r: RoomState, ctx: JSON) -> Text:
     """The finished hand's round, dealer and seat winds (shown beside its result)."""
     rw = str(ctx.get("round_wind") or "")
-    t = Text(f"Hand {int(ctx.get('number') or 0) + 1}", style="bold")
-    t.append(f", {WIND_CHARS.get(rw, rw)} {WIND_NAMES.get(rw, rw)} round")
+    t = Text(tr("hand_no", n=int(ctx.get("number") or 0) + 1), style="bold")
+    t.append(", " + tr("round", wind=wind_words(rw)))
     dealer = ctx.get("dealer")
     if isinstance(dealer, int):
-        t.append(f", dealer (莊) {r.name_of(dealer)}")
+        t.append(tr("dealer", name=r.name_of(dealer)))
         if ctx.get("streak"):
             t.append(f" 連{ctx['streak']}")
     winds = ctx.get("winds") or []
-    t.append("\nWinds: ")
-    t.append(
-        "  ".join(
-            f"{r.name_of(i)} {WIND_CHARS.get(str(w), str(w))} {WIND_NAMES.get(str(w), str(w))}"
-            for i, w in enumerate(winds)
-        )
-    )
+    t.append(tr("winds"))
+    t.append("  ".join(f"{r.name_of(i)} {wind_words(str(w))}" for i, w in enumerate(winds)))
     return t
 
 
@@ -515,26 +513,27 @@ def summary_panel(r: RoomState) -> RenderableType | None:
     if s is None:
         return None
     parts: list[RenderableType] = []
-    t = Text("Game summary", style="bold underline")
-    t.append(f"  ({s.get('hands_played')} hands, {s.get('ruleset')})", style="")
+    t = Text(tr("summary"), style="bold underline")
+    rs = str(s.get("ruleset"))
+    t.append(tr("summary_of", n=s.get("hands_played"), ruleset=ruleset_name(rs)), style="")
     parts.append(t)
     scores = list(s.get("scores") or [])
     ranking = sorted(range(len(scores)), key=lambda i: -scores[i])
     st = Table(show_edge=False, padding=(0, 1))
     st.add_column("#")
-    st.add_column("player")
-    st.add_column("score", justify="right")
+    st.add_column(tr("col_player"))
+    st.add_column(tr("col_score"), justify="right")
     for k, i in enumerate(ranking, start=1):
         st.add_row(str(k), r.name_of(i), f"{scores[i]:+d}")
     parts.append(st)
     ledger = list(s.get("ledger") or r.ledger)
     if ledger:
-        lt = Table(title="Ledger", show_edge=False, padding=(0, 1))
-        lt.add_column("hand", justify="right")
-        lt.add_column("payer")
-        lt.add_column("payee")
-        lt.add_column("amount", justify="right")
-        lt.add_column("reason")
+        lt = Table(title=tr("ledger"), show_edge=False, padding=(0, 1))
+        lt.add_column(tr("col_hand"), justify="right")
+        lt.add_column(tr("col_payer"))
+        lt.add_column(tr("col_payee"))
+        lt.add_column(tr("col_amount"), justify="right")
+        lt.add_column(tr("col_reason"))
         for p in ledger[-12:]:
             lt.add_row(
                 str(int(p.get("hand", 0)) + 1),
@@ -544,44 +543,44 @@ def summary_panel(r: RoomState) -> RenderableType | None:
                 str(p.get("reason", "")),
             )
         if len(ledger) > 12:
-            lt.caption = f"last 12 of {len(ledger)} payments"
+            lt.caption = tr("last_payments", n=len(ledger))
         parts.append(lt)
     return Group(*parts)
 
 
 def lobby_panel(r: RoomState, player_id: str | None) -> Text:
     t = Text()
-    t.append(f"Room code {r.code}", style="bold yellow")
-    t.append(f" — share it with your friends.  Rule set {r.ruleset}.  ")
+    t.append(tr("room_code", code=r.code), style="bold yellow")
+    t.append(tr("share", ruleset=ruleset_name(r.ruleset) if lang() != "en" else r.ruleset))
     opts = r.lobby.get("options") or {}
     if opts:
         length = opts.get("length")
         if length == "hands":
-            length = f"{opts.get('hands')} hands"
+            length = tr("n_hands", n=opts.get("hands"))
         turn = opts.get("turn_seconds")
         claim = opts.get("claim_seconds")
-        t.append(f"Length {length}; ")
-        t.append(f"turn timer {turn}s; " if turn else "no turn timer; ")
-        t.append(f"claim timer {claim}s." if claim else "no claim timer.")
+        t.append(tr("length", length=length))
+        t.append(tr("turn_timer", n=turn) if turn else tr("no_turn_timer"))
+        t.append(tr("claim_timer", n=claim) if claim else tr("no_claim_timer"))
     t.append("\n")
     for i, s in enumerate(r.seats()):
-        t.append(f"  seat {i + 1}: ")
+        t.append(tr("seat", n=i + 1))
         if s is None:
-            t.append("(empty)", style="dim")
+            t.append(tr("empty"), style="dim")
         else:
             t.append(str(s.get("name")), style="bold")
             if s.get("bot"):
-                t.append(" [bot]", style="dim")
+                t.append(tr("bot"), style="dim")
             if s.get("player") == player_id:
-                t.append(" (you)", style="cyan")
+                t.append(tr("you"), style="cyan")
             t.append(
-                " ready" if s.get("ready") else " not ready",
+                tr("ready") if s.get("ready") else tr("not_ready"),
                 style="green" if s.get("ready") else "red",
             )
         t.append("\n")
     spect = r.lobby.get("spectators") or []
     if spect:
-        t.append("  watching: " + ", ".join(str(x.get("name")) for x in spect) + "\n")
+        t.append(tr("watching", names=", ".join(str(x.get("name")) for x in spect)))
     if r.is_host(player_id):
-        t.append("  You are the host: fill the seats (a adds bots), then g starts.\n", style="dim")
+        t.append(tr("you_host"), style="dim")
     return t

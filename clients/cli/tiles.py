@@ -63,50 +63,6 @@ FLOWER_NAMES = {
     "f8": "Bamboo",
 }
 
-#: One script for Chinese on the whole screen: traditional, as the client's own words are
-#: (莊, 連, 叮, 食糊, 搶槓). The rule sets' pattern names come as their sources wrote them --
-#: tw16-tai's in simplified characters, MCR's with 杠 -- and are shown converted. Only the
-#: simplified characters that occur in the rule sets' names are listed (a test checks that
-#: every name of every rule set comes out in traditional characters).
-_TO_TRADITIONAL = str.maketrans(
-    {
-        "两": "兩",
-        "内": "內",
-        "双": "雙",
-        "只": "隻",
-        "呖": "嚦",
-        "对": "對",
-        "将": "將",
-        "庄": "莊",
-        "开": "開",
-        "归": "歸",
-        "抢": "搶",
-        "断": "斷",
-        "无": "無",
-        "枪": "槍",
-        "独": "獨",
-        "过": "過",
-        "连": "連",
-        "门": "門",
-        "间": "間",
-        "阳": "陽",
-        "阴": "陰",
-        "风": "風",
-        "鸡": "雞",
-        "齐": "齊",
-        "龙": "龍",
-        "杠": "槓",
-    }
-)
-
-
-def traditional(text: str) -> str:
-    """A pattern name (or any rule-set text) in traditional characters."""
-    return text.translate(_TO_TRADITIONAL)
-
-
-SIMPLIFIED_CHARS = frozenset(chr(k) for k in _TO_TRADITIONAL)
-
 
 def flower_name(code: str) -> str:
     """A flower by name: ``秋 Autumn``; any other tile: its code."""

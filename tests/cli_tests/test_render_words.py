@@ -14,10 +14,11 @@ import table
 from cli_tests.test_model_vs_engine import lobby
 from cli_tests.test_replay_and_help import finished_game_log
 from clients.cli import render
+from clients.cli.i18n import pattern_name
 from clients.cli.main import build_parser, create_options
 from clients.cli.model import ClientModel
 from clients.cli.replay import Replay
-from clients.cli.tiles import SIMPLIFIED_CHARS, TileStyle, flower_name, traditional
+from clients.cli.tiles import TileStyle, flower_name
 from protocol import messages as m
 
 
@@ -117,21 +118,29 @@ def test_flowers_are_shown_by_name() -> None:
         assert "春 Spring" in text and "梅 Plum" in text
 
 
-def test_every_rule_sets_pattern_names_come_out_in_traditional_characters() -> None:
-    # simplified-only characters beyond the ones the converter knows (a guard for new names)
-    common_simplified = set("这为们个来说时会对开关门问间风龙东车马鸟鱼发听杠将双无连过边数张顺")
+@pytest.mark.parametrize("lang", ["en", "zh-Hant", "zh-Hans"])
+def test_every_rule_sets_pattern_names_come_out_in_one_script(lang: str) -> None:
+    """The names come from the generated file (clients/names.py: OpenCC at build time), in
+    Traditional characters in English and 繁體中文, in Simplified ones in 简体中文."""
+    simplified_only = set(
+        "这为们个来说时会对开关门问间风龙东车马鸟鱼发听杠将双无连过边数张顺庄抢断鸡齐"
+    )
+    traditional_only = set(
+        "這為們個來說時會對開關門問間風龍東車馬鳥魚發聽槓將雙無連過邊數張順莊搶斷雞齊"
+    )
     converted = 0
     for rn in scoring.ruleset_names():
         rs = scoring.get_ruleset(rn)
-        pats = rs.patterns.values() if isinstance(rs.patterns, dict) else rs.patterns
-        for p in pats:
-            name = traditional(p.name)
-            bad = (SIMPLIFIED_CHARS | common_simplified) & set(name)
+        for p in rs.patterns:
+            name = pattern_name(rn, p.id, "?", lang)  # type: ignore[arg-type]
+            assert name != "?", (rn, p.id)
+            bad = (simplified_only if lang != "zh-Hans" else traditional_only) & set(name)
             assert not bad, (rn, p.name, name, bad)
             converted += name != p.name
-    assert converted > 20  # tw16-tai's simplified names, MCR's 杠
-    assert traditional("双暗槓") == "雙暗槓" and traditional("杠上开花") == "槓上開花"
-    assert traditional("門前清") == "門前清"
+    assert converted > 20  # tw16-tai's simplified names, MCR's 杠; or the other way round
+    assert pattern_name("mcr", "four-kongs", "?", "zh-Hant") == "四槓"  # type: ignore[arg-type]
+    assert pattern_name("mcr", "four-kongs", "?", "zh-Hans") == "四杠"  # type: ignore[arg-type]
+    assert pattern_name("tw16-tai", "two-concealed-kongs", "?", "zh-Hant") == "雙暗槓"
 
 
 def test_create_takes_the_timers_and_public_from_the_command_line() -> None:

@@ -1,12 +1,19 @@
 import { render } from "preact";
+import { initLang } from "./i18n";
 import { Client } from "./net/client";
+import { tileUrl } from "./tiles/art";
+import { ALL_TILES } from "./tiles/order";
 import { App } from "./ui/app";
 import "./style.css";
+
+initLang(); // the remembered language, or the browser's: before the first render
 
 // /r/<code> opens the app straight into that room
 const m = /^\/r\/([A-Za-z0-9-]{1,16})$/.exec(location.pathname);
 const scheme = location.protocol === "https:" ? "wss" : "ws";
 const client = new Client(`${scheme}://${location.host}/ws`, m?.[1] ?? null);
 (globalThis as { mahjong?: Client }).mahjong = client; // for debugging and the browser tests
+// every tile's art, for the browser test that draws them without a CJK font
+(globalThis as { mahjongTiles?: unknown }).mahjongTiles = { codes: ALL_TILES, url: tileUrl };
 client.connect();
 render(<App client={client} />, document.getElementById("app")!);

@@ -10,6 +10,7 @@ import {
   type RoomOptions,
   type ServerMessage,
 } from "../protocol/types";
+import { errorText, t } from "../i18n";
 import { answeredThrough, applyEvents, fromSnapshot, type RoomModel } from "../state/reducer";
 
 export type Status = "connecting" | "online" | "reconnecting" | "restarting" | "replaced";
@@ -216,7 +217,9 @@ export class Client {
 
   // ------------------------------------------------------------------ frames
 
-  private receive(msg: ServerMessage): void {
+  /** Handle one frame from the server (public for the browser tests, which replay the
+   * server's own frames of the golden games: tests/web_tests/scenes.py). */
+  receive(msg: ServerMessage): void {
     const re = "re" in msg ? msg.re : undefined;
     if (re !== undefined && re !== null) {
       const done = this.waiting.get(re);
@@ -275,12 +278,14 @@ export class Client {
       case "left":
         if (msg.reason === "kicked") {
           const code = this.state.rooms[msg.room]?.lobby.code ?? "";
-          this.toast(`The host removed you from room ${code}; you cannot join it again.`, "error");
+          this.toast(t.kickedFrom(code), "error");
         }
         this.forget(msg.room);
         return;
       case "error":
-        this.toast(msg.message, "error");
+        // in the page's language by its code; the server's own (English) message for a code
+        // this page does not know
+        this.toast(errorText(msg.code, msg.message), "error");
         return;
       case "closing": {
         const at = Date.now() + (msg.retry_after_ms ?? 1000 + Math.random() * 2000);

@@ -43,6 +43,14 @@ export interface HandResult {
   revealed: Tile[][] | null;
 }
 
+/** Something that happened, for the table's log line (ui/table.tsx puts it in words): `who`
+ * is a name, or a seat number when the seat has no player. */
+export interface LogEntry {
+  key: "joined" | "left" | "away" | "back" | "botPlays" | "closed" | "youRemoved" | "removed" | "youHost" | "host" | "paused" | "resumed" | "outOfTime" | "timedOut" | "chow" | "pung" | "kong";
+  who: string | number;
+  tile?: string;
+}
+
 export interface RoomModel {
   room: string;
   seq: number;
@@ -58,8 +66,8 @@ export interface RoomModel {
   result: HandResult | null;
   summary: GameSummary | null;
   chat: ChatLine[];
-  /** recent happenings in words, newest last (notices, claims, timeouts) */
-  log: string[];
+  /** recent happenings, newest last (notices, claims, timeouts), put in words by the page */
+  log: LogEntry[];
   /** a frame is missing: the client must send `resync {since: seq}` */
   gap: boolean;
   /** each seat's net from the payments of the hand in play (kongs, flowers, the win) */
@@ -70,9 +78,15 @@ const MAX_CHAT = 100;
 const WINDS = ["we", "ws", "ww", "wn"] as const;
 const MAX_LOG = 30;
 
-export function seatName(lobby: Lobby, seat: number): string {
+/** The name of a seat's player (null: nobody sits there). */
+export function seatName(lobby: Lobby, seat: number): string | null {
   const s = lobby.seats[seat];
-  return s ? s.name : `seat ${seat + 1}`;
+  return s ? s.name : null;
+}
+
+/** A seat's player for the log: the name, or the seat number. */
+function who(lobby: Lobby, seat: number): string | number {
+  return seatName(lobby, seat) ?? seat;
 }
 
 /** A seat's concealed tiles as the hand shows them: the rest, and the drawn tile apart. The
@@ -178,34 +192,34 @@ export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
 function applyNotice(r: RoomModel, n: Notice): void {
   switch (n.type) {
     case "joined":
-      r.log.push(`${n.name} joined`);
+      r.log.push({ key: "joined", who: n.name });
       break;
     case "left":
-      r.log.push(`${n.name} left`);
+      r.log.push({ key: "left", who: n.name });
       break;
     case "seat_away":
-      r.log.push(`${seatName(r.lobby, n.seat)} is away`);
+      r.log.push({ key: "away", who: who(r.lobby, n.seat) });
       break;
     case "seat_back":
-      r.log.push(`${seatName(r.lobby, n.seat)} is back`);
+      r.log.push({ key: "back", who: who(r.lobby, n.seat) });
       break;
     case "bot_took_over":
-      r.log.push(`a bot plays for ${seatName(r.lobby, n.seat)}`);
+      r.log.push({ key: "botPlays", who: who(r.lobby, n.seat) });
       break;
     case "room_closed":
-      r.log.push("the room was closed");
+      r.log.push({ key: "closed", who: "" });
       break;
     case "kicked":
-      r.log.push(n.player === r.you.player ? "the host removed you from the room" : `the host removed ${n.name}`);
+      r.log.push(n.player === r.you.player ? { key: "youRemoved", who: "" } : { key: "removed", who: n.name });
       break;
     case "host_changed":
-      r.log.push(n.player === r.you.player ? "you are the host now" : `${n.name} is the host now`);
+      r.log.push(n.player === r.you.player ? { key: "youHost", who: "" } : { key: "host", who: n.name });
       break;
     case "paused":
-      r.log.push(`${n.name} paused the game`);
+      r.log.push({ key: "paused", who: n.name });
       break;
     case "resumed":
-      r.log.push(`${n.name} resumed the game`);
+      r.log.push({ key: "resumed", who: n.name });
       break;
     case "game_over":
       r.summary = n.summary;
@@ -348,7 +362,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
       h.discarder = e.seat;
       h.discard = e.tile;
       g.phase = "claim";
-      if (e.auto) r.log.push(`${seatName(r.lobby, e.seat)} ran out of time`);
+      if (e.auto) r.log.push({ key: "outOfTime", who: who(r.lobby, e.seat) });
       return;
     }
     case "claimed": {
@@ -370,7 +384,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
       h.discard = null;
       h.discarder = null;
       g.phase = "turn";
-      r.log.push(`${seatName(r.lobby, e.seat)} ${e.claim}s ${e.meld.claimed ?? ""}`);
+      r.log.push({ key: e.claim, who: who(r.lobby, e.seat), tile: e.meld.claimed ?? "" });
       return;
     }
     case "kong_declared": {
@@ -452,7 +466,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
       return;
     }
     case "timeout":
-      if (e.default !== "pass") r.log.push(`${seatName(r.lobby, e.seat)} timed out`);
+      if (e.default !== "pass") r.log.push({ key: "timedOut", who: who(r.lobby, e.seat) });
       return;
     default:
       return;

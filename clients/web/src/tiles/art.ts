@@ -2,8 +2,12 @@
 // of the code; docs/web.md "Tile art"). Each suit has its own shape as well as its colour, so
 // colour-blind players tell them apart: characters a large numeral over a red 萬 on a
 // red base bar, dots circles, bamboo sticks, winds a large letter with its character, dragons
-// 中 / 發 / a blue frame, flowers petals and seasons a sun, each with its number.
+// 中 / 發 / a blue frame, flowers petals and seasons a sun, each with its number. Characters,
+// numerals and letters are outlines (./glyphs.ts, generated from Noto Sans CJK by
+// `python -m clients.glyphs`), never <text>: a tile looks the same on a device with no CJK font.
+import { t } from "../i18n";
 import type { Tile } from "../protocol/types";
+import { GLYPHS } from "./glyphs";
 
 const W = 60;
 const H = 80;
@@ -12,7 +16,6 @@ const RED = "#c0262d";
 const GREEN = "#13704a";
 const BLUE = "#1f4fa3";
 const WIND = { we: ["E", "東"], ws: ["S", "南"], ww: ["W", "西"], wn: ["N", "北"] } as const;
-const FONT = "'Noto Sans CJK SC','WenQuanYi Micro Hei','PingFang SC','Microsoft YaHei',sans-serif";
 
 function frame(inner: string): string {
   return (
@@ -24,8 +27,22 @@ function frame(inner: string): string {
   );
 }
 
-function text(x: number, y: number, size: number, fill: string, s: string, weight = 700): string {
-  return `<text x="${x}" y="${y}" font-family="${FONT}" font-size="${size}" font-weight="${weight}" fill="${fill}" text-anchor="middle">${s}</text>`;
+/** The glyphs of `s` as paths, centred on `x` with their baseline at `y`, `size` px per em. */
+function text(x: number, y: number, size: number, fill: string, s: string): string {
+  const k = size / 1000;
+  const glyphs = [...s].map((ch) => {
+    const g = GLYPHS[ch];
+    if (!g) throw new Error(`no glyph for ${ch}: add it to clients/glyphs.py CHARS`);
+    return g;
+  });
+  let left = x - (glyphs.reduce((w, g) => w + g.w, 0) * k) / 2;
+  return glyphs
+    .map((g) => {
+      const at = left;
+      left += g.w * k;
+      return `<path transform="translate(${+at.toFixed(2)} ${y}) scale(${k} ${-k})" fill="${fill}" d="${g.d}"/>`;
+    })
+    .join("");
 }
 
 // pip positions for 1..9 in a 60×72 field
@@ -77,7 +94,7 @@ function bamboo(n: number): string {
 
 function characters(n: number): string {
   return (
-    text(30, 36, 30, INK, String(n), 800) +
+    text(30, 36, 30, INK, String(n)) +
     text(30, 64, 24, RED, "萬") +
     `<rect x="10" y="68" width="40" height="3" rx="1.5" fill="${RED}"/>`
   );
@@ -103,7 +120,7 @@ export function tileSvg(code: Tile): string {
   }
   if (code in WIND) {
     const [letter, zh] = WIND[code as keyof typeof WIND];
-    return frame(text(30, 44, 38, INK, zh) + text(30, 68, 18, BLUE, letter, 800));
+    return frame(text(30, 44, 38, INK, zh) + text(30, 68, 18, BLUE, letter));
   }
   if (code === "dr") return frame(text(30, 50, 40, RED, "中") + `<rect x="10" y="66" width="40" height="4" fill="${RED}"/>`);
   if (code === "dg") return frame(text(30, 50, 40, GREEN, "發") + `<path d="M10 68 L50 68" stroke="${GREEN}" stroke-width="4" stroke-dasharray="6 3"/>`);
@@ -143,16 +160,30 @@ export function tileUrl(code: Tile | "back"): string {
   return u;
 }
 
-const NAMES: Record<string, string> = {
-  m: "characters", p: "dots", s: "bamboo",
-  we: "east wind", ws: "south wind", ww: "west wind", wn: "north wind",
-  dr: "red dragon", dg: "green dragon", dw: "white dragon",
-};
-
-/** Words for a tile (alt text, screen readers): "5 dots", "east wind", "flower 2". */
+/** Words for a tile in the page's language (alt text, screen readers): "5 dots", "east wind". */
 export function tileName(code: Tile): string {
-  if (/^[1-9][mps]$/.test(code)) return `${code[0]} ${NAMES[code[1] ?? ""]}`;
-  if (/^f[1-4]$/.test(code)) return `flower ${code[1]}`;
-  if (/^f[5-8]$/.test(code)) return `season ${Number(code[1]) - 4}`;
-  return NAMES[code] ?? code;
+  const n = Number(code[1]);
+  if (/^[1-9]m$/.test(code)) return t.tiles.m(Number(code[0]));
+  if (/^[1-9]p$/.test(code)) return t.tiles.p(Number(code[0]));
+  if (/^[1-9]s$/.test(code)) return t.tiles.s(Number(code[0]));
+  if (/^f[1-4]$/.test(code)) return t.tiles.flower(n);
+  if (/^f[5-8]$/.test(code)) return t.tiles.season(n - 4);
+  switch (code) {
+    case "we":
+      return t.tiles.we;
+    case "ws":
+      return t.tiles.ws;
+    case "ww":
+      return t.tiles.ww;
+    case "wn":
+      return t.tiles.wn;
+    case "dr":
+      return t.tiles.dr;
+    case "dg":
+      return t.tiles.dg;
+    case "dw":
+      return t.tiles.dw;
+    default:
+      return code;
+  }
 }

@@ -1,23 +1,17 @@
 import { useState } from "preact/hooks";
+import { rulesetName, t } from "../i18n";
 import type { Client } from "../net/client";
 import type { RoomOptions } from "../protocol/types";
 import type { RoomModel } from "../state/reducer";
-import { useClient, useTick } from "./hooks";
+import { useClient, useLang, useTick } from "./hooks";
 import { Invite } from "./invite";
+import { LangSwitch } from "./lang";
 import { RoomLobby } from "./lobby";
 import { TableView } from "./table";
 
-export const RULESET_NAMES: Record<string, string> = {
-  mcr: "MCR (國標)",
-  "hk-tw16": "HK/Taiwan 16 tiles (港台十六張)",
-  "tw16-tai": "Taiwan 16 tiles, tai (台灣十六張)",
-  "zung-jung": "Zung Jung (中庸)",
-  "zung-jung-v3.3": "Zung Jung v3.3 (中庸 3.3)",
-  riichi: "Riichi (立直)",
-};
-
 export function App({ client }: { client: Client }) {
   const s = useClient(client);
+  useLang();
   const room = s.current ? s.rooms[s.current] : undefined;
   // an invite link's page until its room is joined (with a name known, while joining)
   const invite = !room && client.inviteCode ? client.inviteCode : null;
@@ -44,18 +38,18 @@ function Banner({ client }: { client: Client }) {
   const s = client.state;
   const now = useTick(500);
   if (s.status === "online") return null;
-  let text = "connecting…";
-  if (s.status === "reconnecting") text = "reconnecting…";
+  let text = t.connecting;
+  if (s.status === "reconnecting") text = t.reconnecting;
   if (s.status === "restarting") {
     const secs = Math.max(0, Math.ceil(((s.retryAt ?? now) - now) / 1000));
-    text = `the server is restarting, back in ${secs} s`;
+    text = t.restarting(secs);
   }
   if (s.status === "replaced") {
     return (
       <div class="banner" data-testid="banner">
-        This game is open in another tab or device.{" "}
+        {t.replaced}{" "}
         <button type="button" onClick={() => client.takeOver()}>
-          Play here
+          {t.playHere}
         </button>
       </div>
     );
@@ -72,9 +66,9 @@ function NewVersion({ client }: { client: Client }) {
   if (!client.newVersion) return null;
   return (
     <div class="banner banner-info" data-testid="new-version">
-      A new version is available.{" "}
+      {t.newVersion}{" "}
       <button type="button" data-testid="reload" onClick={() => location.reload()}>
-        Reload
+        {t.reload}
       </button>
     </div>
   );
@@ -123,9 +117,12 @@ function Home({ client }: { client: Client }) {
   };
   return (
     <main class="home">
-      <h1>Mahjong table</h1>
+      <header class="home-head">
+        <h1>{t.title}</h1>
+        <LangSwitch />
+      </header>
       <label class="field">
-        Your name
+        {t.yourName}
         <input
           data-testid="name"
           value={name}
@@ -133,89 +130,90 @@ function Home({ client }: { client: Client }) {
           onInput={(e) => setName(e.currentTarget.value)}
           onBlur={saveName}
           onKeyDown={(e) => e.key === "Enter" && saveName()}
-          placeholder="e.g. Alice"
+          placeholder={t.namePlaceholder}
         />
       </label>
       <div class="cards">
         <form class="card" onSubmit={create}>
-          <h2>New room</h2>
+          <h2>{t.newRoom}</h2>
           <label class="field">
-            Rule set
+            {t.ruleSet}
             <select data-testid="ruleset" value={rs} onChange={(e) => setRuleset(e.currentTarget.value)}>
               {s.rulesets.map((r) => (
                 <option key={r} value={r}>
-                  {RULESET_NAMES[r] ?? r}
+                  {rulesetName(r)}
                 </option>
               ))}
             </select>
           </label>
           <label class="field">
-            Length
+            {t.length}
             <select data-testid="length" value={length} onChange={(e) => setLength(e.currentTarget.value as typeof length)}>
-              <option value="one_round">one round (東風戰)</option>
-              <option value="two_rounds">two rounds (東南戰)</option>
-              <option value="four_rounds">four rounds (full game)</option>
-              <option value="hands">a number of hands</option>
+              {(["one_round", "two_rounds", "four_rounds", "hands"] as const).map((v) => (
+                <option key={v} value={v}>
+                  {t.lengths[v]}
+                </option>
+              ))}
             </select>
           </label>
           {length === "hands" && (
             <label class="field">
-              Hands
+              {t.hands}
               <input data-testid="hands" type="number" min={1} max={64} value={hands} onInput={(e) => setHands(Number(e.currentTarget.value))} />
             </label>
           )}
           <div class="row">
             <label class="field">
-              Turn timer (s)
+              {t.turnTimer}
               <input data-testid="turn-seconds" type="number" min={0} max={600} value={turn} onInput={(e) => setTurn(Number(e.currentTarget.value))} />
             </label>
             <label class="field">
-              Claim timer (s)
+              {t.claimTimer}
               <input data-testid="claim-seconds" type="number" min={0} max={120} value={claim} onInput={(e) => setClaim(Number(e.currentTarget.value))} />
             </label>
           </div>
           <div class="row">
             <label class="field">
-              Bot think time (ms)
+              {t.botDelay}
               <input data-testid="bot-delay" type="number" min={0} max={10000} value={botMs} onInput={(e) => setBotMs(Number(e.currentTarget.value))} />
             </label>
             <label class="field">
-              Pause between hands (s)
+              {t.handPause}
               <input data-testid="hand-pause" type="number" min={0} max={60} value={pauseS} onInput={(e) => setPauseS(Number(e.currentTarget.value))} />
             </label>
           </div>
           <label class="check">
-            <input type="checkbox" checked={pub} onChange={(e) => setPub(e.currentTarget.checked)} /> listed publicly
+            <input type="checkbox" checked={pub} onChange={(e) => setPub(e.currentTarget.checked)} /> {t.listedPublicly}
           </label>
           <button class="primary" type="submit" data-testid="create" disabled={!named || s.status !== "online"}>
-            Create room
+            {t.createRoom}
           </button>
         </form>
         <form class="card" onSubmit={join}>
-          <h2>Join a room</h2>
+          <h2>{t.joinRoom}</h2>
           <label class="field">
-            Room code
+            {t.roomCode}
             <input data-testid="code" value={code} maxLength={16} onInput={(e) => setCode(e.currentTarget.value)} placeholder="K7QX2M" autoCapitalize="characters" />
           </label>
           <button class="primary" type="submit" data-testid="join" disabled={!named || !code.trim() || s.status !== "online"}>
-            Join
+            {t.join}
           </button>
-          <h2>Public rooms</h2>
+          <h2>{t.publicRooms}</h2>
           <button type="button" onClick={() => client.listRooms()}>
-            Refresh
+            {t.refresh}
           </button>
           <ul class="room-list">
             {s.roomList.map((r) => (
               <li key={r.id}>
                 <button type="button" onClick={() => void client.join(r.code)} disabled={!named}>
-                  {r.code} · {RULESET_NAMES[r.ruleset] ?? r.ruleset} · {r.status} · {r.seats_free} free · {r.players.join(", ")}
+                  {r.code} · {rulesetName(r.ruleset)} · {t.roomStatus[r.status]} · {t.seatsFree(r.seats_free)} · {r.players.join(", ")}
                 </button>
               </li>
             ))}
           </ul>
         </form>
       </div>
-      {!named && <p class="hint">Enter a name to create or join a room.</p>}
+      {!named && <p class="hint">{t.enterName}</p>}
     </main>
   );
 }

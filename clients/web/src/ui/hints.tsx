@@ -2,16 +2,17 @@
 // the room while it is open, and shows how far the hand is from ready, the best discards and
 // the waits (with unseen copies and whether a win reaches the rule set's minimum).
 import { useEffect, useState } from "preact/hooks";
+import { errorText, t } from "../i18n";
 import type { Client } from "../net/client";
 import type { ServerHints } from "../protocol/generated";
 import type { RoomModel } from "../state/reducer";
 import { Tile } from "./tile";
 
 export function shantenWords(s: number | null | undefined): string {
-  if (s === null || s === undefined) return "no hand";
-  if (s < 0) return "a winning hand";
-  if (s === 0) return "ready";
-  return `${s} from ready`;
+  if (s === null || s === undefined) return t.noHand;
+  if (s < 0) return t.winningHand;
+  if (s === 0) return t.readyHand;
+  return t.fromReady(s);
 }
 
 export function HintsPanel({ client, room }: { client: Client; room: RoomModel }) {
@@ -24,7 +25,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
       if (r.type === "hints") {
         setHints(r);
         setError(null);
-      } else if (r.type === "error") setError(r.message);
+      } else if (r.type === "error") setError(errorText(r.code, r.message));
     });
     return () => {
       live = false;
@@ -37,26 +38,26 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
     <aside class="hints" data-testid="hints">
       <div>
         <strong>{shantenWords(hints.shanten)}</strong>
-        {hints.minimum > 0 && <span class="muted"> · minimum {hints.minimum}</span>}
+        {hints.minimum > 0 && <span class="muted">{t.minimum(hints.minimum)}</span>}
       </div>
       {hints.note && <div class="warn">{hints.note}</div>}
       {hints.discards.length > 0 && (
         <div class="hint-row">
-          discard:{" "}
+          {t.discardHint}{" "}
           {hints.discards.slice(0, 4).map((d, i) => (
-            <span key={i} class="hint-item" title={`${d.useful} useful tiles unseen`}>
+            <span key={i} class="hint-item" title={t.usefulUnseen(d.useful)}>
               <Tile code={d.tile} size="small" /> {d.useful}
             </span>
           ))}
-          <span class="muted legend">(the number: tiles still unseen that would help)</span>
+          <span class="muted legend">{t.usefulLegend}</span>
         </div>
       )}
       {hints.waits.length > 0 && (
         <div class="hint-row">
-          waits:{" "}
+          {t.waitsHint}{" "}
           {hints.waits.map((w, i) => (
-            <span key={i} class="hint-item" title={`discard ${mark(w.by_discard)} self-draw ${mark(w.by_self_draw)}`}>
-              <Tile code={w.tile} size="small" /> ×{w.unseen} left
+            <span key={i} class="hint-item" title={t.waitTitle(mark(w.by_discard), mark(w.by_self_draw))}>
+              <Tile code={w.tile} size="small" /> {t.unseenLeft(w.unseen)}
               {hints.minimum > 0 && (
                 <small>
                   {" "}
@@ -72,11 +73,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
 }
 
 type ToggleName = "auto_win" | "no_claims" | "auto_discard";
-const TOGGLE_WORDS: [ToggleName, string][] = [
-  ["auto_win", "Win automatically"],
-  ["no_claims", "No claims (pass on everything but a win)"],
-  ["auto_discard", "Discard the drawn tile when nothing else is possible"],
-];
+const TOGGLES: ToggleName[] = ["auto_win", "no_claims", "auto_discard"];
 
 /** Your seat's play settings (docs/protocol.md "toggles"): kept by the server per seat. */
 export function TogglesPanel({ client, room }: { client: Client; room: RoomModel }) {
@@ -86,9 +83,9 @@ export function TogglesPanel({ client, room }: { client: Client; room: RoomModel
   const flip = (name: ToggleName) => void client.setToggles(room.room, { [name]: !on[name] });
   return (
     <aside class="hints toggles" data-testid="toggles">
-      {TOGGLE_WORDS.map(([name, words]) => (
+      {TOGGLES.map((name) => (
         <label key={name} class="hint-row">
-          <input type="checkbox" checked={on[name]} data-testid={`toggle-${name}`} onChange={() => flip(name)} /> {words}
+          <input type="checkbox" checked={on[name]} data-testid={`toggle-${name}`} onChange={() => flip(name)} /> {t.toggles[name]}
         </label>
       ))}
     </aside>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
+import { onLang } from "../i18n";
 import type { AppState, Client } from "../net/client";
 
 export function useClient(client: Client): AppState {
@@ -15,4 +16,10 @@ export function useTick(ms: number): number {
     return () => clearInterval(t);
   }, [ms]);
   return now;
+}
+
+/** Re-render (the whole tree below) when the page's language changes. */
+export function useLang(): void {
+  const [, bump] = useState(0);
+  useEffect(() => onLang(() => bump((n) => n + 1)), []);
 }

@@ -1,8 +1,11 @@
 // The host's controls over the room's members and the game: kick a member, hand the host
 // role over (the members list), swap two seats (lobby), pause and resume the game (table),
 // and the banner everyone sees while a game is paused (docs/protocol.md "Host controls").
+import { t } from "../i18n";
 import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
+
+const WINDS = ["we", "ws", "ww", "wn"] as const;
 
 type Send = (m: Parameters<Client["request"]>[0]) => void;
 
@@ -21,23 +24,23 @@ export function MembersPanel({ client, room }: { client: Client; room: RoomModel
   if (members.length === 0) return null;
   return (
     <section class="card members" data-testid="members">
-      <h3>Members</h3>
+      <h3>{t.members}</h3>
       <ul>
         {members.map((p) => (
           <li key={p.player} class="row" data-testid={`member-${p.name}`}>
             <span class="grow">{p.name}</span>
             <button type="button" class="small" data-testid={`make-host-${p.name}`} onClick={() => send({ type: "make_host", room: room.room, player: p.player })}>
-              Make host
+              {t.makeHost}
             </button>
             <button
               type="button"
               class="small danger"
               data-testid={`kick-${p.name}`}
               onClick={() => {
-                if (confirm(`Remove ${p.name} from the room? They cannot join it again.`)) send({ type: "kick", room: room.room, player: p.player });
+                if (confirm(t.kickConfirm(p.name))) send({ type: "kick", room: room.room, player: p.player });
               }}
             >
-              Kick
+              {t.kick}
             </button>
           </li>
         ))}
@@ -56,17 +59,17 @@ export function SwapSeat({ client, room, seat }: { client: Client; room: RoomMod
       class="small"
       data-testid={`swap-${seat}`}
       value=""
-      aria-label={`swap seat ${seat + 1} with`}
+      aria-label={t.swapLabel(seat + 1)}
       onChange={(e) => {
         const b = Number(e.currentTarget.value);
         e.currentTarget.value = "";
         if (b >= 0) send({ type: "swap_seats", room: room.room, a: seat, b });
       }}
     >
-      <option value="">Swap…</option>
+      <option value="">{t.swap}</option>
       {others.map((i) => (
         <option key={i} value={i}>
-          with {["East", "South", "West", "North"][i]} ({room.lobby.seats[i]?.name ?? "free"})
+          {t.swapWith(t.winds[WINDS[i]!], room.lobby.seats[i]?.name ?? t.freeSeat)}
         </option>
       ))}
     </select>
@@ -85,7 +88,7 @@ export function PauseButton({ client, room }: { client: Client; room: RoomModel 
       data-testid="pause"
       onClick={() => send({ type: paused ? "resume_game" : "pause_game", room: room.room })}
     >
-      {paused ? "Resume" : "Pause"}
+      {paused ? t.resume : t.pause}
     </button>
   );
 }
@@ -97,8 +100,8 @@ export function PausedBanner({ client, room }: { client: Client; room: RoomModel
   const host = room.lobby.host === client.state.player;
   return (
     <div class="banner" data-testid="paused-banner">
-      Paused by {paused.name}
-      {host ? " — press Resume to go on" : " — the host resumes the game"}
+      {t.pausedBy(paused.name)}
+      {host ? t.pressResume : t.hostResumes}
     </div>
   );
 }

@@ -5,20 +5,14 @@
 import { useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { RoomOptions } from "../protocol/types";
-import { RULESET_NAMES } from "./app";
-
-const LENGTHS: Record<string, string> = {
-  one_round: "one round (東風戰)",
-  two_rounds: "two rounds (東南戰)",
-  four_rounds: "four rounds (full game)",
-};
+import { rulesetName, t } from "../i18n";
+import { LangSwitch } from "./lang";
 
 /** "one round · turn 30 s · claim 10 s" (a timer of 0: no limit). */
 export function optionsWords(o: RoomOptions | null | undefined): string {
   if (!o) return "";
-  const length = o.length === "hands" ? `${o.hands ?? 1} hand${o.hands === 1 ? "" : "s"}` : (LENGTHS[o.length ?? ""] ?? o.length ?? "");
-  const timer = (label: string, s: number | undefined) => (s ? `${label} ${s} s` : `${label}: no limit`);
-  return [length, timer("turn", o.turn_seconds), timer("claim", o.claim_seconds)].join(" · ");
+  const length = o.length === "hands" ? t.nHands(o.hands ?? 1) : o.length ? t.lengths[o.length] : "";
+  return [length, t.turnLimit(o.turn_seconds ?? 0), t.claimLimit(o.claim_seconds ?? 0)].join(" · ");
 }
 
 export function Invite({ client, code }: { client: Client; code: string }) {
@@ -32,33 +26,37 @@ export function Invite({ client, code }: { client: Client; code: string }) {
   };
   return (
     <main class="home invite" data-testid="invite">
-      <h1>
-        Join <span data-testid="invite-code">{code.toUpperCase()}</span>
-      </h1>
-      {info === undefined && <p class="muted">looking the room up…</p>}
+      <header class="home-head">
+        <h1>
+          {t.joinTitle} <span data-testid="invite-code">{code.toUpperCase()}</span>
+        </h1>
+        <LangSwitch />
+      </header>
+      {info === undefined && <p class="muted">{t.lookingUp}</p>}
       {info === null && (
         <p class="warn" data-testid="invite-missing">
-          There is no open room with this code. <a href="/">Start page</a>
+          {t.noRoom} <a href="/">{t.startPage}</a>
         </p>
       )}
       {info && (
         <p class="facts" data-testid="invite-facts">
-          {RULESET_NAMES[info.ruleset] ?? info.ruleset} · {optionsWords(info.options)}
+          {rulesetName(info.ruleset)} · {optionsWords(info.options)}
           <br />
           <span class="muted">
-            {info.seats_free} seat{info.seats_free === 1 ? "" : "s"} free{info.players.length ? ` · ${info.players.join(", ")}` : ""}
+            {t.seatsFreeLong(info.seats_free)}
+            {info.players.length ? ` · ${info.players.join(", ")}` : ""}
           </span>
         </p>
       )}
       <form class="card invite-form" onSubmit={join}>
         <label class="field">
-          Your name
-          <input data-testid="name" value={name} maxLength={32} autoFocus onInput={(e) => setName(e.currentTarget.value)} onBlur={() => name.trim() && name.trim() !== s.name && client.setName(name.trim())} placeholder="e.g. Alice" />
+          {t.yourName}
+          <input data-testid="name" value={name} maxLength={32} autoFocus onInput={(e) => setName(e.currentTarget.value)} onBlur={() => name.trim() && name.trim() !== s.name && client.setName(name.trim())} placeholder={t.namePlaceholder} />
         </label>
         <button class="primary" type="submit" data-testid="invite-join" disabled={!name.trim()}>
-          Join
+          {t.join}
         </button>
-        {client.hasName && s.status !== "online" && <span class="muted"> joining…</span>}
+        {client.hasName && s.status !== "online" && <span class="muted"> {t.joining}</span>}
       </form>
     </main>
   );

@@ -1,9 +1,12 @@
 import { useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
-import { RULESET_NAMES } from "./app";
+import { rulesetName, t } from "../i18n";
 import { MembersPanel, SwapSeat } from "./host";
 import { optionsWords } from "./invite";
+import { LangSwitch } from "./lang";
+
+const WINDS = ["we", "ws", "ww", "wn"] as const;
 
 export function RoomLobby({ client, room }: { client: Client; room: RoomModel }) {
   const l = room.lobby;
@@ -17,10 +20,11 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
   return (
     <main class="lobby">
       <header class="bar">
-        <strong data-testid="room-code">{l.code}</strong> · {RULESET_NAMES[l.ruleset] ?? l.ruleset}
+        <strong data-testid="room-code">{l.code}</strong> · {rulesetName(l.ruleset)}
         <span class="grow" />
+        <LangSwitch />
         <button type="button" data-testid="leave" onClick={() => send({ type: "leave_room", room: room.room })}>
-          Leave
+          {t.leave}
         </button>
       </header>
       <section class="card">
@@ -28,40 +32,40 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
           {optionsWords(l.options)}
         </p>
         <p>
-          Invite friends with this link:{" "}
+          {t.invite}{" "}
           <a href={link} data-testid="room-link">
             {link}
           </a>{" "}
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(link).then(() => client.toast("link copied"))}>
-            Copy
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(link).then(() => client.toast(t.linkCopied))}>
+            {t.copy}
           </button>
         </p>
         <ol class="seats">
           {l.seats.map((s, i) => (
             <li key={i} class="seat-row" data-testid={`seat-${i}`}>
-              <span class="wind">{["East", "South", "West", "North"][i]}</span>
+              <span class="wind">{t.winds[WINDS[i]!]}</span>
               {s ? (
                 <>
                   <span class="who">
-                    {s.name} {s.bot && <span class="badge">bot</span>} {s.player === l.host && "(host)"} {s.away && "(away)"}
+                    {s.name} {s.bot && <span class="badge">{t.bot}</span>} {s.player === l.host && t.hostMark} {s.away && t.awayMark}
                   </span>
-                  <span class={s.ready || s.bot ? "ok" : "muted"}>{s.bot ? "bot" : s.ready ? "✓ ready" : "not ready"}</span>
+                  <span class={s.ready || s.bot ? "ok" : "muted"}>{s.bot ? t.bot : s.ready ? t.isReady : t.notReady}</span>
                   {s.bot && host && (
                     <button type="button" data-testid={`remove-bot-${i}`} onClick={() => send({ type: "remove_bot", room: room.room, seat: i })}>
-                      Remove bot
+                      {t.removeBot}
                     </button>
                   )}
                   {host && <SwapSeat client={client} room={room} seat={i} />}
                 </>
               ) : (
                 <>
-                  <span class="who muted">free</span>
+                  <span class="who muted">{t.freeSeat}</span>
                   <button type="button" data-testid={`sit-${i}`} onClick={() => send({ type: "sit", room: room.room, seat: i })}>
-                    {mySeat === null ? "Sit here" : "Move here"}
+                    {mySeat === null ? t.sitHere : t.moveHere}
                   </button>
                   {host && (
                     <button type="button" data-testid={`add-bot-${i}`} onClick={() => send({ type: "add_bot", room: room.room, seat: i })}>
-                      Add bot
+                      {t.addBot}
                     </button>
                   )}
                 </>
@@ -78,29 +82,25 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
                 data-testid="ready"
                 onClick={() => send({ type: "ready", room: room.room, ready: !l.seats[mySeat]?.ready })}
               >
-                {l.seats[mySeat]?.ready ? "Not ready" : "Ready"}
+                {l.seats[mySeat]?.ready ? t.unready : t.ready}
               </button>
               <button type="button" data-testid="stand" onClick={() => send({ type: "stand", room: room.room })}>
-                Stand up
+                {t.standUp}
               </button>
             </>
           )}
           {host && (
             <button type="button" class="primary" data-testid="start" disabled={!full || !allReady} onClick={() => send({ type: "start_game", room: room.room })}>
-              Start game
+              {t.startGame}
             </button>
           )}
         </div>
         {!host && (
           <p class="muted" data-testid="waiting-host">
-            {mySeat === null
-              ? "Take a free seat to play, or stay and watch."
-              : full && allReady
-                ? `Everyone is ready: waiting for the host (${seatHost(l)}) to start the game.`
-                : `Waiting for the host (${seatHost(l)}) to start the game once every seat is taken and ready.`}
+            {mySeat === null ? t.takeASeat : full && allReady ? t.waitingHostReady(seatHost(l)) : t.waitingHost(seatHost(l))}
           </p>
         )}
-        {l.spectators.length > 0 && <p class="muted">Watching: {l.spectators.map((s) => s.name).join(", ")}</p>}
+        {l.spectators.length > 0 && <p class="muted">{t.watchingList(l.spectators.map((s) => s.name).join(", "))}</p>}
       </section>
       <MembersPanel client={client} room={room} />
       <Chat client={client} room={room} />
@@ -111,7 +111,7 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
 /** The host's name as the lobby shows it. */
 function seatHost(l: RoomModel["lobby"]): string {
   const seated = l.seats.find((s) => s && s.player === l.host);
-  return seated?.name ?? l.spectators.find((s) => s.player === l.host)?.name ?? "host";
+  return seated?.name ?? l.spectators.find((s) => s.player === l.host)?.name ?? t.hostWord;
 }
 
 export function Chat({ client, room }: { client: Client; room: RoomModel }) {
@@ -132,8 +132,8 @@ export function Chat({ client, room }: { client: Client; room: RoomModel }) {
         ))}
       </ul>
       <form onSubmit={submit} class="row">
-        <input data-testid="chat-input" value={text} maxLength={300} onInput={(e) => setText(e.currentTarget.value)} placeholder="say something" />
-        <button type="submit">Send</button>
+        <input data-testid="chat-input" value={text} maxLength={300} onInput={(e) => setText(e.currentTarget.value)} placeholder={t.saySomething} />
+        <button type="submit">{t.send}</button>
       </form>
     </section>
   );

@@ -1,18 +1,27 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
-import { offered, seatName, splitDrawn, type RoomModel } from "../state/reducer";
-import { RULESET_NAMES } from "./app";
+import { offered, seatName, splitDrawn, type LogEntry, type RoomModel } from "../state/reducer";
+import { lang, patternGloss, patternName, rulesetName, t, unit } from "../i18n";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
 import { MembersPanel, PauseButton, PausedBanner } from "./host";
 import { num, signed } from "./format";
 import { keyIntent } from "./keys";
+import { LangSwitch } from "./lang";
 import { Chat } from "./lobby";
 import { MeldView, Tile } from "./tile";
 
-const WIND_NAMES: Record<string, string> = { we: "East", ws: "South", ww: "West", wn: "North" };
+type WindCode = "we" | "ws" | "ww" | "wn";
 const WIND_ZH: Record<string, string> = { we: "東", ws: "南", ww: "西", wn: "北" };
+/** A wind in words: "East" in English, 東 / 东 in Chinese. */
+function windName(w: string): string {
+  return w in t.winds ? t.winds[w as WindCode] : w;
+}
+/** The wind's character, as the compass shows it (Simplified 东 in 简体中文). */
+function windChar(w: string): string {
+  return lang() === "en" ? (WIND_ZH[w] ?? w) : windName(w);
+}
 const CLAIM_ORDER = ["win", "kong", "pung", "chow"];
 
 function chowTiles(t: TileCode): TileCode[] {
@@ -31,17 +40,10 @@ function claimTiles(a: LegalAction, discard: TileCode | null): TileCode[] {
   return [];
 }
 
-const ACTION_WORDS: Record<string, string> = {
-  win: "Win 食糊",
-  kong: "Kong 槓",
-  pung: "Pung 碰",
-  chow: "Chow 上",
-  pass: "Pass",
-  concealed_kong: "Kong 暗槓",
-  added_kong: "Kong 加槓",
-  ting: "叮 Ting",
-  discard: "Discard",
-};
+type ActionType = keyof typeof t.actions;
+function actionWords(type: string): string {
+  return type in t.actions ? t.actions[type as ActionType] : type;
+}
 
 export function TableView({ client, room }: { client: Client; room: RoomModel }) {
   const g = room.game!;
@@ -119,39 +121,39 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const mySeat = me !== null ? h?.seats[me] : undefined;
   const order = [0, 1, 2, 3].map((k) => (base + k) % 4); // bottom, right, top, left
   const pos = ["bottom", "right", "top", "left"];
-  const wallText = !h ? "" : h.wall_left >= 0 ? `wall ${h.wall_left}` : "wall —";
+  const wallText = !h ? "" : h.wall_left >= 0 ? t.wall(h.wall_left) : t.wallUnknown;
   return (
     <main class={`table ${me === null ? "spectating" : ""} ${(mySeat?.concealed?.length ?? 0) > 14 ? "long-hand" : ""}`} data-testid="table">
       <header class="bar">
         <strong>{room.lobby.code}</strong>
-        <span>· {RULESET_NAMES[g.ruleset] ?? g.ruleset}</span>
-        <span data-testid="round">
-          · {WIND_NAMES[g.round_wind]} round {WIND_ZH[g.round_wind]}, hand {(h?.number ?? 0) + 1}
-        </span>
+        <span>· {rulesetName(g.ruleset)}</span>
+        <span data-testid="round">· {t.round(windName(g.round_wind), (h?.number ?? 0) + 1)}</span>
         <span data-testid="wall">· {wallText}</span>
-        {me === null && <span class="badge">watching</span>}
+        {me === null && <span class="badge">{t.watching}</span>}
         <span class="grow" />
         {me !== null && (
           <button type="button" class="small" onClick={() => setShowHints(!showHints)} data-testid="hints-toggle">
-            Hints
+            {t.hints}
           </button>
         )}
         {me !== null && (
           <button type="button" class="small" onClick={() => setShowToggles(!showToggles)} data-testid="toggles-button">
-            Auto
+            {t.auto}
           </button>
         )}
         <PauseButton client={client} room={room} />
         {room.lobby.host === client.state.player && (
           <button type="button" class="small" onClick={() => setShowMembers(!showMembers)} data-testid="members-toggle">
-            Members
+            {t.members}
           </button>
         )}
         <button type="button" class="small" onClick={() => setShowChat(!showChat)} data-testid="chat-toggle">
-          Chat{room.chat.length ? ` (${room.chat.length})` : ""}
+          {t.chat}
+          {room.chat.length ? ` (${room.chat.length})` : ""}
         </button>
+        <LangSwitch />
         <button type="button" class="small" data-testid="leave" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
-          Leave
+          {t.leave}
         </button>
       </header>
       <PausedBanner client={client} room={room} />
@@ -171,7 +173,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
               <River key={seat} room={room} seat={seat} where={pos[k]!} />
             ))}
             <div class="compass">
-              <div class="rw">{WIND_ZH[g.round_wind]}</div>
+              <div class="rw">{windChar(g.round_wind)}</div>
               <div>{wallText}</div>
               <Countdown room={room} offset={client.state.offset} />
             </div>
@@ -181,7 +183,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
       {claiming && h && (
         <section class="sheet" data-testid="claim">
           <div class="sheet-head">
-            {h.discarder !== null && seatName(room.lobby, h.discarder)} {g.phase === "rob" ? "adds a kong with" : "discards"}{" "}
+            {h.discarder !== null && seatWords(room, h.discarder)} {g.phase === "rob" ? t.addsKong : t.discards}{" "}
             {h.discard && <Tile code={h.discard} size="meld" />}
             {autoWin && legal.some((a) => a.type === "win") && <span class="muted">— Auto wins it for you</span>}
             <Countdown room={room} offset={client.state.offset} bar />
@@ -189,7 +191,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           <div class="sheet-buttons">
             {claimOptions.map((a, i) => (
               <button type="button" key={i} class="big primary" data-testid={`claim-${a.type}`} disabled={offline} onClick={() => act(a)}>
-                <kbd>{i + 1}</kbd> {ACTION_WORDS[a.type] ?? a.type}
+                <kbd>{i + 1}</kbd> {actionWords(a.type)}
                 <span class="claim-tiles">
                   {claimTiles(a, h.discard).map((t, j) => (
                     <Tile key={j} code={t} size="hand" mark={t === h.discard} />
@@ -199,7 +201,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
             ))}
             {pass && (
               <button type="button" class="big" data-testid="claim-pass" disabled={offline} onClick={() => act(pass)}>
-                <kbd>Space</kbd> Pass
+                <kbd>{t.spaceKey}</kbd> {t.actions.pass}
               </button>
             )}
           </div>
@@ -207,7 +209,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
       )}
       {room.log.length > 0 && (
         <div class="log" data-testid="log">
-          {room.log[room.log.length - 1]}
+          {logLine(room, room.log[room.log.length - 1]!)}
         </div>
       )}
       {me !== null && mySeat && (
@@ -228,18 +230,19 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           <div class="actions" data-testid="actions">
             {discards.length > 0 && (
               <button type="button" class="primary big" data-testid="discard" disabled={!selected || offline} onClick={discardSel}>
-                Discard{offline ? " (reconnecting…)" : selected ? "" : " (tap a tile)"}
+                {t.discard}
+                {offline ? t.discardOffline : selected ? "" : t.tapATile}
               </button>
             )}
             {tingSel && (
               <button type="button" class="big" data-testid="ting" disabled={offline} onClick={() => act(tingSel)}>
-                叮 Ting
+                {t.actions.ting}
               </button>
             )}
-            {!tingSel && tings.length > 0 && <span class="muted">叮 possible: select one of {tings.map((t) => t.tile).join(" ")}</span>}
+            {!tingSel && tings.length > 0 && <span class="muted">{t.tingPossible(tings.map((a) => a.tile).join(" "))}</span>}
             {shownOthers.map((a, i) => (
               <button type="button" class="big" key={i} data-testid={`act-${a.type}`} disabled={offline} onClick={() => act(a)}>
-                {ACTION_WORDS[a.type] ?? a.type} {a.tile && <Tile code={a.tile} size="small" />}
+                {actionWords(a.type)} {a.tile && <Tile code={a.tile} size="small" />}
               </button>
             ))}
           </div>
@@ -289,17 +292,17 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
   return (
     <div class={`seat seat-${where} ${turn ? "active" : ""}`} data-testid={`seat-${where}`} data-seat={seat}>
       <div class="seat-head">
-        <span class="wind-badge" title={WIND_NAMES[s.wind]}>
-          {WIND_ZH[s.wind]}
+        <span class="wind-badge" title={windName(s.wind)}>
+          {windChar(s.wind)}
         </span>
-        <span class="name">{ls?.name ?? `seat ${seat + 1}`}</span>
+        <span class="name">{ls?.name ?? t.seat(seat + 1)}</span>
         {(ls?.bot || ls?.auto) && (
-          <span class="badge" title="played by a bot">
-            bot
+          <span class="badge" title={t.playedByBot}>
+            {t.bot}
           </span>
         )}
-        {ls?.away && <span class="badge">away</span>}
-        {g.dealer === seat && <span class="badge dealer">dealer</span>}
+        {ls?.away && <span class="badge">{t.away}</span>}
+        {g.dealer === seat && <span class="badge dealer">{t.dealer}</span>}
         {s.ting && <span class="badge ting">叮</span>}
         <span class="score" data-testid="score">
           {num(g.scores[seat] ?? 0)}
@@ -324,7 +327,7 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
               ))}
             </span>
           ) : (
-            <span class="backs" title={`${s.concealed_count} tiles`}>
+            <span class="backs" title={t.tilesCount(s.concealed_count)}>
               <Tile code="back" size="small" /> ×{s.concealed_count}
             </span>
           )}
@@ -342,7 +345,7 @@ function River({ room, seat, where }: { room: RoomModel; seat: number; where: st
   return (
     <div class={`river-box river-box-${where}`}>
       <div class="river-name" data-testid={`river-name-${where}`}>
-        {WIND_ZH[wind]} {seatName(room.lobby, seat)}
+        {windChar(wind)} {seatWords(room, seat)}
       </div>
       <div class={`river river-${where}`} data-testid={`river-${where}`}>
         {river.map((t, i) => (
@@ -361,32 +364,33 @@ function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar
   if (bar) {
     const total = (room.lobby.options.claim_seconds as number | undefined) ?? 10;
     return (
-      <div class="timebar" aria-label={`${secs} s left`}>
+      <div class="timebar" aria-label={t.secondsLeft(secs)}>
         <div style={{ width: `${Math.min(100, (left / 10 / Math.max(1, total)) * 1)}%` }} />
       </div>
     );
   }
   return (
     <div class="timer" data-testid="timer">
-      {secs} s
+      {t.seconds(secs)}
     </div>
   );
 }
 
 function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void }) {
   const r = room.result!;
-  const names = [0, 1, 2, 3].map((i) => seatName(room.lobby, i));
+  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
+  const ruleset = room.game?.ruleset ?? room.lobby.ruleset;
   const pause = (room.lobby.options.hand_pause_ms as number | undefined) ?? 3000;
   return (
     <div class="overlay" role="dialog" aria-modal="true" data-testid="result">
       <div class="dialog">
         {r.kind === "draw" ? (
-          <h2 data-testid="result-title">Draw — no winner ({r.reason === "wall" ? "the wall is empty" : r.reason})</h2>
+          <h2 data-testid="result-title">{r.reason === "wall" ? t.drawWall : t.draw(r.reason ?? "")}</h2>
         ) : (
           r.winners.map((w) => (
             <div key={w.seat} class="winner" data-testid="winner">
               <h2 data-testid="result-title">
-                {names[w.seat]} wins {r.how === "self_drawn" ? "by self-draw (自摸)" : r.how === "robbing_kong" ? "by robbing a kong (搶槓)" : r.how === "flowers" ? "with flowers" : `on ${names[r.discarder ?? 0]}'s discard`}
+                {winTitle(r.how, names[w.seat] ?? "", names[r.discarder ?? 0] ?? "")}
               </h2>
               <div class="win-hand">
                 {w.hand.concealed.map((t, i) => (
@@ -408,25 +412,25 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
                     {w.score.items.map((p, i) => (
                       <tr key={i}>
                         <td>
-                          <div class="zh">{p.name}</div>
-                          <div class="en">{p.en}</div>
+                          <div class="zh">{patternName(ruleset, p.id, p.name)}</div>
+                          {patternGloss(ruleset, p.id, p.en) !== null && <div class="en">{patternGloss(ruleset, p.id, p.en)}</div>}
                         </td>
                         <td class="num">
                           {p.points}
                           {p.count > 1 ? ` × ${p.count}` : ""}
                           {p.house && (
-                            <span class="house" title="the room's value (house rule)">
+                            <span class="house" title={t.houseTitle}>
                               {" "}
-                              (house)
+                              {t.house}
                             </span>
                           )}
                         </td>
                       </tr>
                     ))}
                     <tr class="total">
-                      <td>Total</td>
+                      <td>{t.total}</td>
                       <td class="num" data-testid="total">
-                        {w.score.total}
+                        {w.score.total} {unit(ruleset)}
                       </td>
                     </tr>
                   </tbody>
@@ -445,10 +449,14 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
             ))}
           </tbody>
         </table>
-        <p class="muted">{room.game?.phase === "game_over" ? "That was the last hand." : `The next hand is dealt in about ${Math.round(pause / 1000)} s.`}</p>
-        <button type="button" class="primary" data-testid="result-close" onClick={onClose}>
-          {room.game?.phase === "game_over" ? "Standings" : "Back to the table"}
-        </button>
+        <p class="muted">{room.game?.phase === "game_over" ? t.lastHand : t.nextHand(Math.round(pause / 1000))}</p>
+        <div class="row">
+          <button type="button" class="primary" data-testid="result-close" onClick={onClose}>
+            {room.game?.phase === "game_over" ? t.standings : t.backToTable}
+          </button>
+          <span class="grow" />
+          <LangSwitch />
+        </div>
       </div>
     </div>
   );
@@ -456,7 +464,7 @@ function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void 
 
 function GameOver({ client, room }: { client: Client; room: RoomModel }) {
   const s = room.summary!;
-  const names = [0, 1, 2, 3].map((i) => seatName(room.lobby, i));
+  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
   const standings = [0, 1, 2, 3].sort((a, b) => (s.scores[b] ?? 0) - (s.scores[a] ?? 0));
   // equal scores share a rank (1, 2, 2, 4)
   const rank = (i: number) => 1 + standings.filter((j) => (s.scores[j] ?? 0) > (s.scores[i] ?? 0)).length;
@@ -481,7 +489,10 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
   return (
     <div class="overlay" role="dialog" aria-modal="true" data-testid="game-over">
       <div class="dialog">
-        <h2>Game over</h2>
+        <div class="row">
+          <h2 class="grow">{t.gameOver}</h2>
+          <LangSwitch />
+        </div>
         <ol class="standings" data-testid="standings">
           {standings.map((i) => (
             <li key={i}>
@@ -493,7 +504,7 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
         <table class="ledger" data-testid="ledger">
           <thead>
             <tr>
-              <th>hand</th>
+              <th>{t.handCol}</th>
               {names.map((n, i) => (
                 <th key={i}>{n}</th>
               ))}
@@ -515,16 +526,35 @@ function GameOver({ client, room }: { client: Client; room: RoomModel }) {
         </div>
         <div class="row">
           <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
-            Rematch
+            {t.rematch}
           </button>
           <button type="button" onClick={() => void saveLog()}>
-            Save game log
+            {t.saveLog}
           </button>
           <button type="button" data-testid="leave-end" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
-            Leave
+            {t.leave}
           </button>
         </div>
       </div>
     </div>
   );
+}
+
+/** A seat's player, or "seat N" in the page's language. */
+function seatWords(room: RoomModel, seat: number): string {
+  return seatName(room.lobby, seat) ?? t.seat(seat + 1);
+}
+
+function winTitle(how: string | undefined, name: string, from: string): string {
+  if (how === "self_drawn") return t.winSelfDrawn(name);
+  if (how === "robbing_kong") return t.winRobbing(name);
+  if (how === "flowers") return t.winFlowers(name);
+  return t.winDiscard(name, from);
+}
+
+/** A log entry in the page's language. */
+function logLine(room: RoomModel, e: LogEntry): string {
+  const who = typeof e.who === "number" ? seatWords(room, e.who) : e.who;
+  const say = t.log[e.key] as (who: string, tile: string) => string;
+  return say(who, e.tile ?? "");
 }

@@ -1,4 +1,5 @@
 import type { Meld, Tile as TileCode } from "../protocol/types";
+import { t } from "../i18n";
 import { tileName, tileUrl } from "../tiles/art";
 
 interface Props {
@@ -13,7 +14,7 @@ interface Props {
 
 export function Tile({ code, size = "river", selected, dim, mark, onClick, testid }: Props) {
   const cls = ["tile", `tile-${size}`, selected ? "sel" : "", dim ? "dim" : "", mark ? "mark" : ""].join(" ");
-  const img = <img src={tileUrl(code)} alt={code === "back" ? "hidden tile" : tileName(code)} draggable={false} />;
+  const img = <img src={tileUrl(code)} alt={code === "back" ? t.tiles.back : tileName(code)} draggable={false} />;
   if (onClick) {
     return (
       <button type="button" class={cls} onClick={onClick} data-tile={code} data-testid={testid} aria-pressed={selected ? "true" : "false"}>
