@@ -214,6 +214,7 @@ class App:
             answers,
         )
         conn.rooms[room] = conn.sent[room] = version
+        conn.base.setdefault(room, version)
         conn.seats[room] = seat
         conn.send(msg)
         return True

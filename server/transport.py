@@ -69,6 +69,7 @@ class Conn:
         "_chats",
         "_errors",
         "_out",
+        "base",
         "burst",
         "busy",
         "cid",
@@ -100,6 +101,10 @@ class Conn:
         self.name = ""
         self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
         self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
+        # room -> seq of the first snapshot sent (the connection joined the room's feed):
+        # the commits before it are not this connection's to resend (they show the room
+        # without it), so a resync from before it is answered with a snapshot
+        self.base: dict[str, int] = {}
         # hello.sparse: commits that change nothing for our seat are not sent (see quiet);
         # room -> seq of the last events / snapshot frame actually sent (``events.prev``)
         self.sparse = False

@@ -88,6 +88,24 @@ async def test_session_lobby_and_room_messages(peers):
     assert left["type"] == "left" and left["room"] == room
 
 
+async def test_a_resync_from_before_the_join_keeps_the_member_in_the_room(peers):
+    """Section 5: a ``since`` from before the connection's snapshot is answered (a snapshot,
+    or the resend and its ``ack``) and the connection stays in the room."""
+    (alice,), room, code = await table_of(peers, "mcr", ONE_HAND)
+    bob = await peers("Bob")  # joins after the room's first commits
+    joined = await bob.request({"type": "join_room", "code": code})
+    assert joined["type"] == "ack" and joined["seq"] > 2
+    rid = await bob.send({"type": "resync", "room": room, "since": 1})
+    reply = await bob.wait_for(lambda m: m.get("re") == rid)
+    assert reply["type"] in ("snapshot", "ack"), reply
+    assert (await bob.request({"type": "chat", "room": room, "text": "hi"}))["type"] == "ack"
+    said = await alice.request({"type": "chat", "room": room, "text": "yes"})
+    heard = await bob.wait_for(
+        lambda m: m["type"] == "events" and m.get("chat", {}).get("text") == "yes"
+    )
+    assert heard["seq"] == said["seq"]
+
+
 async def test_a_whole_short_game_log_and_rematch(peers):
     (alice,), room, _ = await table_of(peers, "zung-jung", ONE_HAND)
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
