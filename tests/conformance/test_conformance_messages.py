@@ -147,6 +147,12 @@ FRAME_ERRORS = [
     ("frame_too_large", P({"type": "chat", "room": "r", "text": "x" * 20000})),
     ("too_deep", b"\x91" * 40 + b"\x01"),
     ("limit_exceeded", b"\xdd\xff\xff\xff\xff"),
+    # a str or bin declaring more than max_str_len / max_bin_len, the frame cut short before
+    # its end: the declared length is checked before the data (section 1)
+    ("limit_exceeded", b"\x81\xa4type\xda\x13\x88" + b"x" * 100),  # str16 of 5,000
+    ("limit_exceeded", b"\xdb\x00\x00\x13\x88" + b"x" * 100),  # str32 of 5,000
+    ("limit_exceeded", b"\xc5\x13\x88" + b"x" * 100),  # bin16 of 5,000
+    ("bad_frame", b"\x81\xa4type\xd9\x10chat"),  # a str8 within the limit, cut short
     ("bad_message", P([1, 2])),
     ("bad_message", P({"type": "sit", "room": "r", "seat": 9, "id": 3})),
     ("bad_message", P({"type": "action", "room": "r", "seq": 1, "action": {"type": "pass"}})),
