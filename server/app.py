@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 import mahjong_native
 from protocol.codec import Limits
+from protocol.codes import CloseCode
 from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
 from server.collector import freeze_loop
@@ -146,8 +147,19 @@ class App:
     # ------------------------------------------------------------ the parts' entry points
 
     async def handler(self, ws: ServerConnection) -> None:
-        """websockets' connection handler."""
-        await transport.accept(ws, self.rt.cfg, self.rt.metrics, self.session.serve)
+        """websockets' connection handler: a client address over ``--max-conns-per-address``
+        (handshakes that passed :class:`server.ops.Ops`'s check together) is closed with
+        1008 at once."""
+        rt = self.rt
+        address = rt.client_address(*transport.peer_of(ws))
+        if not rt.addresses.add(address):
+            rt.metrics.inc("conns_refused_per_address")
+            await transport.refuse(ws, CloseCode.POLICY, "too many connections from your address")
+            return
+        try:
+            await transport.accept(ws, rt.cfg, rt.metrics, self.session.serve)
+        finally:
+            rt.addresses.remove(address)
 
     async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
         """websockets' HTTP hook (:class:`server.ops.Ops`)."""

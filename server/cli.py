@@ -9,6 +9,7 @@ import logging
 import sys
 
 from protocol.fdlimit import raise_nofile_limit
+from server.addresses import parse_networks
 from server.app import run_server
 from server.config import load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
@@ -47,6 +48,18 @@ def main(argv: list[str] | None = None) -> int:
             "--closed-room-ttl and --idle-room-seconds must be >= 0 (0: off), "
             "--retention-sweep-seconds > 0"
         )
+        return 2
+    for flag, spec in (
+        ("--trusted-proxies", cfg.trusted_proxies),
+        ("--conn-limit-exempt", cfg.conn_limit_exempt),
+    ):
+        try:
+            parse_networks(spec)
+        except ValueError as exc:
+            log.error("%s: %s", flag, exc)
+            return 2
+    if cfg.max_conns_per_address < 0:
+        log.error("--max-conns-per-address must be >= 0 (0: no limit)")
         return 2
     if cfg.redis_cluster and not cfg.redis_url:
         log.error("--redis-cluster needs --redis-url (any node of the cluster)")
