@@ -382,6 +382,27 @@ async def run_server(
         if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
                 loop.add_signal_handler(signal.SIGUSR1, log_memory_top)
+    try:
+        await _listen_until_stopped(app, cfg, stop, ready, ssl_context)
+    finally:
+        # also when listening failed (an address in use or not this machine's): the loops
+        # app.start() began must stop, or the event loop's final cancel-and-gather can wait
+        # for one for ever, and the process never exits (nor stops its embedded Redis)
+        await app.stop_tasks()  # feeds that handlers opened while closing
+        await app.record_leavers()  # handlers that ended after the graceful part
+        game.stop_bots()
+        await store.close()
+    log.info("stopped")
+
+
+async def _listen_until_stopped(
+    app: App,
+    cfg: Config,
+    stop: asyncio.Event,
+    ready: Callable[[int], None] | None,
+    ssl_context: ssl.SSLContext | None,
+) -> None:
+    """Listen, serve until ``stop`` is set, then shut down gracefully (bounded)."""
     async with transport.listen(cfg, app.handler, app.process_request, ssl_context) as (
         ws_server,
         port,
@@ -408,8 +429,3 @@ async def run_server(
         except TimeoutError:
             log.warning("graceful shutdown timed out; closing anyway")
             await app.stop_tasks()
-    await app.stop_tasks()  # feeds that handlers opened while closing
-    await app.record_leavers()  # handlers that ended after the graceful part
-    game.stop_bots()
-    await store.close()
-    log.info("stopped")

@@ -46,6 +46,7 @@ async def test_session_lobby_and_room_messages(peers):
     w = await alice.request({"type": "hello", "v": 1, "name": "Alice", "client": "conf/1"})
     assert w["type"] == "welcome" and not w["resumed"] and w["rooms"] == []
     assert set(w["limits"]) >= {"max_frame_bytes", "max_depth", "hello_timeout_seconds"}
+    assert w["limits"]["max_conns_per_address"] >= 0  # section 1 (0: no limit)
     pong = await alice.request({"type": "ping", "t": 42})
     assert pong["type"] == "pong" and pong["t"] == 42 and pong["server_ms"] > 0
     ack = await alice.request(

@@ -12,6 +12,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import leftovers
 import pytest
 import yaml
 from drills.procs import NGINX, ROOT
@@ -352,6 +353,7 @@ async def test_single_box_nginx_terminates_tls_for_websockets(tmp_path: Path):
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    leftovers.track(proc)
     try:
         import socket
 
@@ -430,6 +432,7 @@ async def test_behind_the_single_box_nginx_the_forwarded_client_address_counts(
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    leftovers.track(proc)
     url = f"wss://localhost:{https}/"
     opened = []
 

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import leftovers
 import msgpack
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -73,6 +74,7 @@ def base_url() -> Iterator[str]:
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+    leftovers.track(proc, data)
     url = f"http://127.0.0.1:{port}"
     for _ in range(200):
         try:
