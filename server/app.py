@@ -149,12 +149,12 @@ class App:
     async def handler(self, ws: ServerConnection) -> None:
         """websockets' connection handler: a client address over ``--max-conns-per-address``
         (handshakes that passed :class:`server.ops.Ops`'s check together) is closed with
-        1008 at once."""
+        1013 (try again later) at once."""
         rt = self.rt
         address = rt.client_address(*transport.peer_of(ws))
         if not rt.addresses.add(address):
             rt.metrics.inc("conns_refused_per_address")
-            await transport.refuse(ws, CloseCode.POLICY, "too many connections from your address")
+            await transport.refuse(ws, CloseCode.TRY_AGAIN_LATER, "too many connections from your address")
             return
         try:
             await transport.accept(ws, rt.cfg, rt.metrics, self.session.serve)

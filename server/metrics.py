@@ -116,7 +116,7 @@ class Metrics:
             ("handshakes_refused", "WebSocket handshakes answered 503 (--hello-backlog full)."),
             (
                 "conns_refused_per_address",
-                "WebSocket handshakes answered 429, or connections closed with 1008, because "
+                "WebSocket handshakes answered 429, or connections closed with 1013, because "
                 "their client address held --max-conns-per-address connections already.",
             ),
         ):

@@ -128,7 +128,7 @@ async def test_without_a_trusted_proxy_the_peer_counts_and_the_header_is_ignored
         mine = [await _open(srv.port, "203.0.113.1"), await _open(srv.port, "203.0.113.2")]
         assert await _refused(srv.port, "203.0.113.3") == 429  # all are 127.0.0.1
         # handshakes that pass the check together: only the limit's worth is served, the
-        # others are closed with 1008 (or refused, when they come later)
+        # others are closed with 1013, try again later (or refused, when they come later)
         await mine.pop().close()
         await asyncio.sleep(0.2)
         results = await asyncio.gather(*(_open(srv.port) for _ in range(8)), return_exceptions=True)
@@ -142,7 +142,7 @@ async def test_without_a_trusted_proxy_the_peer_counts_and_the_header_is_ignored
                 await _hello(r)
                 served += 1
             except ConnectionClosed as closed:
-                assert closed.rcvd is not None and closed.rcvd.code == 1008
+                assert closed.rcvd is not None and closed.rcvd.code == 1013
             await r.close()
         assert served == 1
         await mine[0].close()
