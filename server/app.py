@@ -154,7 +154,9 @@ class App:
         address = rt.client_address(*transport.peer_of(ws))
         if not rt.addresses.add(address):
             rt.metrics.inc("conns_refused_per_address")
-            await transport.refuse(ws, CloseCode.TRY_AGAIN_LATER, "too many connections from your address")
+            await transport.refuse(
+                ws, CloseCode.TRY_AGAIN_LATER, "too many connections from your address"
+            )
             return
         try:
             await transport.accept(ws, rt.cfg, rt.metrics, self.session.serve)
