@@ -58,7 +58,11 @@ def main() -> None:
     red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False, cpu=cpu[1])
     red.start()
     server = server_command("--redis-url", red.url, "--log-level", "WARNING", *args.server_args)
-    sproc, port = start_listening(pinned(cpu[0], server), stderr=log, cwd=args.server_cwd)
+    try:
+        sproc, port = start_listening(pinned(cpu[0], server), stderr=log, cwd=args.server_cwd)
+    except BaseException:
+        red.stop(15)  # a server that did not start leaves no Redis behind
+        raise
     spy: subprocess.Popen[bytes] | None = None
     try:
         cmd = [

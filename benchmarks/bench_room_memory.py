@@ -65,9 +65,9 @@ async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg
     red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False)
     red.start()
     r = redis.Redis(unix_socket_path=str(red.socket))
-    base = int(r.info("memory")["used_memory"])
     sproc: subprocess.Popen[str] | None = None
     try:
+        base = int(r.info("memory")["used_memory"])
         sproc, port = start_listening(
             server_command(
                 "--redis-url", red.url, "--bot-delay-ms", "0", "--log-level", "WARNING",

@@ -127,7 +127,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-snap-"))
     red = EmbeddedRedis(tmp, args=["--appendonly", "no"], new_session=False)
     red.start()
-    store = Store.from_url(red.url)
+    try:
+        store = Store.from_url(red.url)
+    except BaseException:
+        red.stop(15)
+        raise
     try:
         rate: dict[str, list[tuple[float, float, float]]] = {"whole": [], "patches": []}
         for i in range(args.repeat):

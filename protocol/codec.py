@@ -15,6 +15,7 @@ from typing import Any
 import msgpack
 
 from protocol.codes import ErrorCode
+from protocol.declared import MaxLens, first_overlong
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,22 @@ def decode(data: bytes | bytearray | memoryview, limits: Limits = DEFAULT_LIMITS
         text = str(exc)
         if "exceeds max" in text:
             raise CodecError(ErrorCode.LIMIT_EXCEEDED, text) from None
-        raise CodecError(ErrorCode.BAD_FRAME, f"not msgpack: {text}") from None
+        raise _unreadable(data, limits, text) from None
     except Exception as exc:  # any other decoder failure (truncated data, bad utf-8, ...)
-        raise CodecError(ErrorCode.BAD_FRAME, f"not msgpack: {type(exc).__name__}") from None
+        raise _unreadable(data, limits, type(exc).__name__) from None
     _check(value, 1, limits)
     return value
+
+
+def _unreadable(data: bytes | bytearray | memoryview, limits: Limits, text: str) -> CodecError:
+    """The error for a frame msgpack could not read: ``limit_exceeded`` when a header up to
+    where it ends declares a length above its limit (msgpack checks a string's length only
+    once its data is there: a frame cut short inside one is "incomplete input"), else
+    ``bad_frame``."""
+    over = first_overlong(
+        bytes(data),
+        MaxLens(limits.max_str_len, limits.max_bin_len, limits.max_array_len, limits.max_map_len),
+    )
+    if over is not None:
+        return CodecError(ErrorCode.LIMIT_EXCEEDED, over)
+    return CodecError(ErrorCode.BAD_FRAME, f"not msgpack: {text}")

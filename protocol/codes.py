@@ -60,6 +60,9 @@ class CloseCode(IntEnum):
     POLICY = 1008  # abuse: too many bad messages
     TOO_BIG = 1009  # frame above the hard cap (websockets closes by itself)
     INTERNAL = 1011
+    # a temporary condition: one connection too many from the client's address
+    # (--max-conns-per-address); reconnect later, once another one closed
+    TRY_AGAIN_LATER = 1013
     UNSUPPORTED_VERSION = 4000
     HELLO_TIMEOUT = 4001
     SUPERSEDED = 4002  # the same player resumed on another connection

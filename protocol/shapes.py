@@ -137,6 +137,13 @@ class Limits:
     chat_max_len: int
     chat_per_minute: int
     grace_seconds: Annotated[float, Doc("how long a seat waits for its player before a bot")]
+    max_conns_per_address: Annotated[
+        int,
+        Doc(
+            "open connections one client address may hold on a server process (0: no limit);"
+            " more: the handshake is answered HTTP 429"
+        ),
+    ]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

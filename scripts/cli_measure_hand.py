@@ -55,7 +55,11 @@ async def main() -> None:
     redis = RedisProc(tmp)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     cmd = server_command("--redis-url", redis.url, "--log-level", "WARNING")
-    server, port = start_listening(cmd, env=env, stderr=tmp / "server.log")
+    try:
+        server, port = start_listening(cmd, env=env, stderr=tmp / "server.log")
+    except BaseException:
+        redis.stop()  # a server that did not start leaves no Redis behind
+        raise
     try:
         for _ in range(args.hands):
             counts, took = await one_hand(f"ws://127.0.0.1:{port}", args.ruleset)

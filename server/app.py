@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 import mahjong_native
 from protocol.codec import Limits
+from protocol.codes import CloseCode
 from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
 from server.collector import freeze_loop
@@ -147,8 +148,21 @@ class App:
     # ------------------------------------------------------------ the parts' entry points
 
     async def handler(self, ws: ServerConnection) -> None:
-        """websockets' connection handler."""
-        await transport.accept(ws, self.rt.cfg, self.rt.metrics, self.session.serve)
+        """websockets' connection handler: a client address over ``--max-conns-per-address``
+        (handshakes that passed :class:`server.ops.Ops`'s check together) is closed with
+        1013 (try again later) at once."""
+        rt = self.rt
+        address = rt.client_address(*transport.peer_of(ws))
+        if not rt.addresses.add(address):
+            rt.metrics.inc("conns_refused_per_address")
+            await transport.refuse(
+                ws, CloseCode.TRY_AGAIN_LATER, "too many connections from your address"
+            )
+            return
+        try:
+            await transport.accept(ws, rt.cfg, rt.metrics, self.session.serve)
+        finally:
+            rt.addresses.remove(address)
 
     async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
         """websockets' HTTP hook (:class:`server.ops.Ops`)."""
@@ -215,6 +229,7 @@ class App:
             answers,
         )
         conn.rooms[room] = conn.sent[room] = version
+        conn.base.setdefault(room, version)
         conn.seats[room] = seat
         conn.send(msg)
         return True
@@ -370,6 +385,27 @@ async def run_server(
         if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
                 loop.add_signal_handler(signal.SIGUSR1, log_memory_top)
+    try:
+        await _listen_until_stopped(app, cfg, stop, ready, ssl_context)
+    finally:
+        # also when listening failed (an address in use or not this machine's): the loops
+        # app.start() began must stop, or the event loop's final cancel-and-gather can wait
+        # for one for ever, and the process never exits (nor stops its embedded Redis)
+        await app.stop_tasks()  # feeds that handlers opened while closing
+        await app.record_leavers()  # handlers that ended after the graceful part
+        game.stop_bots()
+        await store.close()
+    log.info("stopped")
+
+
+async def _listen_until_stopped(
+    app: App,
+    cfg: Config,
+    stop: asyncio.Event,
+    ready: Callable[[int], None] | None,
+    ssl_context: ssl.SSLContext | None,
+) -> None:
+    """Listen, serve until ``stop`` is set, then shut down gracefully (bounded)."""
     async with transport.listen(cfg, app.handler, app.process_request, ssl_context) as (
         ws_server,
         port,
@@ -396,8 +432,3 @@ async def run_server(
         except TimeoutError:
             log.warning("graceful shutdown timed out; closing anyway")
             await app.stop_tasks()
-    await app.stop_tasks()  # feeds that handlers opened while closing
-    await app.record_leavers()  # handlers that ended after the graceful part
-    game.stop_bots()
-    await store.close()
-    log.info("stopped")

@@ -6,11 +6,14 @@ import asyncio
 import gc
 import importlib
 import logging
+import ssl
 import sys
+from collections.abc import Callable
 
 from protocol.fdlimit import raise_nofile_limit
+from server.addresses import parse_networks
 from server.app import run_server
-from server.config import load_config
+from server.config import Config, load_config
 from server.embedded import EmbeddedRedis, EmbeddedRedisError
 from server.logs import setup_logging
 from server.loops import NotifierFactory
@@ -48,9 +51,32 @@ def main(argv: list[str] | None = None) -> int:
             "--retention-sweep-seconds > 0"
         )
         return 2
+    for flag, spec in (
+        ("--trusted-proxies", cfg.trusted_proxies),
+        ("--conn-limit-exempt", cfg.conn_limit_exempt),
+    ):
+        try:
+            parse_networks(spec)
+        except ValueError as exc:
+            log.error("%s: %s", flag, exc)
+            return 2
+    if cfg.max_conns_per_address < 0:
+        log.error("--max-conns-per-address must be >= 0 (0: no limit)")
+        return 2
     if cfg.redis_cluster and not cfg.redis_url:
         log.error("--redis-cluster needs --redis-url (any node of the cluster)")
         return 2
+    loop_factory = None
+    if cfg.event_loop not in ("auto", "asyncio", "uvloop"):
+        log.error("--event-loop must be auto, asyncio or uvloop")
+        return 2
+    if cfg.event_loop != "asyncio":
+        try:
+            loop_factory = importlib.import_module("uvloop").new_event_loop
+        except ImportError:
+            if cfg.event_loop == "uvloop":
+                log.error("--event-loop uvloop: uvloop is not installed (pip install '.[fast]')")
+                return 2
     embedded: EmbeddedRedis | None = None
     url = cfg.redis_url
     if not url:
@@ -61,7 +87,23 @@ def main(argv: list[str] | None = None) -> int:
             log.error(str(exc))
             return 2
         url = embedded.url
+    try:
+        return _serve(cfg, url, ssl_context, loop_factory)
+    finally:
+        # whatever failed after the start (a bad Redis URL, a port in use, a crash), the
+        # embedded redis-server is stopped with the process; only a SIGKILL leaves it
+        # running, for the restart to take over (docs/server.md "Embedded Redis")
+        if embedded is not None:
+            embedded.stop()
 
+
+def _serve(
+    cfg: Config,
+    url: str,
+    ssl_context: ssl.SSLContext | None,
+    loop_factory: Callable[[], asyncio.AbstractEventLoop] | None,
+) -> int:
+    """Run the server on Redis ``url`` until it stops: the process's exit status."""
     # Everything imported so far (the engine, scoring tables, the bot's caches) lives for the
     # whole process: move it out of the collector's way, and collect the young generation
     # less often (a server allocates many short-lived dicts per action, few cycles).
@@ -81,17 +123,6 @@ def main(argv: list[str] | None = None) -> int:
         notifier = ClusterNotifier
     else:
         store = Store.from_url(url, cfg.redis_pool_size)
-    loop_factory = None
-    if cfg.event_loop not in ("auto", "asyncio", "uvloop"):
-        log.error("--event-loop must be auto, asyncio or uvloop")
-        return 2
-    if cfg.event_loop != "asyncio":
-        try:
-            loop_factory = importlib.import_module("uvloop").new_event_loop
-        except ImportError:
-            if cfg.event_loop == "uvloop":
-                log.error("--event-loop uvloop: uvloop is not installed (pip install '.[fast]')")
-                return 2
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(
@@ -104,9 +135,6 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         log.error("cannot start: %s", exc)
         return 1
-    finally:
-        if embedded is not None:
-            embedded.stop()
     return 0
 
 

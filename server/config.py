@@ -45,6 +45,21 @@ class Config:
     # client pays another handshake; see BENCHMARKS.md "Reconnect storm")
     hello_backlog: int = 0
     hello_retry_after: int = 1  # seconds, the 503's Retry-After (clients add jitter)
+    # open WebSocket connections one client address may hold on this process (IPv6: per
+    # /64); one more is refused with HTTP 429 (0 = no limit). docs/deploy.md "Connections
+    # per address"
+    max_conns_per_address: int = 64
+    # client addresses the limit does not apply to (comma-separated addresses / networks):
+    # by default the server's own machine (local tools and load tests)
+    conn_limit_exempt: str = "127.0.0.0/8,::1"
+    # peers whose X-Forwarded-For is believed (comma-separated addresses / networks): a
+    # connection through them counts against the forwarded client address. Default: a
+    # proxy on the same machine; empty: none
+    trusted_proxies: str = "127.0.0.1,::1"
+    # WebSocket handshakes from a browser page of another origin are refused (HTTP 403)
+    # unless their Origin is listed here (comma-separated, e.g. https://play.example.org);
+    # empty (the default): any origin. Clients that send no Origin (not a browser) always pass
+    allowed_origins: str = ""
     gc_gen0: int = 20_000  # collector: allocations between young collections (CPython: 700)
     # >0: collect generation 0 and gc.freeze() the survivors this often (0 = off: the
     # interpreter's own young collections, which grow to 300 ms pauses at 500 rooms)

@@ -246,6 +246,7 @@ class Feeds:
         """``conn`` is no longer in ``room`` (left, removed, or disconnected)."""
         conn.rooms.pop(room, None)
         conn.sent.pop(room, None)
+        conn.base.pop(room, None)
         conn.seats.pop(room, None)
         f = self.feeds.get(room)
         if f is None:

@@ -204,16 +204,18 @@ def _same(old: T | None, new: T) -> T:
 
 
 def _no_choice(s: JSON, kinds: JSON) -> list[str]:
-    """The seats a player answers in a claim window whose only legal answer is "pass" — or
-    who said "no claims" and cannot win: the server passes for them (not asked, no deadline;
-    server/windows.py)."""
+    """The seats of players in a claim window whose only legal answer is "pass" — or who
+    said "no claims" and cannot win: the server passes for them (not asked, no deadline;
+    server/windows.py). A seat a bot plays while its player is away is listed too: the
+    bot answers for it (its deadline comes first), and a player who takes the seat back
+    during the window (``join_room``, a resume) is not asked either."""
     out = []
     seats = s["seats"]
     for k, kind in kinds.items():
         if kind != "claim":
             continue
         seat = seats[int(k)]
-        if seat is None or seat["bot"] or seat.get("auto"):
+        if seat is None or seat["bot"]:
             continue
         toggles = seat.get("toggles")
         no_claims = bool(toggles.get("no_claims", False)) if toggles else False

@@ -248,12 +248,15 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
 
 
 async def on_resync(cx: Context, conn: Conn, msg: m.Resync) -> None:
-    """``since`` 0, or beyond what this connection was sent: a snapshot (with ``re``).
-    Otherwise every commit after ``since`` again, in order, then an ``ack`` (with ``re``)
-    whose ``seq`` is the last one resent: the resend is complete."""
+    """``since`` 0, beyond what this connection was sent, or before its first snapshot of
+    the room (the commits before it show the room without this connection: resent, they
+    would take it out of the room): a snapshot (with ``re``). Otherwise every commit after
+    ``since`` again, in order, then an ``ack`` (with ``re``) whose ``seq`` is the last one
+    resent: the resend is complete."""
     _in_room(conn, msg.room)
     f = cx.feeds.feed(msg.room)
-    if msg.since == 0 or msg.since > conn.rooms.get(msg.room, 0):
+    sent = conn.rooms.get(msg.room, 0)
+    if msg.since == 0 or msg.since > sent or msg.since < conn.base.get(msg.room, 0):
         async with f.lock:
             await cx.feeds.snapshot(conn, msg.room, msg.id)
         f.kick()

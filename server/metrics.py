@@ -114,6 +114,11 @@ class Metrics:
                 "unless another process holds one of theirs.",
             ),
             ("handshakes_refused", "WebSocket handshakes answered 503 (--hello-backlog full)."),
+            (
+                "conns_refused_per_address",
+                "WebSocket handshakes answered 429, or connections closed with 1013, because "
+                "their client address held --max-conns-per-address connections already.",
+            ),
         ):
             metric(f"mahjong_{name}_total", "counter", help_)
             out.append(f"mahjong_{name}_total {int(self.counters.get(name, 0))}")

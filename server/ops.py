@@ -14,7 +14,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import game, web
+from server import game, transport, web
 from server.runtime import Runtime
 
 
@@ -31,6 +31,11 @@ def text_response(
     if retry_after is not None:
         headers["Retry-After"] = str(retry_after)
     return Response(status.value, status.phrase, headers, data)
+
+
+#: seconds, the Retry-After of a handshake refused for --max-conns-per-address: a connection
+#: of that address has to close first (a tab, a device), which takes longer than a storm
+ADDRESS_RETRY_AFTER = 10
 
 
 class Ops:
@@ -75,5 +80,13 @@ class Ops:
                 HTTPStatus.SERVICE_UNAVAILABLE,
                 "busy: too many connections waiting for hello; retry\n",
                 retry_after=rt.cfg.hello_retry_after,
+            )
+        if rt.addresses.full(rt.client_address(*transport.peer_of(conn, request))):
+            # --max-conns-per-address: the client must close one first (a tab, a device)
+            rt.metrics.inc("conns_refused_per_address")
+            return text_response(
+                HTTPStatus.TOO_MANY_REQUESTS,
+                "too many connections from your address; close one and retry\n",
+                retry_after=ADDRESS_RETRY_AFTER,
             )
         return None

@@ -147,6 +147,7 @@ class Presence:
                     "chat_max_len": cfg.chat_max_len,
                     "chat_per_minute": cfg.chat_per_minute,
                     "grace_seconds": cfg.grace_seconds,
+                    "max_conns_per_address": cfg.max_conns_per_address,
                 },
                 rulesets=game.rulesets(),
                 re=msg.id,

@@ -15,6 +15,7 @@ from types import TracebackType
 
 import redis.exceptions
 
+from server.addresses import AddressCounts, client_address, parse_networks
 from server.config import Config
 from server.metrics import Metrics
 from server.reconnect import Learned
@@ -91,6 +92,17 @@ class Runtime:
         #: restart gap and saturated hello rate learned from earlier restarts (mj:restart),
         #: used by a graceful stop's reconnect schedule (server/reconnect.py)
         self.learned = Learned()
+        #: open connections per client address (--max-conns-per-address), and the peers
+        #: whose X-Forwarded-For names the client (server/addresses.py)
+        self.addresses = AddressCounts(
+            cfg.max_conns_per_address, parse_networks(cfg.conn_limit_exempt)
+        )
+        self.trusted_proxies = parse_networks(cfg.trusted_proxies)
+
+    def client_address(self, peer: str | None, forwarded: list[str]) -> str | None:
+        """The client address of a connection from ``peer`` with these ``X-Forwarded-For``
+        values (:func:`server.addresses.client_address`)."""
+        return client_address(peer, forwarded, self.trusted_proxies)
 
     def redis_guard(
         self,

@@ -26,6 +26,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
+from websockets.typing import Origin
 
 from protocol import messages as m
 from protocol.codec import encode
@@ -69,6 +70,7 @@ class Conn:
         "_chats",
         "_errors",
         "_out",
+        "base",
         "burst",
         "busy",
         "cid",
@@ -100,6 +102,10 @@ class Conn:
         self.name = ""
         self.rooms: dict[str, int] = {}  # room -> last seq delivered to this connection
         self.seats: dict[str, int | None] = {}  # room -> our seat (None: spectator)
+        # room -> seq of the first snapshot sent (the connection joined the room's feed):
+        # the commits before it are not this connection's to resend (they show the room
+        # without it), so a resync from before it is answered with a snapshot
+        self.base: dict[str, int] = {}
         # hello.sparse: commits that change nothing for our seat are not sent (see quiet);
         # room -> seq of the last events / snapshot frame actually sent (``events.prev``)
         self.sparse = False
@@ -324,6 +330,35 @@ async def flush_all(conns: list[Conn], timeout: float) -> None:
     await asyncio.sleep(0.01)  # a writer may still be inside ws.send
 
 
+#: X-Forwarded-For: the addresses a proxy forwarded the connection for (server/addresses.py)
+FORWARDED_FOR = "X-Forwarded-For"
+
+
+def peer_of(ws: ServerConnection, request: Request | None = None) -> tuple[str | None, list[str]]:
+    """The connection's peer address and the values of its handshake's ``X-Forwarded-For``
+    headers (``request``: the handshake request, when it is not yet ``ws.request``; read
+    before :func:`slim_connection` empties it)."""
+    remote = ws.remote_address
+    peer = str(remote[0]) if isinstance(remote, tuple) and remote else None
+    req = request if request is not None else ws.request
+    return peer, (req.headers.get_all(FORWARDED_FOR) if req is not None else [])
+
+
+async def refuse(ws: ServerConnection, code: int, reason: str) -> None:
+    """Close a connection at once, before it is served."""
+    with contextlib.suppress(ConnectionClosed):
+        await ws.close(code, reason)
+
+
+def origins(cfg: Config) -> list[Origin | None] | None:
+    """The ``Origin`` values a WebSocket handshake may carry (websockets refuses the others
+    with HTTP 403): ``--allowed-origins``, and no Origin at all (a client that is not a
+    browser); None: any (the option empty)."""
+    allowed = [o.strip().rstrip("/").lower() for o in cfg.allowed_origins.split(",")]
+    out: list[Origin | None] = [Origin(o) for o in allowed if o]
+    return [*out, None] if out else None
+
+
 async def accept(
     ws: ServerConnection, cfg: Config, metrics: Metrics, run: Callable[[Conn], Awaitable[None]]
 ) -> None:
@@ -418,6 +453,7 @@ async def listen(
         cfg.host,
         cfg.port,
         process_request=process_request,
+        origins=origins(cfg),
         max_size=cfg.hard_frame_bytes,
         max_queue=64,
         compression=None,

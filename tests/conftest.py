@@ -13,7 +13,9 @@ the run stops at once when the other one was imported.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import leftovers
 import pytest
 from hypothesis import settings
 
@@ -47,3 +49,19 @@ def _implementation_is_the_expected_one() -> None:
         assert got == want, (
             f"expected the {want} modules, imported {got}: {mahjong_native.describe()}"
         )
+
+
+@pytest.fixture(autouse=True)
+def _no_process_left_behind() -> Iterator[None]:
+    """Whatever a test (or a function fixture) started and left running is stopped when the
+    test ends, passed or failed (tests/leftovers.py)."""
+    since = leftovers.mark()
+    yield
+    leftovers.reap(since)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_process_left_at_the_end() -> Iterator[None]:
+    """The processes of module and session fixtures, should their teardown not have run."""
+    yield
+    leftovers.reap()

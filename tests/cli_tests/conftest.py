@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import leftovers
 import pytest
 from server_tests.conftest import RedisProc
 
@@ -35,6 +36,7 @@ class ServerProcs:
             self.server, self.port = start_listening(
                 cmd, stderr=self.log, env=env, name="mahjong-server"
             )
+            leftovers.track(self.server)
         except BaseException:
             self.redis.stop()
             raise
@@ -44,8 +46,10 @@ class ServerProcs:
         return f"ws://127.0.0.1:{self.port}"
 
     def stop(self) -> None:
-        stop(self.server, 10)
-        self.redis.stop()
+        try:
+            stop(self.server, 10)
+        finally:
+            self.redis.stop()
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import leftovers
 import pytest
 
 import mahjong_native
@@ -54,6 +55,8 @@ async def test_the_printed_addresses_reach_the_server(tmp_path) -> None:
         text=True,
         env=env,
     )
+    leftovers.track(server)
+    leftovers.track(announcer)
     assert server.stdout is not None and announcer.stdout is not None
     server.stdout.close()  # the announcer's now
     try:

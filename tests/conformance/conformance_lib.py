@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import leftovers  # the suite's own helper (tests/leftovers.py), not the project's
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -80,6 +81,7 @@ class ServerProcess:
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )
+        leftovers.track(self.proc)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -98,16 +100,18 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/"
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        if self.redis is not None:
-            self.redis.stop()
+        try:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGTERM)
+                try:
+                    self.proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait()
+        finally:
+            self.log.close()
+            if self.redis is not None:
+                self.redis.stop()
 
 
 #: a server for games: no rate limits in the way, bots at once, short grace
@@ -145,6 +149,7 @@ class RedisProcess:
             ],
             stdout=subprocess.DEVNULL,
         )
+        leftovers.track(self.proc)
         for _ in range(200):
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):

@@ -46,6 +46,7 @@ async def test_session_lobby_and_room_messages(peers):
     w = await alice.request({"type": "hello", "v": 1, "name": "Alice", "client": "conf/1"})
     assert w["type"] == "welcome" and not w["resumed"] and w["rooms"] == []
     assert set(w["limits"]) >= {"max_frame_bytes", "max_depth", "hello_timeout_seconds"}
+    assert w["limits"]["max_conns_per_address"] >= 0  # section 1 (0: no limit)
     pong = await alice.request({"type": "ping", "t": 42})
     assert pong["type"] == "pong" and pong["t"] == 42 and pong["server_ms"] > 0
     ack = await alice.request(
@@ -127,6 +128,24 @@ async def test_welcome_says_the_web_build_only_when_asked(tmp_path):
         server.stop()
 
 
+async def test_a_resync_from_before_the_join_keeps_the_member_in_the_room(peers):
+    """Section 5: a ``since`` from before the connection's snapshot is answered (a snapshot,
+    or the resend and its ``ack``) and the connection stays in the room."""
+    (alice,), room, code = await table_of(peers, "mcr", ONE_HAND)
+    bob = await peers("Bob")  # joins after the room's first commits
+    joined = await bob.request({"type": "join_room", "code": code})
+    assert joined["type"] == "ack" and joined["seq"] > 2
+    rid = await bob.send({"type": "resync", "room": room, "since": 1})
+    reply = await bob.wait_for(lambda m: m.get("re") == rid)
+    assert reply["type"] in ("snapshot", "ack"), reply
+    assert (await bob.request({"type": "chat", "room": room, "text": "hi"}))["type"] == "ack"
+    said = await alice.request({"type": "chat", "room": room, "text": "yes"})
+    heard = await bob.wait_for(
+        lambda m: m["type"] == "events" and m.get("chat", {}).get("text") == "yes"
+    )
+    assert heard["seq"] == said["seq"]
+
+
 async def test_a_whole_short_game_log_and_rematch(peers):
     (alice,), room, _ = await table_of(peers, "zung-jung", ONE_HAND)
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
@@ -168,6 +187,12 @@ FRAME_ERRORS = [
     ("frame_too_large", P({"type": "chat", "room": "r", "text": "x" * 20000})),
     ("too_deep", b"\x91" * 40 + b"\x01"),
     ("limit_exceeded", b"\xdd\xff\xff\xff\xff"),
+    # a str or bin declaring more than max_str_len / max_bin_len, the frame cut short before
+    # its end: the declared length is checked before the data (section 1)
+    ("limit_exceeded", b"\x81\xa4type\xda\x13\x88" + b"x" * 100),  # str16 of 5,000
+    ("limit_exceeded", b"\xdb\x00\x00\x13\x88" + b"x" * 100),  # str32 of 5,000
+    ("limit_exceeded", b"\xc5\x13\x88" + b"x" * 100),  # bin16 of 5,000
+    ("bad_frame", b"\x81\xa4type\xd9\x10chat"),  # a str8 within the limit, cut short
     ("bad_message", P([1, 2])),
     ("bad_message", P({"type": "sit", "room": "r", "seat": 9, "id": 3})),
     ("bad_message", P({"type": "action", "room": "r", "seq": 1, "action": {"type": "pass"}})),

@@ -12,10 +12,12 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+import leftovers
 import pytest
 import yaml
 from drills.procs import NGINX, ROOT
 
+from server.addresses import parse_networks
 from server.config import Config, _env_name, build_parser
 
 DEPLOY = ROOT / "deploy"
@@ -116,6 +118,8 @@ def test_compose_has_redis_with_aof_three_servers_and_nginx():
         assert env["MAHJONG_HOST"] == "0.0.0.0"
         for key in env:
             assert key in ENV_NAMES, key
+        # nginx's X-Forwarded-For is believed: the per-address limit counts each client
+        assert parse_networks(env["MAHJONG_TRUSTED_PROXIES"])
         assert any("/readyz" in part for part in s["healthcheck"]["test"])
         assert s["depends_on"]["redis"]["condition"] == "service_healthy"
         assert s["build"]["dockerfile"] == "deploy/Dockerfile"
@@ -163,6 +167,7 @@ def test_k8s_manifests_fit_together():
     env = {e["name"]: e for e in c["env"]}
     for name in env:
         assert name in ENV_NAMES, name
+    assert parse_networks(env["MAHJONG_TRUSTED_PROXIES"]["value"])  # the ingress's pods
     assert pod["terminationGracePeriodSeconds"] > float(env["MAHJONG_SHUTDOWN_GRACE"]["value"])
     svc = one(docs, "Service", "mahjong-server")
     assert svc["spec"]["selector"].items() <= labels.items()
@@ -348,6 +353,7 @@ async def test_single_box_nginx_terminates_tls_for_websockets(tmp_path: Path):
         stderr=subprocess.DEVNULL,
         start_new_session=True,
     )
+    leftovers.track(proc)
     try:
         import socket
 
@@ -373,6 +379,97 @@ async def test_single_box_nginx_terminates_tls_for_websockets(tmp_path: Path):
         r = c.getresponse()
         assert r.status == 301 and r.getheader("Location") == "https://localhost/x"
     finally:
+        proc.send_signal(signal.SIGQUIT)
+        proc.wait(10)
+        server.stop()
+        redis.stop()
+
+
+async def test_behind_the_single_box_nginx_the_forwarded_client_address_counts(
+    tmp_path: Path, certs
+):
+    """``--max-conns-per-address`` behind deploy/nginx/single-box.conf counts each client by
+    the address nginx forwards (``X-Forwarded-For $proxy_add_x_forwarded_for``), not by
+    nginx's own: nginx connects from 127.0.0.2 (the one trusted proxy), clients from
+    127.0.0.3 and 127.0.0.4. A client's own ``X-Forwarded-For`` changes nothing."""
+    import signal
+    import socket
+
+    import msgpack
+    from drills.procs import RedisNode, ServerProcess, free_port, wait_until
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+
+    from protocol.tls import client_ssl_for_url
+
+    redis = RedisNode(tmp_path / "redis", "--appendonly", "no")
+    server = ServerProcess(
+        "--redis-url", redis.url, "--max-conns-per-address", "2",
+        "--trusted-proxies", "127.0.0.2", "--conn-limit-exempt", "",
+        log=tmp_path / "server.log",
+    )  # fmt: skip
+    https, http_port = free_port(), free_port()
+    main = render_nginx(
+        DEPLOY / "nginx" / "single-box.conf",
+        tmp_path / "nginx",
+        certs,
+        {
+            f"127.0.0.1:{PORT}": f"127.0.0.1:{server.port}",
+            "listen 80;": f"listen 127.0.0.1:{http_port};",
+            "listen 443 ssl;": f"listen 127.0.0.1:{https} ssl;",
+            "/var/www/": f"{tmp_path}/www/",
+            "proxy_pass http://mahjong_local;\n        proxy_http_version 1.1;\n        "
+            "proxy_set_header Upgrade": "proxy_pass http://mahjong_local;\n        "
+            "proxy_bind 127.0.0.2;\n        proxy_http_version 1.1;\n        "
+            "proxy_set_header Upgrade",
+        },
+    )
+    assert "proxy_bind 127.0.0.2;" in main.read_text()
+    proc = subprocess.Popen(
+        [NGINX, "-e", str(main.parent / "error.log"), "-p", str(main.parent), "-c", str(main)],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    leftovers.track(proc)
+    url = f"wss://localhost:{https}/"
+    opened = []
+
+    async def open_from(source: str, forwarded: str | None = None):  # type: ignore[no-untyped-def]
+        ws = await connect(
+            url,
+            ssl=client_ssl_for_url(url, ca_file=certs[0].parent / "ca.pem"),  # its CA
+            open_timeout=10,
+            local_addr=(source, 0),
+            additional_headers={"X-Forwarded-For": forwarded} if forwarded else None,
+        )
+        opened.append(ws)
+        await ws.send(msgpack.packb({"type": "hello", "v": 1, "name": "n", "id": 1}))
+        reply = msgpack.unpackb(await ws.recv(), raw=False)
+        assert reply["type"] == "welcome", reply
+        return reply
+
+    try:
+
+        def up() -> bool:
+            assert proc.poll() is None, (main.parent / "error.log").read_text()
+            with socket.create_connection(("127.0.0.1", https), timeout=1):
+                return True
+
+        wait_until(up, 15, "nginx")
+        welcome = await open_from("127.0.0.3")
+        assert welcome["limits"]["max_conns_per_address"] == 2
+        await open_from("127.0.0.3", forwarded="198.51.100.1")
+        for forwarded in (None, "198.51.100.2"):
+            with pytest.raises(InvalidStatus) as e:
+                await open_from("127.0.0.3", forwarded)
+            assert e.value.response.status_code == 429
+            assert e.value.response.headers["Retry-After"] == "10"
+        await open_from("127.0.0.4")  # another client, through the same nginx
+    finally:
+        for ws in opened:
+            await ws.close()
         proc.send_signal(signal.SIGQUIT)
         proc.wait(10)
         server.stop()

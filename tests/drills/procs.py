@@ -12,6 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import leftovers
 import redis
 
 from server.procs import server_command, start_listening, stop
@@ -91,6 +92,7 @@ class RedisNode:
         if self.password:
             args += ["--requirepass", self.password, "--masterauth", self.password]
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        leftovers.track(self.proc)
 
         def up() -> bool:
             assert self.proc is not None
@@ -278,6 +280,7 @@ class ServerProcess:
             env=env,
             cwd=cwd or ROOT,
         )
+        leftovers.track(self.proc, leftovers.data_dir_of(args, cwd or ROOT))
 
     def log_text(self) -> str:
         return self.log.read_text(errors="replace")
@@ -351,6 +354,7 @@ class Nginx:
             stderr=subprocess.PIPE,
             start_new_session=True,
         )
+        leftovers.track(self.proc)
 
         def up() -> bool:
             if self.proc.poll() is not None:

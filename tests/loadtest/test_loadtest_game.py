@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import leftovers
 import pytest
 
 from loadtest.cli import run_game
@@ -32,6 +33,7 @@ def _server_cmd(port: int, data: Path) -> list[str]:
 @pytest.fixture
 def server_url(tmp_path: Path) -> Iterator[tuple[str, int]]:
     proc, port = start_listening(_server_cmd(0, tmp_path), stderr=None)
+    leftovers.track(proc, tmp_path)
     try:
         yield f"ws://127.0.0.1:{port}", proc.pid
     finally:
@@ -62,7 +64,9 @@ def _start(port: int, data: Path) -> tuple[subprocess.Popen[str], int]:
     reported — not what this test is about)."""
     for _attempt in range(6):
         try:
-            return start_listening(_server_cmd(port, data), stderr=None)
+            proc, port = start_listening(_server_cmd(port, data), stderr=None)
+            leftovers.track(proc, data)
+            return proc, port
         except StartError:
             time.sleep(1)
     raise RuntimeError("the server did not start")

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import leftovers
 import pytest
 import redis
 
@@ -65,6 +66,7 @@ class RedisProc:
         else:
             args += ["--appendonly", "no"]
         self.proc = subprocess.Popen([*args, *extra_args], stdout=subprocess.DEVNULL)
+        leftovers.track(self.proc)
         if not wait:
             return
         c = redis.Redis(port=self.port)
@@ -163,6 +165,7 @@ class ServerProc:
             "--timer-poll-ms", "20", *args,
         )  # fmt: skip
         self.proc, self.port = start_listening(cmd, env=env, cwd=cwd)
+        leftovers.track(self.proc, leftovers.data_dir_of(args, cwd))
 
     def kill(self) -> None:
         import signal

@@ -8,6 +8,7 @@ import asyncio
 import os
 from pathlib import Path
 
+import leftovers
 import pytest
 import redis
 
@@ -71,6 +72,7 @@ async def test_the_server_runs_on_the_bundled_redis_server(tmp_path: Path) -> No
     env = {**os.environ, CANDIDATES_ENV: "", "PYTHONUNBUFFERED": "1"}
     cmd = server_command("--data-dir", str(data), "--log-level", "WARNING")
     proc, port = start_listening(cmd, env=env, stderr=tmp_path / "server.log", name="server")
+    leftovers.track(proc, data)
     try:
         assert _version(data / "redis.sock").startswith("6.2")
         model = ClientModel()

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import leftovers
 import pytest
 
 from server.web import DEFAULT_ROOT
@@ -66,6 +67,7 @@ def serving(
         args += ["--web-root", str(web_root)]
     log = open(Path(data) / f"server-{port}.log", "a")  # noqa: SIM115
     proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
+    leftovers.track(proc, data)
     url = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):

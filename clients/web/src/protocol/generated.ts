@@ -139,6 +139,8 @@ export interface Limits {
   chat_per_minute: number;
   /** how long a seat waits for its player before a bot */
   grace_seconds: number;
+  /** open connections one client address may hold on a server process (0: no limit); more: the handshake is answered HTTP 429 */
+  max_conns_per_address: number;
 }
 
 export interface Lobby {
