@@ -1484,6 +1484,15 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         pays = _pay(w, found)
         _win_instants(w, seat, discarder)
         out.append(_winner(seat, hand, res, pays))
+    # the won tile joins the (head) winner's hand, from the discarder's river (as a claimed
+    # tile does) or from the hand of the seat whose added kong was robbed
+    ds = w.seats[discarder]
+    if robbing:
+        w.seats[discarder] = _sr(ds, concealed=_remove(ds.concealed, tile))
+    else:
+        w.seats[discarder] = _sr(ds, discards=ds.discards[:-1])
+    head = w.seats[winners[0]]
+    w.seats[winners[0]] = _sr(head, concealed=_insert(head.concealed, tile))
     w.emit(
         E.HandWon(
             hand=w.hands_played,
@@ -1527,29 +1536,29 @@ def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -
         not winners and p.dealer_keeps_on_draw
     )
     w.hands_played += 1
-    if keep:
-        w.streak += 1
-    else:
-        w.streak = 0
-        w.dealer = (w.dealer + 1) % 4
-        if w.dealer == w.st.config.first_dealer:
-            w.round_index += 1
+    dealer, streak, round_index = w.dealer, w.streak + 1, w.round_index
+    if not keep:
+        dealer, streak = (w.dealer + 1) % 4, 0
+        if dealer == w.st.config.first_dealer:
+            round_index += 1
     result: dict[str, Any] = {"hand": h.number, "winners": winners}
     if fanxue:
         result["fanxue"] = fanxue
     w.last_result = result
     w.set(pending=(), claims=())
-    over = w.hands_played >= p.max_hands if p.max_hands is not None else w.round_index >= p.rounds
-    if over:
+    over = w.hands_played >= p.max_hands if p.max_hands is not None else round_index >= p.rounds
+    if over:  # nothing moves after the last hand: the table stays as that hand left it
         w.phase = Phase.GAME_OVER
         w.emit(E.GameOver(hands=w.hands_played, scores=list(w.scores)))
     else:
+        w.dealer, w.streak, w.round_index = dealer, streak, round_index
         w.phase = Phase.BETWEEN_HANDS
         w.emit(
             E.NextHand(
                 hand=w.hands_played,
-                dealer=w.dealer,
-                streak=w.streak,
-                round_wind=_WINDS[w.round_index % 4],
+                dealer=dealer,
+                streak=streak,
+                round_wind=_WINDS[round_index % 4],
+                seat_winds=[_WINDS[(s - dealer) % 4] for s in range(4)],
             )
         )
