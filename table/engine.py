@@ -1530,6 +1530,7 @@ def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -
             wall=[str(t) for t in h.wall],
             hands=[[str(t) for t in s.concealed] for s in w.seats],
             scores=list(w.scores),
+            concealed_kongs=[[str(m.first) for m in s.melds if m.concealed] for s in w.seats],
         )
     )
     keep = (winners and w.dealer in winners and p.dealer_keeps_on_win) or (
