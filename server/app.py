@@ -31,6 +31,8 @@ import mahjong_native
 from protocol.codec import Limits
 from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
+from server.archive import archive_url
+from server.archive.archiver import Archiver
 from server.collector import freeze_loop
 from server.commits import Commits
 from server.config import Config
@@ -103,6 +105,11 @@ class App:
         self.timer_task: asyncio.Task[None] | None = None
         self.ws_server: Server | None = None
         self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
+        # the game archive (server/archive/): hands and finished games, after their commits
+        self.archiver = Archiver(
+            store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
+        )
+        self.commits.hooks.append(self.archiver.committed)
 
     # ------------------------------------------------------------ shared state, read-only
 
@@ -239,6 +246,7 @@ class App:
         named: list[tuple[str, Coroutine[Any, Any, None]]] = [
             ("heal_loop", self.loops.heal_loop()),
             ("retention_sweeper", self.sweeper.run()),
+            ("archiver", self.archiver.run()),
             ("keepalive_loop", self.keepalive.run()),
             ("meter_loop", self.stopping.meter_loop()),
         ]
@@ -296,6 +304,7 @@ class App:
         (or the test) hung, idle in the event loop. A task still running is cancelled again
         until the deadline, then logged with its stack."""
         self.rt.stopped = True
+        self.archiver.stopped = True
         feeds = self.feeds.close_all()
         tasks = [*self.tasks, *(f.task for f in feeds)]
         self.tasks = []
@@ -398,5 +407,6 @@ async def run_server(
     await app.stop_tasks()  # feeds that handlers opened while closing
     await app.record_leavers()  # handlers that ended after the graceful part
     game.stop_bots()
+    await app.archiver.close()
     await store.close()
     log.info("stopped")

@@ -84,6 +84,9 @@ class Config:
     # a player (token, name, room index) not seen (no hello) for this many seconds expires
     # (0: keep forever); every hello renews it
     player_ttl: float = 180 * 86400.0
+    # the game archive (docs/archive.md): a postgresql:// URL, or sqlite:///<path>; none:
+    # the SQLite file <data dir>/archive.sqlite3
+    archive_url: str | None = None
 
     @property
     def data_path(self) -> Path:
