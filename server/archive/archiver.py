@@ -65,9 +65,14 @@ return 0
 """
 
 
+def closes(entry: JSON) -> bool:
+    """Whether a log entry closes its room (a leave, a kick or the sweeper's close)."""
+    return bool((entry.get("lobby") or {}).get("status") == "closed")
+
+
 def ends_something(entry: JSON) -> bool:
     """Whether a log entry ends a hand or a game, or closes the room."""
-    if entry.get("kind") == "close" or (entry.get("notice") or {}).get("type") == "game_over":
+    if closes(entry) or (entry.get("notice") or {}).get("type") == "game_over":
         return True
     return any(e.get("type") == "hand_ended" for e in entry.get("events") or [])
 
@@ -102,13 +107,13 @@ class Archiver:
         """A commit hook (``Commits.hooks``): queue the room when a hand or game ended."""
         if not ends_something(entry):
             return
-        task = asyncio.get_running_loop().create_task(self.queue(room, entry.get("kind")))
+        task = asyncio.get_running_loop().create_task(self.queue(room, closes(entry)))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def queue(self, room: str, kind: object = None) -> None:
+    async def queue(self, room: str, closed: bool = False) -> None:
         try:
-            if kind == "close":
+            if closed:
                 # a closed room waiting to be archived keeps its keys until it is
                 if await self.r.zscore(DUE, room) is not None:
                     await self.hold(room)
@@ -141,6 +146,10 @@ class Archiver:
         """The archiver's loop (one of the process's background tasks)."""
         backoff = 0.5
         while not self.stopped:
+            try:  # Redis alone: the lag is shown while the database is down too
+                await self.measure_lag()
+            except Exception:
+                log.debug("archive lag: redis error", exc_info=True)
             try:
                 await self.connect()
                 if not self.backfilled:
@@ -247,7 +256,10 @@ class Archiver:
             gid = last_finished_game(state)
             if gid is None or await archive.has_game(gid):
                 continue
-            await self.r.zadd(DUE, {room: now_ms()}, nx=True)
+            async with self.r.pipeline(transaction=False) as p:
+                p.zadd(DUE, {room: now_ms()}, nx=True)
+                p.hdel(POS, room)  # read its whole log again (the writes are idempotent)
+                await p.execute()
             if state["status"] == "closed":
                 await self.hold(room)
             queued += 1

@@ -15,14 +15,15 @@ from urllib.parse import urlparse
 
 import asyncpg
 import pytest
+import redis.asyncio
 
 from server import game
-from server.archive import Archive, open_archive, sql
+from server.archive import Archive, archiver, open_archive, sql
 from server.archive.records import KEPT, GameRecord
 from server.rooms import JSON
 
 from .conftest import running_server
-from .helpers import read_log
+from .helpers import http_get, metric, read_log, until
 from .wsclient import Client
 
 pytestmark = pytest.mark.timeout(240)
@@ -65,7 +66,9 @@ async def archive_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIt
         yield url
 
 
-async def bot_game(port: int, ruleset: str, hands: int = 2, public: bool = False) -> str:
+async def bot_game(
+    port: int, ruleset: str, hands: int = 2, public: bool = False, leave: bool = False
+) -> str:
     """A watching host starts a game of four bots and waits for its end; returns the room."""
     host = await Client.connect(port, f"w-{ruleset}")
     await host.hello(f"w-{ruleset}")
@@ -85,6 +88,8 @@ async def bot_game(port: int, ruleset: str, hands: int = 2, public: bool = False
         ] == "ack"
     assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
     await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+    if leave:  # the last member leaves a finished game: the room closes
+        assert (await host.request({"type": "leave_room", "room": room}))["type"] == "left"
     await host.close()
     return room
 
@@ -125,6 +130,7 @@ async def test_a_game_of_each_rule_set_reads_back_equal_to_its_log(redis_url, ar
                 lobby = entries[0]["lobby"]
                 record = await archived(archive, lobby["game_id"])
                 check_record(record, ruleset, room, entries)
+                assert record.public == (ruleset == "mcr")
                 check_hands(await archive.hands(record.game_id), entries)
                 check_replay(record, entries)
         finally:
@@ -134,7 +140,7 @@ async def test_a_game_of_each_rule_set_reads_back_equal_to_its_log(redis_url, ar
 def check_record(record: GameRecord, ruleset: str, room: str, entries: list[JSON]) -> None:
     lobby, summary = entries[0]["lobby"], entries[-1]["notice"]["summary"]
     assert (record.ruleset, record.room, record.game_no) == (ruleset, room, lobby["game_no"])
-    assert record.public == (ruleset == "mcr") and record.options == lobby["options"]
+    assert record.public == lobby["options"]["public"] and record.options == lobby["options"]
     assert [s.name for s in record.seats] == [s["name"] for s in lobby["seats"]]
     assert all(s.bot and s.player is None for s in record.seats)
     assert record.scores == summary["scores"] and record.summary == summary
@@ -227,3 +233,76 @@ def sample_game(game_id: str, scores: list[int] | None = None) -> GameRecord:
         summary={"ruleset": "mcr", "hands_played": 1, "scores": scores or [8, -8, 0, 0]},
         log=[{"t": 1, "kind": "start", "actions": [{"type": "start_hand", "seed": "00"}]}],
     )
+
+
+async def lag(port: int) -> tuple[float, float]:
+    _, _, body = await http_get(port, "/metrics")
+    return (
+        metric(body, "mahjong_archive_waiting_rooms"),
+        metric(body, "mahjong_archive_oldest_wait_seconds"),
+    )
+
+
+async def state_ttl(redis_url: str, room: str) -> int:
+    r = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        return int(await r.pttl(f"{{room:{room}}}:state"))
+    finally:
+        await r.aclose()
+
+
+async def test_a_database_that_is_down_delays_no_game_and_is_caught_up_with(redis_url):
+    async with (
+        pg_database(create=False) as url,
+        running_server(redis_url, archive_url=url, closed_room_ttl=3600) as srv,
+    ):
+        # the database does not exist yet: the game is played all the same
+        room = await bot_game(srv.port, "zung-jung", leave=True)
+        entries = game_of_log(await read_log(redis_url, room))
+
+        async def waiting() -> bool:
+            n, age = await lag(srv.port)
+            return n == 1 and age > 0
+
+        await until(waiting, "the lag metric shows the room waiting", tries=3000)
+        # closed, but its keys do not expire while it waits for the archive
+        assert await state_ttl(redis_url, room) == -1
+        await create_pg(url)  # the database is back
+        archive = await open_archive(url)
+        try:
+            record = await archived(archive, entries[0]["lobby"]["game_id"], 90)
+            check_record(record, "zung-jung", room, entries)
+            assert len(await archive.hands(record.game_id)) == 2
+        finally:
+            await archive.close()
+
+        async def done() -> bool:
+            return (await lag(srv.port))[0] == 0 and await state_ttl(redis_url, room) > 0
+
+        await until(done, "the room is off the queue and expires as a closed room does", 3000)
+
+
+async def test_games_finished_before_the_archive_are_backfilled_at_start(redis_url, tmp_path):
+    before = "sqlite:///" + str(tmp_path / "before.sqlite3")
+    after = "sqlite:///" + str(tmp_path / "after.sqlite3")
+    async with running_server(redis_url, archive_url=before) as srv:
+        room = await bot_game(srv.port, "mcr")
+    entries = game_of_log(await read_log(redis_url, room))
+    # a server whose archive has never seen the game (as one of before the archive)
+    async with running_server(redis_url, archive_url=after):
+        archive = await open_archive(after)
+        try:
+            record = await archived(archive, entries[0]["lobby"]["game_id"])
+            check_record(record, "mcr", room, entries)
+        finally:
+            await archive.close()
+
+
+def test_the_last_finished_game_of_a_room_of_before_game_ids():
+    finished = {"id": "r_9", "status": "finished", "game_no": 2, "history": [{"scores": []}]}
+    assert archiver.last_finished_game(finished) == "r_9-2"
+    # the next game is being played: the finished one is the one before
+    assert archiver.last_finished_game({**finished, "status": "playing", "game_no": 3}) == "r_9-2"
+    assert archiver.last_finished_game({**finished, "history": []}) is None
+    with_id = {**finished, "history": [{"game_id": "abc"}]}
+    assert archiver.last_finished_game(with_id) == "abc"
