@@ -33,6 +33,7 @@ from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
 from server.archive import archive_url
 from server.archive.archiver import Archiver
+from server.archive.pages import GamePages
 from server.collector import freeze_loop
 from server.commits import Commits
 from server.config import Config
@@ -110,6 +111,7 @@ class App:
             store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
         )
         self.commits.hooks.append(self.archiver.committed)
+        self.ops.api = GamePages(store, lambda: self.archiver.archive).respond
 
     # ------------------------------------------------------------ shared state, read-only
 
