@@ -126,4 +126,3 @@ async def test_the_database_killed_mid_game(tmp_path):
     finally:
         pg.remove()
         node.stop()
-
