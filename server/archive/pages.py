@@ -3,7 +3,8 @@ a replay, and a player's own games — and who may read what.
 
 * ``GET /api/games/<id>`` — the game's page: rule set, options, the seats (names, bots),
   final scores and ranks, every hand's result, breakdown and payments, the ledger;
-* ``GET /api/games/<id>/log`` — the same and the game's whole log (a replay);
+* ``GET /api/games/<id>/log`` — the same, the game's whole log, and ``game_log``: the game
+  as the protocol's ``game_log`` has it (``mahjong-cli replay <url>`` replays it);
 * ``GET /api/my/games`` — the games of the player whose token the request carries, newest
   first.
 
@@ -93,6 +94,20 @@ def page(game: GameRecord, hands: list[HandRecord], player: str | None) -> JSON:
     }
 
 
+def game_log(game: GameRecord) -> JSON:
+    """The game as the protocol's ``game_log.log`` (``GameLogDoc``): what the clients'
+    replay viewers read from a saved file (``mahjong-cli replay``)."""
+    return {
+        "ruleset": game.ruleset,
+        "options": game.options,
+        "game_no": game.game_no,
+        "game_id": game.game_id,
+        "seats": [s.name for s in sorted(game.seats, key=lambda s: s.seat)],
+        "actions": game.actions,
+        "summary": game.summary,
+    }
+
+
 def listing(game: GameRecord, player: str) -> JSON:
     """One line of a player's games."""
     you = next((s.seat for s in game.seats if s.player == player), None)
@@ -166,4 +181,5 @@ class GamePages:
         body = page(game, await archive.hands(game_id), player)
         if with_log:
             body["log"] = game.log
+            body["game_log"] = game_log(game)
         return json_response(HTTPStatus.OK, body)

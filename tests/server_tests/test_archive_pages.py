@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from clients.cli.replay import ReplayError, load
 from server.archive.pages import ranks
 
 from .conftest import running_server
@@ -69,12 +70,20 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         status, with_log = await get(port, f"/api/games/{gid}/log", bob.token)
         assert status == 200 and with_log["log"][0]["kind"] == "start"
         assert with_log["log"][-1]["notice"]["type"] == "game_over"
+        # the terminal client replays it from the archive (mahjong-cli replay <url>)
+        url = f"http://127.0.0.1:{port}/api/games/{gid}/log"
+        rp = await asyncio.to_thread(load, url, bob.token)
+        assert rp.log == with_log["game_log"] and rp.log["game_id"] == gid
+        assert len(rp.states) == len(rp.log["actions"]) + 1
+        assert list(rp.states[-1].scores) == summary["scores"]
+        with pytest.raises(ReplayError, match="HTTP 403"):
+            await asyncio.to_thread(load, url, stranger.token)
         # not a player of a private game: refused, and the refusal is logged
         with caplog.at_level(logging.WARNING, logger="mahjong.archive"):
             assert (await get(port, f"/api/games/{gid}", stranger.token))[0] == 403
             assert (await get(port, f"/api/games/{gid}/log"))[0] == 403
         refused = [r for r in caplog.records if r.getMessage() == "refused archive read"]
-        assert len(refused) == 2 and refused[0].__dict__["game"] == gid
+        assert len(refused) == 3 and all(r.__dict__["game"] == gid for r in refused)  # (+ the CLI)
         # a public room's game: anyone with the link
         _, _, public_gid = await played(port, public=True)
         assert (await page_of(port, public_gid, None))["public"] is True
