@@ -88,6 +88,7 @@ class Archiver:
         self.url = url
         self.ttl = closed_room_ttl
         self.archive: Archive | None = None
+        self.opening: asyncio.Future[Archive] | None = None
         self.wake = asyncio.Event()
         self.stopped = False
         self.backfilled = False
@@ -128,17 +129,31 @@ class Archiver:
         self.wake.set()
 
     async def hold(self, room: str) -> None:
-        """Keep the room's keys (no expiry) while it waits for the archive."""
+        """Keep the closed room's keys (no expiry) while it waits for the archive. A pass
+        that finished the room meanwhile (off the queue, then its expiry set) may have set
+        its expiry before this removed it: looked at again after, and set again."""
         async with self.r.pipeline(transaction=False) as p:
             for key in (k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)):
                 p.persist(key)
             await p.execute()
+        if await self.r.zscore(DUE, room) is None and self.ttl > 0:
+            await self.store.expire_room(room, self.ttl)
 
     # ------------------------------------------------------------------------ the loop
 
     async def connect(self) -> Archive:
+        """The open archive, opened (and migrated) now if need be. The opening runs in a task
+        of its own that a cancelled loop does not cancel (a driver's thread half-way through
+        connecting would outlive the event loop): :meth:`close` waits for it."""
         if self.archive is None:
-            self.archive = await open_archive(self.url)
+            if self.opening is None:
+                self.opening = asyncio.ensure_future(open_archive(self.url))
+            opening = self.opening
+            try:
+                self.archive = await asyncio.shield(opening)
+            finally:
+                if opening.done():
+                    self.opening = None
             log.info("archive open", extra={"dialect": self.archive.dialect})
         return self.archive
 
@@ -182,6 +197,13 @@ class Archiver:
         self.stopped = True
         for t in list(self.tasks):
             t.cancel()
+        opening, self.opening = self.opening, None
+        if opening is not None:  # an opening the loop's cancel left running: close what it opens
+            try:
+                archive = await asyncio.wait_for(asyncio.shield(opening), 10)
+                await archive.close()
+            except Exception:
+                log.debug("an archive opening at stop", exc_info=True)
         await self.drop_connection()
 
     async def pass_once(self) -> int:
@@ -225,12 +247,15 @@ class Archiver:
             await archive.put_game(record)
             self.archived_games += 1
         await self.r.hset(POS, room, next_pos)
+        # '' : queued by the backfill only (no count)
+        token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
+        if not await self.r.eval(DONE, 2, DUE, QUEUED, room, token):
+            return False  # queued again meanwhile: the next pass reads on
+        # off the queue first, then the expiry of a closed room (see hold)
         loaded = await self.store.load(room)
         if loaded is not None and loaded[1]["status"] == "closed" and self.ttl > 0:
             await self.store.expire_room(room, self.ttl)
-        # '' : queued by the backfill only (no count)
-        token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
-        return bool(await self.r.eval(DONE, 2, DUE, QUEUED, room, token))
+        return True
 
     async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
         out: list[tuple[int, JSON]] = []
