@@ -80,6 +80,14 @@ class Lobby:
     host: PlayerId
     status: Literal["lobby", "playing", "finished", "closed"]
     game_no: Annotated[int, Doc("games started in this room")]
+    game_id: Annotated[
+        str | None,
+        Omit,
+        Doc(
+            "the id of the room's current or last game (a rematch's game gets a new one when "
+            "it starts); absent before the first game"
+        ),
+    ] = None
     seats: Annotated[list[LobbySeat | None], Doc("four entries; null: a free seat")]
     spectators: list[Spectator]
     paused: Annotated[
@@ -280,6 +288,7 @@ class Summary:
     scores: list[int]
     ledger: Annotated[list[dict[str, Any]], Shape(PaymentJSON)]
     last_result: LastResult | None
+    game_id: Annotated[str | None, Omit, Doc("the game's id (games of before ids: absent)")] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -433,6 +442,7 @@ class GameLogDoc:
     ruleset: str
     options: RoomOptions
     game_no: int
+    game_id: Annotated[str | None, Omit, Doc("the game's id (games of before ids: absent)")] = None
     seats: Annotated[list[str | None], Doc("the names of the four seats")]
     actions: Annotated[list[LoggedAction], Doc("replayed by table.replay")]
     summary: Summary | None

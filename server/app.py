@@ -32,6 +32,9 @@ from protocol.codec import Limits
 from protocol.codes import CloseCode
 from server import facts, game, game_room, rooms, transport, web
 from server import frames as framing
+from server.archive import archive_url
+from server.archive.archiver import Archiver
+from server.archive.pages import GamePages
 from server.collector import freeze_loop
 from server.commits import Commits
 from server.config import Config
@@ -105,6 +108,12 @@ class App:
         self.timer_task: asyncio.Task[None] | None = None
         self.ws_server: Server | None = None
         self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
+        # the game archive (server/archive/): hands and finished games, after their commits
+        self.archiver = Archiver(
+            store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
+        )
+        self.commits.hooks.append(self.archiver.committed)
+        self.ops.api = GamePages(store, lambda: self.archiver.archive).respond
 
     # ------------------------------------------------------------ shared state, read-only
 
@@ -255,6 +264,7 @@ class App:
         named: list[tuple[str, Coroutine[Any, Any, None]]] = [
             ("heal_loop", self.loops.heal_loop()),
             ("retention_sweeper", self.sweeper.run()),
+            ("archiver", self.archiver.run()),
             ("keepalive_loop", self.keepalive.run()),
             ("meter_loop", self.stopping.meter_loop()),
         ]
@@ -312,6 +322,7 @@ class App:
         (or the test) hung, idle in the event loop. A task still running is cancelled again
         until the deadline, then logged with its stack."""
         self.rt.stopped = True
+        self.archiver.stopped = True
         feeds = self.feeds.close_all()
         tasks = [*self.tasks, *(f.task for f in feeds)]
         self.tasks = []
@@ -394,6 +405,7 @@ async def run_server(
         await app.stop_tasks()  # feeds that handlers opened while closing
         await app.record_leavers()  # handlers that ended after the graceful part
         game.stop_bots()
+        await app.archiver.close()
         await store.close()
     log.info("stopped")
 

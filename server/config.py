@@ -102,6 +102,9 @@ class Config:
     # the browser client's bundle to serve (docs/web.md "Serving"); None: the one built into
     # the package (server/webapp/)
     web_root: str | None = None
+    # the game archive (docs/archive.md): a postgresql:// URL, or sqlite:///<path>; none:
+    # the SQLite file <data dir>/archive.sqlite3
+    archive_url: str | None = None
 
     @property
     def data_path(self) -> Path:

@@ -46,6 +46,7 @@ from server.rooms import (
     Change,
     RoomError,
     copy_state,
+    game_id_of,
     held,
     paused,
     require_host,
@@ -114,6 +115,12 @@ def secret_wall_seed() -> str:
     return secrets.token_hex(32)
 
 
+def new_game_id() -> str:
+    """A game's id (``lobby.game_id``, the archive's key, the ``/g/<id>`` link): 96 random
+    bits from the operating system's CSPRNG, URL-safe, so a link cannot be guessed."""
+    return secrets.token_urlsafe(12)
+
+
 def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> None:
     action = game.start_hand_action(s["game"], wall_seed())
     if action is None:
@@ -125,9 +132,16 @@ def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> N
     s["next_hand_at"] = None
 
 
-def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_seed) -> Change:
+def start(
+    state: JSON,
+    player: str,
+    now: int,
+    wall_seed: WallSeed = secret_wall_seed,
+    game_id: Callable[[], str] = new_game_id,
+) -> Change:
     """The host starts the game: the first hand is dealt from a wall made from
-    ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal)."""
+    ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal). The game
+    gets its id from ``game_id()`` (a rematch's game a new one)."""
     require_member(state, player)
     require_host(state, player)
     require_lobby(state)
@@ -145,6 +159,7 @@ def start(state: JSON, player: str, now: int, wall_seed: WallSeed = secret_wall_
         raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
     s["status"] = "playing"
     s["game_no"] += 1
+    s["game_id"] = game_id()
     change = Change(s, "start", player, lobby_changed=True)
     _deal_if_needed(s, change, now, wall_seed)
     s["window_seed"] = wall_seed()  # the recorded randomness of the claim windows' timing
@@ -269,6 +284,9 @@ def _after_game_step(s: JSON, change: Change, now: int) -> None:
     if game.finished(s["game"]):
         s["status"] = "finished"
         summary = game.summary(s["game"])
+        gid = game_id_of(s)
+        if gid is not None:
+            summary["game_id"] = gid
         s["history"] = [*s["history"][-9:], summary]
         change.lobby_changed = True
         change.notice = {"type": "game_over", "summary": summary}

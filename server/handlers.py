@@ -297,6 +297,7 @@ async def on_get_log(cx: Context, conn: Conn, msg: m.GetLog) -> None:
         "ruleset": state["ruleset"],
         "options": state["options"],
         "game_no": state["game_no"],
+        **({"game_id": gid} if (gid := rooms.game_id_of(state)) is not None else {}),
         "seats": [s["name"] if s else None for s in state["seats"]],
         "actions": actions,
         "summary": state["history"][-1] if state["history"] else None,

@@ -67,6 +67,8 @@ class Metrics:
         self.commits: dict[str, int] = defaultdict(int)
         self.action_latency = Histogram()
         self.loop_lag_max = 0.0  # seconds, see App.heal_loop
+        #: the archive's lag, fleet-wide (server/archive/archiver.py): rooms waiting, oldest age
+        self.archive_lag: tuple[int, float] | None = None
 
     def inc(self, name: str, by: float = 1) -> None:
         self.counters[name] += by
@@ -169,6 +171,19 @@ class Metrics:
                 "Hellos per second a saturated process answered (smoothed).",
             )
             out.append(f"mahjong_learned_hello_rate {learned.hello_rate:.1f}")
+        if self.archive_lag is not None:
+            metric(
+                "mahjong_archive_waiting_rooms",
+                "gauge",
+                "Rooms with a finished hand or game not yet in the archive (all processes).",
+            )
+            out.append(f"mahjong_archive_waiting_rooms {self.archive_lag[0]}")
+            metric(
+                "mahjong_archive_oldest_wait_seconds",
+                "gauge",
+                "How long the room waiting longest for the archive has waited.",
+            )
+            out.append(f"mahjong_archive_oldest_wait_seconds {self.archive_lag[1]:.3f}")
         metric("mahjong_loop_lag_seconds_max", "gauge", "Latest event-loop wake-up seen.")
         out.append(f"mahjong_loop_lag_seconds_max {self.loop_lag_max:.6f}")
         h = self.action_latency

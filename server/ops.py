@@ -6,7 +6,7 @@ Requests and responses are websockets' public HTTP types (``process_request``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from pathlib import Path
 
@@ -46,6 +46,8 @@ class Ops:
         self.open_feeds = open_feeds
         # the browser client (server/web.py)
         self.site = web.Site(Path(rt.cfg.web_root)) if rt.cfg.web_root else web.Site()
+        #: the archive's read API (server/archive/pages.py: ``/api/…``), set by the App
+        self.api: Callable[[Request], Awaitable[Response | None]] | None = None
 
     async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
         rt = self.rt
@@ -69,6 +71,10 @@ class Ops:
             rt.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
             body = rt.metrics.render(n, self.open_feeds(), rt.learned)
             return text_response(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
+        if self.api is not None and path.startswith("/api/"):
+            answer = await self.api(request)
+            if answer is not None:
+                return answer
         if not web.is_websocket(request):
             return self.site.respond(request)  # the browser client, or 404
         if 0 < rt.cfg.hello_backlog <= rt.greeting:

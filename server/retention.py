@@ -32,6 +32,7 @@ from typing import Protocol
 import redis.exceptions
 
 from server import rooms
+from server.archive.archiver import waits_for_archive
 from server.clock import now_ms
 from server.config import Config
 from server.metrics import Metrics
@@ -206,8 +207,8 @@ class Sweeper:
                 self.legacy = None
                 self.legacy_done = True
                 return
-            if await store.room_ttl_ms(room) != -1:
-                continue
+            if await store.room_ttl_ms(room) != -1 or await waits_for_archive(store, room):
+                continue  # (a room waiting for the archive gets its expiry once archived)
             loaded = await store.load(room)
             if loaded is not None and loaded[1]["status"] == "closed":
                 await store.expire_room(room, ttl)

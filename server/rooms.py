@@ -168,6 +168,17 @@ def new_room(
 # ------------------------------------------------------------------------------- views
 
 
+def game_id_of(state: JSON) -> str | None:
+    """The id of the room's current or last game: given when it started
+    (``server.game_room.start``); a game started before game ids existed gets
+    ``<room id>-<game_no>`` (stable, so its archive record and links keep one id); None
+    before the first game."""
+    if not state.get("game_no"):
+        return None
+    gid = state.get("game_id")
+    return str(gid) if gid else f"{state['id']}-{state['game_no']}"
+
+
 def public_lobby(state: JSON) -> JSON:
     seated = {s["player"] for s in state["seats"] if s and s.get("player")}
     return {
@@ -178,6 +189,7 @@ def public_lobby(state: JSON) -> JSON:
         "host": state["host"],
         "status": state["status"],
         "game_no": state["game_no"],
+        **({"game_id": gid} if (gid := game_id_of(state)) is not None else {}),
         "seats": [
             None
             if s is None

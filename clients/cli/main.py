@@ -142,7 +142,12 @@ def replay_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="mahjong-cli replay", description="Step through a finished game's log."
     )
-    p.add_argument("file", type=Path, help="a game log saved with L at the end of a game")
+    p.add_argument(
+        "file",
+        help="a game log saved with L at the end of a game, or the URL of a game in a "
+        "server's archive: http(s)://<server>/api/games/<id>/log",
+    )
+    p.add_argument("--token", help="your player token (a game of a private room)")
     p.add_argument("--plain", action="store_true", help="plain-text tiles")
     add_lang(p)
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
@@ -151,7 +156,7 @@ def replay_main(argv: list[str]) -> int:
     from clients.cli.replay import ReplayApp, ReplayError, load
 
     try:
-        rp = load(args.file)
+        rp = load(args.file, args.token)
     except ReplayError as exc:
         print(f"mahjong-cli replay: {exc}", file=sys.stderr)
         return 2

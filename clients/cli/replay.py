@@ -206,11 +206,39 @@ class ReplayApp(App[None]):
         self.action_goto(i)
 
 
-def load(path: Path) -> Replay:
+def fetch(url: str, token: str | None = None) -> JSON:
+    """A game's log from a server's archive (``/api/games/<id>/log``: docs/archive.md);
+    ``token``: the player's, for a game of a private room."""
+    import urllib.error
+    import urllib.request
+
+    req = urllib.request.Request(url, headers={"Accept": "application/json"})
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
     try:
-        data = json.loads(path.read_text())
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            data = json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        raise ReplayError(f"{url}: HTTP {exc.code} {exc.reason}") from None
     except (OSError, ValueError) as exc:
-        raise ReplayError(f"cannot read {path}: {exc}") from None
+        raise ReplayError(f"cannot read {url}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ReplayError(f"{url} is not a game log")
+    return data
+
+
+def load(path: Path | str, token: str | None = None) -> Replay:
+    """A replay of a saved log file, or of a game in a server's archive (an ``http(s)://``
+    URL of ``/api/games/<id>/log``)."""
+    if isinstance(path, str) and path.startswith(("http://", "https://")):
+        data: object = fetch(path, token)
+    else:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as exc:
+            raise ReplayError(f"cannot read {path}: {exc}") from None
+    if isinstance(data, dict) and isinstance(data.get("game_log"), dict):
+        data = data["game_log"]  # the archive's answer (docs/archive.md)
     if isinstance(data, dict) and "log" in data and "actions" not in data:
         data = data["log"]  # a saved game_log message
     if not isinstance(data, dict) or "actions" not in data:

@@ -154,8 +154,20 @@ async def test_a_whole_short_game_log_and_rematch(peers):
     await play_until_over(alice, room)
     log = await alice.request({"type": "get_log", "room": room})
     assert log["type"] == "game_log" and log["log"]["actions"][0]["type"] == "start_hand"
+    # every game has an id: in the lobby, the game_over summary and the log
+    over = next(m for m in alice.inbox if m.get("notice", {}).get("type") == "game_over")
+    first = over["lobby"]["game_id"]
+    assert isinstance(first, str) and len(first) == 16
+    assert over["notice"]["summary"]["game_id"] == first == log["log"]["game_id"]
     again = await alice.request({"type": "rematch", "room": room})
     assert again["type"] == "ack"
+    # a rematch is a new game: a new id when it starts
+    await alice.request({"type": "ready", "room": room, "ready": True})
+    assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
+    started = await alice.wait_for(
+        lambda m: m["type"] == "events" and m.get("lobby", {}).get("status") == "playing", 10
+    )
+    assert started["lobby"]["game_id"] not in (None, first)
 
 
 async def play_until_over(p, room: str, timeout: float = 60.0) -> None:

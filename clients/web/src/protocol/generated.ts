@@ -56,6 +56,8 @@ export interface GameLogDoc {
   ruleset: string;
   options: RoomOptions;
   game_no: number;
+  /** the game's id (games of before ids: absent) */
+  game_id?: string | null;
   /** the names of the four seats */
   seats: (string | null)[];
   /** replayed by table.replay */
@@ -155,6 +157,8 @@ export interface Lobby {
   status: "lobby" | "playing" | "finished" | "closed";
   /** games started in this room */
   game_no: number;
+  /** the id of the room's current or last game (a rematch's game gets a new one when it starts); absent before the first game */
+  game_id?: string | null;
   /** four entries; null: a free seat */
   seats: (LobbySeat | null)[];
   spectators: Spectator[];
@@ -320,6 +324,8 @@ export interface Summary {
   scores: number[];
   ledger: Payment[];
   last_result: LastResult | null;
+  /** the game's id (games of before ids: absent) */
+  game_id?: string | null;
 }
 
 /** a tile code: 1m…9m, 1p…9p, 1s…9s, winds we ws ww wn, dragons dr dg dw, flowers f1…f8 (f1–f4 seasons, f5–f8 plants) */

@@ -1,0 +1,326 @@
+"""The archiver: moves each hand as it ends and each finished game from Redis (the authority
+for live rooms) into the archive, after the commit and off the hot path, retried until the
+database takes it.
+
+A queue in Redis, shared by every process of the fleet, says which rooms have something to
+archive (hash tag ``{mj:archive}``: one Redis Cluster slot):
+
+* ``{mj:archive}:due`` — sorted set, room → when it first waited (ms): the lag metric's
+  oldest age;
+* ``{mj:archive}:n`` — hash, room → how many times it was queued (a pass removes the room
+  only if nobody queued it again meanwhile);
+* ``{mj:archive}:pos`` — hash, room → the log version the next pass reads from (the start
+  of the room's first game not yet archived whole).
+
+The commit of a hand's end or a game's end queues the room (:meth:`Archiver.committed`: a
+task of its own, after the commit). Each process's loop takes the rooms waiting, reads their
+log from ``pos``, writes the hands and finished games (idempotent: keyed by game id and
+hand number) and takes them off the queue. A database that is down leaves them queued: the
+loop retries with back-off, and catches up when it is back; a process killed before its
+rooms were archived leaves them queued for any other. While a room waits its keys do not
+expire (a close does not start its expiry; the archiver starts it once the room is done),
+so retention never drops a game before it is archived. At start, rooms holding a finished
+game that is not in the archive (games of before the archive) are queued: the backfill.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from typing import Any
+
+from server.archive import Archive, open_archive
+from server.archive.records import game_record, hand_records, split_games
+from server.clock import now_ms
+from server.metrics import Metrics
+from server.rooms import JSON, game_id_of
+from server.store import Store
+from server.store_base import k_answers, k_log, k_seq, k_state, k_tail
+
+log = logging.getLogger("mahjong.archive")
+
+DUE = "{mj:archive}:due"
+QUEUED = "{mj:archive}:n"
+POS = "{mj:archive}:pos"
+
+#: rooms taken per pass; log entries read per round trip
+BATCH = 50
+LOG_CHUNK = 1000
+#: seconds between passes when nothing wakes the loop (another process's queued rooms)
+PERIOD = 5.0
+#: the longest back-off after database errors (seconds)
+MAX_BACKOFF = 60.0
+
+#: take a room off the queue only if it was not queued again since it was read
+DONE = """
+local n = redis.call('HGET', KEYS[2], ARGV[1])
+if n == ARGV[2] or (n == false and ARGV[2] == '') then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 1
+end
+return 0
+"""
+
+
+def closes(entry: JSON) -> bool:
+    """Whether a log entry closes its room (a leave, a kick or the sweeper's close)."""
+    return bool((entry.get("lobby") or {}).get("status") == "closed")
+
+
+def ends_something(entry: JSON) -> bool:
+    """Whether a log entry ends a hand or a game, or closes the room."""
+    if closes(entry) or (entry.get("notice") or {}).get("type") == "game_over":
+        return True
+    return any(e.get("type") == "hand_ended" for e in entry.get("events") or [])
+
+
+class Archiver:
+    """One process's part of archiving (a background loop, and the commit hook)."""
+
+    def __init__(
+        self, store: Store, url: str, closed_room_ttl: float, metrics: Metrics | None = None
+    ) -> None:
+        self.store = store
+        self.metrics = metrics
+        self.url = url
+        self.ttl = closed_room_ttl
+        self.archive: Archive | None = None
+        self.opening: asyncio.Future[Archive] | None = None
+        self.wake = asyncio.Event()
+        self.stopped = False
+        self.backfilled = False
+        self.tasks: set[asyncio.Task[None]] = set()
+        #: fleet-wide lag at the last pass: (rooms waiting, age of the oldest in seconds)
+        self.lag: tuple[int, float] = (0, 0.0)
+        self.errors = 0
+        self.archived_games = 0
+
+    @property
+    def r(self) -> Any:
+        return self.store.r
+
+    # ------------------------------------------------------------------ the commit hook
+
+    def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
+        """A commit hook (``Commits.hooks``): queue the room when a hand or game ended."""
+        if not ends_something(entry):
+            return
+        task = asyncio.get_running_loop().create_task(self.queue(room, closes(entry)))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def queue(self, room: str, closed: bool = False) -> None:
+        try:
+            if closed:
+                # a closed room waiting to be archived keeps its keys until it is
+                if await self.r.zscore(DUE, room) is not None:
+                    await self.hold(room)
+                return
+            async with self.r.pipeline(transaction=False) as p:
+                p.zadd(DUE, {room: now_ms()}, nx=True)
+                p.hincrby(QUEUED, room, 1)
+                await p.execute()
+        except Exception:  # Redis down: the backfill at the next start finds the room
+            log.warning("could not queue a room for the archive", extra={"room": room})
+            return
+        self.wake.set()
+
+    async def hold(self, room: str) -> None:
+        """Keep the closed room's keys (no expiry) while it waits for the archive. A pass
+        that finished the room meanwhile (off the queue, then its expiry set) may have set
+        its expiry before this removed it: looked at again after, and set again."""
+        async with self.r.pipeline(transaction=False) as p:
+            for key in (k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)):
+                p.persist(key)
+            await p.execute()
+        if await self.r.zscore(DUE, room) is None and self.ttl > 0:
+            await self.store.expire_room(room, self.ttl)
+
+    # ------------------------------------------------------------------------ the loop
+
+    async def connect(self) -> Archive:
+        """The open archive, opened (and migrated) now if need be. The opening runs in a task
+        of its own that a cancelled loop does not cancel (a driver's thread half-way through
+        connecting would outlive the event loop): :meth:`close` waits for it."""
+        if self.archive is None:
+            if self.opening is None:
+                self.opening = asyncio.ensure_future(open_archive(self.url))
+            opening = self.opening
+            try:
+                self.archive = await asyncio.shield(opening)
+            finally:
+                if opening.done():
+                    self.opening = None
+            log.info("archive open", extra={"dialect": self.archive.dialect})
+        return self.archive
+
+    async def run(self) -> None:
+        """The archiver's loop (one of the process's background tasks)."""
+        backoff = 0.5
+        while not self.stopped:
+            try:  # Redis alone: the lag is shown while the database is down too
+                await self.measure_lag()
+            except Exception:
+                log.debug("archive lag: redis error", exc_info=True)
+            try:
+                await self.connect()
+                if not self.backfilled:
+                    await self.backfill()
+                    self.backfilled = True
+                await self.pass_once()
+                backoff = 0.5
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.errors += 1
+                log.warning("archive pass failed; retrying", exc_info=True)
+                await self.drop_connection()
+                await asyncio.sleep(backoff * (0.5 + random.random()))
+                backoff = min(backoff * 2, MAX_BACKOFF)
+                continue
+            self.wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), PERIOD)
+
+    async def drop_connection(self) -> None:
+        if self.archive is not None:
+            archive, self.archive = self.archive, None
+            try:
+                await archive.close()
+            except Exception:
+                log.debug("closing a failed archive connection", exc_info=True)
+
+    async def close(self) -> None:
+        self.stopped = True
+        for t in list(self.tasks):
+            t.cancel()
+        opening, self.opening = self.opening, None
+        if opening is not None:  # an opening the loop's cancel left running: close what it opens
+            try:
+                archive = await asyncio.wait_for(asyncio.shield(opening), 10)
+                await archive.close()
+            except Exception:
+                log.debug("an archive opening at stop", exc_info=True)
+        await self.drop_connection()
+
+    async def pass_once(self) -> int:
+        """Archive the rooms waiting (at most :data:`BATCH`); returns how many were done."""
+        await self.measure_lag()
+        rooms = [
+            m.decode() if isinstance(m, bytes) else str(m)
+            for m in await self.r.zrange(DUE, 0, BATCH - 1)
+        ]
+        done = 0
+        for room in rooms:
+            if await self.archive_room(room):
+                done += 1
+        if done:
+            await self.measure_lag()
+        return done
+
+    async def measure_lag(self) -> None:
+        n = int(await self.r.zcard(DUE))
+        oldest = await self.r.zrange(DUE, 0, 0, withscores=True)
+        age = max(0.0, (now_ms() - float(oldest[0][1])) / 1000) if oldest else 0.0
+        self.lag = (n, age)
+        if self.metrics is not None:
+            self.metrics.archive_lag = self.lag
+
+    async def archive_room(self, room: str) -> bool:
+        """Archive what the room's log holds from ``pos`` on; take it off the queue unless
+        it was queued again meanwhile. Raises on a database error (the room stays queued)."""
+        archive = await self.connect()
+        queued = await self.r.hget(QUEUED, room)
+        raw_pos = await self.r.hget(POS, room)
+        pos = int(raw_pos) if raw_pos is not None else 1
+        entries = await self.read_from(room, pos)
+        next_pos = entries[-1][0] + 1 if entries else pos
+        for g in split_games(room, entries):
+            await archive.put_hands(hand_records(g))
+            record = game_record(g)
+            if record is None:
+                next_pos = min(next_pos, g.first_version)  # read again from its start
+                continue
+            await archive.put_game(record)
+            self.archived_games += 1
+        await self.r.hset(POS, room, next_pos)
+        # '' : queued by the backfill only (no count)
+        token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
+        if not await self.r.eval(DONE, 2, DUE, QUEUED, room, token):
+            return False  # queued again meanwhile: the next pass reads on
+        # off the queue first, then the expiry of a closed room (see hold)
+        loaded = await self.store.load(room)
+        if loaded is not None and loaded[1]["status"] == "closed" and self.ttl > 0:
+            await self.store.expire_room(room, self.ttl)
+        return True
+
+    async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
+        out: list[tuple[int, JSON]] = []
+        while True:
+            rows = await self.store.read_log(room, start, count=LOG_CHUNK)
+            out.extend(rows)
+            if len(rows) < LOG_CHUNK:
+                return out
+            start = rows[-1][0] + 1
+
+    # --------------------------------------------------------------------- the backfill
+
+    async def backfill(self) -> int:
+        """Queue every retained room whose last finished game is not in the archive (games
+        finished before the archive existed, or whose queueing was lost); once per start."""
+        archive = await self.connect()
+        queued = 0
+        async for room in self.store.scan_room_states():
+            loaded = await self.store.load(room)
+            if loaded is None:
+                continue
+            state = loaded[1]
+            gid = last_finished_game(state)
+            if gid is None or await archive.has_game(gid):
+                continue
+            async with self.r.pipeline(transaction=False) as p:
+                p.zadd(DUE, {room: now_ms()}, nx=True)
+                p.hdel(POS, room)  # read its whole log again (the writes are idempotent)
+                await p.execute()
+            if state["status"] == "closed":
+                await self.hold(room)
+            queued += 1
+        if queued:
+            log.info("archive backfill", extra={"rooms": queued})
+            self.wake.set()
+        return queued
+
+
+async def waits_for_archive(store: Store, room: str) -> bool:
+    """Whether the room is queued for the archive (its keys must not expire yet)."""
+    return await store.r.zscore(DUE, room) is not None
+
+
+def last_finished_game(state: JSON) -> str | None:
+    """The id of the room's last finished game, None when it has none."""
+    history = state.get("history") or []
+    if not history:
+        return None
+    gid = history[-1].get("game_id")
+    if gid:
+        return str(gid)
+    # a game of before ids: its number is game_no, or game_no - 1 while the next is played
+    n = int(state.get("game_no") or 0)
+    if state.get("status") == "playing":
+        n -= 1
+    return game_id_of({**state, "game_no": n, "game_id": None}) if n > 0 else None
+
+
+async def wait_archived(archiver: Archiver, timeout: float) -> None:
+    """Wait until no room waits for the archive (tests, a graceful stop's best effort)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while loop.time() < end:
+        if not int(await archiver.r.zcard(DUE)):
+            return
+        archiver.wake.set()
+        await asyncio.sleep(0.05)
+    raise TimeoutError("rooms still wait for the archive")

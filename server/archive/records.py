@@ -1,0 +1,173 @@
+"""What the archive keeps of a game, computed purely from a room's event log: the games in
+it, each hand's record as it ends, and the whole game's record once it is over.
+
+A room's log (``{room:<id>}:log``, docs/server.md) holds every game played in the room one
+after the other; a game begins at an entry of kind ``start`` (its ``lobby`` names the game's
+id, rule set, options and seats) and ends at the entry whose notice is ``game_over`` (its
+summary: final scores and the whole ledger). Each hand ends with a ``hand_ended`` event,
+after the ``hand_won`` event of a win (winners, breakdown and payments) or a ``hand_drawn``.
+No I/O here: :mod:`server.archive.archiver` reads the log and writes what this returns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+JSON = dict[str, Any]
+
+#: the fields of a log entry the archive keeps for a replay (not the seats' legal actions,
+#: deadlines or chat: what happened, not what could have)
+KEPT = ("t", "kind", "actor", "actions", "events", "lobby", "notice")
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    seat: int
+    player: str | None  # None: a bot seat
+    name: str
+    bot: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as it ended (keyed by ``(game_id, hand)``)."""
+
+    game_id: str
+    hand: int  # the hand's number in the game, from 0
+    result: str  # "win" or "draw"
+    ended_ms: int
+    scores: list[int]  # every seat's score after the hand
+    winners: list[JSON]  # hand_won's winners: seat, scored hand, breakdown, payments
+    how: str | None  # hand_won's how (self_drawn, discard...); None on a draw
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A finished game (keyed by ``game_id``): everything its page and replay show."""
+
+    game_id: str
+    room: str
+    game_no: int
+    ruleset: str
+    options: JSON
+    public: bool  # the room was listed: anyone with the link may read it
+    seats: list[Seat]
+    started_ms: int
+    finished_ms: int
+    hands_played: int
+    scores: list[int]
+    summary: JSON  # the game_over notice's summary (ledger, last result)
+    log: list[JSON] = field(default_factory=list)  # the game's log entries (KEPT fields)
+
+    @property
+    def actions(self) -> list[JSON]:
+        """The table actions in order: what ``table.replay`` replays."""
+        return [a for e in self.log for a in e.get("actions") or []]
+
+
+@dataclass(slots=True)
+class GameLog:
+    """One game's stretch of a room's log."""
+
+    room: str
+    first_version: int  # the version of its start entry
+    entries: list[tuple[int, JSON]] = field(default_factory=list)
+    last_version: int = 0
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.entries) and _is_game_over(self.entries[-1][1])
+
+    @property
+    def lobby(self) -> JSON:
+        return dict(self.entries[0][1].get("lobby") or {})
+
+    @property
+    def game_id(self) -> str:
+        lobby = self.lobby
+        gid = lobby.get("game_id")
+        return str(gid) if gid else f"{self.room}-{lobby.get('game_no', 0)}"
+
+
+def _is_game_over(entry: JSON) -> bool:
+    notice = entry.get("notice") or {}
+    return bool(notice.get("type") == "game_over")
+
+
+def split_games(room: str, entries: list[tuple[int, JSON]]) -> list[GameLog]:
+    """The games in a stretch of a room's log (``(version, entry)`` in order); entries
+    before the first ``start`` (the lobby, or the end of a game before the stretch) and
+    between games are not part of any."""
+    games: list[GameLog] = []
+    current: GameLog | None = None
+    for version, entry in entries:
+        if entry.get("kind") == "start":
+            current = GameLog(room, version)
+            games.append(current)
+        if current is None:
+            continue
+        current.entries.append((version, entry))
+        current.last_version = version
+        if _is_game_over(entry):
+            current = None
+    return games
+
+
+def hand_records(game: GameLog) -> list[HandRecord]:
+    """Every hand of ``game`` that has ended, in order."""
+    out: list[HandRecord] = []
+    won: JSON | None = None
+    for _, entry in game.entries:
+        for ev in entry.get("events") or []:
+            kind = ev.get("type")
+            if kind == "hand_won":
+                won = ev
+            elif kind == "hand_ended":
+                out.append(
+                    HandRecord(
+                        game_id=game.game_id,
+                        hand=int(ev["hand"]),
+                        result=str(ev["result"]),
+                        ended_ms=int(entry.get("t") or 0),
+                        scores=[int(x) for x in ev["scores"]],
+                        winners=list(won["winners"]) if won else [],
+                        how=str(won["how"]) if won else None,
+                    )
+                )
+                won = None
+    return out
+
+
+def seats_of(lobby: JSON) -> list[Seat]:
+    out = []
+    for i, s in enumerate(lobby.get("seats") or []):
+        if s is None:
+            continue
+        out.append(Seat(i, None if s.get("bot") else s.get("player"), s["name"], bool(s["bot"])))
+    return out
+
+
+def game_record(game: GameLog) -> GameRecord | None:
+    """The record of ``game`` once it is over, else None."""
+    if not game.finished:
+        return None
+    lobby = game.lobby
+    start, end = game.entries[0][1], game.entries[-1][1]
+    summary = dict((end.get("notice") or {}).get("summary") or {})
+    options = dict(lobby.get("options") or {})
+    return GameRecord(
+        game_id=game.game_id,
+        room=game.room,
+        game_no=int(lobby.get("game_no") or 0),
+        ruleset=str(lobby.get("ruleset") or summary.get("ruleset") or ""),
+        options=options,
+        public=bool(options.get("public")),
+        seats=seats_of(lobby),
+        started_ms=int(start.get("t") or 0),
+        finished_ms=int(end.get("t") or 0),
+        hands_played=int(summary.get("hands_played") or 0),
+        scores=[int(x) for x in summary.get("scores") or []],
+        summary=summary,
+        log=[{k: e[k] for k in KEPT if k in e} for _, e in game.entries],
+    )

@@ -1,0 +1,110 @@
+"""The archive's read API over HTTP (issue 41): a game's page and log are readable by its
+players, and by anyone with the link when its room was public; never while the game is
+played; a refused read answers 403 and is logged; "my games" lists a player's games."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+
+import pytest
+
+from clients.cli.replay import ReplayError, load
+from server.archive.pages import ranks
+
+from .conftest import running_server
+from .helpers import FAST_ONE_HAND, Player, read_log, setup_table
+from .wsclient import Client
+
+pytestmark = pytest.mark.timeout(240)
+
+
+async def get(port: int, path: str, token: str | None = None) -> tuple[int, dict]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(body)
+
+
+async def played(port: int, public: bool) -> tuple[list[Client], str, str]:
+    """Two players and two bots play a game of two hands; (clients, room, game id)."""
+    options = {**FAST_ONE_HAND, "hands": 2, "public": public}
+    clients, room = await setup_table(port, 2, "mcr", options, label="pub" if public else "prv")
+    assert (await clients[0].request({"type": "start_game", "room": room}))["type"] == "ack"
+    players = [Player(c, random.Random(i)) for i, c in enumerate(clients)]
+    await asyncio.wait_for(asyncio.gather(*(p.run(timeout=60) for p in players)), 60)
+    return clients, room, players[0].game_over["summary"]["game_id"]
+
+
+async def page_of(port: int, game_id: str, token: str | None, tries: int = 300) -> dict:
+    for _ in range(tries):
+        status, body = await get(port, f"/api/games/{game_id}", token)
+        if status == 200:
+            return body
+        assert status == 404, body  # not archived yet
+        await asyncio.sleep(0.05)
+    raise AssertionError("never archived")
+
+
+async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    async with running_server(redis_url, archive_url=url) as srv:
+        port = srv.port
+        (alice, bob), room, gid = await played(port, public=False)
+        stranger = await Client.connect(port, "stranger")
+        await stranger.hello("stranger")
+        body = await page_of(port, gid, alice.token)
+        log = await read_log(redis_url, room)
+        over = next(e for e in log.values() if (e.get("notice") or {}).get("type") == "game_over")
+        summary = over["notice"]["summary"]
+        assert body["scores"] == summary["scores"] and body["ranks"] == ranks(summary["scores"])
+        assert body["hands_played"] == 2 and [h["hand"] for h in body["hands"]] == [0, 1]
+        assert [s["you"] for s in body["seats"]] == [True, False, False, False]
+        assert body["ledger"] == summary["ledger"]
+        status, with_log = await get(port, f"/api/games/{gid}/log", bob.token)
+        assert status == 200 and with_log["log"][0]["kind"] == "start"
+        assert with_log["log"][-1]["notice"]["type"] == "game_over"
+        # the terminal client replays it from the archive (mahjong-cli replay <url>)
+        url = f"http://127.0.0.1:{port}/api/games/{gid}/log"
+        rp = await asyncio.to_thread(load, url, bob.token)
+        assert rp.log == with_log["game_log"] and rp.log["game_id"] == gid
+        assert len(rp.states) == len(rp.log["actions"]) + 1
+        assert list(rp.states[-1].scores) == summary["scores"]
+        with pytest.raises(ReplayError, match="HTTP 403"):
+            await asyncio.to_thread(load, url, stranger.token)
+        # not a player of a private game: refused, and the refusal is logged
+        with caplog.at_level(logging.WARNING, logger="mahjong.archive"):
+            assert (await get(port, f"/api/games/{gid}", stranger.token))[0] == 403
+            assert (await get(port, f"/api/games/{gid}/log"))[0] == 403
+        refused = [r for r in caplog.records if r.getMessage() == "refused archive read"]
+        assert len(refused) == 3 and all(r.__dict__["game"] == gid for r in refused)  # (+ the CLI)
+        # a public room's game: anyone with the link
+        _, _, public_gid = await played(port, public=True)
+        assert (await page_of(port, public_gid, None))["public"] is True
+        # my games: newest first, each with the reader's seat and place
+        status, mine = await get(port, "/api/my/games", alice.token)
+        assert status == 200 and [g["game_id"] for g in mine["games"]] == [gid]
+        assert mine["games"][0]["you"] == 0 and mine["games"][0]["players"][0] == "prv0"
+        assert (await get(port, "/api/my/games"))[0] == 401
+        assert (await get(port, "/api/games/nope"))[0] == 404
+
+
+async def test_a_game_being_played_is_never_readable(redis_url, tmp_path):
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    options = {**FAST_ONE_HAND, "hands": 2, "public": True}
+    async with running_server(redis_url, archive_url=url) as srv:
+        clients, room = await setup_table(srv.port, 1, "mcr", options, label="live")
+        assert (await clients[0].request({"type": "start_game", "room": room}))["type"] == "ack"
+        player = Player(clients[0], random.Random(1))
+        # play until the first hand has ended (archived as a hand), then ask for the game
+        await player.run(until=lambda p: p.hand_results >= 1, timeout=60)
+        lobby = next(m for m in clients[0].inbox if m.get("lobby", {}).get("game_id"))["lobby"]
+        await asyncio.sleep(0.5)
+        status, body = await get(srv.port, f"/api/games/{lobby['game_id']}", clients[0].token)
+        assert (status, body) == (404, {"error": "game_not_found"})
