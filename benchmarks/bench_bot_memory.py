@@ -113,8 +113,8 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
             if not args.quiet:
                 print(json.dumps(curve[-1]), flush=True)
             if args.tracemalloc and (not snapped or n >= args.decisions) and n >= args.warm_up:
-                want = len(snapshots(tmp / "tm")) + len(pids)
-                for p in pids:  # a snapshot after the warm-up and one at the end
+                want = len(snapshots(tmp / "tm")) + len(pids) + 1
+                for p in [*pids, sproc.pid]:  # a snapshot after the warm-up and at the end
                     os.kill(p, signal.SIGUSR1)
                 snapped = True
                 for _ in range(600):  # written (a traced worker takes a while)
@@ -126,9 +126,10 @@ async def run(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
                 break
             next_at = (n // args.every + 1) * args.every
         out = {"curve": curve, "worker_pids": sorted(workers), **growth(curve, args.warm_up)}
-        snaps = snapshots(tmp / "tm") if args.tracemalloc else []
-        if len(snaps) >= 2:
-            out["tracemalloc_growth"] = growth_sites(snaps[0], snaps[-1], 1, 15)
+        for name, pid in (("worker", max(workers, default=0)), ("server", sproc.pid)):
+            snaps = snapshots(tmp / "tm", pid) if args.tracemalloc else []
+            if len(snaps) >= 2:
+                out[f"tracemalloc_growth_{name}"] = growth_sites(snaps[0], snaps[-1], 1, 15)
         return out
     finally:
         stop.set()

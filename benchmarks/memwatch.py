@@ -125,9 +125,10 @@ def _short(filename: str) -> str:
     return "/".join(parts[-2:])
 
 
-def snapshots(directory: Path) -> list[Path]:
-    """The snapshot files the server wrote into ``directory``, oldest first."""
-    files = list(directory.glob("tracemalloc-*.snapshot"))
+def snapshots(directory: Path, pid: int | None = None) -> list[Path]:
+    """The snapshot files written into ``directory`` (by process ``pid``: any), oldest
+    first."""
+    files = list(directory.glob(f"tracemalloc-{pid or '*'}-*.snapshot"))
     return sorted(files, key=lambda p: int(p.stem.rsplit("-", 1)[1]))
 
 
