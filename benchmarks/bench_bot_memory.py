@@ -175,6 +175,7 @@ def main() -> int:
     ap.add_argument("--json", help="append the result (one JSON line) to this file")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # stop the processes started
     tmp = Path(tempfile.mkdtemp(prefix="bench-bot-mem-"))
     try:
         res = {"command": " ".join(sys.argv), **asyncio.run(run(args, tmp))}
