@@ -65,13 +65,13 @@ class RssSampler:
                 best = v
         return best
 
-    def by_minute(self, since: float = 0.0) -> dict[int, float]:
-        """RSS (MiB) at each whole minute after ``since`` (seconds from ``t0``), and at the
-        last sample (its minute rounded down, when not a whole one already)."""
+    def by_minute(self, since: float = 0.0, until: float | None = None) -> dict[int, float]:
+        """RSS (MiB) at each whole minute after ``since`` (seconds from ``t0``) up to
+        ``until`` (default: the last sample)."""
         out: dict[int, float] = {}
         if not self.samples:
             return out
-        last_t = self.samples[-1][0]
+        last_t = self.samples[-1][0] if until is None else until
         m = 0
         while since + 60 * m <= last_t:
             v = self.at(since + 60 * m)
@@ -80,12 +80,16 @@ class RssSampler:
             m += 1
         return out
 
-    def growth(self, since: float, from_minute: float) -> dict[str, Any]:
-        """RSS growth from ``from_minute`` (after ``since``) to the last sample: KiB and %."""
+    def growth(
+        self, since: float, from_minute: float, until: float | None = None
+    ) -> dict[str, Any]:
+        """RSS growth from ``from_minute`` (after ``since``) to the last sample at or before
+        ``until`` (default: the last sample): KiB and %."""
         a = self.at(since + 60 * from_minute)
-        if a is None or not self.samples:
+        ends = [s for s in self.samples if until is None or s[0] <= until]
+        if a is None or not ends:
             return {}
-        t_end, b = self.samples[-1]
+        t_end, b = ends[-1]
         return {
             "from_minute": from_minute,
             "to_minute": round((t_end - since) / 60, 2),
