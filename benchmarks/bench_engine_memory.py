@@ -17,6 +17,7 @@ import argparse
 import functools
 import gc
 import random
+import shutil
 import sys
 import tempfile
 import tracemalloc
@@ -77,7 +78,9 @@ def main() -> int:
                 snaps[n] = tmp / f"{n}.snapshot"
                 snap.dump(str(snaps[n]))
     print(f"growth from action {args.start:,} to {args.end:,} ({args.ruleset}):")
-    for site, kib, blocks, now in growth_sites(snaps[args.start], snaps[args.end], 1, args.top):
+    sites = growth_sites(snaps[args.start], snaps[args.end], 1, args.top)
+    shutil.rmtree(tmp, ignore_errors=True)
+    for site, kib, blocks, now in sites:
         print(f"{kib:+9.1f} KiB {blocks:+7d} blocks {now:7d} KiB now  {site}")
     print("memos (entries, bound):")
     for name, (size, bound) in sorted(memo_sizes().items()):
