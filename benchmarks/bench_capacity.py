@@ -39,12 +39,15 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from memwatch import RssSampler, growth_sites, snapshots  # noqa: E402
 
 from loadtest import cli as loadtest_cli  # noqa: E402
 from loadtest.stats import resumes_per_restart  # noqa: E402
@@ -273,12 +276,77 @@ def summary(rep: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def memory_marks(args: argparse.Namespace, pid: int, t_all: float) -> list[threading.Timer]:
+    """With ``--tracemalloc``: SIGUSR1 to the server at each of ``--snapshot-minutes`` after
+    every room connected (``t_all``, perf_counter): each writes a snapshot."""
+    if not args.tracemalloc or not args.snapshot_minutes:
+        return []
+    out = []
+    for m in args.snapshot_minutes.split(","):
+        delay = t_all + 60 * float(m) - time.perf_counter()
+        timer = threading.Timer(max(0.0, delay), os.kill, (pid, signal.SIGUSR1))
+        timer.daemon = True
+        timer.start()
+        out.append(timer)
+    return out
+
+
+def memory_report(
+    args: argparse.Namespace, rss: RssSampler, t_all: float, data: Path, extra: dict[str, Any]
+) -> dict[str, Any]:
+    """Server RSS at each minute after every room connected and its growth from
+    ``--growth-from`` minutes to the end; collector pauses (count, total, longest, share of
+    the server's CPU) per generation; with ``--snapshot-minutes``, the allocation sites that
+    grew most from the first snapshot to the last."""
+    # (to the end of the play window: not the rooms leaving and the connections closing)
+    end = t_all + args.duration
+    out: dict[str, Any] = {
+        "rss_mib_by_minute": rss.by_minute(t_all, end),
+        "rss_growth": rss.growth(t_all, args.growth_from, end),
+    }
+    g0, g1 = extra.get("gc_and_lag_at_start", {}), extra.get("gc_and_lag", {})
+    cpu = extra.get("server_sched_run_s") or 0.0
+    gc: dict[str, Any] = {}
+    for gen in range(3):
+
+        def k(name: str, gen: int = gen) -> str:
+            return f'{name}{{generation="{gen}"}}'
+
+        n = g1.get(k("gc_collections_total"), 0) - g0.get(k("gc_collections_total"), 0)
+        tot = g1.get(k("gc_pause_seconds_total"), 0) - g0.get(k("gc_pause_seconds_total"), 0)
+        # pauses are wall-clock time (a pause that waits for the CPU counts the wait);
+        # ``pause_cpu_max_ms`` is the longest one's CPU time
+        gc[f"gen{gen}"] = {
+            "collections": int(n),
+            "pause_total_s": round(tot, 3),
+            "pause_mean_ms": round(1000 * tot / n, 3) if n else None,
+            "pause_max_ms": round(1000 * g1.get(k("gc_pause_seconds_max"), 0), 2),
+            "pause_cpu_max_ms": round(1000 * g1.get(k("gc_pause_cpu_seconds_max"), 0), 2),
+            "wall_share_of_server_cpu_pct": round(100 * tot / cpu, 2) if cpu else None,
+        }
+    out["gc_pauses"] = gc
+    snaps = snapshots(data / "tm") if args.tracemalloc else []
+    if len(snaps) >= 2:
+        out["tracemalloc_growth_first_to_last"] = {
+            "snapshots": len(snaps),
+            "top": growth_sites(snaps[0], snaps[-1], 1, args.growth_top),
+        }
+        if args.tracemalloc_frames > 1:
+            out["tracemalloc_growth_chains"] = growth_sites(
+                snaps[0], snaps[-1], args.tracemalloc_frames, args.growth_top
+            )
+    return out
+
+
 def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]:
     data = Path(tempfile.mkdtemp(prefix="mj-capacity-"))
     red = Redis(data, args.redis_cpu)
     srv = Server(red.url, args.server_cpu, args.port, args.server_arg)
     if args.tracemalloc:
-        srv.env["PYTHONTRACEMALLOC"] = "1"  # SIGUSR1 mid-run: the top allocation sites
+        # SIGUSR1 mid-run (or at --snapshot-minutes): the top allocation sites
+        srv.env["PYTHONTRACEMALLOC"] = str(args.tracemalloc_frames)
+        (data / "tm").mkdir()
+        srv.env["MAHJONG_TRACEMALLOC_DIR"] = str(data / "tm")
     report = data / "run.json"
     extra: dict[str, Any] = {"loadavg_start": loadavg()}
     h: subprocess.Popen[str] | None = None
@@ -291,6 +359,10 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
         sched0 = schedstat(srv.pid)
         t_run = time.perf_counter()
         h = harness(args, url, rooms, args.duration, report, [srv.pid, red.pid], storm)
+        # minute marks count from when every room has connected
+        t_all = rooms / args.connect_rate
+        rss = RssSampler(srv.pid, args.rss_every, t_run).start()
+        marks = memory_marks(args, srv.pid, t_run + t_all) if not storm else []
         restarts: list[dict[str, Any]] = []
         if storm:
             due = time.time() + args.storm_after
@@ -306,7 +378,7 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             extra["redis_bytes_per_room"] = round((red.used_memory() - mem0) / max(1, rooms))
             extra["open_rooms_mid_run"] = red.open_rooms()
             extra["server_rss_kib_mid_run"] = rss_kib(srv.pid)
-            if args.tracemalloc:
+            if args.tracemalloc and not args.snapshot_minutes:
                 os.kill(srv.pid, signal.SIGUSR1)  # logged on the server's stderr
             # the server's own request -> commit times, from the middle of the run to just
             # before its end (every room playing: no connects, no leaves)
@@ -325,6 +397,10 @@ def one_run(args: argparse.Namespace, rooms: int, storm: bool) -> dict[str, Any]
             extra["server_sched_run_s"] = round(run, 2)
             extra["server_sched_wait_s"] = round(wait, 2)
         extra["gc_and_lag"] = server_metrics(srv.port)
+        for m in marks:
+            m.cancel()
+        rss.stop()
+        extra.update(memory_report(args, rss, t_all, data, extra))
         extra["redis_latency_events"] = red.latency_events()
         extra["harness_exit"] = h.returncode
         rep = json.loads(report.read_text())
@@ -393,6 +469,20 @@ def main() -> int:
     ap.add_argument(
         "--tracemalloc", action="store_true", help="server traces allocations; top sites mid-run"
     )
+    ap.add_argument(
+        "--tracemalloc-frames", type=int, default=1, help="tracemalloc: frames per allocation"
+    )
+    ap.add_argument(
+        "--snapshot-minutes",
+        default="",
+        help="with --tracemalloc: snapshots at these minutes after every room connected "
+        "(comma-separated, e.g. 5,15,30): the sites that grew from the first to the last",
+    )
+    ap.add_argument("--rss-every", type=float, default=10.0, help="server RSS sample period (s)")
+    ap.add_argument(
+        "--growth-from", type=float, default=5.0, help="RSS growth from this minute to the end"
+    )
+    ap.add_argument("--growth-top", type=int, default=15, help="growth sites reported")
     ap.add_argument("--keep", action="store_true", help="keep the data directory")
     args = ap.parse_args()
     if args.mode == "storm":

@@ -100,6 +100,12 @@ def caps_of(meld_counts: Sequence[int] | None) -> tuple[int, ...]:
 _INF_VEC: tuple[int, ...] = (INF,) * _W
 _ZERO_VEC: tuple[int, ...] = (0,) + (INF,) * (_W - 1)
 
+# The memos' sizes: a long-lived bot worker process fills each to its bound and stays there
+# (docs/memory.md). ``_suffix`` (65,536) is full within ~3,000 decisions; the group tables
+# and their products were 32,768 / 16,384 / 32,768 and still filling after 10,000 decisions
+# (+2 MB per 1,000: issue 34). At 8,192 / 4,096 / 4,096 they are full within ~2,000, and a
+# decision costs the same (3,000 self-play decisions: ~4 ms each either way, noisy machine).
+
 
 @lru_cache(maxsize=1 << 16)
 def _suffix(h: tuple[int, ...], cap: tuple[int, ...], a: int, b: int) -> tuple[int, ...]:
@@ -153,14 +159,14 @@ def _suffix(h: tuple[int, ...], cap: tuple[int, ...], a: int, b: int) -> tuple[i
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 13)
 def _suit_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     """Minimum missing tiles to build exactly ``s`` sets and ``p`` pairs in one numbered
     suit (vector index ``s * 2 + p``)."""
     return _suffix(h, cap, 0, 0)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 12)
 def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     """Same as :func:`_suit_table` for the seven honours (pungs and pairs only)."""
     vec = [0] + [INF] * (_W - 1)
@@ -184,7 +190,7 @@ def _honor_table(h: tuple[int, ...], cap: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(vec)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)
 def _combine(x: tuple[int, ...], y: tuple[int, ...], k: int) -> tuple[int, ...]:
     """Min-plus product of two group vectors, truncated at ``k`` sets (memoised: during an
     ukeire scan two of the four groups do not change)."""

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Iterable, Sequence
-from functools import cache
+from functools import lru_cache
+from typing import TypeVar
 
 from scoring.hand import Hand, Meld, MeldKind
 from scoring.tiles import KINDS, Tile
@@ -250,7 +251,26 @@ def _split_rec(
         c[i + 2] += 1
 
 
-@cache
+#: the most entries each memo of a group's counts holds (:func:`_suit_splits`,
+#: :func:`_suit_ok`: least recently used dropped first; the per-group tables
+#: ``_GROUP_SPLITS`` and ``_WAIT_TABLES``: emptied when full, by :func:`_memo_room`). A
+#: long-running process (the server, a bot worker) meets new group counts for as long as it
+#: runs: unbounded, these memos grew for its whole life (~1.6 MB per 150,000 actions at a
+#: 2,000-room soak's 30 minutes, issue 34; docs/memory.md). The common counts are met again
+#: within seconds, so a bound keeps nearly every hit.
+MEMO_MAX = 4096
+_V = TypeVar("_V")
+
+
+def _memo_room(table: dict[bytes, _V]) -> dict[bytes, _V]:
+    """``table``, emptied first when it holds :data:`MEMO_MAX` entries (a miss is about to
+    add one)."""
+    if len(table) >= MEMO_MAX:
+        table.clear()
+    return table
+
+
+@lru_cache(maxsize=MEMO_MAX)
 def _suit_splits(c: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
     """Every split of one group's counts into chows/pungs and at most one pair."""
     out: list[_Split] = []
@@ -263,7 +283,7 @@ def _suit_splits(c: tuple[int, ...], honors: bool) -> tuple[_Split, ...]:
     return tuple(unique)
 
 
-@cache
+@lru_cache(maxsize=MEMO_MAX)
 def _suit_ok(c: tuple[int, ...], honors: bool) -> tuple[bool, bool]:
     """(can split with no pair, can split with exactly one pair)."""
     no_pair = with_pair = False
@@ -363,7 +383,7 @@ def _block_splits(c: Sequence[int]) -> list[_BlockSplit]:
             table = _GROUP_SPLITS[k]
             got = table.get(key)
             if got is None:
-                got = table[key] = (
+                got = _memo_room(table)[key] = (
                     _group_block_splits(tuple(key), lo, honors) if any(key) else _NO_TILES
                 )
             splits = got
@@ -582,7 +602,9 @@ def standard_wait_mask(counts: Sequence[int]) -> int:
         table = _WAIT_TABLES[k]
         info = table.get(key)
         if info is None:
-            info = table[key] = _group_wait_info(list(key), k == 3)  # (group 3: honours)
+            info = _memo_room(table)[key] = _group_wait_info(
+                list(key), k == 3
+            )  # (group 3: honours)
         infos[k] = info
         if info & _VALID:
             if info >> 1 & 3 == 2:

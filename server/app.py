@@ -19,7 +19,6 @@ import signal
 import socket
 import ssl
 import time
-import tracemalloc
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -42,6 +41,7 @@ from server.fanout import Feed, Feeds
 from server.frames import EntryFrames, quiet, visible_events
 from server.handlers import Context
 from server.loops import Loops, NotifierFactory, PubSubNotifier
+from server.memtrace import log_memory_top, tracing
 from server.metrics import Metrics
 from server.ops import Ops
 from server.presence import Presence
@@ -68,20 +68,6 @@ __all__ = [
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
-
-
-def log_memory_top(limit: int = 30) -> None:
-    """Log the biggest allocation sites (tracemalloc must be tracing: PYTHONTRACEMALLOC=1)
-    as one JSON-friendly record: [[file:line, KiB, blocks], ...]."""
-    snap = tracemalloc.take_snapshot()
-    stats = snap.statistics("lineno")
-    total = sum(st.size for st in stats)
-    top = [
-        [f"{st.traceback[0].filename.rsplit('/', 2)[-1]}:{st.traceback[0].lineno}",
-         round(st.size / 1024), st.count]
-        for st in stats[:limit]
-    ]  # fmt: skip
-    log.warning("memory top", extra={"traced_kib": round(total / 1024), "top": top})
 
 
 class App:
@@ -393,7 +379,7 @@ async def run_server(
         for sig in (signal.SIGTERM, signal.SIGINT):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, on_signal)
-        if tracemalloc.is_tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
+        if tracing():  # PYTHONTRACEMALLOC=1: SIGUSR1 logs where memory is
             with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):
                 loop.add_signal_handler(signal.SIGUSR1, log_memory_top)
     try:

@@ -4,7 +4,8 @@ The server sends the room's state and gets back the :class:`~server.rooms.Change
 which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
 of its arguments, so where it runs changes nothing but which process pays for it. Errors
 come back as values (the exceptions' own constructors do not survive pickling) and are
-raised again in the server by :func:`result`.
+raised again in the server by :func:`result`. The worker keeps nothing of a tick's states
+once it has answered (:func:`tick`; docs/memory.md).
 """
 
 from __future__ import annotations
@@ -29,7 +30,31 @@ def tick(
     answers: game_room.Answers | None = None,
 ) -> tuple[Any, ...]:
     """``game_room.tick`` in the worker: ("ok", change or None, the legal actions of the
-    seats asked to decide in the new state) or the error it raised."""
+    seats asked to decide in the new state) or the error it raised. Then forgets what the
+    engine and room caches remembered of the tick's states (keyed by identity: this
+    process is sent each state anew, as a new object, so no later task could find them)."""
+    try:
+        return _tick(state, now, grace_ms, bot_delay_ms, seed, budget_s, answers)
+    finally:
+        game.forget_states()
+        game_room.forget_deadlines()
+
+
+def remembered() -> dict[str, int]:
+    """What this process's identity-keyed caches hold now (a test asks a worker)."""
+    parsed, legal = game.remembered_states()
+    return {"parsed": parsed, "legal": legal, "deadlines": game_room.remembered_deadlines()}
+
+
+def _tick(
+    state: JSON,
+    now: int,
+    grace_ms: int,
+    bot_delay_ms: int,
+    seed: int,
+    budget_s: float,
+    answers: game_room.Answers | None,
+) -> tuple[Any, ...]:
     try:
         change = game_room.tick(
             state,

@@ -34,6 +34,7 @@ import bots
 import scoring
 import table as t
 from bots.hints import hints as hints_of
+from server import memtrace
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -125,6 +126,23 @@ def _remember(state: JSON, parsed: t.GameState, own: bool) -> None:
         _PARSED.move_to_end(id(state))
         while len(_PARSED) > _PARSED_MAX:
             _PARSED.popitem(last=False)
+
+
+def forget_states() -> None:
+    """Forget every remembered parsed state and legal-action list (``_PARSED``, ``_LEGAL``).
+    A bot worker process does after each tick (server/bot_worker.py): the states it is sent
+    arrive unpickled, new objects no later task is sent again, so what it remembered of them
+    could never be found again and only held them (up to the 4,096 + 1,024 entries sized
+    for the server: ~70 MB in a worker; docs/memory.md)."""
+    with _PARSED_LOCK:
+        _PARSED.clear()
+        _LEGAL.clear()
+
+
+def remembered_states() -> tuple[int, int]:
+    """(parsed states, legal-action lists) remembered now: see :func:`forget_states`."""
+    with _PARSED_LOCK:
+        return len(_PARSED), len(_LEGAL)
 
 
 def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None) -> str | None:
@@ -379,6 +397,7 @@ def _init_worker() -> None:
     threading.Thread(
         target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()
+    memtrace.install_handler()  # PYTHONTRACEMALLOC set: SIGUSR1 writes a snapshot
     warm_up()
 
 

@@ -336,6 +336,19 @@ _DEADLINES_MAX = 4096
 _DEADLINES_LOCK = threading.Lock()
 
 
+def forget_deadlines() -> None:
+    """Forget every remembered room state's deadlines (see :func:`game.forget_states`: a
+    bot worker after each tick)."""
+    with _DEADLINES_LOCK:
+        _DEADLINES.clear()
+
+
+def remembered_deadlines() -> int:
+    """Room states whose deadlines are remembered now."""
+    with _DEADLINES_LOCK:
+        return len(_DEADLINES)
+
+
 def committed_deadlines(
     state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> list[Deadline]:

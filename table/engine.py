@@ -103,12 +103,21 @@ def _with_patterns(name: str, patterns: tuple[tuple[str, Any], ...]) -> RuleSet[
         raise BadConfigError(str(e)) from None
 
 
-@functools.lru_cache(maxsize=65536)
+#: the most entries each memo of a hand's question holds (:func:`completes`,
+#: :func:`ready_discards`, ``_waits``). Each question is asked again within its hand's
+#: turn or claim window (seconds), so this covers ~80 s of play at 2,000 paced rooms
+#: (~100 actions/s) and a memo is full within about a minute and a half of that. (At
+#: 32,768 / 65,536 entries, ~8 MB and ~25 MB each, ``completes`` took ~6 minutes to fill,
+#: and the server's memory grew all along: issue 34, docs/memory.md.)
+HAND_MEMO_MAX = 8192
+
+
+@functools.lru_cache(maxsize=HAND_MEMO_MAX)
 def _waits(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     return tuple(get_scoring_ruleset(name).waits(counts, n_melds))
 
 
-@functools.lru_cache(maxsize=32768)
+@functools.lru_cache(maxsize=HAND_MEMO_MAX)
 def completes(name: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...], tile: Tile) -> bool:
     """Whether ``tile`` completes ``concealed`` (the hand *without* the win tile) with the
     declared ``melds`` under rule set ``name``: the rule set's ``is_complete``.
@@ -161,7 +170,7 @@ def _isolated(c: Sequence[int]) -> int:
     return n
 
 
-@functools.lru_cache(maxsize=65536)
+@functools.lru_cache(maxsize=HAND_MEMO_MAX)
 def ready_discards(name: str, counts: tuple[int, ...], n_melds: int) -> tuple[Tile, ...]:
     """The discards that leave a ready hand (for 叮 and its legal actions).
 

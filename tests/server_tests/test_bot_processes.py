@@ -124,3 +124,38 @@ def test_a_worker_ends_when_its_server_process_is_killed(tmp_path: pathlib.Path)
     while psutil.pid_exists(worker) and psutil.Process(worker).status() != "zombie":
         assert time.monotonic() < deadline, "the worker outlived its killed server"
         time.sleep(0.1)
+
+
+def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
+    """A worker is sent each room state anew (unpickled: a new object every tick), so what
+    the identity-keyed caches (parsed states, legal actions, deadlines) remembered of it can
+    never be found again. Before issue 34 they kept every tick's states up to the server's
+    bounds (4,096 / 1,024 / 4,096 entries): the worker grew ~9 MB per 1,000 decisions to
+    ~70 MB more (benchmarks/bench_bot_memory.py). Now nothing stays after a tick."""
+    from server import bot_worker, game_room, rooms
+
+    rs = game.rulesets()[0]
+    opts = rooms.validate_options(rs, {"length": "hands", "hands": 1, "hand_pause_ms": 0})
+    state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", rs, opts, 0).state
+    for seat in range(4):
+        state = rooms.add_bot(state, "p_a", seat).state
+    state = game_room.start(state, "p_a", 0).state
+    game.configure_bots(1)
+    try:
+        ticks = 0
+        now = 0
+        while state["status"] == "playing" and ticks < 60:
+            now += 1000
+            fut = game.in_bot_process(bot_worker.tick, state, now, 1000, 0, ticks, 10.0)
+            assert fut is not None
+            change = bot_worker.result(fut.result(60))
+            if change is not None:
+                state = change.state
+                ticks += 1
+        assert ticks >= 20, "the bots played"
+        probe = game.in_bot_process(bot_worker.remembered)
+        assert probe is not None
+        assert probe.result(30) == {"parsed": 0, "legal": 0, "deadlines": 0}
+    finally:
+        game.configure_bots(0)
+        game.stop_bots()
