@@ -41,11 +41,29 @@ from typing import Any
 
 from scoring.errors import InvalidHandError
 
-__all__ = ["ALIASES", "EARTH_ON_DISCARD", "EMPTY", "FIELDS", "WinContext", "context_from_json"]
+__all__ = [
+    "ALIASES",
+    "CHAIN_KINDS",
+    "EARTH_ON_DISCARD",
+    "EMPTY",
+    "FIELDS",
+    "WinContext",
+    "context_from_json",
+    "replacements_of",
+]
 
 _TING_TIMINGS = ("normal", "heaven", "earth")
 _FIRST_TURNS = ("heaven", "earth", "human")
 _REPLACEMENTS = ("flower", "kong")
+#: what made each replacement draw of a chain: a kong claimed on a discard (明槓: only the
+#: first entry — a claim starts the claimer's turn), a kong added to an exposed pung (補槓 /
+#: 加槓), a concealed kong (暗槓), a flower (補花)
+CHAIN_KINDS = ("kong-discard", "added-kong", "concealed-kong", "flower")
+
+
+def replacements_of(chain: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``replacements`` (``flower`` / ``kong``) of a ``chain`` (any kong: ``kong``)."""
+    return tuple("flower" if x == "flower" else "kong" for x in chain)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,10 +102,17 @@ class WinContext:
     #: the chain of replacement draws (``flower`` / ``kong``) before a self-draw (None:
     #: unknown; then ``win.kong_replacement`` alone tells)
     replacements: tuple[str, ...] | None = None
+    #: the same chain, saying what made each draw (:data:`CHAIN_KINDS`: ``kong-discard``,
+    #: ``added-kong``, ``concealed-kong``, ``flower``); None: not given (then
+    #: ``replacements`` alone tells, and ``kong_discarder`` is taken as given)
+    chain: tuple[str, ...] | None = None
     #: the win robs a kong (the same as ``win.robbing_kong``: the hand parser fills it from
     #: there and refuses a context that says otherwise)
     robbing_kong: bool = False
-    #: 包: the discarder of the exposed kong whose replacement won
+    #: 包: the discarder of the exposed kong whose replacement won. With ``chain``: the seat
+    #: whose discard made the chain's first kong (``chain[0] == "kong-discard"``), and the
+    #: rule set decides from the chain whether that seat pays (hk-tw16: only when the chain
+    #: holds nothing after it); without ``chain`` (the older form): that seat pays
     kong_discarder: int | None = None
     #: 天胡 / 天和: the dealer wins with its dealt hand
     heaven: bool = False
@@ -131,10 +156,13 @@ class WinContext:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        """Every field by its name, plus ``first_turn`` (a summary of heaven/earth/human)."""
+        """Every field by its name (``chain`` only when given), plus ``first_turn`` (a
+        summary of heaven/earth/human)."""
         out: dict[str, Any] = {}
         for name in FIELDS:
             v = getattr(self, name)
+            if v is None and name == "chain":
+                continue  # (left out when not given: the older form of the context)
             out[name] = list(v) if isinstance(v, tuple) else v
         out["first_turn"] = self.first_turn
         return out
@@ -224,6 +252,7 @@ _CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "tiles_left": _opt(_int(0)),
     "tiles_seen": _opt(_int(0)),
     "replacements": _opt(_list(_choice(_REPLACEMENTS), "'flower' / 'kong'")),
+    "chain": _opt(_list(_choice(CHAIN_KINDS), ", ".join(f"'{k}'" for k in CHAIN_KINDS))),
     "robbing_kong": _bool,
     "kong_discarder": _opt(_seat),
     "heaven": _bool,
@@ -337,4 +366,27 @@ def context_from_json(
                 f"context {name!r} is {values[name]!r} but an alias says {value!r}"
             )
         values[name] = value
+    if values.get("chain") is not None:
+        _check_chain(values)
     return WinContext(**values)
+
+
+def _check_chain(values: dict[str, Any]) -> None:
+    """``chain`` against ``replacements`` (derived from it when not given) and
+    ``kong_discarder`` (given only for a chain that starts with a kong on a discard)."""
+    chain: tuple[str, ...] = values["chain"]
+    if "kong-discard" in chain[1:]:
+        raise InvalidHandError(
+            "context 'chain': 'kong-discard' can only come first (a claim starts the turn)"
+        )
+    coarse = replacements_of(chain)
+    given = values.get("replacements")
+    if given is not None and given != coarse:
+        raise InvalidHandError(
+            f"context 'replacements' {list(given)} differs from 'chain' {list(chain)}"
+        )
+    values["replacements"] = coarse
+    if values.get("kong_discarder") is not None and chain[:1] != ("kong-discard",):
+        raise InvalidHandError(
+            "context 'kong_discarder' is given but 'chain' does not start with 'kong-discard'"
+        )

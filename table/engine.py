@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeVar, cast
 
 import scoring
-from scoring.context import WinContext
+from scoring.context import CHAIN_KINDS, WinContext, replacements_of
 from scoring.decompose import Arrangement, Wait, is_standard_complete
 from scoring.engine import Item, RuleSet, ScoreResult
 from scoring.engine import Payment as ScorePayment
@@ -880,7 +880,7 @@ def _concealed_kong(w: _W, seat: int, tile: Tile | None) -> None:
     w.emit(E.Kong(seat=seat, concealed=True, tile=str(tile)))
     if w.p.instant and not exposed:
         _instant(w, E.Instant(kind="hidden-kong-pay", seat=seat, heaven=heaven))
-    w.set(interrupted=True, chain=(*w.hand.chain, "kong"))
+    w.set(interrupted=True, chain=(*w.hand.chain, "concealed-kong"))
     if _draw(w, seat, replacement=True):
         _after_draw(w, seat)
 
@@ -916,7 +916,7 @@ def _complete_added_kong(w: _W, seat: int, tile: Tile) -> None:
     w.emit(E.Kong(seat=seat, tile=str(tile), added=True))
     w.set(
         interrupted=True,
-        chain=(*w.hand.chain, "kong"),
+        chain=(*w.hand.chain, "added-kong"),
         discard=None,
         discarder=None,
         pending=(),
@@ -1088,7 +1088,7 @@ def _execute_claim(w: _W, c: Claim) -> None:
         chain_kong_from=None,
     )
     if c.type is ActionType.KONG:
-        w.set(chain=("kong",), chain_kong_from=discarder)
+        w.set(chain=("kong-discard",), chain_kong_from=discarder)
         if _draw(w, c.seat, replacement=True):
             _after_draw(w, c.seat)
 
@@ -1150,9 +1150,15 @@ def _build_hand(
         elif not self_drawn and not robbing and discarder == dealer and h.discards_made == 1:
             first_turn = "earth"  # 地胡: a non-dealer wins on the dealer's first discard
     instant = s.ting and (s.draws - s.ting_at) <= (1 if self_drawn else 0)
+    # the chain says what made each replacement draw; the rule set decides 包 from it
+    chain = h.chain if self_drawn else ()
+    known = all(x in CHAIN_KINDS for x in chain)  # (a state saved before: "kong", any kind)
     kong_discarder = (
         h.chain_kong_from
-        if self_drawn and w.p.kong_discarder_pays and h.chain_kong_from is not None
+        if self_drawn
+        and w.p.kong_discarder_pays
+        and h.chain_kong_from is not None
+        and (known or len(chain) == 1)
         else None
     )
     fw_value = dict(w.p.flower_win_ids).get(flower_win) if flower_win else None
@@ -1176,7 +1182,8 @@ def _build_hand(
         ting_instant=instant,
         tiles_left=left,
         tiles_seen=h.discards_made - (0 if self_drawn or robbing else 1),
-        replacements=tuple(h.chain) if self_drawn else (),
+        replacements=replacements_of(chain),
+        chain=chain if known and chain else None,
         robbing_kong=robbing,
         kong_discarder=kong_discarder,
         heaven=first_turn == "heaven",
@@ -1206,7 +1213,7 @@ def _build_hand(
         win=WinInfo(
             self_drawn=self_drawn,
             last_tile=last,
-            kong_replacement=self_drawn and "kong" in h.chain,
+            kong_replacement=any(x != "flower" for x in chain),
             robbing_kong=robbing,
             fourth_tile=visible >= 3,
         ),
@@ -1477,6 +1484,15 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
         pays = _pay(w, found)
         _win_instants(w, seat, discarder)
         out.append(_winner(seat, hand, res, pays))
+    # the won tile joins the (head) winner's hand, from the discarder's river (as a claimed
+    # tile does) or from the hand of the seat whose added kong was robbed
+    ds = w.seats[discarder]
+    if robbing:
+        w.seats[discarder] = _sr(ds, concealed=_remove(ds.concealed, tile))
+    else:
+        w.seats[discarder] = _sr(ds, discards=ds.discards[:-1])
+    head = w.seats[winners[0]]
+    w.seats[winners[0]] = _sr(head, concealed=_insert(head.concealed, tile))
     w.emit(
         E.HandWon(
             hand=w.hands_played,
@@ -1520,29 +1536,29 @@ def _end_hand(w: _W, winners: list[int], fanxue: dict[str, Any] | None = None) -
         not winners and p.dealer_keeps_on_draw
     )
     w.hands_played += 1
-    if keep:
-        w.streak += 1
-    else:
-        w.streak = 0
-        w.dealer = (w.dealer + 1) % 4
-        if w.dealer == w.st.config.first_dealer:
-            w.round_index += 1
+    dealer, streak, round_index = w.dealer, w.streak + 1, w.round_index
+    if not keep:
+        dealer, streak = (w.dealer + 1) % 4, 0
+        if dealer == w.st.config.first_dealer:
+            round_index += 1
     result: dict[str, Any] = {"hand": h.number, "winners": winners}
     if fanxue:
         result["fanxue"] = fanxue
     w.last_result = result
     w.set(pending=(), claims=())
-    over = w.hands_played >= p.max_hands if p.max_hands is not None else w.round_index >= p.rounds
-    if over:
+    over = w.hands_played >= p.max_hands if p.max_hands is not None else round_index >= p.rounds
+    if over:  # nothing moves after the last hand: the table stays as that hand left it
         w.phase = Phase.GAME_OVER
         w.emit(E.GameOver(hands=w.hands_played, scores=list(w.scores)))
     else:
+        w.dealer, w.streak, w.round_index = dealer, streak, round_index
         w.phase = Phase.BETWEEN_HANDS
         w.emit(
             E.NextHand(
                 hand=w.hands_played,
-                dealer=w.dealer,
-                streak=w.streak,
-                round_wind=_WINDS[w.round_index % 4],
+                dealer=dealer,
+                streak=streak,
+                round_wind=_WINDS[round_index % 4],
+                seat_winds=[_WINDS[(s - dealer) % 4] for s in range(4)],
             )
         )

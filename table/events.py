@@ -105,8 +105,15 @@ class WinContextJSON:
     replacements: Annotated[
         list[Literal["flower", "kong"]] | None, Doc("replacement draws before a self-draw")
     ]
+    chain: Annotated[
+        list[Literal["kong-discard", "added-kong", "concealed-kong", "flower"]] | None,
+        Omit,
+        Doc("the same chain by cause (包 is decided from it); absent: not given"),
+    ] = None
     robbing_kong: bool
-    kong_discarder: Annotated[Seat | None, Doc("包: the discarder of the kong")]
+    kong_discarder: Annotated[
+        Seat | None, Doc("包: the discarder of the kong that started the chain")
+    ]
     heaven: Annotated[bool, Doc("the dealer wins with its dealt hand")]
     earth: Annotated[bool, Doc("a non-dealer wins on the dealer's first discard")]
     human: Annotated[bool, Doc("a non-dealer self-draws on its first draw")]
@@ -410,17 +417,23 @@ class HandEnded(EventData):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class NextHand(EventData):
     TYPE = "next_hand"
-    DOC = "the game goes on: who deals the next hand"
+    DOC = "the game goes on: who deals the next hand, and the seat winds from now on"
     hand: int
     dealer: Seat
     streak: int
     round_wind: Wind
+    seat_winds: Annotated[
+        list[Wind] | None, Omit, Doc("each seat's wind for the next hand (as in hand_started)")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameOver(EventData):
     TYPE = "game_over"
-    DOC = "the last hand ended (the room's game_over notice with the summary follows)"
+    DOC = (
+        "the last hand ended (the room's game_over notice with the summary follows); the "
+        "dealer, streak and winds stay as the last hand had them"
+    )
     hands: int
     scores: list[int]
 

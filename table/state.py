@@ -252,8 +252,10 @@ class HandState:
         self.discard = discard  # the discard under claim / the kong tile under robbing
         self.pending = pending
         self.claims = claims
-        self.chain = chain  # replacement draws of this turn: "flower" / "kong"
-        self.chain_kong_from = chain_kong_from  # discarder of the tile of an exposed kong in chain
+        # replacement draws of this turn, by cause (scoring.context.CHAIN_KINDS: "flower",
+        # "kong-discard", "added-kong", "concealed-kong"; "kong" in a state saved before)
+        self.chain = chain
+        self.chain_kong_from = chain_kong_from  # who discarded the tile of a "kong-discard"
         self.interrupted = interrupted  # a claim or kong happened (ends the first go-around)
         self.discards_made = discards_made
         self.chase = chase  # (tile, first seat, run length) for 追

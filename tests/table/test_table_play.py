@@ -92,7 +92,9 @@ def test_complete_games_end_properly(ruleset: str) -> None:
         rec = play_game(ruleset, random.Random(f"full-{ruleset}-{g}"))
         st_ = rec.final
         assert st_.phase is Phase.GAME_OVER
-        assert st_.round_index == st_.params.rounds
+        # after the last hand nothing moves: the last round's wind and its last dealer stay
+        assert st_.round_index == st_.params.rounds - 1
+        assert st_.dealer == (st_.config.first_dealer + 3) % 4
         assert st_.hands_played >= 4 * st_.params.rounds
         check_ledger(st_)
         assert sum(st_.scores) == 0

@@ -15,6 +15,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
+from scoring.context import WinContext
 from scoring.decompose import Arrangement, Wait
 from scoring.engine import Item, Payment, RuleSet, ScoreResult, Seating, register
 from scoring.errors import InvalidHandError
@@ -46,6 +47,7 @@ __all__ = [
     "dice_event",
     "flower_set_events",
     "instant_payments",
+    "kong_liable",
     "self_chase_events",
     "table",
 ]
@@ -66,6 +68,18 @@ def flower_win_of(hand: Hand) -> str | None:
     if fw is None and len(hand.flowers) == 8:
         return "eight-flowers"
     return fw
+
+
+def kong_liable(c: WinContext) -> bool:
+    """包 stands: the context names the kong's discarder and its chain (when given) is that
+    kong's replacement draw alone. Seed 000, 連續花＋槓上自摸: "如開始為打出的明槓，則當打出明槓者
+    放槍。當中若有補槓（或後補花）的情況，則當自摸" — a later kong (補槓, read as any kong's
+    replacement draw, as the table's 槓上自摸 "補槓一次後自摸" uses the word) or a later flower
+    makes it a self-draw paid by all. Without ``chain`` (the older input form) the given
+    ``kong_discarder`` is liable, as before."""
+    if c.kong_discarder is None:
+        return False
+    return c.chain is None or c.chain == ("kong-discard",)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # (see scoring.engine.RuleSet)
@@ -97,7 +111,7 @@ class HKTW16(RuleSet[HKFeatures]):
         c = f.context
         if c.flower_loser is not None:
             out["flower_loser"] = c.flower_loser
-        if c.kong_discarder is not None:
+        if kong_liable(c):
             out["kong_discarder"] = c.kong_discarder
         if c.fanxue_payers is not None:
             out["fanxue_payers"] = list(c.fanxue_payers)
@@ -116,7 +130,7 @@ class HKTW16(RuleSet[HKFeatures]):
         is n). A discard win is paid by the discarder; a self-draw by the three others;
         一搶七 / 七搶一 by the player robbed (``flower_loser``); a 槓上自摸 on a kong made
         from a discard by that kong's discarder alone (``kong_discarder``, 包, option
-        ``kong_liability``). 反雪 is added only to the payments of ``fanxue_payers`` when
+        ``kong_liability``; reported in the extras only when 包 stands: :func:`kong_liable`). 反雪 is added only to the payments of ``fanxue_payers`` when
         given. Amounts are fan × ``per_fan``.
         """
         opt = {**DEFAULT_OPTIONS, **(options or {})}

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from scoring.context import WinContext
+from scoring.context import WinContext, replacements_of
 from scoring.decompose import STANDARD, Arrangement, Block, BlockKind, Wait
 from scoring.engine import NOTHING_COUNTED
 from scoring.hand import Hand, MeldKind
@@ -178,6 +178,8 @@ class HKFeatures:
         v = self.context.replacements
         if v is not None:
             return v
+        if self.context.chain is not None:  # (a context built without the parser)
+            return replacements_of(self.context.chain)
         if self.hand.win.kong_replacement:
             return ("kong",)
         return ()

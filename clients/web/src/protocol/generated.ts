@@ -366,8 +366,10 @@ export interface WinContext {
   tiles_seen: number | null;
   /** replacement draws before a self-draw */
   replacements: ("flower" | "kong")[] | null;
+  /** the same chain by cause (包 is decided from it); absent: not given */
+  chain?: ("kong-discard" | "added-kong" | "concealed-kong" | "flower")[] | null;
   robbing_kong: boolean;
-  /** 包: the discarder of the kong */
+  /** 包: the discarder of the kong that started the chain */
   kong_discarder: number | null;
   /** the dealer wins with its dealt hand */
   heaven: boolean;
@@ -802,7 +804,7 @@ export interface EventFlower {
   tile: Tile;
 }
 
-/** the last hand ended (the room's game_over notice with the summary follows) */
+/** the last hand ended (the room's game_over notice with the summary follows); the dealer, streak and winds stay as the last hand had them */
 export interface EventGameOver {
   type: "game_over";
   hands: number;
@@ -905,13 +907,15 @@ export interface EventKongDeclared {
   added: boolean;
 }
 
-/** the game goes on: who deals the next hand */
+/** the game goes on: who deals the next hand, and the seat winds from now on */
 export interface EventNextHand {
   type: "next_hand";
   hand: number;
   dealer: number;
   streak: number;
   round_wind: "we" | "ws" | "ww" | "wn";
+  /** each seat's wind for the next hand (as in hand_started) */
+  seat_winds?: ("we" | "ws" | "ww" | "wn")[] | null;
 }
 
 /** a ledger line */
