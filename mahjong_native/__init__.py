@@ -51,8 +51,10 @@ __all__ = [
 #: typed event/wire definitions and the errors (read by introspection), the rule tables'
 #: row type (``scoring/rows.py``), the CLIs and simulators.
 MODULES: tuple[str, ...] = (
+    "table.codec",
     "table.model",
     "table.state",
+    "table.game_state",
     "table.params",
     "table.wall",
     "table.engine",

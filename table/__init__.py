@@ -32,6 +32,7 @@ from table.errors import (
     UnknownRulesetError,
     WrongPhaseError,
 )
+from table.game_state import GameState
 from table.model import (
     HOUSE_RULES,
     Action,
@@ -39,15 +40,13 @@ from table.model import (
     Claim,
     Event,
     GameConfig,
-    GameState,
-    HandState,
     Payment,
     Phase,
-    SeatState,
 )
 from table.params import PARAMS, GameParams, get_params, param_names
 from table.player import RandomPlayer
 from table.replay import replay
+from table.state import HandState, SeatState
 from table.views import legal_actions, legal_actions_json, view, view_event, view_event_json
 from table.wall import build_wall, commitment, verify_commitment
 

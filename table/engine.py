@@ -50,19 +50,18 @@ from table.errors import (
     UnknownRulesetError,
     WrongPhaseError,
 )
+from table.game_state import GameState
 from table.model import (
     Action,
     ActionType,
     Claim,
     Event,
     GameConfig,
-    GameState,
-    HandState,
     Payment,
     Phase,
-    SeatState,
 )
 from table.params import GameParams
+from table.state import HandState, SeatState
 from table.wall import Deal
 from table.wire import Wind as WindCode
 from table.wire import to_wire

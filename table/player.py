@@ -13,7 +13,8 @@ import random
 
 from scoring.tiles import Tile
 from table.engine import _counts, _isolated
-from table.model import Action, ActionType, GameState, Phase
+from table.game_state import GameState
+from table.model import Action, ActionType, Phase
 from table.views import legal_actions
 
 __all__ = ["RandomPlayer", "tile_usefulness"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from scoring.hand import MeldKind
 from scoring.tiles import Tile
+from table.codec import TILE_CODE
 from table.engine import (
     _W,
     _counts,
@@ -31,7 +32,8 @@ from table.engine import (
     ready_discards,
     self_win_kind,
 )
-from table.model import _CODE, EVENT_META_KEYS, Action, ActionType, Event, GameState, Phase
+from table.game_state import GameState
+from table.model import EVENT_META_KEYS, Action, ActionType, Event, Phase
 
 __all__ = [
     "legal_actions",
@@ -181,7 +183,7 @@ def legal_actions_json(state: GameState, seat: int, *, ting: bool = True) -> lis
         if tile is None:
             out.append({"type": t._value_, "seat": seat, "seq": seq})
         else:
-            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": _CODE[tile]})
+            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": TILE_CODE[tile]})
     return out
 
 
