@@ -26,8 +26,9 @@ from table.codec import (
 )
 from table.errors import BadActionError
 from table.model import Claim
+from table.params import GameParams
 
-__all__ = ["HandState", "SeatState"]
+__all__ = ["HandState", "SeatState", "drawable", "replace_hand", "replace_seat", "tile_total"]
 
 
 class SeatState:
@@ -377,3 +378,71 @@ class HandState:
             discards_made=int(o["discards_made"]),
             chase=(int(c[0]), int(c[1]), int(c[2])),
         )
+
+
+def drawable(hand: HandState, params: GameParams) -> int:
+    """Tiles that can still be drawn normally (the exhaustive-draw point is 0)."""
+    return max(0, hand.remaining - params.dead_wall)
+
+
+def tile_total(hand: HandState) -> int:
+    """Every tile accounted for: hands, melds, flowers, rivers and the wall (conservation)."""
+    n = hand.remaining
+    for s in hand.seats:
+        n += len(s.concealed) + len(s.flowers) + len(s.discards)
+        n += sum(len(m.tiles) for m in s.melds)
+    return n
+
+
+# ``dataclasses.replace`` for the two value types the engine rebuilds on every action,
+# written out: one constructor call with every field (the given one or the old one). Compiled,
+# that is a native call reading native fields (a generated replacer setting each slot through
+# its descriptor cost ~24 Python-level calls); neither has a ``__post_init__`` to run.
+# tests/table/test_table_caches.py checks each field (any other key is ignored).
+def replace_hand(h: HandState, kw: dict[str, Any]) -> HandState:
+    """``h`` with the fields named in ``kw`` replaced (``dataclasses.replace``)."""
+    return HandState(
+        kw.get("number", h.number),
+        kw.get("wall", h.wall),
+        kw.get("front", h.front),
+        kw.get("back", h.back),
+        kw.get("salt", h.salt),
+        kw.get("commitment", h.commitment),
+        kw.get("dice", h.dice),
+        kw.get("seats", h.seats),
+        kw.get("turn", h.turn),
+        kw.get("discarder", h.discarder),
+        kw.get("discard", h.discard),
+        kw.get("pending", h.pending),
+        kw.get("claims", h.claims),
+        kw.get("chain", h.chain),
+        kw.get("chain_kong_from", h.chain_kong_from),
+        kw.get("interrupted", h.interrupted),
+        kw.get("discards_made", h.discards_made),
+        kw.get("chase", h.chase),
+    )
+
+
+def _replace_seat(s: SeatState, kw: dict[str, Any]) -> SeatState:
+    return SeatState(
+        kw.get("concealed", s.concealed),
+        kw.get("melds", s.melds),
+        kw.get("flowers", s.flowers),
+        kw.get("discards", s.discards),
+        kw.get("drawn", s.drawn),
+        kw.get("draws", s.draws),
+        kw.get("ting", s.ting),
+        kw.get("ting_tile", s.ting_tile),
+        kw.get("ting_kind", s.ting_kind),
+        kw.get("ting_at", s.ting_at),
+        kw.get("ting_concealed", s.ting_concealed),
+        kw.get("missed_win", s.missed_win),
+        kw.get("tsumogiri", s.tsumogiri),
+        kw.get("sets_paid", s.sets_paid),
+    )
+
+
+def replace_seat(seat: SeatState, **kw: Any) -> SeatState:
+    """``seat`` with the fields given replaced (``dataclasses.replace``; the names are not
+    checked: the engine only sets fields to values of the right types)."""
+    return _replace_seat(seat, kw)
