@@ -16,6 +16,7 @@ from table.errors import (
     TileNotInHandError,
     WrongPhaseError,
 )
+from table.flows import flows_of
 from table.game_state import GameState
 from table.hand_end import finish_discard_win
 from table.model import (
@@ -121,6 +122,8 @@ def answer(w: WorkingCopy, a: Action) -> None:
         w.advance_seq = False
         return
     # the window closes: every way of closing it sets the hand's pending and claims to ()
+    for flow in flows_of(w.params):
+        flow.claim_window(w, claims)
     if robbing:
         resolve_rob(w, claims)
     else:

@@ -8,7 +8,7 @@ from table.errors import (
     BadActionError,
     NotYourTurnError,
 )
-from table.instant_payments import pay_flower_sets, pay_instant
+from table.flows import flows_of
 from table.model import (
     Action,
     Phase,
@@ -100,14 +100,13 @@ def start_hand(w: WorkingCopy, a: Action) -> None:
                 if s == w.dealer:
                     w.seats[s] = replace_seat(w.seats[s], drawn=new[-1])
                 flowers = [t for t in new if t.is_flower]
+    flows = flows_of(p)
+    if p.flowers:
         for s in order:
-            pay_flower_sets(w, s)
-    if p.instant:
-        d = sorted(deal.dice)
-        if d[0] == d[2]:
-            pay_instant(w, E.Instant(kind="wei-dice", seat=w.dealer))
-        elif d in ([1, 2, 3], [4, 5, 6]):
-            pay_instant(w, E.Instant(kind="one-two-three", seat=w.dealer))
+            for flow in flows:
+                flow.flower(w, s, True)
+    for flow in flows:
+        flow.deal(w, deal.dice)
     for s in range(4):
         if s != w.dealer:
             w.seats[s] = replace_seat(w.seats[s], drawn=None)

@@ -14,7 +14,7 @@ from scoring.settlement import (
     settle_hand,
 )
 from table import events as E
-from table.instant_payments import pay_win_instants
+from table.flows import flows_of
 from table.model import (
     Payment,
     Phase,
@@ -87,7 +87,8 @@ def finish_self_win(w: WorkingCopy, seat: int, kind: str) -> None:
     assert res is not None  # checked by self_win_kind
     (found,) = settle_winners(w, [(seat, res)], payer)
     pays = make_payments(w, found)
-    pay_win_instants(w, seat, None)
+    for flow in flows_of(w.params):
+        flow.win(w, seat, None)
     w.emit(
         E.HandWon(
             hand=w.hands_played,
@@ -122,7 +123,8 @@ def finish_discard_win(w: WorkingCopy, winners: list[int], robbing: bool) -> Non
     out = []
     for (seat, hand, res), found in zip(scored, settled, strict=True):
         pays = make_payments(w, found)
-        pay_win_instants(w, seat, discarder)
+        for flow in flows_of(w.params):
+            flow.win(w, seat, discarder)
         out.append(winner_json(seat, hand, res, pays))
     # the won tile joins the (head) winner's hand, from the discarder's river (as a claimed
     # tile does) or from the hand of the seat whose added kong was robbed
@@ -199,5 +201,8 @@ def end_hand(w: WorkingCopy, winners: list[int], fanxue: dict[str, Any] | None =
 
 
 def exhaustive_draw(w: WorkingCopy) -> None:
+    """The wall ran out: the hand ends drawn."""
     w.emit(E.HandDrawn(hand=w.hands_played, reason="wall"))
+    for flow in flows_of(w.params):
+        flow.exhaustive_draw(w)
     end_hand(w, winners=[])

@@ -15,8 +15,8 @@ from table.errors import (
     TileNotInHandError,
     WrongPhaseError,
 )
+from table.flows import flows_of
 from table.hand_end import exhaustive_draw, finish_self_win
-from table.instant_payments import pay_flower_sets, pay_instant
 from table.model import (
     Action,
     ActionType,
@@ -79,6 +79,8 @@ def draw(w: WorkingCopy, seat: int, replacement: bool) -> bool:
             )
         )
         if not tile.is_flower:
+            for flow in flows_of(w.params):
+                flow.draw(w, seat, replacement)
             return True
         s = w.seats[seat]
         w.seats[seat] = replace_seat(
@@ -86,7 +88,8 @@ def draw(w: WorkingCopy, seat: int, replacement: bool) -> bool:
         )
         w.emit(E.Flower(seat=seat, tile=str(tile)))
         w.update_hand(chain=(*w.hand.chain, "flower"))
-        pay_flower_sets(w, seat)
+        for flow in flows_of(w.params):
+            flow.flower(w, seat, False)
         if w.hand.remaining <= 0:
             exhaustive_draw(w)
             return False
@@ -176,18 +179,12 @@ def discard(w: WorkingCopy, seat: int, tile: Tile, ting: bool, auto: bool) -> No
     w.emit(E.Discard(seat=seat, tile=str(tile), auto=auto))
     if ting:
         w.emit(E.Ting(seat=seat, tile=str(tile), kind=ting_fields["ting_kind"]))
-    # 追 / 自追 (hk-tw16 automatic penalties)
+    # the same tile discarded by seats in turn (追: the instant-payments flow reads it)
     ct, cfirst, cn = h.chase
     if cn > 0 and ct == tile and seat == (cfirst + cn) % 4:
         chase = (int(tile), cfirst, cn + 1)
     else:
         chase = (int(tile), seat, 1)
-    if p.instant:
-        if chase[2] == 4:
-            pay_instant(w, E.Instant(kind="chase", seat=chase[1], tile=str(tile)))
-            chase = (-1, -1, 0)
-        if tsumogiri.count(tile) == 4 and tsumogiri[-1] == tile and tile == s.drawn:
-            pay_instant(w, E.Instant(kind="self-chase", seat=seat, tile=str(tile)))
     w.update_hand(
         chase=chase,
         discards_made=h.discards_made + 1,
@@ -196,6 +193,8 @@ def discard(w: WorkingCopy, seat: int, tile: Tile, ting: bool, auto: bool) -> No
         pending=tuple(others(seat)),
         claims=(),
     )
+    for flow in flows_of(p):
+        flow.discard(w, seat, tile == s.drawn)
     w.phase = Phase.CLAIM
 
 
@@ -209,8 +208,7 @@ def concealed_kong(w: WorkingCopy, seat: int, tile: Tile | None) -> None:
         raise TileNotInHandError(f"seat {seat} does not hold four {tile}")
     if w.hand.remaining <= 0:
         raise IllegalActionError("no tile left for the replacement draw")
-    exposed = any(not m.concealed for m in s.melds)
-    heaven = s.draws == 0 and not w.hand.interrupted
+    first_turn = s.draws == 0 and not w.hand.interrupted
     w.seats[seat] = replace_seat(
         s,
         concealed=remove_tiles(s.concealed, tile, 4),
@@ -218,8 +216,8 @@ def concealed_kong(w: WorkingCopy, seat: int, tile: Tile | None) -> None:
         drawn=None,
     )
     w.emit(E.Kong(seat=seat, concealed=True, tile=str(tile)))
-    if w.params.instant and not exposed:
-        pay_instant(w, E.Instant(kind="hidden-kong-pay", seat=seat, heaven=heaven))
+    for flow in flows_of(w.params):
+        flow.kong(w, seat, True, first_turn)
     w.update_hand(interrupted=True, chain=(*w.hand.chain, "concealed-kong"))
     if draw(w, seat, replacement=True):
         after_draw(w, seat)
@@ -256,6 +254,8 @@ def complete_added_kong(w: WorkingCopy, seat: int, tile: Tile) -> None:
         s, concealed=remove_tiles(s.concealed, tile), melds=tuple(melds), drawn=None
     )
     w.emit(E.Kong(seat=seat, tile=str(tile), added=True))
+    for flow in flows_of(w.params):
+        flow.kong(w, seat, False, False)
     w.update_hand(
         interrupted=True,
         chain=(*w.hand.chain, "added-kong"),
