@@ -16,6 +16,7 @@ from scoring.hand import Meld
 from scoring.tiles import Tile
 from table.codec import (
     TILE_CODE,
+    field_names,
     opt_tile,
     tile_codes,
     tile_json,
@@ -394,52 +395,21 @@ def tile_total(hand: HandState) -> int:
     return n
 
 
-# ``dataclasses.replace`` for the two value types the engine rebuilds on every action,
-# written out: one constructor call with every field (the given one or the old one). Compiled,
-# that is a native call reading native fields (a generated replacer setting each slot through
-# its descriptor cost ~24 Python-level calls); neither has a ``__post_init__`` to run.
-# tests/table/test_table_caches.py checks each field (any other key is ignored).
+# ``dataclasses.replace`` for the two value types the engine rebuilds on every action, from
+# their one list of fields (their constructors' parameters, :func:`table.codec.field_names`):
+# one constructor call with every field, the given one or the old one. Neither has a
+# ``__post_init__`` to run; any other key is ignored (tests/table/test_table_caches.py).
+_HAND_FIELDS = field_names(HandState)
+_SEAT_FIELDS = field_names(SeatState)
+
+
 def replace_hand(h: HandState, kw: dict[str, Any]) -> HandState:
     """``h`` with the fields named in ``kw`` replaced (``dataclasses.replace``)."""
-    return HandState(
-        kw.get("number", h.number),
-        kw.get("wall", h.wall),
-        kw.get("front", h.front),
-        kw.get("back", h.back),
-        kw.get("salt", h.salt),
-        kw.get("commitment", h.commitment),
-        kw.get("dice", h.dice),
-        kw.get("seats", h.seats),
-        kw.get("turn", h.turn),
-        kw.get("discarder", h.discarder),
-        kw.get("discard", h.discard),
-        kw.get("pending", h.pending),
-        kw.get("claims", h.claims),
-        kw.get("chain", h.chain),
-        kw.get("chain_kong_from", h.chain_kong_from),
-        kw.get("interrupted", h.interrupted),
-        kw.get("discards_made", h.discards_made),
-        kw.get("chase", h.chase),
-    )
+    return HandState(*[kw[n] if n in kw else getattr(h, n) for n in _HAND_FIELDS])
 
 
 def _replace_seat(s: SeatState, kw: dict[str, Any]) -> SeatState:
-    return SeatState(
-        kw.get("concealed", s.concealed),
-        kw.get("melds", s.melds),
-        kw.get("flowers", s.flowers),
-        kw.get("discards", s.discards),
-        kw.get("drawn", s.drawn),
-        kw.get("draws", s.draws),
-        kw.get("ting", s.ting),
-        kw.get("ting_tile", s.ting_tile),
-        kw.get("ting_kind", s.ting_kind),
-        kw.get("ting_at", s.ting_at),
-        kw.get("ting_concealed", s.ting_concealed),
-        kw.get("missed_win", s.missed_win),
-        kw.get("tsumogiri", s.tsumogiri),
-        kw.get("sets_paid", s.sets_paid),
-    )
+    return SeatState(*[kw[n] if n in kw else getattr(s, n) for n in _SEAT_FIELDS])
 
 
 def replace_seat(seat: SeatState, **kw: Any) -> SeatState:

@@ -24,9 +24,12 @@ from table.working import WorkingCopy
 __all__ = [
     "build_hand",
     "discard_win_error",
+    "fanxue_due",
+    "first_turn_win",
     "flower_win",
     "flower_win_result",
     "flower_win_shape",
+    "kong_discarder_of",
     "may_self_win",
     "score_flower_win",
     "score_hand",
@@ -35,6 +38,7 @@ __all__ = [
     "visible_count",
     "why_not_self_win",
     "win_check",
+    "win_context",
 ]
 
 
@@ -46,6 +50,106 @@ def visible_count(w: WorkingCopy, tile: Tile) -> int:
             if not m.concealed:
                 n += m.tiles.count(tile)
     return n
+
+
+def first_turn_win(
+    w: WorkingCopy, seat: int, self_drawn: bool, robbing: bool, discarder: int | None
+) -> str | None:
+    """天胡 ("heaven": the dealer wins with its dealt hand), 人胡 ("human": a non-dealer
+    self-draws on its first draw), 地胡 ("earth": a non-dealer wins on the dealer's first
+    discard) or None; none after a call or a kong."""
+    h = w.hand
+    s = w.seats[seat]
+    dealer = w.dealer
+    if h.interrupted:
+        return None
+    if self_drawn and seat == dealer and s.draws == 0:
+        return "heaven"
+    if self_drawn and seat != dealer and s.draws == 1:
+        return "human"
+    if not self_drawn and not robbing and discarder == dealer and h.discards_made == 1:
+        return "earth"
+    return None
+
+
+def kong_discarder_of(w: WorkingCopy, self_drawn: bool, chain: tuple[str, ...]) -> int | None:
+    """Who discarded the tile of the kong whose replacement won (包, when the rule set charges
+    it), from the hand's replacement chain."""
+    h = w.hand
+    known = all(x in CHAIN_KINDS for x in chain)  # (a state saved before: "kong", any kind)
+    if (
+        self_drawn
+        and w.params.kong_discarder_pays
+        and h.chain_kong_from is not None
+        and (known or len(chain) == 1)
+    ):
+        return h.chain_kong_from
+    return None
+
+
+def fanxue_due(w: WorkingCopy, seat: int, self_drawn: bool) -> tuple[int, tuple[int, ...] | None]:
+    """The 反雪 a self-drawing ``seat`` collects, and from whom (0, None: none)."""
+    if self_drawn and w.params.fanxue:
+        owed = fanxue_owed(w.last_result, seat)
+        if owed is not None:
+            fanxue, payers = owed
+            return fanxue, tuple(payers)
+    return 0, None
+
+
+def win_context(
+    w: WorkingCopy,
+    seat: int,
+    *,
+    self_drawn: bool,
+    discarder: int | None,
+    robbing: bool,
+    winners: int,
+    flower_win: str | None,
+    flower_loser: int | None,
+) -> WinContext:
+    """The shared win context of ``seat``'s win (:class:`scoring.context.WinContext`)."""
+    h = w.hand
+    s = w.seats[seat]
+    dealer = w.dealer
+    first_turn = first_turn_win(w, seat, self_drawn, robbing, discarder)
+    # the chain says what made each replacement draw; the rule set decides 包 from it
+    chain = h.chain if self_drawn else ()
+    known = all(x in CHAIN_KINDS for x in chain)
+    fanxue, fanxue_payers = fanxue_due(w, seat, self_drawn)
+    other_seats = others(seat)
+    return WinContext(
+        seat=seat,
+        dealer=seat == dealer,
+        dealer_seat=dealer,
+        streak=w.streak,
+        discarder=discarder,
+        discarder_is_dealer=discarder == dealer if discarder is not None else False,
+        ting=s.ting,
+        ting_timing=s.ting_kind if s.ting else None,
+        ting_concealed=s.ting_concealed,
+        ting_instant=s.ting and (s.draws - s.ting_at) <= (1 if self_drawn else 0),
+        tiles_left=drawable(h, w.params),
+        tiles_seen=h.discards_made - (0 if self_drawn or robbing else 1),
+        replacements=replacements_of(chain),
+        chain=chain if known and chain else None,
+        robbing_kong=robbing,
+        kong_discarder=kong_discarder_of(w, self_drawn, chain),
+        heaven=first_turn == "heaven",
+        earth=first_turn == "earth",
+        human=first_turn == "human",
+        winners=winners,
+        flower_win=dict(w.params.flower_win_ids).get(flower_win) if flower_win else None,
+        flower_loser=flower_loser,
+        flowers_others=tuple(len(w.seats[o].flowers) for o in other_seats),
+        ting_others=sum(1 for o in other_seats if w.seats[o].ting),
+        heaven_earth_ting_others=sum(
+            1 for o in other_seats if w.seats[o].ting_kind in ("heaven", "earth")
+        ),
+        hand_number=h.number,
+        fanxue=fanxue,
+        fanxue_payers=fanxue_payers,
+    )
 
 
 def build_hand(
@@ -60,77 +164,21 @@ def build_hand(
     flower_win: str | None = None,
     flower_loser: int | None = None,
 ) -> Hand:
-    h = w.hand
+    """The full hand ``seat`` would win with on ``win_tile``, its context included."""
     s = w.seats[seat]
     in_hand = self_drawn or flower_win is not None  # the win tile is among the concealed
     concealed = remove_tiles(s.concealed, win_tile) if in_hand else s.concealed
-    left = drawable(h, w.params)
-    if self_drawn:
-        last = left == 0
-        visible = visible_count(w, win_tile)
-    else:
-        last = left == 0 and not robbing
-        visible = visible_count(w, win_tile) - (0 if robbing else 1)
-    dealer = w.dealer
-    first_turn: str | None = None
-    if not h.interrupted:
-        if self_drawn and seat == dealer and s.draws == 0:
-            first_turn = "heaven"  # 天胡: the dealer wins with its dealt hand
-        elif self_drawn and seat != dealer and s.draws == 1:
-            first_turn = "human"  # 人胡: a non-dealer self-draws on its first draw
-        elif not self_drawn and not robbing and discarder == dealer and h.discards_made == 1:
-            first_turn = "earth"  # 地胡: a non-dealer wins on the dealer's first discard
-    instant = s.ting and (s.draws - s.ting_at) <= (1 if self_drawn else 0)
-    # the chain says what made each replacement draw; the rule set decides 包 from it
-    chain = h.chain if self_drawn else ()
-    known = all(x in CHAIN_KINDS for x in chain)  # (a state saved before: "kong", any kind)
-    kong_discarder = (
-        h.chain_kong_from
-        if self_drawn
-        and w.params.kong_discarder_pays
-        and h.chain_kong_from is not None
-        and (known or len(chain) == 1)
-        else None
-    )
-    fw_value = dict(w.params.flower_win_ids).get(flower_win) if flower_win else None
-    fanxue, fanxue_payers = 0, None
-    if self_drawn and w.params.fanxue:
-        owed = fanxue_owed(w.last_result, seat)
-        if owed is not None:
-            fanxue, payers = owed
-            fanxue_payers = tuple(payers)
-    other_seats = others(seat)
-    ctx = WinContext(
-        seat=seat,
-        dealer=seat == dealer,
-        dealer_seat=dealer,
-        streak=w.streak,
+    left = drawable(w.hand, w.params)
+    visible = visible_count(w, win_tile) - (0 if self_drawn or robbing else 1)
+    ctx = win_context(
+        w,
+        seat,
+        self_drawn=self_drawn,
         discarder=discarder,
-        discarder_is_dealer=discarder == dealer if discarder is not None else False,
-        ting=s.ting,
-        ting_timing=s.ting_kind if s.ting else None,
-        ting_concealed=s.ting_concealed,
-        ting_instant=instant,
-        tiles_left=left,
-        tiles_seen=h.discards_made - (0 if self_drawn or robbing else 1),
-        replacements=replacements_of(chain),
-        chain=chain if known and chain else None,
-        robbing_kong=robbing,
-        kong_discarder=kong_discarder,
-        heaven=first_turn == "heaven",
-        earth=first_turn == "earth",
-        human=first_turn == "human",
+        robbing=robbing,
         winners=winners,
-        flower_win=fw_value,
+        flower_win=flower_win,
         flower_loser=flower_loser,
-        flowers_others=tuple(len(w.seats[o].flowers) for o in other_seats),
-        ting_others=sum(1 for o in other_seats if w.seats[o].ting),
-        heaven_earth_ting_others=sum(
-            1 for o in other_seats if w.seats[o].ting_kind in ("heaven", "earth")
-        ),
-        hand_number=h.number,
-        fanxue=fanxue,
-        fanxue_payers=fanxue_payers,
     )
     flowers = s.flowers
     if flower_loser is not None and w.params.robbed_flowers_in_hand:
@@ -143,8 +191,8 @@ def build_hand(
         flowers=tuple(sorted(flowers)),
         win=WinInfo(
             self_drawn=self_drawn,
-            last_tile=last,
-            kong_replacement=any(x != "flower" for x in chain),
+            last_tile=left == 0 and (self_drawn or not robbing),
+            kong_replacement=any(x != "flower" for x in (w.hand.chain if self_drawn else ())),
             robbing_kong=robbing,
             fourth_tile=visible >= 3,
         ),
