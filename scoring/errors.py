@@ -14,6 +14,7 @@ __all__ = [
     "InvalidTileError",
     "NotAWinError",
     "ScoringError",
+    "SeatingError",
     "UnknownRuleSetError",
 ]
 
@@ -58,3 +59,15 @@ class UnknownRuleSetError(ScoringError):
     """No rule set registered under that name."""
 
     code = "unknown-ruleset"
+
+
+class SeatingError(ScoringError):
+    """Who sits where does not fit the win (settlement input): the instance's ``code`` says
+    which case (``discarder-is-winner``, ``self-drawn-with-discarder``,
+    ``discard-without-discarder``, ``one-winner-only``), the message names the field."""
+
+    code = "invalid-seating"
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        self.code = code

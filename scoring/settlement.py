@@ -33,11 +33,12 @@ from scoring.engine import (
     net,
     score,
 )
-from scoring.errors import InvalidHandError, ScoringError
+from scoring.errors import InvalidHandError, ScoringError, SeatingError
 from scoring.hand import Hand
 
 __all__ = [
     "MULTI_WIN_IDS",
+    "check_seating",
     "fanxue_owed",
     "fanxue_record",
     "multi_win_bonus",
@@ -163,12 +164,55 @@ def score_and_settle(obj: Any) -> dict[str, Any]:
         return result
     try:
         hand, rs = hand_and_ruleset(hand_obj)
+        check_seating(hand)
         pays = _settle_hands(rs, [hand], options)
     except ScoringError as e:
         return _error(ruleset, e)
     if pays is not None:
         result.update(_payments_json(pays))
     return result
+
+
+def check_seating(hand: Hand) -> None:
+    """Refuse a hand whose seats contradict its win (:class:`SeatingError`, naming the
+    field): the discarder is the winner; a self-drawn hand names a discarder. (A discard win
+    without a discarder is refused where the payments are settled: :func:`_settle_hands`.)"""
+    c = hand.context
+    if c.discarder is not None and c.discarder == c.seat:
+        raise SeatingError(
+            f"context 'discarder' is the winner's own seat ({c.seat}): a seat cannot win "
+            "on its own discard",
+            "discarder-is-winner",
+        )
+    if hand.win.self_drawn and c.discarder is not None:
+        raise SeatingError(
+            f"context 'discarder' ({c.discarder}) is given but 'win.self_drawn' is true: a "
+            "self-drawn win has no discarder (a 包 payer goes in 'kong_discarder')",
+            "self-drawn-with-discarder",
+        )
+    if c.kong_discarder is not None and c.kong_discarder == c.seat:
+        raise SeatingError(
+            f"context 'kong_discarder' is the winner's own seat ({c.seat})",
+            "discarder-is-winner",
+        )
+
+
+def _one_winner(rs: RuleSet[Any], hands: Sequence[Hand]) -> None:
+    """A rule set that takes one winner on a discard (``params["max_winners"]``, MCR: 1)
+    refuses several: the table takes the next in turn after the discarder (截和)."""
+    most = rs.params.get("max_winners")
+    if not isinstance(most, int) or len(hands) <= most:
+        return
+    seats = [h.context.seat for h in hands]
+    d = hands[0].context.discarder
+    head = None
+    if d is not None and all(isinstance(s, int) for s in seats):
+        head = min(seats, key=lambda s: (int(s or 0) - d) % 4)
+    took = f": the next in turn after the discarder, seat {head}" if head is not None else ""
+    raise SeatingError(
+        f"'winners': {rs.name} takes one winner on a discard{took} (截和), not {len(hands)}",
+        "one-winner-only",
+    )
 
 
 def _settle_hands(
@@ -178,6 +222,13 @@ def _settle_hands(
     c = hands[0].context
     if any(h.context.seat is None for h in hands) or c.dealer_seat is None:
         return None
+    for h in hands:
+        if not h.win.self_drawn and h.context.discarder is None and h.context.flower_win is None:
+            raise SeatingError(
+                "context 'discarder' is missing: a win on a discard (win.self_drawn false) is "
+                "paid by its discarder",
+                "discard-without-discarder",
+            )
     for h in hands:
         if (h.context.discarder, h.context.dealer_seat, h.context.streak) != (
             c.discarder,
@@ -210,6 +261,9 @@ def _several(obj: Mapping[str, Any], options: Mapping[str, Any] | None) -> dict[
     if len({h.ruleset for h in hands}) != 1:
         raise InvalidHandError("the winners' hands are for different rule sets")
     rs = parsed[0][1]
+    for h in hands:
+        check_seating(h)
+    _one_winner(rs, hands)
     out: dict[str, Any] = {"ruleset": rs.name, "error": None, "results": results}
     pays = _settle_hands(rs, hands, options)
     if pays is None:

@@ -412,6 +412,11 @@ class HandEnded(EventData):
     wall: list[TileCode]
     hands: Annotated[list[list[TileCode]], Doc("every seat's concealed tiles")]
     scores: list[int]
+    concealed_kongs: Annotated[
+        list[list[TileCode]] | None,
+        Omit,
+        Doc("every seat's concealed kongs, now shown: the tile of each, in meld order"),
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

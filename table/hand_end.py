@@ -166,6 +166,7 @@ def end_hand(w: WorkingCopy, winners: list[int], fanxue: dict[str, Any] | None =
             wall=[str(t) for t in h.wall],
             hands=[[str(t) for t in s.concealed] for s in w.seats],
             scores=list(w.scores),
+            concealed_kongs=[[str(m.first) for m in s.melds if m.concealed] for s in w.seats],
         )
     )
     keep = (winners and w.dealer in winners and p.dealer_keeps_on_win) or (

@@ -296,12 +296,33 @@ def _hand_won(ev: Ev) -> list[str]:
     e, r = ev.e, ev.r
     r.results.append({**e, "context": _context(ev.g, ev.h)})
     ev.g["phase"] = "between_hands"
+    _won_tile_moves(ev)
     out = []
     for w in e.get("winners") or []:
         total = (w.get("score") or {}).get("total")
         how = str(e.get("how", "")).replace("_", "-")
         out.append(f"{r.name_of(w['seat'])} wins ({how}) with {e.get('tile')}: {total}")
     return out
+
+
+def _won_tile_moves(ev: Ev) -> None:
+    """The won tile joins the (head) winner's hand: from the discarder's river, or from the
+    hand of the seat whose added kong was robbed (as the engine's view shows it)."""
+    e, seats = ev.e, ev.seats
+    d, winners, how = e.get("discarder"), e.get("winners") or [], e.get("how")
+    if how not in ("discard", "robbing_kong") or not isinstance(d, int) or not winners:
+        return
+    if not 0 <= d < len(seats):
+        raise MalformedMessage(f"hand_won: no seat {d}")
+    if how == "discard":
+        _take_from_river(seats[d], e.get("tile"))
+    else:
+        seats[d]["concealed_count"] -= 1
+        if d == ev.r.seat and e.get("tile") in (seats[d].get("concealed") or []):
+            _remove(seats[d]["concealed"], e["tile"])
+    head = winners[0].get("seat")
+    if isinstance(head, int) and 0 <= head < len(seats):
+        seats[head]["concealed_count"] += 1
 
 
 def _hand_drawn(ev: Ev) -> list[str]:
@@ -316,15 +337,30 @@ def _hand_ended(ev: Ev) -> list[str]:
     for i, tiles in enumerate(e.get("hands") or []):
         if i < len(seats):
             seats[i]["concealed"] = sort_tiles(tiles)
+            seats[i]["concealed_count"] = len(tiles)
+    for i, kongs in enumerate(e.get("concealed_kongs") or []):
+        if i < len(seats):
+            _show_kongs(seats[i], list(kongs))
     if "scores" in e:
         g["scores"] = list(e["scores"])
     g["phase"] = "between_hands"
     g["hands_played"] = int(g.get("hands_played", 0)) + 1
     h["pending"] = []
     if any(mm.get("tiles") is None for sv in seats for mm in sv["melds"]):
-        # another seat's concealed kong stays hidden in the events: a fresh snapshot shows it
+        # an older server does not show another seat's concealed kongs: a snapshot does
         ev.r.wants_snapshot = True
     return []
+
+
+def _show_kongs(seat_view: JSON, kongs: list[Any]) -> None:
+    """Another seat's concealed kongs, hidden until the hand ends, in meld order."""
+    melds = []
+    for m in seat_view["melds"]:
+        if m.get("kind") == "kong" and m.get("tiles") is None and kongs:
+            t = kongs.pop(0)
+            m = {**m, "tiles": [t, t, t, t]}
+        melds.append(m)
+    seat_view["melds"] = melds
 
 
 def _next_hand(ev: Ev) -> list[str]:
@@ -336,8 +372,9 @@ def _next_hand(ev: Ev) -> list[str]:
     if "hand" in e:
         g["hands_played"] = e["hand"]
     order = ("we", "ws", "ww", "wn")
-    for i, sv in enumerate(ev.seats):  # the view gives the winds of the next dealer
-        sv["wind"] = order[(i - int(g["dealer"])) % 4]
+    winds = e.get("seat_winds") or [order[(i - int(g["dealer"])) % 4] for i in range(4)]
+    for i, sv in enumerate(ev.seats):  # the winds of the next dealer (older servers: computed)
+        sv["wind"] = winds[i]
     return []
 
 

@@ -28,6 +28,27 @@ def seen_events(*ps: Peer) -> set[str]:
     return {e["type"] for p in ps for m in p.inbox if m["type"] == "events" for e in m["events"]}
 
 
+def events_of(etype: str, *ps: Peer) -> list[dict]:
+    return [
+        e
+        for p in ps
+        for m in p.inbox
+        if m["type"] == "events"
+        for e in m["events"]
+        if e["type"] == etype
+    ]
+
+
+def check_end_of_hand_fields(*ps: Peer) -> None:
+    """What a seat's view changes to at the end of a hand is said by the events: every
+    ``hand_ended`` shows each seat's concealed kongs, every ``next_hand`` the seat winds."""
+    ended = events_of("hand_ended", *ps)
+    assert ended and all(len(e["concealed_kongs"]) == 4 for e in ended)
+    for e in events_of("next_hand", *ps):
+        winds = e["seat_winds"]
+        assert winds[e["dealer"]] == "we" and sorted(winds) == ["we", "wn", "ws", "ww"]
+
+
 async def play_greedy(p: Peer, room: str, timeout: float, skip_first: bool) -> None:
     """Play the seat until the game is over: the preferred action when offered, else the
     first discard or pass; the first decision is left to time out when asked."""
@@ -99,6 +120,7 @@ async def test_a_hand_of_each_rule_set(peers, ruleset):
     assert {"hand_started", "dealt", "draw", "discard", "hand_ended", "game_over"} <= (
         seen_events(p)
     )
+    check_end_of_hand_fields(p)
 
 
 async def test_every_event_type_is_sent_and_fits_the_schema(peers):
@@ -126,3 +148,5 @@ async def test_every_event_type_is_sent_and_fits_the_schema(peers):
         seen_by.append(await watch_bots(peers, "hk-tw16", 8, DRAWS_LIKELY))
     missing = EVENT_TYPES - seen_events(*seen_by)
     assert not missing, f"never sent: {sorted(missing)}"
+    assert events_of("next_hand", *seen_by)
+    check_end_of_hand_fields(*seen_by)

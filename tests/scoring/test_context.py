@@ -80,7 +80,13 @@ def test_aliases_map_to_the_fields() -> None:
 def test_to_json_writes_the_field_names_and_round_trips() -> None:
     c = WinContext(dealer=True, streak=1, earth=True, replacements=("kong",), fanxue_payers=(1,))
     j = c.to_json()
-    assert list(j) == [*FIELDS, "first_turn"] and j["first_turn"] == "earth"
+    # ``chain`` only when given (the older form of a context has none)
+    assert list(j) == [*(f for f in FIELDS if f != "chain"), "first_turn"]
+    assert j["first_turn"] == "earth"
+    assert context_from_json(j) == c
+    c = WinContext(seat=1, chain=("kong-discard", "flower"), replacements=("kong", "flower"))
+    j = c.to_json()
+    assert list(j) == [*FIELDS, "first_turn"] and j["chain"] == ["kong-discard", "flower"]
     assert context_from_json(j) == c
 
 

@@ -4,9 +4,12 @@ instant items that come with a win (天誅地滅, 三叮一笑)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from table_testlib import PLAYABLE, Script, tiles
 
+from scoring.settlement import score_and_settle
 from table import ActionType, GameConfig, get_params, new_game
 from table.wall import Deal, build_wall
 
@@ -79,9 +82,101 @@ def test_kong_replacement_win_paid_by_the_kongs_discarder(ruleset: str) -> None:
     (w,) = won.data["winners"]
     ctx = w["hand"]["context"]
     assert ctx["replacements"] == ["kong"] and ctx["kong_discarder"] == 0
+    assert ctx["chain"] == ["kong-discard"]
     assert w["hand"]["win"]["kong_replacement"] is True and w["hand"]["win"]["self_drawn"]
     assert "kong-tsumo" in [i["id"] for i in w["score"]["items"]]
     assert [p["payer"] for p in w["payments"]] == [0]  # 包: the kong's discarder pays alone
+    assert [p["reason"] for p in w["payments"]] == ["kong-liability"]
+    assert _calculator_payments(sc, w) == _table_payments(w)
+
+
+# Seed 000, 連續花＋槓上自摸: "如開始為打出的明槓，則當打出明槓者放槍。當中若有補槓（或後補花）的情況，
+# 則當自摸。" — a chain started by a 明槓 on a discard: its discarder alone pays (包, above);
+# with an added kong (補槓) or a flower later in the chain it is a self-draw paid by all.
+HK_KONG = [r for r in PLAYABLE if get_params(r).kong_discarder_pays]
+
+
+def _table_payments(w: dict[str, Any]) -> list[tuple[int, int, int, str]]:
+    return [(p["payer"], p["payee"], p["amount"], p["reason"]) for p in w["payments"]]
+
+
+def _calculator_payments(sc: Script, w: dict[str, Any]) -> list[tuple[int, int, int, str]]:
+    """The same hand through ``mahjong-score`` (the room's settlement options)."""
+    r = score_and_settle({**w["hand"], "settlement": dict(sc.state.config.settlement)})
+    assert r["error"] is None, r["error"]
+    return [(p["payer"], p["payee"], p["amount"], p["reason"]) for p in r["payments"]]
+
+
+@pytest.mark.parametrize("ruleset", HK_KONG)
+def test_kong_then_added_kong_then_win_is_a_self_draw(ruleset: str) -> None:
+    """明槓 → 補槓 → win: seat 1 pungs 5s from the dealer, kongs the dealer's 9m, draws the
+    fourth 5s as the replacement and adds it to the pung, and wins on that kong's
+    replacement: the three others pay as on a self-draw, not the dealer alone."""
+    hands = [
+        tiles("5s 9m we ws ww wn dr dg dw 123m 567m 55p"),
+        tiles("999m 55s 123p 456p 11s 23s wn"),
+        tiles("22m 33m 44m 66m 77m 88m 77s 66s"),
+        tiles("we ws ww wn dr dg dw 1p 9p 2s 3s 7s 8s 9s 4p 6p"),
+    ]
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(
+        seed=quiet_seed(),
+        wall=build_wall(True, 16, 0, hands, tiles("1m 2m 3p"), tiles("5s 4s")),
+    )
+    sc.act(0, A.DISCARD, "5s")
+    sc.act(1, A.PUNG)
+    sc.pass_all()
+    sc.discard_unclaimed(1, "wn")
+    sc.discard_unclaimed(2, "1m")
+    sc.discard_unclaimed(3, "2m")
+    sc.act(0, A.DISCARD, "9m")
+    sc.act(1, A.KONG)
+    sc.pass_all()
+    assert sc.hand.seats[1].drawn == tiles("5s")[0]
+    sc.act(1, A.ADDED_KONG, "5s")
+    sc.pass_all()  # (the robbing window, where the rule set has one)
+    assert sc.hand.seats[1].drawn == tiles("4s")[0]
+    ev = sc.act(1, A.WIN)
+    (won,) = [e for e in ev if e.type == "hand_won"]
+    (w,) = won.data["winners"]
+    assert sorted(p["payer"] for p in w["payments"]) == [0, 2, 3]  # 當自摸: all three
+    ctx = w["hand"]["context"]
+    assert ctx["chain"] == ["kong-discard", "added-kong"] and ctx["kong_discarder"] == 0
+    assert ctx["replacements"] == ["kong", "kong"]
+    ids = [i["id"] for i in w["score"]["items"]]
+    assert "chain-flower-kong-tsumo" in ids
+    assert {p["reason"] for p in w["payments"]} == {"self-drawn"}
+    assert _calculator_payments(sc, w) == _table_payments(w)
+
+
+@pytest.mark.parametrize("ruleset", HK_KONG)
+def test_kong_then_flower_then_win_is_a_self_draw(ruleset: str) -> None:
+    """明槓 → flower → win: seat 1 kongs the dealer's 9m, its replacement is a flower, and
+    it wins on the flower's replacement (後補花): paid by all three, not the dealer alone."""
+    hands = [
+        tiles("9m we ws ww wn dr dg dw 123m 567m 55p 8s"),
+        tiles("999m 123p 456p 789p 11s 23s"),
+        tiles("22m 33m 44m 66m 77m 88m 55s 66s"),
+        tiles("we ws ww wn dr dg dw 1p 9p 2s 3s 7s 8s 9s 4p 6p"),
+    ]
+    sc = Script(new_game(GameConfig(ruleset, max_hands=1)))
+    sc.start(
+        seed=quiet_seed(),
+        wall=build_wall(True, 16, 0, hands, tiles("1m 2m"), tiles("f5 4s")),
+    )
+    sc.act(0, A.DISCARD, "9m")
+    sc.act(1, A.KONG)
+    sc.pass_all()
+    assert sc.hand.seats[1].drawn == tiles("4s")[0] and len(sc.hand.seats[1].flowers) == 1
+    ev = sc.act(1, A.WIN)
+    (won,) = [e for e in ev if e.type == "hand_won"]
+    (w,) = won.data["winners"]
+    assert sorted(p["payer"] for p in w["payments"]) == [0, 2, 3]  # 當自摸: all three
+    ctx = w["hand"]["context"]
+    assert ctx["chain"] == ["kong-discard", "flower"] and ctx["kong_discarder"] == 0
+    assert "chain-flower-kong-tsumo" in [i["id"] for i in w["score"]["items"]]
+    assert {p["reason"] for p in w["payments"]} == {"self-drawn"}
+    assert _calculator_payments(sc, w) == _table_payments(w)
 
 
 @pytest.mark.parametrize("ruleset", [r for r in PLAYABLE if get_params(r).instant])

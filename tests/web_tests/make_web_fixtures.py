@@ -76,8 +76,7 @@ def screen(view: JSON) -> JSON:
     h = view.get("hand")
     out: JSON = {
         "phase": view["phase"],
-        # after the last hand no event names the next dealer (the view moves it anyway)
-        "dealer": view["dealer"] if view["phase"] != "game_over" else None,
+        "dealer": view["dealer"],
         "round_wind": view["round_wind"],
         "scores": view["scores"],
         "hand": None,
@@ -90,7 +89,7 @@ def screen(view: JSON) -> JSON:
             "wall_left": h["wall_left"],
             "seats": [
                 {
-                    "wind": s["wind"] if view["phase"] != "game_over" else None,
+                    "wind": s["wind"],
                     "melds": s["melds"],
                     "flowers": s["flowers"],
                     "discards": s["discards"],

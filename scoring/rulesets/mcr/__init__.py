@@ -176,8 +176,9 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
         """Self-drawn: each of the three others pays 8 + total. Discard: the discarder pays
         8 + total, the two others 8 each. A hand under the 8-point minimum is no win."""
         if not result.minimum_met:
+            points = sum(i.total for i in result.items if i.id != FLOWERS)
             raise InvalidHandError(
-                f"{result.total} points ({MINIMUM} needed, flowers not counted): not a win"
+                f"{points} points ({MINIMUM} needed, flowers not counted): not a win"
             )
         base = 8
         out = []
@@ -206,6 +207,7 @@ def make_mcr(guards: bool = True) -> MCRRuleSet:
         minimum=MINIMUM,
         minimum_excludes=frozenset({FLOWERS}),
         exclusion=Exclusion.COUNTED,
+        params={"max_winners": 1},  # one winner on a discard: the next in turn (截和)
     )
 
 

@@ -831,6 +831,8 @@ export interface EventHandEnded {
   /** every seat's concealed tiles */
   hands: Tile[][];
   scores: number[];
+  /** every seat's concealed kongs, now shown: the tile of each, in meld order */
+  concealed_kongs?: Tile[][] | null;
 }
 
 /** a hand is dealt (first of the deal's events) */

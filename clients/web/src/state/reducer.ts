@@ -412,7 +412,23 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
       // the payments of the win follow as `payment` events; earlier ones this hand (kongs,
       // flowers) are counted too, so `net` is the whole hand
       r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], revealed: null };
-      return; // a tile won on a discard stays in the river, as the engine shows it
+      // the won tile joins the (head) winner's hand: it leaves the discarder's river (shown
+      // greyed, as a claimed one) or the hand of the seat whose added kong was robbed
+      const from = e.discarder === null ? undefined : seatOf(r, e.discarder);
+      const head = e.winners[0] ? seatOf(r, e.winners[0].seat) : undefined;
+      if (from && head && (e.how === "discard" || e.how === "robbing_kong")) {
+        if (e.how === "discard") {
+          from.discards = from.discards.slice(0, -1);
+          const river = r.rivers[from.seat];
+          const last = river?.[river.length - 1];
+          if (last) last.claimed = true;
+        } else {
+          from.concealed_count -= 1;
+          if (mine(r, from) && from.concealed) from.concealed = removeTiles(from.concealed, [e.tile]);
+        }
+        head.concealed_count += 1;
+      }
+      return;
     }
     case "hand_drawn": {
       r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], revealed: null };
@@ -427,6 +443,12 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
             s.concealed_count = tiles.length;
           }
           if (s.drawn !== undefined) s.drawn = null;
+          // another seat's concealed kongs are shown now, in meld order
+          const kongs = [...(e.concealed_kongs?.[i] ?? [])];
+          s.melds = s.melds.map((m): Meld => {
+            const t = m.kind === "kong" && m.concealed && m.tiles === null ? kongs.shift() : undefined;
+            return t ? { ...m, tiles: [t, t, t, t] } : m;
+          });
         });
         h.wall = e.wall;
         h.salt = e.salt;
@@ -441,7 +463,8 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
     case "next_hand": {
       g.dealer = e.dealer;
       h?.seats.forEach((s, i) => {
-        s.wind = WINDS[(i - e.dealer + 4) % 4] ?? "we"; // seat winds follow the dealer
+        // seat winds follow the dealer (said by seat_winds; computed for an older server)
+        s.wind = e.seat_winds?.[i] ?? WINDS[(i - e.dealer + 4) % 4] ?? "we";
       });
       g.round_wind = e.round_wind;
       g.streak = e.streak;
@@ -467,8 +490,7 @@ export function screen(r: RoomModel): unknown {
   const over = g.phase === "between_hands" || g.phase === "game_over"; // hands revealed
   return {
     phase: g.phase,
-    // after the last hand no event names the next dealer (the engine's view moves it anyway)
-    dealer: g.phase === "game_over" ? null : g.dealer,
+    dealer: g.dealer,
     round_wind: g.round_wind,
     scores: g.scores,
     hand: h
@@ -477,7 +499,7 @@ export function screen(r: RoomModel): unknown {
           turn: h.turn,
           wall_left: h.wall_left,
           seats: h.seats.map((s, i) => ({
-            wind: g.phase === "game_over" ? null : s.wind,
+            wind: s.wind,
             melds: s.melds,
             flowers: s.flowers,
             discards: (r.rivers[i] ?? []).filter((t) => !t.claimed).map((t) => t.tile),
