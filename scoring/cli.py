@@ -12,7 +12,9 @@ settles several winners of one discard, ``{"ruleset": "hk-tw16", "instant": even
 values an instant payment (see ``scoring/settlement.py``).
 
 Bad input never crashes: the result's ``error`` says what is wrong (and ``error_code`` gives
-its stable code); in ``--jsonl`` mode processing continues with the next line. The exit code
+its stable code: seats that contradict the win are ``discarder-is-winner``,
+``self-drawn-with-discarder``, ``discard-without-discarder``, ``one-winner-only`` — see
+``scoring/hand.py``); in ``--jsonl`` mode processing continues with the next line. The exit code
 is 0 when every hand scored, 1 when some input was bad, 2 for usage errors.
 """
 

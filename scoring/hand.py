@@ -20,6 +20,21 @@ breakdown uses it)::
 the previous player). ``context`` is the typed win context (:class:`scoring.context.WinContext`:
 its fields by name, and the documented aliases of older per-rule-set names); its keys may
 also be given at the top level. A key that is none of these is an error naming the nearest.
+
+The chain of replacement draws before a self-draw is ``context.chain``: what made each draw,
+in order — ``kong-discard`` (a kong claimed on a discard, 明槓; only first), ``added-kong``
+(補槓), ``concealed-kong`` (暗槓), ``flower`` — e.g. ``"chain": ["kong-discard", "flower"]``
+(it sets ``replacements``, the older ``flower`` / ``kong`` form). With ``kong_discarder``
+(the seat whose discard made that first kong) the rule set decides 包 from the chain
+(hk-tw16: only a chain of that kong alone). Older inputs without ``chain`` keep their
+meaning: ``kong_discarder`` given means 包.
+
+Settling (``mahjong-score`` with the seats) refuses seats that contradict the win, with an
+``error_code``: ``discarder-is-winner`` (``discarder`` or ``kong_discarder`` is the winner's
+``seat``), ``self-drawn-with-discarder`` (``win.self_drawn`` and a ``discarder``),
+``discard-without-discarder`` (a win on a discard with no ``discarder``; flower wins
+excepted), ``one-winner-only`` (several ``winners`` of one discard under a rule set that
+takes one, MCR).
 """
 
 from __future__ import annotations

@@ -12,7 +12,8 @@
   ``dealer_seat``, ``streak``) gains ``payments`` (each transfer: payer, payee, amount,
   reason) and ``net`` (per seat, summing to zero); ``settlement`` holds the rule set's
   options. ``{"ruleset": "hk-tw16", "instant": event}`` values an instant payment (即收 /
-  即罰) as the table does.
+  即罰) as the table does. Seats that contradict the win are refused
+  (:func:`check_seating`, :class:`~scoring.errors.SeatingError` and its codes).
 
 Pure: no state, no I/O.
 """
