@@ -51,10 +51,23 @@ __all__ = [
 #: typed event/wire definitions and the errors (read by introspection), the rule tables'
 #: row type (``scoring/rows.py``), the CLIs and simulators.
 MODULES: tuple[str, ...] = (
+    "table.codec",
     "table.model",
     "table.state",
+    "table.game_state",
     "table.params",
     "table.wall",
+    "table.tile_math",
+    "table.scoring_bridge",
+    "table.working",
+    "table.rule_flow",
+    "table.instant_payments",
+    "table.flows",
+    "table.wins",
+    "table.hand_end",
+    "table.turn",
+    "table.claims",
+    "table.deal",
     "table.engine",
     "table.views",
     "table.decisions",

@@ -1,6 +1,6 @@
 """The typed win context: one frozen record of the facts around a win.
 
-The table engine builds it once per win (``table.engine._build_hand``) and the hand parser
+The table engine builds it once per win (``table.wins.build_hand``) and the hand parser
 builds it from the hand JSON's ``context`` object (and from keys given at the top level of
 the hand); every rule set reads the fields it needs (``hand.context.dealer``, …) and
 ignores the others. The tiles, the win flags (:class:`scoring.hand.WinInfo`: self-drawn,

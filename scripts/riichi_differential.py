@@ -11,8 +11,11 @@ by default open tanyao, red fives, kazoe yakuman, no kiriage, double yakuman, no
 pinfu tsumo 20 fu) and compares han, fu (not on yakuman hands, where ours is null), the
 points (``total``: the ron payment or the sum of the tsumo payments) and the yaku with their
 han. A hand without a yaku must be one for both. Prints how often each of riichi.json's 48
-ids occurred. Exit status 1 when any hand disagrees or an id occurs fewer than
---min-coverage times.
+ids occurred and how often a red five was in each place a tile can be (concealed, the
+claimed tile of a chow / pung / open kong, elsewhere in those melds, inside an added or
+concealed kong, the winning tile self-drawn and on a discard, a dora and an ura-dora
+indicator). Exit status 1 when any hand disagrees, an id occurs fewer than --min-coverage
+times or a red-five place fewer than --min-red times (default: 1 % of the hands).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "scoring"))
 
-from riichi_gen import compare, generate  # noqa: E402
+from riichi_gen import RED_PLACES, compare, generate  # noqa: E402
 
 from scoring.rulesets.riichi import YAKU  # noqa: E402
 
@@ -40,17 +43,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--show", type=int, default=5, help="print up to N disagreements")
     ap.add_argument("--min-coverage", type=int, default=20)
+    ap.add_argument("--min-red", type=int, help="fewest red fives in each place")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
 
     rng = random.Random(args.seed)
     coverage: Counter[str] = Counter()
+    red_places: Counter[str] = Counter()
+    min_red = args.hands // 100 if args.min_red is None else args.min_red
     limits: Counter[str] = Counter()
     bad = []
     no_yaku = 0
     start = time.perf_counter()
     for _ in range(args.hands):
-        hand = generate(rng)
+        hand = generate(rng, red_places)
         ours, theirs, result = compare(hand)
         if ours != theirs:
             bad.append((hand, ours, theirs))
@@ -80,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
         if flag:
             short.append(yid)
         print(f"  {yid:20} {n:6}{flag}")
+    print("red fives in each place (hands with one there, % of all hands):")
+    short_red = []
+    for place in RED_PLACES:
+        n = red_places[place]
+        flag = "" if n >= min_red else "   <-- below --min-red"
+        if flag:
+            short_red.append(place)
+        print(f"  {place:30} {n:6} {100 * n / args.hands:5.2f} %{flag}")
     if args.json:
         Path(args.json).write_text(
             json.dumps(
@@ -91,13 +105,16 @@ def main(argv: list[str] | None = None) -> int:
                     "no_yaku": no_yaku,
                     "coverage": {y: coverage[y] for y in YAKU},
                     "limits": dict(limits),
+                    "red_places": {p: red_places[p] for p in RED_PLACES},
                 },
                 indent=1,
             )
         )
     if short:
         print(f"ids below {args.min_coverage} occurrences: {', '.join(short)}")
-    return 1 if bad or short else 0
+    if short_red:
+        print(f"red-five places below {min_red}: {', '.join(short_red)}")
+    return 1 if bad or short or short_red else 0
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ See docs/table.md.
 
 import mahjong_native  # noqa: F401  (first: selects the compiled or the pure modules)
 from table.decisions import Decision, DecisionKind, asked_in_window, decisions, decisions_json
-from table.engine import apply, drawable, new_game, tile_total, win_check
+from table.engine import apply, new_game
 from table.errors import (
     BadActionError,
     BadConfigError,
@@ -32,6 +32,7 @@ from table.errors import (
     UnknownRulesetError,
     WrongPhaseError,
 )
+from table.game_state import GameState
 from table.model import (
     HOUSE_RULES,
     Action,
@@ -39,17 +40,16 @@ from table.model import (
     Claim,
     Event,
     GameConfig,
-    GameState,
-    HandState,
     Payment,
     Phase,
-    SeatState,
 )
 from table.params import PARAMS, GameParams, get_params, param_names
 from table.player import RandomPlayer
 from table.replay import replay
+from table.state import HandState, SeatState, drawable, tile_total
 from table.views import legal_actions, legal_actions_json, view, view_event, view_event_json
 from table.wall import build_wall, commitment, verify_commitment
+from table.wins import win_check
 
 __all__ = [
     "HOUSE_RULES",

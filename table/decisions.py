@@ -30,7 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from table.model import GameState, Phase
+from table.game_state import GameState
+from table.model import Phase
 
 __all__ = ["Decision", "DecisionKind", "asked_in_window", "decisions", "decisions_json"]
 

@@ -1,5 +1,5 @@
-"""Value types of the table: actions, events, payments, claims, the game configuration
-(and, from :mod:`table.state`, the seat, hand and game states).
+"""Value types of the table: actions, events, payments, claims, the game configuration (the
+seat and hand states are in :mod:`table.state`, the game state in :mod:`table.game_state`).
 
 Everything here is an immutable value with a ``to_json()`` / ``from_json()`` pair producing
 plain dicts of str/int/bool/list/None (msgpack-ready). Tiles are :class:`scoring.Tile`,
@@ -9,7 +9,6 @@ melds :class:`scoring.Meld` (``from`` is relative to the meld's owner).
 from __future__ import annotations
 
 import enum
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +16,7 @@ from typing import Any
 from scoring.engine import get_ruleset
 from scoring.errors import ScoringError
 from scoring.tiles import Tile
+from table.codec import opt_tile, tile_json, tiles_from_json, value_repr
 from table.errors import BadActionError, BadConfigError
 from table.params import GameParams, get_params
 
@@ -28,55 +28,9 @@ __all__ = [
     "Claim",
     "Event",
     "GameConfig",
-    "GameState",
-    "HandState",
     "Payment",
     "Phase",
-    "SeatState",
 ]
-
-
-def _tile_json(t: Tile | None) -> str | None:
-    return None if t is None else _CODE[t]
-
-
-def _parse_tile(v: Any, what: str) -> Tile:
-    if not isinstance(v, str):
-        raise BadActionError(f"{what}: expected a tile code, got {v!r}")
-    try:
-        return Tile.parse(v)
-    except ScoringError as e:
-        raise BadActionError(f"{what}: {e}") from None
-
-
-def _opt_tile(v: Any, what: str) -> Tile | None:
-    return None if v is None else _parse_tile(v, what)
-
-
-_BY_CODE: dict[str, Tile] = {str(t): t for t in Tile}
-#: tile -> its code (``str(t)``, without a Python-level ``__str__`` call per tile)
-_CODE: dict[Tile, str] = {t: str(t) for t in Tile}
-
-
-def _tiles(v: Any, what: str) -> tuple[Tile, ...]:
-    if not isinstance(v, list | tuple):
-        raise BadActionError(f"{what}: expected a list of tile codes")
-    try:
-        return tuple([_BY_CODE[x] for x in v])
-    except (KeyError, TypeError):
-        return tuple(_parse_tile(x, what) for x in v)  # raises with the exact complaint
-
-
-def _wall_json(wall: tuple[Tile, ...]) -> str:
-    """The wall in a state's JSON: its tile codes joined by single spaces (one string
-    instead of a list of 136-144: the bulk of a stored state, cheap to write this way)."""
-    return " ".join([_CODE[t] for t in wall])
-
-
-def _wall_tiles(v: Any) -> tuple[Tile, ...]:
-    if isinstance(v, str):
-        return _tiles(v.split(), "wall")
-    return _tiles(v, "wall")  # a list of codes (states stored before the string form)
 
 
 # -- actions -----------------------------------------------------------------------------
@@ -96,34 +50,8 @@ class ActionType(enum.Enum):
     TIMEOUT = "timeout"  # sent by the server when the seat's deadline passed
 
 
-def _codes(tiles: tuple[Tile, ...]) -> list[str]:
-    return [_CODE[t] for t in tiles]
-
-
-def _result_json(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return dict(result) if result is not None else None
-
-
 #: each action type by its JSON name (a dict lookup: calling the Enum costs more)
 _ACTION_TYPES: dict[str, ActionType] = {t.value: t for t in ActionType}
-
-
-_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
-
-
-def _field_names(cls: type) -> tuple[str, ...]:
-    """The fields of a hand-written value type: its constructor's parameters, in order."""
-    names = _FIELD_NAMES.get(cls)
-    if names is None:
-        names = _FIELD_NAMES[cls] = tuple(inspect.signature(cls).parameters)
-    return names
-
-
-def _repr(obj: object) -> str:
-    """A dataclass's ``repr`` of the hand-written value types (here and in table/state.py):
-    every constructor parameter, in order, with the field of that name."""
-    pairs = ", ".join(f"{k}={getattr(obj, k)!r}" for k in _field_names(type(obj)))
-    return f"{type(obj).__name__}({pairs})"
 
 
 class Action:
@@ -167,7 +95,7 @@ class Action:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return value_repr(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type._value_, "seat": self.seat, "seq": self.seq}
@@ -205,8 +133,8 @@ class Action:
             except ValueError:
                 raise BadActionError("seed must be a hex string") from None
         wall_raw = obj.get("wall")
-        wall = _tiles(wall_raw, "wall") if wall_raw is not None else None
-        return cls(typ, seat, seq, _opt_tile(obj.get("tile"), "tile"), seed, wall)
+        wall = tiles_from_json(wall_raw, "wall") if wall_raw is not None else None
+        return cls(typ, seat, seq, opt_tile(obj.get("tile"), "tile"), seed, wall)
 
     def __str__(self) -> str:
         bits = [self.type.value, f"seat={self.seat}", f"seq={self.seq}"]
@@ -264,7 +192,7 @@ class Event:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return value_repr(self)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.type, **self.data}
@@ -324,11 +252,11 @@ class Claim:
     tile: Tile | None = None  # chow: lowest tile
 
     def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat, "type": self.type._value_, "tile": _tile_json(self.tile)}
+        return {"seat": self.seat, "type": self.type._value_, "tile": tile_json(self.tile)}
 
     @classmethod
     def from_json(cls, o: Mapping[str, Any]) -> Claim:
-        return cls(int(o["seat"]), ActionType(o["type"]), _opt_tile(o.get("tile"), "tile"))
+        return cls(int(o["seat"]), ActionType(o["type"]), opt_tile(o.get("tile"), "tile"))
 
 
 #: House rules a room may change, with their allowed values.
@@ -449,10 +377,3 @@ class GameConfig:
             except ScoringError as e:
                 raise BadConfigError(str(e)) from None
         return cfg
-
-
-# The states are in table/state.py (re-exported here: ``table.model`` names every value type;
-# ``table/__init__`` imports this module first, so this import finds it complete).
-from table.state import GameState as GameState  # noqa: E402
-from table.state import HandState as HandState  # noqa: E402
-from table.state import SeatState as SeatState  # noqa: E402

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 
 from scoring.tiles import Tile
-from table.engine import _counts, _isolated
-from table.model import Action, ActionType, GameState, Phase
+from table.game_state import GameState
+from table.model import Action, ActionType, Phase
+from table.tile_math import isolated_count, tile_counts
 from table.views import legal_actions
 
 __all__ = ["RandomPlayer", "tile_usefulness"]
@@ -75,7 +76,7 @@ class RandomPlayer:
             ActionType.DISCARD in by
             and state.params.ting
             and rng.random() < self.ting_rate
-            and _isolated(_counts(concealed)) <= 2
+            and isolated_count(tile_counts(concealed)) <= 2
         ):
             # 叮 when the hand allows it; asked only for hands with at most two isolated
             # tiles (the readiness search is the costly part; special shapes are skipped)

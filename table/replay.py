@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from table.engine import apply
-from table.model import Action, Event, GameState
+from table.game_state import GameState
+from table.model import Action, Event
 
 __all__ = ["replay"]
 

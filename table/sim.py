@@ -24,7 +24,8 @@ from typing import Any
 from scoring.tiles import Tile
 from table.engine import apply, new_game
 from table.errors import TableError
-from table.model import Action, ActionType, Event, GameConfig, GameState, Phase
+from table.game_state import GameState
+from table.model import Action, ActionType, Event, GameConfig, Phase
 from table.player import RandomPlayer
 
 __all__ = ["GameRecord", "Stats", "main", "play_game"]

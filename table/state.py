@@ -1,5 +1,5 @@
-"""The table's states: a seat's, the hand in play's and the whole game's (value types, each
-with ``to_json()`` / ``from_json()``; re-exported by :mod:`table.model`).
+"""The states of a hand: a seat's and the hand in play's (value types, each with
+``to_json()`` / ``from_json()``; the whole game's is :mod:`table.game_state`).
 
 They are plain classes with hand-written ``__init__``, ``__eq__``, ``__hash__`` and
 ``__repr__`` (a frozen dataclass's meaning), immutable by convention: compiled (mypyc) their
@@ -13,26 +13,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from scoring.hand import Meld
-from scoring.tiles import Tile, Wind
-from table.errors import BadActionError
-from table.model import (
-    _CODE,
-    Claim,
-    GameConfig,
-    Payment,
-    Phase,
-    _codes,
-    _opt_tile,
-    _repr,
-    _result_json,
-    _tile_json,
-    _tiles,
-    _wall_json,
-    _wall_tiles,
+from scoring.tiles import Tile
+from table.codec import (
+    TILE_CODE,
+    field_names,
+    opt_tile,
+    tile_codes,
+    tile_json,
+    tiles_from_json,
+    value_repr,
+    wall_from_json,
+    wall_json,
 )
+from table.errors import BadActionError
+from table.model import Claim
 from table.params import GameParams
 
-__all__ = ["GameState", "HandState", "SeatState"]
+__all__ = ["HandState", "SeatState", "drawable", "replace_hand", "replace_seat", "tile_total"]
 
 
 class SeatState:
@@ -122,7 +119,7 @@ class SeatState:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return value_repr(self)
 
     def to_json(self, prev: tuple[SeatState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
         """The JSON form; with ``prev`` (an earlier state of the seat and its ``to_json()``)
@@ -131,18 +128,18 @@ class SeatState:
         if prev is not None:
             old, o = prev
             melds = o["melds"] if old.melds is self.melds else [m.to_json() for m in self.melds]
-            flowers = o["flowers"] if old.flowers is self.flowers else _codes(self.flowers)
-            discards = o["discards"] if old.discards is self.discards else _codes(self.discards)
+            flowers = o["flowers"] if old.flowers is self.flowers else tile_codes(self.flowers)
+            discards = o["discards"] if old.discards is self.discards else tile_codes(self.discards)
             tsumogiri = (
-                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else _codes(self.tsumogiri)
+                o["tsumogiri"] if old.tsumogiri is self.tsumogiri else tile_codes(self.tsumogiri)
             )
             sets_paid = o["sets_paid"] if old.sets_paid is self.sets_paid else list(self.sets_paid)
             return self._json(melds, flowers, discards, tsumogiri, sets_paid)
         return self._json(
             [m.to_json() for m in self.melds],
-            _codes(self.flowers),
-            _codes(self.discards),
-            _codes(self.tsumogiri),
+            tile_codes(self.flowers),
+            tile_codes(self.discards),
+            tile_codes(self.tsumogiri),
             list(self.sets_paid),
         )
 
@@ -150,14 +147,14 @@ class SeatState:
         self, melds: Any, flowers: Any, discards: Any, tsumogiri: Any, sets_paid: Any
     ) -> dict[str, Any]:
         return {
-            "concealed": [_CODE[t] for t in self.concealed],
+            "concealed": [TILE_CODE[t] for t in self.concealed],
             "melds": melds,
             "flowers": flowers,
             "discards": discards,
-            "drawn": _tile_json(self.drawn),
+            "drawn": tile_json(self.drawn),
             "draws": self.draws,
             "ting": self.ting,
-            "ting_tile": _tile_json(self.ting_tile),
+            "ting_tile": tile_json(self.ting_tile),
             "ting_kind": self.ting_kind,
             "ting_at": self.ting_at,
             "ting_concealed": self.ting_concealed,
@@ -169,19 +166,19 @@ class SeatState:
     @classmethod
     def from_json(cls, o: Mapping[str, Any]) -> SeatState:
         return cls(
-            concealed=_tiles(o["concealed"], "concealed"),
+            concealed=tiles_from_json(o["concealed"], "concealed"),
             melds=tuple(Meld.from_json(m) for m in o["melds"]),
-            flowers=_tiles(o["flowers"], "flowers"),
-            discards=_tiles(o["discards"], "discards"),
-            drawn=_opt_tile(o.get("drawn"), "drawn"),
+            flowers=tiles_from_json(o["flowers"], "flowers"),
+            discards=tiles_from_json(o["discards"], "discards"),
+            drawn=opt_tile(o.get("drawn"), "drawn"),
             draws=int(o["draws"]),
             ting=bool(o["ting"]),
-            ting_tile=_opt_tile(o.get("ting_tile"), "ting_tile"),
+            ting_tile=opt_tile(o.get("ting_tile"), "ting_tile"),
             ting_kind=o.get("ting_kind"),
             ting_at=int(o["ting_at"]),
             ting_concealed=bool(o["ting_concealed"]),
             missed_win=bool(o["missed_win"]),
-            tsumogiri=_tiles(o["tsumogiri"], "tsumogiri"),
+            tsumogiri=tiles_from_json(o["tsumogiri"], "tsumogiri"),
             sets_paid=tuple(o["sets_paid"]),
         )
 
@@ -293,7 +290,7 @@ class HandState:
         return hash(self._fields())
 
     def __repr__(self) -> str:
-        return _repr(self)
+        return value_repr(self)
 
     @property
     def remaining(self) -> int:
@@ -307,7 +304,7 @@ class HandState:
         be changed in place."""
         if prev is not None:
             old, old_json = prev
-            wall = old_json["wall"] if old.wall is self.wall else _wall_json(self.wall)
+            wall = old_json["wall"] if old.wall is self.wall else wall_json(self.wall)
             seats = [
                 old_json["seats"][i]
                 if old.seats[i] is s
@@ -326,7 +323,7 @@ class HandState:
             chain = old_json["chain"] if old.chain is self.chain else list(self.chain)
             chase = old_json["chase"] if old.chase is self.chase else list(self.chase)
         else:
-            wall = _wall_json(self.wall)
+            wall = wall_json(self.wall)
             seats = [s.to_json() for s in self.seats]
             salt = self.salt.hex()
             dice = list(self.dice)
@@ -345,7 +342,7 @@ class HandState:
             "seats": seats,
             "turn": self.turn,
             "discarder": self.discarder,
-            "discard": _tile_json(self.discard),
+            "discard": tile_json(self.discard),
             "pending": pending,
             "claims": claims,
             "chain": chain,
@@ -364,7 +361,7 @@ class HandState:
         c = o["chase"]
         return cls(
             number=int(o["number"]),
-            wall=_wall_tiles(o["wall"]),
+            wall=wall_from_json(o["wall"]),
             front=int(o["front"]),
             back=int(o["back"]),
             salt=bytes.fromhex(o["salt"]),
@@ -373,7 +370,7 @@ class HandState:
             seats=(seats[0], seats[1], seats[2], seats[3]),
             turn=int(o["turn"]),
             discarder=o.get("discarder"),
-            discard=_opt_tile(o.get("discard"), "discard"),
+            discard=opt_tile(o.get("discard"), "discard"),
             pending=tuple(int(x) for x in o["pending"]),
             claims=tuple(Claim.from_json(x) for x in o["claims"]),
             chain=tuple(str(x) for x in o["chain"]),
@@ -384,163 +381,38 @@ class HandState:
         )
 
 
-class GameState:
-    """The whole table: game progress, the ledger and the hand in play.
+def drawable(hand: HandState, params: GameParams) -> int:
+    """Tiles that can still be drawn normally (the exhaustive-draw point is 0)."""
+    return max(0, hand.remaining - params.dead_wall)
 
-    Immutable (never assign to a field). A plain class with a hand-written ``__init__``,
-    ``__eq__``, ``__hash__`` and ``__repr__`` (a frozen dataclass's meaning), not a frozen
-    dataclass: its generated ``__init__`` is one ``object.__setattr__`` per field,
-    interpreted even when compiled (mypyc), and the engine builds new ones on every action.
-    """
 
-    __slots__ = (
-        "config",
-        "dealer",
-        "hand",
-        "hands_played",
-        "last_result",
-        "ledger",
-        "params",
-        "phase",
-        "round_index",
-        "scores",
-        "seq",
-        "streak",
-    )
+def tile_total(hand: HandState) -> int:
+    """Every tile accounted for: hands, melds, flowers, rivers and the wall (conservation)."""
+    n = hand.remaining
+    for s in hand.seats:
+        n += len(s.concealed) + len(s.flowers) + len(s.discards)
+        n += sum(len(m.tiles) for m in s.melds)
+    return n
 
-    def __init__(
-        self,
-        config: GameConfig,
-        params: GameParams,
-        seq: int,
-        phase: Phase,
-        dealer: int,
-        round_index: int,
-        hands_played: int,
-        streak: int,
-        scores: tuple[int, int, int, int],
-        ledger: tuple[Payment, ...],
-        hand: HandState | None,
-        last_result: Mapping[str, Any] | None = None,
-    ) -> None:
-        self.config = config
-        self.params = params
-        self.seq = seq
-        self.phase = phase
-        self.dealer = dealer
-        self.round_index = round_index  # 0 = East round …
-        self.hands_played = hands_played
-        self.streak = streak  # 連莊 count of the current dealer
-        self.scores = scores
-        self.ledger = ledger
-        self.hand = hand
-        self.last_result = last_result
 
-    def _fields(self) -> tuple[Any, ...]:
-        """The fields that count for ``==`` and ``hash``."""
-        return (
-            self.config,
-            self.seq,
-            self.phase,
-            self.dealer,
-            self.round_index,
-            self.hands_played,
-            self.streak,
-            self.scores,
-            self.ledger,
-            self.hand,
-        )
+# ``dataclasses.replace`` for the two value types the engine rebuilds on every action, from
+# their one list of fields (their constructors' parameters, :func:`table.codec.field_names`):
+# one constructor call with every field, the given one or the old one. Neither has a
+# ``__post_init__`` to run; any other key is ignored (tests/table/test_table_caches.py).
+_HAND_FIELDS = field_names(HandState)
+_SEAT_FIELDS = field_names(SeatState)
 
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not GameState:
-            return NotImplemented
-        assert isinstance(other, GameState)
-        return self._fields() == other._fields()
 
-    def __hash__(self) -> int:
-        return hash(self._fields())
+def replace_hand(h: HandState, kw: dict[str, Any]) -> HandState:
+    """``h`` with the fields named in ``kw`` replaced (``dataclasses.replace``)."""
+    return HandState(*[kw[n] if n in kw else getattr(h, n) for n in _HAND_FIELDS])
 
-    def __repr__(self) -> str:
-        return _repr(self)
 
-    @property
-    def round_wind(self) -> Wind:
-        return Wind.from_index(self.round_index)
+def _replace_seat(s: SeatState, kw: dict[str, Any]) -> SeatState:
+    return SeatState(*[kw[n] if n in kw else getattr(s, n) for n in _SEAT_FIELDS])
 
-    def seat_wind(self, seat: int) -> Wind:
-        return Wind.from_index((seat - self.dealer) % 4)
 
-    def to_json(self, prev: tuple[GameState, Mapping[str, Any]] | None = None) -> dict[str, Any]:
-        """The JSON form. With ``prev`` (an earlier state, e.g. the one this state was
-        applied to, and its ``to_json()``), the JSON of the unchanged parts (the config, the
-        ledger, the wall, unchanged seats) is taken from ``prev``'s instead of being rebuilt:
-        equal to ``to_json()``, but sharing those lists and dicts with ``prev``'s JSON, so
-        neither may be changed in place. One action changes little of the table, so this is
-        most of the cost of serialising the state after each action."""
-        if prev is None:
-            config: Any = self.config.to_json()
-            ledger: Any = [p.to_json() for p in self.ledger]
-            hand = self.hand.to_json() if self.hand else None
-        else:
-            old, old_json = prev
-            config = old_json["config"] if old.config is self.config else self.config.to_json()
-            if old.ledger is self.ledger:
-                ledger = old_json["ledger"]
-            elif self.ledger[: len(old.ledger)] == old.ledger:
-                ledger = [
-                    *old_json["ledger"],
-                    *(p.to_json() for p in self.ledger[len(old.ledger) :]),
-                ]
-            else:
-                ledger = [p.to_json() for p in self.ledger]
-            if self.hand is None:
-                hand = None
-            elif old.hand is not None and old_json.get("hand") is not None:
-                hand = self.hand.to_json((old.hand, old_json["hand"]))
-            else:
-                hand = self.hand.to_json()
-            # (the same scores, the same last hand's result: the same JSON, shared)
-            scores = old_json["scores"] if old.scores is self.scores else list(self.scores)
-            last = (
-                old_json["last_result"]
-                if old.last_result is self.last_result
-                else _result_json(self.last_result)
-            )
-            return self._json(config, scores, ledger, hand, last)
-        return self._json(config, list(self.scores), ledger, hand, _result_json(self.last_result))
-
-    def _json(
-        self, config: Any, scores: Any, ledger: Any, hand: Any, last_result: Any
-    ) -> dict[str, Any]:
-        return {
-            "config": config,
-            "seq": self.seq,
-            "phase": self.phase._value_,
-            "dealer": self.dealer,
-            "round_index": self.round_index,
-            "hands_played": self.hands_played,
-            "streak": self.streak,
-            "scores": scores,
-            "ledger": ledger,
-            "hand": hand,
-            "last_result": last_result,
-        }
-
-    @classmethod
-    def from_json(cls, o: Mapping[str, Any]) -> GameState:
-        cfg = GameConfig.from_json(o["config"])
-        s = o["scores"]
-        return cls(
-            config=cfg,
-            params=cfg.params(),
-            seq=int(o["seq"]),
-            phase=Phase(o["phase"]),
-            dealer=int(o["dealer"]),
-            round_index=int(o["round_index"]),
-            hands_played=int(o["hands_played"]),
-            streak=int(o["streak"]),
-            scores=(int(s[0]), int(s[1]), int(s[2]), int(s[3])),
-            ledger=tuple(Payment.from_json(p) for p in o["ledger"]),
-            hand=HandState.from_json(o["hand"]) if o.get("hand") else None,
-            last_result=o.get("last_result"),
-        )
+def replace_seat(seat: SeatState, **kw: Any) -> SeatState:
+    """``seat`` with the fields given replaced (``dataclasses.replace``; the names are not
+    checked: the engine only sets fields to values of the right types)."""
+    return _replace_seat(seat, kw)

@@ -20,18 +20,14 @@ from typing import Any
 
 from scoring.hand import MeldKind
 from scoring.tiles import Tile
-from table.engine import (
-    _W,
-    _counts,
-    _discard_win_error,
-    _others,
-    completes,
-    drawable,
-    may_self_win,
-    ready_discards,
-    self_win_kind,
-)
-from table.model import _CODE, EVENT_META_KEYS, Action, ActionType, Event, GameState, Phase
+from table.codec import TILE_CODE
+from table.game_state import GameState
+from table.model import EVENT_META_KEYS, Action, ActionType, Event, Phase
+from table.scoring_bridge import completes, ready_discards
+from table.state import drawable
+from table.tile_math import others, tile_counts
+from table.wins import discard_win_error, may_self_win, self_win_kind
+from table.working import WorkingCopy
 
 __all__ = [
     "legal_actions",
@@ -158,7 +154,7 @@ def _pending_seen(
     of the window counts as not answered until it closes (answers are private), ``seat``
     itself as it is."""
     if phase in (Phase.CLAIM, Phase.ROB) and discarder is not None:
-        return [i for i in _others(discarder) if i != seat or i in pending]
+        return [i for i in others(discarder) if i != seat or i in pending]
     return list(pending)
 
 
@@ -181,7 +177,7 @@ def legal_actions_json(state: GameState, seat: int, *, ting: bool = True) -> lis
         if tile is None:
             out.append({"type": t._value_, "seat": seat, "seq": seq})
         else:
-            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": _CODE[tile]})
+            out.append({"type": t._value_, "seat": seat, "seq": seq, "tile": TILE_CODE[tile]})
     return out
 
 
@@ -196,7 +192,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
     if state.phase is Phase.TURN:
         if seat != h.turn:
             return []
-        if may_self_win(state, seat) and self_win_kind(_W(state), seat) is not None:
+        if may_self_win(state, seat) and self_win_kind(WorkingCopy(state), seat) is not None:
             out.append((ActionType.WIN, None))
         if s.ting:
             if s.drawn is not None:
@@ -206,7 +202,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
         discard = ActionType.DISCARD
         out.extend([(discard, t) for t in kinds])
         if p.ting and ting:
-            ready = ready_discards(p.ruleset, tuple(_counts(s.concealed)), len(s.melds))
+            ready = ready_discards(p.ruleset, tuple(tile_counts(s.concealed)), len(s.melds))
             out.extend([(ActionType.TING, t) for t in ready])
         if h.remaining > 0:
             # four of a kind needs at least three tiles more than there are kinds
@@ -226,7 +222,7 @@ def _legal(state: GameState, seat: int, ting: bool) -> list[tuple[ActionType, Ti
     if (
         tile is not None
         and completes(state.config.ruleset, s.concealed, s.melds, tile)
-        and _discard_win_error(_W(state), seat) is None
+        and discard_win_error(WorkingCopy(state), seat) is None
     ):
         out.append((ActionType.WIN, None))
     if state.phase is Phase.ROB or s.ting:

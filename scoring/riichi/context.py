@@ -109,17 +109,29 @@ def hand_from_json(obj: Any) -> Hand:
     rules = house_rules_of(obj)
     reds: list[str] = []
 
-    def fives(value: Any) -> Any:
+    def fives(value: Any, count: bool = True) -> Any:
         if isinstance(value, str):
             if value in RED_FIVES:
                 if not rules.red_fives:
                     raise _no_red(value)
-                reds.append(value)
+                if count:
+                    reds.append(value)
                 return RED_FIVES[value].code
             return value
         if isinstance(value, list | tuple):
-            return [fives(v) for v in value]
+            return [fives(v, count) for v in value]
         return value  # Hand.from_json says what is wrong with it
+
+    def meld(m: Mapping[str, Any]) -> dict[str, Any]:
+        # the claimed tile is one of the meld's tiles, not one more: a red one is counted
+        # once, in the tiles, which must hold it
+        claimed = m.get("claimed")
+        if claimed in RED_FIVES and claimed not in (m.get("tiles") or ()):
+            raise InvalidHandError(f"claimed {claimed} is not among the meld's tiles")
+        out = {**m, **({"tiles": fives(m["tiles"])} if "tiles" in m else {})}
+        if "claimed" in m:
+            out["claimed"] = fives(claimed, count=False)
+        return out
 
     out = dict(obj)
     for key in ("concealed", "win_tile"):
@@ -127,12 +139,7 @@ def hand_from_json(obj: Any) -> Hand:
             out[key] = fives(out[key])
     melds = out.get("melds")
     if isinstance(melds, list):
-        out["melds"] = [
-            {**m, **{k: fives(m[k]) for k in ("tiles", "claimed") if k in m}}
-            if isinstance(m, Mapping)
-            else m
-            for m in melds
-        ]
+        out["melds"] = [meld(m) if isinstance(m, Mapping) else m for m in melds]
     if reds:
         if _ctx_get(obj, "red_fives") is not None:
             raise InvalidHandError(

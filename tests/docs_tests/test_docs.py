@@ -96,7 +96,7 @@ def _message_names() -> frozenset[str]:
 
 
 def _module_problem(dotted: str) -> str | None:
-    """Why a dotted name (`table.engine.may_self_win`) names nothing, or None."""
+    """Why a dotted name (`table.wins.may_self_win`) names nothing, or None."""
     parts = dotted.split(".")
     if parts[0] not in (*PACKAGES, "mahjong_native"):
         return None
@@ -122,7 +122,7 @@ def _module_problem(dotted: str) -> str | None:
 
 @pytest.mark.parametrize("path", DOCS)
 def test_named_modules_exist(path: str) -> None:
-    """Every dotted name of ours a doc names (`server.game`, `table.engine.may_self_win`)
+    """Every dotted name of ours a doc names (`server.game`, `table.wins.may_self_win`)
     is a module, or a name a module defines."""
     problems = []
     for line, text in parse(path).code_spans:
@@ -389,7 +389,7 @@ def test_docs_found() -> None:
 @pytest.mark.parametrize(
     ("name", "problem"),
     [
-        ("table.engine.may_self_win", None),
+        ("table.wins.may_self_win", None),
         ("server.welcome", None),
         ("mahjong_native.MODULES", None),
         ("scoring.context.WinContext", None),

@@ -67,7 +67,8 @@ def _any_pair(rng: random.Random) -> int:
 
 
 # -- families: (sets, pair, style) ------------------------------------------------------------
-# style: "any" (melds allowed), "closed" (no open meld), "kongs" (kongs likely)
+# style: "any" (melds allowed), "closed" (no open meld), "kongs" (kongs likely), "kongs4"
+# (every pung a kong), "fives" (many open melds and kongs)
 
 Family = Callable[[random.Random], tuple[list[Set], int, str]]
 
@@ -204,6 +205,19 @@ def f_green(rng: random.Random) -> tuple[list[Set], int, str]:
     return sets, rng.choice(GREEN), "any"
 
 
+def f_fives(rng: random.Random) -> tuple[list[Set], int, str]:
+    """Pungs and chows of fives, so that red fives land in every kind of meld."""
+    suits = [0, 9, 18]
+    rng.shuffle(suits)
+    sets: list[Set] = []
+    for i in range(4):
+        if i < 3 and rng.random() < 0.6:
+            sets.append(("pung", suits[i] + 4))
+        else:
+            sets.append(("chow", 9 * rng.randrange(3) + rng.randint(2, 4)))
+    return sets, rng.choice(SIMPLES), "fives"
+
+
 FAMILIES: list[tuple[float, Family]] = [
     (14, f_random),
     (8, f_simples),
@@ -221,6 +235,7 @@ FAMILIES: list[tuple[float, Family]] = [
     (3, f_honors),
     (4, f_terminals),
     (3, f_green),
+    (24, f_fives),
 ]
 # special shapes (weights): seven pairs, nine gates, thirteen orphans
 SPECIAL = [(6.0, "pairs"), (2.5, "gates"), (2.5, "orphans")]
@@ -259,15 +274,16 @@ def _tiles_of(kind: str, t: int) -> list[int]:
     return [t, t + 1, t + 2] if kind == "chow" else [t] * 3
 
 
-def generate(rng: random.Random) -> dict[str, Any]:
-    """One random winning riichi hand (our hand JSON)."""
+def generate(rng: random.Random, red_places: Counter[str] | None = None) -> dict[str, Any]:
+    """One random winning riichi hand (our hand JSON); ``red_places`` counts where its red
+    fives are (:data:`RED_PLACES`)."""
     while True:
-        hand = _try(rng)
+        hand = _try(rng, red_places)
         if hand is not None:
             return hand
 
 
-def _try(rng: random.Random) -> dict[str, Any] | None:
+def _try(rng: random.Random, red_places: Counter[str] | None) -> dict[str, Any] | None:
     total = sum(w for w, _ in FAMILIES) + sum(w for w, _ in SPECIAL)
     x = rng.random() * total
     special: str | None = None
@@ -295,23 +311,27 @@ def _try(rng: random.Random) -> dict[str, Any] | None:
             return None
         concealed = tiles
     else:
-        open_p = {"any": 0.3, "closed": 0.0, "kongs": 0.25, "kongs4": 0.25}[style]
-        kong_p = {"any": 0.08, "closed": 0.06, "kongs": 0.6, "kongs4": 1.0}[style]
+        open_p = {"any": 0.3, "closed": 0.0, "kongs": 0.25, "kongs4": 0.25, "fives": 0.6}[style]
+        kong_p = {"any": 0.08, "closed": 0.06, "kongs": 0.6, "kongs4": 1.0, "fives": 0.7}[style]
         for kind, t in sets:
             if kind == "pung" and rng.random() < kong_p:
-                conc = rng.random() < (0.5 if style != "closed" else 1.0)
+                conc = rng.random() < {"closed": 1.0, "fives": 0.35}.get(style, 0.5)
                 m: dict[str, Any] = {"kind": "kong", "tiles": [t] * 4}
                 if conc:
                     m["concealed"] = True
                 else:
                     m["from"] = rng.choice(["left", "opposite", "right"])
-                    if rng.random() < 0.3:
+                    m["claimed"] = t
+                    if rng.random() < (0.45 if style == "fives" else 0.3):
                         m["added"] = True
                 melds.append(m)
                 kongs += 1
             elif rng.random() < open_p:
                 src = "left" if kind == "chow" else rng.choice(["left", "opposite", "right"])
-                melds.append({"kind": kind, "tiles": _tiles_of(kind, t), "from": src})
+                tiles = _tiles_of(kind, t)
+                melds.append(
+                    {"kind": kind, "tiles": tiles, "claimed": rng.choice(tiles), "from": src}
+                )
             else:
                 concealed.extend(_tiles_of(kind, t))
         concealed.extend([pair, pair])
@@ -374,26 +394,16 @@ def _try(rng: random.Random) -> dict[str, Any] | None:
     out_concealed = [code(t) for t in sorted(concealed)]
     out_win = code(win)
     out_melds = [
-        {**m, "tiles": [code(t) for t in m["tiles"]]} if "tiles" in m else m for m in melds
+        {**m, "tiles": [code(t) for t in m["tiles"]]}
+        | ({"claimed": code(m["claimed"])} if "claimed" in m else {})
+        for m in melds
     ]
     out_dora = [code(t) for t in dora if t is not None]
     out_ura = [code(t) for t in ura if t is not None]
     if red_on:
-        for five, red in FIVES.items():
-            plain = code(five)
-            places: list[tuple[list[str], int]] = []
-            for lst in (out_concealed, *[m["tiles"] for m in out_melds], out_dora, out_ura):
-                places.extend((lst, i) for i, c in enumerate(lst) if c == plain)
-            if out_win == plain:
-                places.append(([], -1))
-            # all four fives: one of them is the red one
-            if not places or (rng.random() > 0.4 and len(places) < 4):
-                continue
-            lst, i = rng.choice(places)
-            if i < 0:
-                out_win = red
-            else:
-                lst[i] = red
+        out_win = _place_reds(
+            rng, out_concealed, out_melds, out_win, tsumo, out_dora, out_ura, red_places
+        )
     hand: dict[str, Any] = {
         "ruleset": "riichi",
         "concealed": out_concealed,
@@ -415,6 +425,91 @@ def _try(rng: random.Random) -> dict[str, Any] | None:
     if rules:
         hand["house_rules"] = rules
     return hand
+
+
+#: Every place a red five can be in a hand, as counted by :func:`generate`.
+RED_PLACES = (
+    "concealed",
+    "claimed tile of a chow",
+    "claimed tile of a pung",
+    "claimed tile of an open kong",
+    "in a chow, not claimed",
+    "in a pung, not claimed",
+    "in an open kong, not claimed",
+    "in an added kong",
+    "in a concealed kong",
+    "winning tile, self-drawn",
+    "winning tile, on a discard",
+    "dora indicator",
+    "ura-dora indicator",
+)
+
+
+def _meld_place(m: dict[str, Any], claimed: bool) -> str:
+    if m.get("concealed"):
+        return "in a concealed kong"
+    if m.get("added"):
+        return "in an added kong"
+    kind = {"chow": "a chow", "pung": "a pung", "kong": "an open kong"}[m["kind"]]
+    return f"claimed tile of {kind}" if claimed else f"in {kind}, not claimed"
+
+
+def _place_reds(
+    rng: random.Random,
+    concealed: list[str],
+    melds: list[dict[str, Any]],
+    win: str,
+    tsumo: bool,
+    dora: list[str],
+    ura: list[str],
+    red_places: Counter[str] | None,
+) -> str:
+    """Marks at most one five of each suit red (all four fives of a suit: one of them), in
+    any place of the hand: a place is picked first (each present one alike, so that rare
+    places are hit often), then a five there. Returns the winning tile (red or not)."""
+    for five, red in FIVES.items():
+        plain = code(five)
+        found: list[tuple[str, list[str], int, dict[str, Any] | None]] = []
+        for i, c in enumerate(concealed):
+            if c == plain:
+                found.append(("concealed", concealed, i, None))
+        for m in melds:
+            for i, c in enumerate(m["tiles"]):
+                if c == plain:
+                    # the claimed five of an open meld: red or one of the plain ones
+                    claimed = m.get("claimed") == plain and (
+                        m["kind"] == "chow" or rng.random() < 0.55
+                    )
+                    found.append((_meld_place(m, claimed), m["tiles"], i, m if claimed else None))
+        for name, lst in (("dora indicator", dora), ("ura-dora indicator", ura)):
+            found.extend((name, lst, i, None) for i, c in enumerate(lst) if c == plain)
+        if win == plain:
+            found.append(
+                (
+                    "winning tile, self-drawn" if tsumo else "winning tile, on a discard",
+                    [],
+                    -1,
+                    None,
+                )
+            )
+        places: dict[str, list[tuple[list[str], int, dict[str, Any] | None]]] = {}
+        for place, lst, i, m in found:
+            places.setdefault(place, []).append((lst, i, m))
+        n = sum(len(v) for v in places.values())
+        # all four fives: one of them is the red one
+        if not n or (rng.random() > 0.75 and n < 4):
+            continue
+        place = rng.choice(sorted(places))
+        lst, i, m = rng.choice(places[place])
+        if red_places is not None:
+            red_places[place] += 1
+        if i < 0:
+            win = red
+            continue
+        lst[i] = red
+        if m is not None:
+            m["claimed"] = red
+    return win
 
 
 def _previous(t: int) -> int:

@@ -127,7 +127,11 @@ def _map_hand(hand: dict[str, Any], tile: Any, indicator: Any) -> dict[str, Any]
     out = dict(hand)
     out["concealed"] = [tile(c) for c in hand["concealed"]]
     out["win_tile"] = tile(hand["win_tile"])
-    out["melds"] = [{**m, "tiles": [tile(c) for c in m["tiles"]]} for m in hand["melds"]]
+    out["melds"] = [
+        {**m, "tiles": [tile(c) for c in m["tiles"]]}
+        | ({"claimed": tile(m["claimed"])} if "claimed" in m else {})
+        for m in hand["melds"]
+    ]
     out["dora_indicators"] = [indicator(c) for c in hand["dora_indicators"]]
     out["ura_dora_indicators"] = [indicator(c) for c in hand["ura_dora_indicators"]]
     return out

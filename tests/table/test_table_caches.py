@@ -1,4 +1,4 @@
-"""Differential tests for the engine's memoised win check (``table.engine.completes``) and
+"""Differential tests for the engine's memoised win check (``table.scoring_bridge.completes``) and
 the direct JSON form of the legal actions: the cached answers equal the uncached
 computation (the rule set's ``is_complete`` tried on every tile kind; ``Action.to_json`` of
 each legal action) over random hands and over every state of seeded random games."""
@@ -24,19 +24,22 @@ from table import (
     GameState,
     HandState,
     Phase,
+    SeatState,
     TableError,
     legal_actions,
     legal_actions_json,
     replay,
 )
-from table.engine import _counts, _fast_replace, completes, get_scoring_ruleset
+from table.scoring_bridge import completes, get_scoring_ruleset
 from table.sim import play_game
+from table.state import replace_hand, replace_seat
+from table.tile_math import tile_counts
 
 
 def brute_win_tiles(ruleset: str, concealed: tuple[Tile, ...], melds: tuple[Meld, ...]) -> set[int]:
     """The uncached answer: every kind tried with the rule set's ``is_complete``."""
     rs = get_scoring_ruleset(ruleset)
-    c = _counts(concealed)
+    c = tile_counts(concealed)
     out = set()
     for t in range(34):
         c[t] += 1
@@ -128,13 +131,13 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
                     rest = list(s.concealed)
                     rest.remove(s.drawn)
                     cached = completes(ruleset, tuple(rest), s.melds, s.drawn)
-                    brute = rs.is_complete(_counts(s.concealed), len(s.melds), melds=s.melds)
+                    brute = rs.is_complete(tile_counts(s.concealed), len(s.melds), melds=s.melds)
                     assert cached == brute
                     wins += brute
                     checked += 1
                 elif state.phase is not Phase.TURN and seat in h.pending:
                     assert h.discard is not None
-                    c = _counts(s.concealed)
+                    c = tile_counts(s.concealed)
                     c[h.discard] += 1
                     cached = completes(ruleset, s.concealed, s.melds, h.discard)
                     assert cached == rs.is_complete(c, len(s.melds), melds=s.melds)
@@ -144,24 +147,28 @@ def test_seated_hands_and_legal_actions_json(ruleset: str) -> None:
 
 
 def test_the_engines_replace_sets_each_field_and_keeps_the_others() -> None:
-    """``table.engine._fast_replace`` (the engine's ``dataclasses.replace``, written out per
-    class) agrees with the constructor given every field, field by field, each field given the value of
+    """``table.state.replace_hand`` / ``replace_seat`` (the engine's ``dataclasses.replace``)
+    agrees with the constructor given every field, field by field, each field given the value of
     another game's hand, so a field added to the model and not to the replacer fails here."""
     a, b = (_a_hand(seed) for seed in (5, 6))
     for x, y in ((a, b), (a.seats[0], b.seats[1])):
-        assert _fast_replace(x, {}) == x
+        assert _replace(x, {}) == x
         # (the value types' fields: their constructor's parameters, in order)
         names = list(inspect.signature(type(x)).parameters)
         assert len(names) == (18 if isinstance(x, HandState) else 14)
         for name in names:
             other = getattr(y, name)
-            got = _fast_replace(x, {name: other})
+            got = _replace(x, {name: other})
             want = type(x)(**{n: other if n == name else getattr(x, n) for n in names})
             assert got == want
             assert getattr(got, name) == other  # (compiled: fixed tuples are unboxed)
             for n in names:
                 if n != name:
                     assert getattr(got, n) == getattr(x, n)
+
+
+def _replace(x: HandState | SeatState, kw: dict[str, Any]) -> HandState | SeatState:
+    return replace_hand(x, kw) if isinstance(x, HandState) else replace_seat(x, **kw)
 
 
 def _a_hand(seed: int):
@@ -176,12 +183,12 @@ def _a_hand(seed: int):
 def test_the_quick_pass_equals_the_general_path(
     ruleset: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``table.engine._pass_open`` (a pass or timeout that leaves its window open, without
+    """``table.claims.pass_leaving_window_open`` (a pass or timeout that leaves its window open, without
     the working copy) gives the state, its JSON and the events the general path gives, at
     every pending seat of every window of seeded games; it declines (None) the rest."""
     from table import engine
 
-    quick = engine._pass_open
+    quick = engine.pass_leaving_window_open
     cases = []
     for state in _states(ruleset, f"quick-pass-{ruleset}"):
         h = state.hand
@@ -196,7 +203,7 @@ def test_the_quick_pass_equals_the_general_path(
         got = quick(state, a)
         used += got is not None
         fast.append(got)
-    monkeypatch.setattr(engine, "_pass_open", lambda state, a: None)
+    monkeypatch.setattr(engine, "pass_leaving_window_open", lambda state, a: None)
     for (state, a), got in zip(cases, fast, strict=True):
         try:
             want = engine.apply(state, a)
@@ -265,9 +272,10 @@ class _Str(str):
 
 @pytest.mark.parametrize("ruleset", PLAYABLE)
 def test_may_self_win_is_necessary(ruleset: str) -> None:
-    """``table.engine.may_self_win`` (the legal actions' shortcut on a turn) is never False
+    """``table.wins.may_self_win`` (the legal actions' shortcut on a turn) is never False
     when the turn seat may win (``self_win_kind``), at every turn of seeded games."""
-    from table.engine import _W, may_self_win, self_win_kind
+    from table.wins import may_self_win, self_win_kind
+    from table.working import WorkingCopy
 
     turns = wins = 0
     for state in _states(ruleset, f"may-self-win-{ruleset}"):
@@ -275,7 +283,7 @@ def test_may_self_win_is_necessary(ruleset: str) -> None:
         if h is None or state.phase is not Phase.TURN:
             continue
         turns += 1
-        if self_win_kind(_W(state), h.turn) is not None:
+        if self_win_kind(WorkingCopy(state), h.turn) is not None:
             wins += 1
             assert may_self_win(state, h.turn)
     assert turns > 50
@@ -322,23 +330,23 @@ def test_the_value_types_compare_hash_and_print_as_dataclasses() -> None:
 
 
 def test_the_engines_events_take_owner_and_secret_from_the_definitions() -> None:
-    """``table.engine._event`` reads an event definition's owner and secret fields as
+    """``table.working.make_event`` reads an event definition's owner and secret fields as
     ``EventData.owner`` / ``secret`` give them; a definition with its own (``Kong``) has
     them called, for every event class."""
     from table import events as E
-    from table.engine import _owned
+    from table.working import event_has_owner
 
     own = 0
     for cls in E.EVENT_CLASSES:
         if cls.owner is E.EventData.owner and cls.secret is E.EventData.secret:
-            assert _owned(cls) == bool(cls.SECRET or cls.PRIVATE)
+            assert event_has_owner(cls) == bool(cls.SECRET or cls.PRIVATE)
         else:
             own += 1
-            assert _owned(cls) is None  # (Kong: its owner and secret depend on the kong)
+            assert event_has_owner(cls) is None  # (Kong: its owner and secret depend on the kong)
     assert own == 1
 
     class Odd(E.Answered):
         def owner(self) -> int | None:
             return None
 
-    assert _owned(Odd) is None
+    assert event_has_owner(Odd) is None

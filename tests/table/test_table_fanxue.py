@@ -12,8 +12,8 @@ import pytest
 from table_testlib import Script, tiles
 
 import scoring
+from scoring.settlement import fanxue_owed, fanxue_record
 from table import ActionType, GameConfig, Phase, new_game
-from table.engine import fanxue_owed, fanxue_record
 from table.wall import build_wall
 
 A = ActionType

@@ -25,8 +25,8 @@ from table_testlib import (
 )
 
 from table import Action, Event, GameConfig, GameState, Phase, apply, replay
+from table.game_state import GameState as StateModel
 from table.model import Action as ActionModel
-from table.model import GameState as StateModel
 from table.sim import play_game
 
 

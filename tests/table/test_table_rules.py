@@ -22,7 +22,7 @@ from table import (
     view,
     view_event,
 )
-from table.engine import ready_discards
+from table.scoring_bridge import ready_discards
 from table.wall import build_wall
 
 A = ActionType
