@@ -70,7 +70,9 @@ def settle_hand(
             Seating(winner=seat, discarder=payer, dealer=dealer, streak=streak, players=players),
             dict(options or {}),
         )
-        out.append([Payment(p.payer, p.payee, p.amount, p.reason or "win") for p in pays])
+        out.append(
+            [Payment(p.payer, p.payee, p.amount, p.reason or "win", p.parts, p.share) for p in pays]
+        )
     return out
 
 

@@ -555,12 +555,15 @@ def _wind(w: ScoringWind) -> WindCode:
     return _WINDS[w.index]
 
 
-def _winner(seat: int, hand: Hand, res: ScoreResult, pays: list[Payment]) -> E.WinnerJSON:
+def _winner(
+    seat: int, hand: Hand, res: ScoreResult, pays: list[Payment], found: list[ScorePayment]
+) -> E.WinnerJSON:
+    """A winner of ``hand_won``: each payment with the settlement's arithmetic (``parts``)."""
     return E.WinnerJSON(
         seat=seat,
         hand=hand.to_json(),
         score=res.to_json(),
-        payments=[p.to_json() for p in pays],
+        payments=[{**p.to_json(), **f.explained()} for p, f in zip(pays, found, strict=True)],
     )
 
 
@@ -1447,7 +1450,7 @@ def _finish_self_win(w: _W, seat: int, kind: str) -> None:
             how="self_drawn" if kind == "self" else "flowers",
             tile=str(hand.win_tile),
             discarder=payer,
-            winners=[_winner(seat, hand, res, pays)],
+            winners=[_winner(seat, hand, res, pays, found)],
         )
     )
     _end_hand(w, [seat])
@@ -1476,7 +1479,7 @@ def _finish_discard_win(w: _W, winners: list[int], robbing: bool) -> None:
     for (seat, hand, res), found in zip(scored, settled, strict=True):
         pays = _pay(w, found)
         _win_instants(w, seat, discarder)
-        out.append(_winner(seat, hand, res, pays))
+        out.append(_winner(seat, hand, res, pays, found))
     w.emit(
         E.HandWon(
             hand=w.hands_played,

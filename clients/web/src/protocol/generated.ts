@@ -199,6 +199,15 @@ export interface Meld {
 
 export type Notice = NoticeRoomCreated | NoticeJoined | NoticeLeft | NoticeSeatAway | NoticeSeatBack | NoticeBotTookOver | NoticeRoomClosed | NoticeKicked | NoticeHostChanged | NoticePaused | NoticeResumed | NoticeGameOver;
 
+/** One term of a payment's arithmetic (``scoring.engine.Part``): ``value`` × ``times``. */
+export interface Part {
+  /** base (底), points (the hand's value in the rule set's unit), dealer (莊), streak (連n拉n), fanxue (反雪) */
+  kind: string;
+  value: number;
+  /** absent: 1 (e.g. per_fan, unit) */
+  times?: number | null;
+}
+
 /** Who paused the game (``pause_game``) and when. */
 export interface Pause {
   /** a player id, p_… */
@@ -215,6 +224,10 @@ export interface Payment {
   payee: number;
   amount: number;
   reason: string;
+  /** hand_won only: the settlement's arithmetic, amount = ⌈Σ value × times / share⌉ (absent: the rule set gives none) */
+  parts?: Part[] | null;
+  /** with parts: the sum is split this many ways, rounded up */
+  share?: number | null;
 }
 
 /** A public room in ``room_list``. */

@@ -13,6 +13,7 @@ import type {
   Lobby,
   Meld,
   Notice,
+  Payment,
   SeatView,
   SnapshotMessage,
   Tile,
@@ -39,6 +40,8 @@ export interface HandResult {
   reason?: string;
   /** each seat's net from this hand's payments */
   net: number[];
+  /** every payment of the hand (the win's, and instant payments: hk-tw16), in order */
+  payments: Payment[];
   /** every seat's concealed tiles, revealed at the end */
   revealed: Tile[][] | null;
 }
@@ -72,6 +75,8 @@ export interface RoomModel {
   gap: boolean;
   /** each seat's net from the payments of the hand in play (kongs, flowers, the win) */
   handNet: number[];
+  /** the payments of the hand in play, in order */
+  handPayments: Payment[];
 }
 
 const MAX_CHAT = 100;
@@ -150,6 +155,7 @@ export function fromSnapshot(f: SnapshotMessage, keepChat: ChatLine[] = []): Roo
     log: [],
     gap: false,
     handNet: [0, 0, 0, 0],
+    handPayments: [],
   };
 }
 
@@ -289,6 +295,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
     r.lastDiscard = null;
     r.result = null;
     r.handNet = [0, 0, 0, 0];
+    r.handPayments = [];
     return;
   }
   const g = r.game;
@@ -419,17 +426,21 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
     case "payment": {
       g.scores = g.scores.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
       r.handNet = r.handNet.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
-      if (r.result) r.result.net = [...r.handNet];
+      r.handPayments = [...r.handPayments, { hand: e.hand, payer: e.payer, payee: e.payee, amount: e.amount, reason: e.reason }];
+      if (r.result) {
+        r.result.net = [...r.handNet];
+        r.result.payments = r.handPayments;
+      }
       return;
     }
     case "hand_won": {
       // the payments of the win follow as `payment` events; earlier ones this hand (kongs,
       // flowers) are counted too, so `net` is the whole hand
-      r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], revealed: null };
+      r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], payments: r.handPayments, revealed: null };
       return; // a tile won on a discard stays in the river, as the engine shows it
     }
     case "hand_drawn": {
-      r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], revealed: null };
+      r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], payments: r.handPayments, revealed: null };
       return;
     }
     case "hand_ended": {
