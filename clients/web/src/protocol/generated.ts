@@ -31,6 +31,15 @@ export interface ChatLine {
 
 export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientSwapSeats | ClientKick | ClientMakeHost | ClientPauseGame | ClientResumeGame | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints | ClientToggles;
 
+/** A public countdown of the table (``clocks``): what everyone may know is running. */
+export interface Clock {
+  seat: number;
+  /** turn: the seat's turn deadline (the server discards for it then); grace: the seat's player is away and a bot takes the seat then */
+  kind: "turn" | "grace";
+  /** ms since the epoch, server clock */
+  at: number;
+}
+
 export interface DiscardHint {
   tile: Tile;
   /** after the discard */
@@ -1103,6 +1112,8 @@ export interface ServerEvents {
   legal?: Action[] | null;
   /** when the server acts for you (ms since the epoch, server clock) */
   deadline?: number | null;
+  /** the table's public countdowns while a game is played: the turn deadline of the seat in turn and each away seat's grace until a bot plays it; never a claim window's (present in every frame of a running game; empty: none) */
+  clocks?: Clock[] | null;
   /** sparse delivery: the seq of your previous frame */
   prev?: number | null;
 }
@@ -1178,6 +1189,8 @@ export interface ServerSnapshot {
   legal?: Action[] | null;
   /** when the server acts for you (ms since the epoch, server clock) */
   deadline?: number | null;
+  /** the table's public countdowns while a game is played: the turn deadline of the seat in turn and each away seat's grace until a bot plays it; never a claim window's (present in every frame of a running game; empty: none) */
+  clocks?: Clock[] | null;
   /** the id of the request this answers */
   re?: number | null;
 }

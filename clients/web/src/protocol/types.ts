@@ -42,3 +42,5 @@ export type ScoredPattern = G.ScoreItem;
 /** A ledger line; in `hand_won` with the settlement's arithmetic (`parts`, `share`). */
 export type Payment = G.Payment;
 export type PaymentPart = G.Part;
+/** A public countdown of the table: the seat in turn's deadline, an away seat's grace. */
+export type Clock = G.Clock;

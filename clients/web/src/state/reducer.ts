@@ -5,6 +5,7 @@
 
 import type {
   ChatLine,
+  Clock,
   EventsMessage,
   GameEvent,
   GameSummary,
@@ -77,6 +78,10 @@ export interface RoomModel {
   handNet: number[];
   /** the payments of the hand in play, in order */
   handPayments: Payment[];
+  /** the table's public countdowns (the seat in turn, away seats' grace): `clocks` */
+  clocks: Clock[];
+  /** how many discards, melds and wins the frames showed (the sounds play each new one) */
+  cues: { discard: number; meld: number; win: number };
 }
 
 const MAX_CHAT = 100;
@@ -156,6 +161,8 @@ export function fromSnapshot(f: SnapshotMessage, keepChat: ChatLine[] = []): Roo
     gap: false,
     handNet: [0, 0, 0, 0],
     handPayments: [],
+    clocks: f.clocks ?? [],
+    cues: { discard: 0, meld: 0, win: 0 },
   };
 }
 
@@ -174,6 +181,9 @@ export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
     chat: m.chat,
     log: [...m.log],
   };
+  // every frame of a running game carries the clocks (absent: the game is not running)
+  r.clocks = f.clocks ?? (f.legal !== undefined ? [] : m.clocks);
+  if (f.lobby && f.lobby.status !== "playing") r.clocks = [];
   if (f.lobby) {
     r.lobby = f.lobby;
     const me = f.lobby.seats.findIndex((s) => s?.player === m.you.player);
@@ -189,6 +199,14 @@ export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
   if (f.chat) r.chat = [...m.chat, f.chat].slice(-MAX_CHAT);
   if (f.notice) applyNotice(r, f.notice);
   for (const e of f.events) applyEvent(r, e);
+  // what happened, counted for the optional sounds (ui/signals.tsx plays each new one)
+  const cues = { ...m.cues };
+  for (const e of f.events) {
+    if (e.type === "discard") cues.discard += 1;
+    else if (e.type === "claimed" || e.type === "kong") cues.meld += 1;
+    else if (e.type === "hand_won") cues.win += 1;
+  }
+  r.cues = cues;
   r.legal = f.legal ?? [];
   r.deadline = f.deadline ?? null;
   r.log = r.log.slice(-MAX_LOG);

@@ -13,6 +13,7 @@ import { Chat } from "./lobby";
 import { GameOver } from "./gameover";
 import { ResultDialog } from "./result";
 import { seatWords } from "./seat";
+import { SeatClock, SoundSwitch, useSignals } from "./signals";
 import { MeldView, Tile } from "./tile";
 
 type WindCode = "we" | "ws" | "ww" | "wn";
@@ -84,6 +85,9 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
     if (a) act(a);
   };
   const tingSel = tings.find((d) => d.tile === selected);
+  // your answer to the window is in (held): nothing to do but wait for the others
+  const waitingTable = !claiming && room.legal.some((a) => a.type === "pass") && (g.phase === "claim" || g.phase === "rob");
+  useSignals(room, discards.length > 0, claiming);
 
   useEffect(() => setHideResult(false), [room.result?.hand, room.result?.kind]);
   useEffect(() => {
@@ -154,6 +158,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           {t.chat}
           {room.chat.length ? ` (${room.chat.length})` : ""}
         </button>
+        <SoundSwitch />
         <LangSwitch />
         <button type="button" class="small" data-testid="leave" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
           {t.leave}
@@ -169,7 +174,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
       {h && (
         <div class="felt">
           {order.map((seat, k) => (
-            <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} />
+            <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} offset={client.state.offset} />
           ))}
           <div class="center">
             {order.map((seat, k) => (
@@ -182,6 +187,11 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
             </div>
           </div>
         </div>
+      )}
+      {waitingTable && (
+        <p class="waiting-table" role="status" data-testid="waiting-table">
+          {t.waitingTable}
+        </p>
       )}
       {claiming && h && (
         <section class="sheet" data-testid="claim">
@@ -285,7 +295,7 @@ function Hand({ seat, selected, canDiscard, onTap }: { seat: SeatView; selected:
   );
 }
 
-function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
+function SeatPanel({ room, seat, where, offset }: { room: RoomModel; seat: number; where: string; offset: number }) {
   const g = room.game!;
   const s = g.hand!.seats[seat]!;
   const ls = room.lobby.seats[seat];
@@ -306,6 +316,7 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
         {ls?.away && <span class="badge">{t.away}</span>}
         {g.dealer === seat && <span class="badge dealer">{t.dealer}</span>}
         {s.ting && <span class="badge ting">叮</span>}
+        <SeatClock room={room} seat={seat} offset={offset} />
         <span class="score" data-testid="score">
           {num(g.scores[seat] ?? 0)}
         </span>
