@@ -143,6 +143,16 @@ async def test_a_hand_of_each_rule_set(peers, ruleset):
     assert {"hand_started", "dealt", "draw", "discard", "hand_ended", "game_over"} <= (
         seen_events(p)
     )
+    # the public clocks: in every frame of the running game; none while a claim window is
+    # open (the frame of a discard), the turn's of the seat that just drew otherwise
+    frames = [m for m in p.inbox if m["type"] == "events" and "legal" in m]
+    assert frames and all("clocks" in m for m in frames)
+    for m in frames:
+        last = m["events"][-1]["type"] if m["events"] else None
+        if last in ("discard", "ting", "kong_declared"):
+            assert m["clocks"] == [], m
+        for c in m["clocks"]:
+            assert c["kind"] == "turn"
 
 
 async def test_every_event_type_is_sent_and_fits_the_schema(peers):
