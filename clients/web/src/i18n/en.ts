@@ -200,6 +200,8 @@ export const en = {
   handCol: "hand",
   rematch: "Rematch",
   saveLog: "Save game log",
+  chartLabel: (scores: string) => `Score chart over the hands; final scores: ${scores}`,
+  chartHands: (n: number) => (n === 1 ? "1 hand" : `${n} hands`),
 
   // hints and play settings
   noHand: "no hand",

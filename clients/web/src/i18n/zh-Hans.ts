@@ -189,6 +189,8 @@ export const zhHans: Catalogue = {
   handCol: "局",
   rematch: "再来一局",
   saveLog: "保存牌谱",
+  chartLabel: (scores) => `各局得分走势图；最后得分：${scores}`,
+  chartHands: (n) => `${n} 局`,
 
   noHand: "没有手牌",
   winningHand: "已经和牌",

@@ -189,6 +189,8 @@ export const zhHant: Catalogue = {
   handCol: "局",
   rematch: "再來一局",
   saveLog: "儲存牌譜",
+  chartLabel: (scores) => `各局得分走勢圖；最後得分：${scores}`,
+  chartHands: (n) => `${n} 局`,
 
   noHand: "沒有手牌",
   winningHand: "已經糊牌",

@@ -1,10 +1,12 @@
-// The end of the game: standings with ranks, every hand in the ledger (draws too), Rematch,
+// The end of the game: standings with ranks, the score chart (ui/chart.tsx), every hand in
+// the ledger (draws too), Rematch,
 // Save game log (`get_log` as JSON) and Leave.
 import type { Client } from "../net/client";
 import type { RoomModel } from "../state/reducer";
 import { t } from "../i18n";
 import { num, signed } from "./format";
 import { LangSwitch } from "./lang";
+import { handRows, ScoreChart } from "./chart";
 import { seatWords } from "./seat";
 
 export function GameOver({ client, room }: { client: Client; room: RoomModel }) {
@@ -14,14 +16,7 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
   // equal scores share a rank (1, 2, 2, 4)
   const rank = (i: number) => 1 + standings.filter((j) => (s.scores[j] ?? 0) > (s.scores[i] ?? 0)).length;
   // every hand played has a row, a drawn hand (no payments) too
-  const perHand = new Map<number, number[]>();
-  for (let hand = 0; hand < (s.hands_played ?? 0); hand++) perHand.set(hand, [0, 0, 0, 0]);
-  for (const p of s.ledger) {
-    const row = perHand.get(p.hand) ?? [0, 0, 0, 0];
-    row[p.payee] = (row[p.payee] ?? 0) + p.amount;
-    row[p.payer] = (row[p.payer] ?? 0) - p.amount;
-    perHand.set(p.hand, row);
-  }
+  const rows = handRows(s);
   const saveLog = async () => {
     const r = await client.request({ type: "get_log", room: room.room });
     if (r.type !== "game_log") return;
@@ -45,6 +40,7 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
             </li>
           ))}
         </ol>
+        <ScoreChart summary={s} names={names} />
         <div class="ledger-box">
         <table class="ledger" data-testid="ledger">
           <thead>
@@ -56,7 +52,7 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
             </tr>
           </thead>
           <tbody>
-            {[...perHand.entries()].sort((a, b) => a[0] - b[0]).map(([hand, row]) => (
+            {rows.map((row, hand) => (
               <tr key={hand}>
                 <td>{hand + 1}</td>
                 {row.map((v, i) => (
@@ -73,7 +69,7 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
           <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
             {t.rematch}
           </button>
-          <button type="button" onClick={() => void saveLog()}>
+          <button type="button" data-testid="save-log" onClick={() => void saveLog()}>
             {t.saveLog}
           </button>
           <button type="button" data-testid="leave-end" onClick={() => void client.request({ type: "leave_room", room: room.room })}>

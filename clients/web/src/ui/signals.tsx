@@ -19,7 +19,7 @@ export function SeatClock({ room, seat, offset }: { room: RoomModel; seat: numbe
         const text = c.kind === "turn" ? t.turnClock(secs) : t.botIn(secs);
         return (
           <span key={c.kind} class={`clock clock-${c.kind}`} data-testid="seat-clock" data-kind={c.kind} role="timer" aria-label={text}>
-            {c.kind === "turn" ? `⏱ ${secs}` : text}
+            {c.kind === "turn" ? t.seconds(secs) : text}
           </span>
         );
       })}
@@ -33,7 +33,7 @@ export function SoundSwitch() {
   return (
     <button
       type="button"
-      class="small"
+      class={on ? "small on" : "small"}
       data-testid="sound-toggle"
       aria-pressed={on ? "true" : "false"}
       title={t.soundTitle}
@@ -42,7 +42,7 @@ export function SoundSwitch() {
         setOn(!on);
       }}
     >
-      {on ? "🔔" : "🔕"} {t.sound}
+      {t.sound}
     </button>
   );
 }
