@@ -27,10 +27,12 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
     a.click();
   };
   return (
-    <div class="overlay" role="dialog" aria-modal="true" data-testid="game-over">
+    <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="game-over-heading" data-testid="game-over">
       <div class="dialog">
         <div class="row">
-          <h2 class="grow">{t.gameOver}</h2>
+          <h2 class="grow" id="game-over-heading">
+            {t.gameOver}
+          </h2>
           <LangSwitch />
         </div>
         <ol class="standings" data-testid="standings">

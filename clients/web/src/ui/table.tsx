@@ -172,7 +172,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
       </div>
       {h && (
-        <div class="felt">
+        <div class="felt" tabIndex={0} role="region" aria-label={t.title}>
           {order.map((seat, k) => (
             <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} offset={client.state.offset} />
           ))}
