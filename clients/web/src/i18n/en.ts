@@ -11,6 +11,8 @@ export const en = {
   // connection
   connecting: "connecting…",
   reconnecting: "reconnecting…",
+  offline: (secs: number) => `You are offline. Trying again in ${secs} s…`,
+  retryNow: "Try now",
   restarting: (secs: number) => `the server is restarting, back in ${secs} s`,
   replaced: "This game is open in another tab or device.",
   playHere: "Play here",

@@ -8,6 +8,8 @@ export const zhHans: Catalogue = {
 
   connecting: "连接中…",
   reconnecting: "重新连接中…",
+  offline: (secs) => `你已离线，${secs} 秒后再试……`,
+  retryNow: "立即重试",
   restarting: (secs) => `服务器正在重启，约 ${secs} 秒后恢复`,
   replaced: "这局牌已在另一个标签页或设备上打开。",
   playHere: "在这里玩",

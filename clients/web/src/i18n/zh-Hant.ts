@@ -8,6 +8,8 @@ export const zhHant: Catalogue = {
 
   connecting: "連線中…",
   reconnecting: "重新連線中…",
+  offline: (secs) => `你已離線，${secs} 秒後再試……`,
+  retryNow: "立即重試",
   restarting: (secs) => `伺服器正在重新啟動，約 ${secs} 秒後回來`,
   replaced: "這局牌已在另一個分頁或裝置打開。",
   playHere: "在這裡玩",

@@ -198,8 +198,17 @@ export class Client {
     this.attempts += 1;
     const backoff = Math.min(10_000, 500 * 2 ** Math.min(this.attempts, 5)) * (0.5 + Math.random());
     const when = at !== null && at > Date.now() ? at : Date.now() + (this.attempts === 1 ? 200 : backoff);
-    if (this.state.status !== "restarting") this.set({ status: "reconnecting" });
+    if (this.state.status !== "restarting") this.set({ status: "reconnecting", retryAt: when });
     this.timer = setTimeout(() => this.connect(), when - Date.now());
+  }
+
+  /** Try the server now instead of at the next scheduled retry (the network came back, or
+   * the player asked). Nothing happens while connected or connecting. */
+  retryNow(): void {
+    if (this.state.status !== "reconnecting" || this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.connect();
   }
 
   send(msg: ClientMessage): void {
