@@ -2,6 +2,7 @@
 // frames), hello with the stored token, a reducer per room, automatic reconnect (the
 // server's `closing` notice honoured), request ids, the client's action seq kept with the
 // token. Components subscribe and re-render on every change.
+import { measureToPaint } from "../ui/perf";
 import { decode, encode } from "@msgpack/msgpack";
 import {
   PROTOCOL_VERSION,
@@ -161,7 +162,10 @@ export class Client {
     };
     ws.onmessage = (ev) => {
       if (!(ev.data instanceof ArrayBuffer)) return;
-      this.receive(decode(new Uint8Array(ev.data)) as ServerMessage);
+      const t0 = performance.now();
+      const msg = decode(new Uint8Array(ev.data)) as ServerMessage;
+      this.receive(msg);
+      if (msg.type === "events") measureToPaint("mj:frame→screen", t0, { seq: msg.seq });
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;

@@ -12,6 +12,7 @@ import { LangSwitch } from "./lang";
 import { Chat } from "./lobby";
 import { GameOver } from "./gameover";
 import { ResultDialog } from "./result";
+import { discardClicked, riverGrew } from "./perf";
 import { seatWords } from "./seat";
 import { SeatClock, SoundSwitch, useSignals } from "./signals";
 import { MeldView, Tile } from "./tile";
@@ -78,6 +79,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const pass = legal.find((a) => a.type === "pass");
   const act = (a: LegalAction) => {
     setSelected(null);
+    if (a.type === "discard" || a.type === "ting") discardClicked();
     void client.act(room.room, a);
   };
   const discardSel = () => {
@@ -88,6 +90,8 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   // your answer to the window is in (held): nothing to do but wait for the others
   const waitingTable = !claiming && room.legal.some((a) => a.type === "pass") && (g.phase === "claim" || g.phase === "rob");
   useSignals(room, discards.length > 0, claiming);
+  const myRiver = me !== null ? (room.rivers[me]?.length ?? 0) : 0;
+  useEffect(() => riverGrew(), [myRiver]);
 
   useEffect(() => setHideResult(false), [room.result?.hand, room.result?.kind]);
   useEffect(() => {
