@@ -142,3 +142,15 @@ async def test_websocket_on_any_path_and_no_bundle(redis_url: str, tmp_path: Pat
                 await ws.send(msgpack.packb({"type": "hello", "v": 1, "name": "Ann", "id": 1}))
                 w = msgpack.unpackb(await asyncio.wait_for(ws.recv(), 5))
                 assert (w["type"], w["re"]) == ("welcome", 1)
+
+
+@pytest.mark.parametrize(("written", "build"), [("abc123\n", "abc123"), ("", None), (None, None)])
+def test_the_bundles_build_id_is_read_from_build_id_txt(
+    tmp_path: Path, written: str | None, build: str | None
+) -> None:
+    """``welcome.build`` comes from the bundle's ``build-id.txt`` (none, or empty: no build)."""
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    if written is not None:
+        (tmp_path / "build-id.txt").write_text(written)
+    assert Site(tmp_path).build == build
+    assert Site(tmp_path / "missing").build is None

@@ -8,11 +8,13 @@ Claim, win and end-of-game are the server's own frames of golden games (scenes.p
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
+from clients.names import NAMES_PATH
 from tests.web_tests import scenes
 from tests.web_tests.test_browser import add_bot, create_room, sit_ready
 
@@ -64,6 +66,22 @@ def check(page: Any, lang: str, screen: str, extra: tuple[str, ...] = ()) -> Non
     assert page.get_by_test_id("lang").first.input_value() == lang, screen
     if lang != "en":
         assert english_in(page, extra) == [], (lang, screen)
+
+
+def shown_names(page: Any, lang: str) -> None:
+    """The win dialog's pattern names: in Chinese the page's script from names.json, no
+    gloss; in English the rules' Chinese name with the English gloss below."""
+    zh = page.locator("[data-testid=patterns] .zh").all_inner_texts()
+    en = page.locator("[data-testid=patterns] .en").all_inner_texts()
+    assert zh, "no pattern shown"
+    data = json.loads(NAMES_PATH.read_text(encoding="utf-8"))["patterns"]
+    if lang == "en":
+        glosses = {n[0] for rs in data.values() for n in rs.values()}
+        assert len(en) == len(zh) and set(en) <= glosses and not set(en) & set(zh), (zh, en)
+    else:
+        k = 1 if lang == "zh-Hant" else 2
+        assert set(zh) <= {n[k] for rs in data.values() for n in rs.values()}, zh
+        assert en == [], en
 
 
 def new_page(browser: Any, locale: str) -> Any:
@@ -120,6 +138,7 @@ def test_every_screen_in_each_language(browser: Any, base_url: str, lang: str) -
         else:
             p.get_by_test_id("result").wait_for()
             check(p, lang, "win")
+            shown_names(p, lang)
             p.get_by_test_id("result-close").click()
             p.get_by_test_id("game-over").wait_for()
             check(p, lang, "game over")

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, LANGS, fromBrowser, patternName, setLang } from "../src/i18n";
+import { CATALOGUES, LANGS, fromBrowser, patternGloss, patternName, setLang } from "../src/i18n";
 import { en } from "../src/i18n/en";
 import names from "../src/i18n/names.json";
 
@@ -87,6 +87,11 @@ describe("pattern names", () => {
     expect(patternName("mcr", "four-kongs", "?")).toBe("四槓");
     expect(patternName("tw16-tai", "chicken-hand", "?")).toBe("雞胡");
     expect(patternName("nope", "x", "server's")).toBe("server's");
+    setLang("en", false); // the rules' Chinese name, the English gloss below it
+    expect(patternName("mcr", "four-kongs", "四杠")).toBe("四杠");
+    expect(patternGloss("mcr", "four-kongs", "?")).toBe("Four Kongs");
+    setLang("zh-Hant", false);
+    expect(patternGloss("mcr", "four-kongs", "?")).toBeNull();
     setLang("en", false);
   });
 });

@@ -16,6 +16,8 @@ export const en = {
   restarting: (secs: number) => `the server is restarting, back in ${secs} s`,
   replaced: "This game is open in another tab or device.",
   playHere: "Play here",
+  newVersion: "A new version is available.",
+  reload: "Reload",
 
   // home
   yourName: "Your name",

@@ -71,10 +71,13 @@ export function onLang(fn: () => void): () => void {
 type Names = Record<string, Record<string, [string, string, string]>>;
 const PATTERNS = patterns as unknown as Names;
 
-/** A pattern's name in the current language (`fallback`, the server's, when unknown). */
+/** A pattern's Chinese name as the page shows it: in 繁體中文 and 简体中文 in that script; in
+ * English the rules' own (`fallback`, the server's), with the English gloss below it
+ * (`patternGloss`). `fallback` too for a pattern the generated names do not know. */
 export function patternName(ruleset: string, id: string, fallback: string): string {
   const n = PATTERNS[ruleset]?.[id];
-  return n ? n[LANGS.indexOf(current)] ?? fallback : fallback;
+  if (!n || current === "en") return fallback;
+  return current === "zh-Hant" ? n[1] : n[2];
 }
 
 /** A pattern's English gloss, shown under the Chinese name in English (null otherwise). */

@@ -13,6 +13,8 @@ export const zhHans: Catalogue = {
   restarting: (secs) => `服务器正在重启，约 ${secs} 秒后恢复`,
   replaced: "这局牌已在另一个标签页或设备上打开。",
   playHere: "在这里玩",
+  newVersion: "有新版本。",
+  reload: "刷新",
 
   yourName: "你的名字",
   namePlaceholder: "例如：小明",

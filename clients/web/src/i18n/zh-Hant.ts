@@ -13,6 +13,8 @@ export const zhHant: Catalogue = {
   restarting: (secs) => `伺服器正在重新啟動，約 ${secs} 秒後回來`,
   replaced: "這局牌已在另一個分頁或裝置打開。",
   playHere: "在這裡玩",
+  newVersion: "有新版本。",
+  reload: "重新載入",
 
   yourName: "你的名字",
   namePlaceholder: "例如：阿明",

@@ -79,9 +79,9 @@ function NewVersion({ client }: { client: Client }) {
   if (!client.newVersion) return null;
   return (
     <div class="banner banner-info" data-testid="new-version">
-      A new version is available.{" "}
+      {t.newVersion}{" "}
       <button type="button" data-testid="reload" onClick={() => location.reload()}>
-        Reload
+        {t.reload}
       </button>
     </div>
   );
