@@ -134,7 +134,7 @@ def _error(ruleset: Any, e: ScoringError) -> dict[str, Any]:
 
 
 def _payments_json(pays: Sequence[Payment], players: int = 4) -> dict[str, Any]:
-    return {"payments": [p.to_json() for p in pays], "net": net(pays, players)}
+    return {"payments": [{**p.to_json(), **p.explained()} for p in pays], "net": net(pays, players)}
 
 
 def instant_settler(rs: RuleSet[Any]) -> Any:
