@@ -33,6 +33,11 @@ ID_DOC = "a request id: the direct reply carries it as re"
 ROOM_DOC = "the room id (r_…) from ack / snapshot"
 RE_DOC = "the id of the request this answers"
 DEADLINE_DOC = "when the server acts for you (ms since the epoch, server clock)"
+CLOCKS_DOC = (
+    "the table's public countdowns while a game is played: the turn deadline of the seat in "
+    "turn and each away seat's grace until a bot plays it; never a claim window's "
+    "(present in every frame of a running game; empty: none)"
+)
 
 
 class ProtocolError(Exception):
@@ -410,6 +415,7 @@ class Snapshot(ServerMessage):
         list[dict[str, Any]] | None, Shape(ClientAction), Doc("what your seat may send now")
     ] = None
     deadline: Annotated[int | None, Doc(DEADLINE_DOC)] = None
+    clocks: Annotated[list[dict[str, Any]] | None, Shape(sh.Clock), Doc(CLOCKS_DOC)] = None
     re: Annotated[int | None, Doc(RE_DOC)] = None
 
 
@@ -430,6 +436,7 @@ class Events(ServerMessage):
         Doc("what your seat may send now (present in every frame of a running game)"),
     ] = None
     deadline: Annotated[int | None, Doc(DEADLINE_DOC)] = None
+    clocks: Annotated[list[dict[str, Any]] | None, Shape(sh.Clock), Doc(CLOCKS_DOC)] = None
     #: sparse delivery: the seq of this connection's previous frame
     prev: Annotated[int | None, Doc("sparse delivery: the seq of your previous frame")] = None
 

@@ -63,6 +63,21 @@ class RoomOptions:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Clock:
+    """A public countdown of the table (``clocks``): what everyone may know is running."""
+
+    seat: Seat
+    kind: Annotated[
+        Literal["turn", "grace"],
+        Doc(
+            "turn: the seat's turn deadline (the server discards for it then); grace: the "
+            "seat's player is away and a bot takes the seat then"
+        ),
+    ]
+    at: Annotated[int, Doc("ms since the epoch, server clock")]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Pause:
     """Who paused the game (``pause_game``) and when."""
 

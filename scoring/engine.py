@@ -47,6 +47,7 @@ __all__ = [
     "FeatureRecord",
     "Features",
     "Item",
+    "Part",
     "Pattern",
     "Payment",
     "Row",
@@ -57,6 +58,7 @@ __all__ = [
     "get_ruleset",
     "lazy",
     "net",
+    "parts_total",
     "register",
     "ruleset_names",
     "score",
@@ -441,11 +443,35 @@ class Seating:
 
 
 @dataclass(frozen=True, slots=True)
+class Part:
+    """One term of a payment's arithmetic, ``value`` × ``times``: ``kind`` names it —
+    ``base`` (底, a fixed amount), ``points`` (the hand's value in the rule set's unit,
+    without the dealer's rows where the rule set adds those per payment), ``dealer`` (莊),
+    ``streak`` (連n拉n), ``fanxue`` (反雪)."""
+
+    kind: str
+    value: int
+    times: int = 1
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "value": self.value}
+        if self.times != 1:
+            out["times"] = self.times
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class Payment:
+    """``payer`` pays ``payee`` ``amount`` for ``reason``. ``parts`` is the settlement's own
+    arithmetic when the rule set gives it: ``amount`` = ⌈Σ value × times / ``share``⌉ (a
+    self-draw split three ways has ``share`` 3)."""
+
     payer: int
     payee: int
     amount: int
     reason: str = ""
+    parts: tuple[Part, ...] = ()
+    share: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -454,6 +480,20 @@ class Payment:
             "amount": self.amount,
             "reason": self.reason,
         }
+
+    def explained(self) -> dict[str, Any]:
+        """``parts`` (and ``share`` when not 1) as JSON; empty when the rule set gave none."""
+        if not self.parts:
+            return {}
+        out: dict[str, Any] = {"parts": [p.to_json() for p in self.parts]}
+        if self.share != 1:
+            out["share"] = self.share
+        return out
+
+
+def parts_total(parts: Sequence[Part], share: int = 1) -> int:
+    """What ``parts`` add up to: ⌈Σ value × times / share⌉."""
+    return -(-sum([p.value * p.times for p in parts]) // share)
 
 
 def net(payments: Sequence[Payment], players: int = 4) -> list[int]:
@@ -989,10 +1029,11 @@ class RuleSet(Generic[F]):
         """Payments for one winner. Default: the discarder pays the total, or each other
         player pays it on a self-draw. Rule sets override with their own settlement."""
         amount = result.total
+        parts = (Part("points", amount),)
         if seating.discarder is not None:
-            return [Payment(seating.discarder, seating.winner, amount, "win")]
+            return [Payment(seating.discarder, seating.winner, amount, "win", parts)]
         return [
-            Payment(s, seating.winner, amount, "self-drawn")
+            Payment(s, seating.winner, amount, "self-drawn", parts)
             for s in range(seating.players)
             if s != seating.winner
         ]

@@ -72,7 +72,9 @@ def settle_hand(
             Seating(winner=seat, discarder=payer, dealer=dealer, streak=streak, players=players),
             dict(options or {}),
         )
-        out.append([Payment(p.payer, p.payee, p.amount, p.reason or "win") for p in pays])
+        out.append(
+            [Payment(p.payer, p.payee, p.amount, p.reason or "win", p.parts, p.share) for p in pays]
+        )
     return out
 
 
@@ -134,7 +136,7 @@ def _error(ruleset: Any, e: ScoringError) -> dict[str, Any]:
 
 
 def _payments_json(pays: Sequence[Payment], players: int = 4) -> dict[str, Any]:
-    return {"payments": [p.to_json() for p in pays], "net": net(pays, players)}
+    return {"payments": [{**p.to_json(), **p.explained()} for p in pays], "net": net(pays, players)}
 
 
 def instant_settler(rs: RuleSet[Any]) -> Any:

@@ -60,6 +60,20 @@ def seat_deadline(
     return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms, own)).get(seat)
 
 
+def public_clocks(state: JSON, deadlines: list[Deadline]) -> list[JSON]:
+    """The countdowns everyone may see (``clocks`` on the wire): the turn deadline of the
+    seat in turn (its ``timeout``; a bot's or an automatic move has none) and each away
+    seat's grace until a bot plays it. Never a claim window's: who may claim is no one
+    else's business (docs/table.md), so no seat's window clock is public."""
+    kinds = state.get("pending_kinds") or {}
+    out: list[JSON] = []
+    for at, what, seat in deadlines:
+        if what == "grace" or (what == "timeout" and kinds.get(str(seat)) == "turn"):
+            out.append({"seat": seat, "kind": "turn" if what == "timeout" else what, "at": at})
+    out.sort(key=lambda c: (c["seat"], c["kind"]))
+    return out
+
+
 def _own(answers: game_room.Answers | None, seat: int) -> game_room.Answers | None:
     """Of the held ``answers``, ``seat``'s own only: what a seat is shown depends on no
     other seat's answer (docs/protocol.md "Simultaneous claims")."""
@@ -128,6 +142,7 @@ def build_entry(
                 seat_deadlines[k] = d
         entry["legal"] = legal
         entry["deadlines"] = seat_deadlines
+        entry["clocks"] = public_clocks(state, deadlines)
     return entry
 
 

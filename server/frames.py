@@ -114,6 +114,8 @@ def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None
             return False
     if entry.get("playing") != before.get("playing"):
         return False
+    if (entry.get("clocks") or []) != (before.get("clocks") or []):
+        return False
     unasked = False
     if seat is not None:
         key = str(seat)
@@ -152,9 +154,11 @@ def events_frame(
     key = str(seat) if seat is not None else None
     legal = None
     deadline = None
+    clocks = None
     if entry.get("playing"):
         legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
         deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
+        clocks = entry.get("clocks") or []
     wire: JSON = {"type": m.Events.type, "room": room, "seq": v, "events": events}
     for name in EVENTS_OPTIONAL:
         x = entry.get(name)
@@ -164,6 +168,8 @@ def events_frame(
         wire["legal"] = legal
     if deadline is not None:
         wire["deadline"] = deadline
+    if clocks is not None:
+        wire["clocks"] = clocks
     if prev is not None:
         wire["prev"] = prev
     return encode(wire)
@@ -185,10 +191,13 @@ def snapshot(
     seat = rooms.seat_of(state, player)
     view = legal = None
     deadline = None
+    clocks = None
     if state.get("game") is not None:
         view = game.view(state["game"], seat)
         legal = facts.seat_legal(state, seat, answers)
         deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms, answers)
+        if state["status"] == "playing":
+            clocks = facts.public_clocks(state, facts.room_deadlines(state, grace_ms, bot_delay_ms))
     msg = m.Snapshot(
         room=room,
         seq=version,
@@ -202,6 +211,7 @@ def snapshot(
         game=view,
         legal=legal,
         deadline=deadline,
+        clocks=clocks,
         re=re,
     )
     return msg, seat

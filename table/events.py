@@ -194,6 +194,21 @@ class ScoreJSON:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class PartJSON:
+    """One term of a payment's arithmetic (``scoring.engine.Part``): ``value`` × ``times``."""
+
+    kind: Annotated[
+        str,
+        Doc(
+            "base (底), points (the hand's value in the rule set's unit), dealer (莊), "
+            "streak (連n拉n), fanxue (反雪)"
+        ),
+    ]
+    value: int
+    times: Annotated[int | None, Omit, Doc("absent: 1 (e.g. per_fan, unit)")] = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class PaymentJSON:
     """A ledger line: ``payer`` pays ``payee`` ``amount`` for ``reason`` in hand ``hand``."""
 
@@ -202,6 +217,17 @@ class PaymentJSON:
     payee: Seat
     amount: int
     reason: str
+    parts: Annotated[
+        list[PartJSON] | None,
+        Omit,
+        Doc(
+            "hand_won only: the settlement's arithmetic, amount = ⌈Σ value × times / share⌉ "
+            "(absent: the rule set gives none)"
+        ),
+    ] = None
+    share: Annotated[
+        int | None, Omit, Doc("with parts: the sum is split this many ways, rounded up")
+    ] = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

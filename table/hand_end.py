@@ -35,12 +35,15 @@ __all__ = [
 ]
 
 
-def winner_json(seat: int, hand: Hand, res: ScoreResult, pays: list[Payment]) -> E.WinnerJSON:
+def winner_json(
+    seat: int, hand: Hand, res: ScoreResult, pays: list[Payment], found: list[ScorePayment]
+) -> E.WinnerJSON:
+    """A winner of ``hand_won``: each payment with the settlement's arithmetic (``parts``)."""
     return E.WinnerJSON(
         seat=seat,
         hand=hand.to_json(),
         score=res.to_json(),
-        payments=[p.to_json() for p in pays],
+        payments=[{**p.to_json(), **f.explained()} for p, f in zip(pays, found, strict=True)],
     )
 
 
@@ -95,7 +98,7 @@ def finish_self_win(w: WorkingCopy, seat: int, kind: str) -> None:
             how="self_drawn" if kind == "self" else "flowers",
             tile=str(hand.win_tile),
             discarder=payer,
-            winners=[winner_json(seat, hand, res, pays)],
+            winners=[winner_json(seat, hand, res, pays, found)],
         )
     )
     end_hand(w, [seat])
@@ -125,7 +128,7 @@ def finish_discard_win(w: WorkingCopy, winners: list[int], robbing: bool) -> Non
         pays = make_payments(w, found)
         for flow in flows_of(w.params):
             flow.win(w, seat, discarder)
-        out.append(winner_json(seat, hand, res, pays))
+        out.append(winner_json(seat, hand, res, pays, found))
     # the won tile joins the (head) winner's hand, from the discarder's river (as a claimed
     # tile does) or from the hand of the seat whose added kong was robbed
     ds = w.seats[discarder]

@@ -36,6 +36,7 @@ from scoring.decompose import Arrangement, Block, BlockKind, Wait, blocks_of_mel
 from scoring.engine import (
     Features,
     Item,
+    Part,
     Payment,
     RuleSet,
     ScoreResult,
@@ -1035,9 +1036,13 @@ class TaiRuleSet(RuleSet[TaiFeatures]):
             with_dealer = seating.dealer in (p, seating.winner)
             t = tai + (dealer_tai if with_dealer else 0)
             reason = "discard" if seating.discarder is not None else "self-drawn"
+            parts = ([Part("base", base)] if base else []) + [Part("points", tai, unit)]
             if with_dealer and dealer_tai:
                 reason += f" +dealer {dealer_tai}"
-            out.append(Payment(p, seating.winner, base + unit * t, reason))
+                parts.append(Part("dealer", 1, unit))
+                if seating.streak:
+                    parts.append(Part("streak", 2 * seating.streak, unit))
+            out.append(Payment(p, seating.winner, base + unit * t, reason, tuple(parts)))
         return out
 
 

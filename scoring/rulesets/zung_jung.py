@@ -38,6 +38,7 @@ from scoring.context import EARTH_ON_DISCARD
 from scoring.engine import (
     Features,
     Item,
+    Part,
     Payment,
     RuleSet,
     ScoreResult,
@@ -995,12 +996,23 @@ class ZungJungRuleSet(RuleSet[ZJFeatures]):
         if seating.discarder is not None:
             if seating.discarder not in others:
                 raise ScoringError("the discarder must be another player")
+            one = (Part("points", total),)
             if discard == "everyone":
-                return [Payment(s, seating.winner, total, "win on discard") for s in others]
-            amount = total * (len(others) if discard == "discarder-for-all" else 1)
-            return [Payment(seating.discarder, seating.winner, amount, "discarder")]
-        each = total if self_draw == "full" else -(-total // len(others))
-        return [Payment(s, seating.winner, each, "self-drawn") for s in others]
+                return [Payment(s, seating.winner, total, "win on discard", one) for s in others]
+            times = len(others) if discard == "discarder-for-all" else 1
+            return [
+                Payment(
+                    seating.discarder,
+                    seating.winner,
+                    total * times,
+                    "discarder",
+                    (Part("points", total, times),),
+                )
+            ]
+        share = 1 if self_draw == "full" else len(others)
+        each = -(-total // share)
+        parts = (Part("points", total),)
+        return [Payment(s, seating.winner, each, "self-drawn", parts, share) for s in others]
 
 
 # -- building the two tables ----------------------------------------------------------------

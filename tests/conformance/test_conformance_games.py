@@ -108,6 +108,50 @@ async def watch_bots(make, ruleset: str, hands: int, house_rules: dict | None = 
     return host
 
 
+def win_payments(p: Peer) -> list[dict]:
+    """Every payment of every ``hand_won`` the peer received, checked: each carries the
+    settlement's arithmetic (``parts``, ``share``) and its amount is what that arithmetic
+    makes, ⌈Σ value × times / share⌉; each is also one of the hand's ``payment`` events."""
+    out = []
+    for m in p.inbox:
+        if m["type"] != "events":
+            continue
+        ledger = [
+            (e["payer"], e["payee"], e["amount"], e["reason"])
+            for e in m["events"]
+            if e["type"] == "payment"
+        ]
+        for e in m["events"]:
+            if e["type"] != "hand_won":
+                continue
+            for w in e["winners"]:
+                for pay in w["payments"]:
+                    parts = pay["parts"]
+                    assert parts, pay
+                    total = sum(x["value"] * x.get("times", 1) for x in parts)
+                    share = pay.get("share", 1)
+                    assert pay["amount"] == -(-total // share), pay
+                    assert pay["payee"] == w["seat"]
+                    key = (pay["payer"], pay["payee"], pay["amount"], pay["reason"])
+                    assert key in ledger, (pay, ledger)
+                    ledger.remove(key)
+                    out.append(pay)
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["mcr", "hk-tw16", "zung-jung", "zung-jung-v3.3", "tw16-tai"])
+async def test_win_payments_explain_their_amount(peers, ruleset):
+    """Bots play until a hand is won: every payment of the win adds up from its parts."""
+    seen: list[dict] = []
+    for _ in range(6):
+        seen += win_payments(await watch_bots(peers, ruleset, 2))
+        if seen:
+            break
+    assert seen, f"no {ruleset} hand was won in 12 hands of bots"
+    kinds = {x["kind"] for pay in seen for x in pay["parts"]}
+    assert "points" in kinds
+
+
 @pytest.mark.parametrize("ruleset", ["mcr", "zung-jung", "zung-jung-v3.3", "tw16-tai"])
 async def test_a_hand_of_each_rule_set(peers, ruleset):
     (p,), room, _ = await table_of(
@@ -121,6 +165,16 @@ async def test_a_hand_of_each_rule_set(peers, ruleset):
         seen_events(p)
     )
     check_end_of_hand_fields(p)
+    # the public clocks: in every frame of the running game; none while a claim window is
+    # open (the frame of a discard), the turn's of the seat that just drew otherwise
+    frames = [m for m in p.inbox if m["type"] == "events" and "legal" in m]
+    assert frames and all("clocks" in m for m in frames)
+    for m in frames:
+        last = m["events"][-1]["type"] if m["events"] else None
+        if last in ("discard", "ting", "kong_declared"):
+            assert m["clocks"] == [], m
+        for c in m["clocks"]:
+            assert c["kind"] == "turn"
 
 
 async def test_every_event_type_is_sent_and_fits_the_schema(peers):

@@ -20,7 +20,15 @@ HAND = {
 def test_payments_from_the_seats() -> None:
     r = score_and_settle(HAND)
     assert r["error"] is None and r["total"] == 60
-    assert r["payments"] == [{"payer": 3, "payee": 1, "amount": 60, "reason": "discarder"}]
+    assert r["payments"] == [
+        {
+            "payer": 3,
+            "payee": 1,
+            "amount": 60,
+            "reason": "discarder",
+            "parts": [{"kind": "points", "value": 60}],
+        }
+    ]
     assert r["net"] == [0, 60, 0, -60]
     r = score_and_settle({**HAND, "settlement": {"discard": "everyone"}})
     assert r["net"] == [-60, 180, -60, -60]

@@ -1,6 +1,6 @@
 """``App.events_frame`` builds the ``events`` wire dict directly (no message object): the
 bytes equal ``encode(m.Events(...).to_wire())`` with that seat's redacted events, legal
-actions and deadline, for every seat view, over the entries of a played game and entries
+actions and deadline and the table's public clocks, for every seat view, over the entries of a played game and entries
 carrying a lobby, chat and notice."""
 
 from __future__ import annotations
@@ -20,10 +20,11 @@ from server_tests.test_sparse import _entries
 def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> bytes:
     events = [x for e in entry.get("events") or [] if (x := game.view_event(e, seat)) is not None]
     key = str(seat) if seat is not None else None
-    legal = deadline = None
+    legal = deadline = clocks = None
     if entry.get("playing"):
         legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
         deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
+        clocks = entry.get("clocks") or []
     msg = m.Events(
         room=room,
         seq=v,
@@ -33,6 +34,7 @@ def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> byt
         notice=entry.get("notice"),
         legal=legal,
         deadline=deadline,
+        clocks=clocks,
     )
     return encode(msg.to_wire())
 

@@ -43,11 +43,15 @@ def free_port() -> int:
 
 @contextmanager
 def serving(
-    port: int | None = None, web_root: Path | None = None, data: str | None = None
+    port: int | None = None,
+    web_root: Path | None = None,
+    data: str | None = None,
+    extra: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """A ``mahjong-server`` on ``port`` (a free one by default) serving the bundle in
     ``web_root`` (the built one by default), its data in ``data`` (a new directory by
-    default, removed afterwards); yields its http URL."""
+    default, removed afterwards), with the flags ``extra`` (e.g. a short
+    ``--grace-seconds``); yields its http URL."""
     port = port or free_port()
     own = data is None
     data = data or tempfile.mkdtemp(prefix="mahjong-web-")
@@ -65,6 +69,7 @@ def serving(
     ]
     if web_root is not None:
         args += ["--web-root", str(web_root)]
+    args += list(extra)
     log = open(Path(data) / f"server-{port}.log", "a")  # noqa: SIM115
     proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
     leftovers.track(proc, data)

@@ -17,3 +17,11 @@ const client = new Client(`${scheme}://${location.host}/ws`, m?.[1] ?? null);
 (globalThis as { mahjongTiles?: unknown }).mahjongTiles = { codes: ALL_TILES, url: tileUrl };
 client.connect();
 render(<App client={client} />, document.getElementById("app")!);
+
+// the installed app's shell, kept for opening it without a network (public/sw.js); browsers
+// allow a service worker only in a secure context (https, or localhost)
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  void navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+}
+// back online: try the server at once rather than at the next retry
+window.addEventListener("online", () => client.retryNow());

@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from scoring.context import WinContext
 from scoring.decompose import Arrangement, Wait
-from scoring.engine import Item, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.engine import Item, Part, Payment, RuleSet, ScoreResult, Seating, register
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand
 from scoring.rows import Exclusion
@@ -162,12 +162,16 @@ class HKTW16(RuleSet[HKFeatures]):
         fx_payers = ex.get("fanxue_payers")
         out = []
         for p in payers:
-            amount = base + fan
+            parts = [Part("base", base, per_fan)] if base else []
+            parts.append(Part("points", fan, per_fan))
             if seating.dealer in (p, w):
-                amount += 1 + 2 * seating.streak
+                parts.append(Part("dealer", 1, per_fan))
+                if seating.streak:
+                    parts.append(Part("streak", 2 * seating.streak, per_fan))
             if fanxue and (not isinstance(fx_payers, list) or p in fx_payers):
-                amount += fanxue
-            out.append(Payment(p, w, amount * per_fan, reason))
+                parts.append(Part("fanxue", fanxue, per_fan))
+            amount = sum([x.value for x in parts])
+            out.append(Payment(p, w, amount * per_fan, reason, tuple(parts)))
         return out
 
 

@@ -29,7 +29,7 @@ from typing import Any
 from mypy_extensions import mypyc_attr
 
 from scoring.decompose import Arrangement, standard_arrangements
-from scoring.engine import Item, Payment, RuleSet, ScoreResult, Seating, register
+from scoring.engine import Item, Part, Payment, RuleSet, ScoreResult, Seating, register
 from scoring.errors import InvalidHandError
 from scoring.hand import Hand, Meld, MeldKind
 from scoring.rows import Exclusion
@@ -181,16 +181,17 @@ class MCRRuleSet(RuleSet[MCRFeatures]):
                 f"{points} points ({MINIMUM} needed, flowers not counted): not a win"
             )
         base = 8
+        full = (Part("base", base), Part("points", result.total))
         out = []
         for s in range(seating.players):
             if s == seating.winner:
                 continue
             if seating.discarder is None:
-                out.append(Payment(s, seating.winner, base + result.total, "self-drawn"))
+                out.append(Payment(s, seating.winner, base + result.total, "self-drawn", full))
             elif s == seating.discarder:
-                out.append(Payment(s, seating.winner, base + result.total, "discard"))
+                out.append(Payment(s, seating.winner, base + result.total, "discard", full))
             else:
-                out.append(Payment(s, seating.winner, base, "base"))
+                out.append(Payment(s, seating.winner, base, "base", (Part("base", base),)))
         return out
 
 

@@ -2,6 +2,7 @@
 // frames), hello with the stored token, a reducer per room, automatic reconnect (the
 // server's `closing` notice honoured), request ids, the client's action seq kept with the
 // token. Components subscribe and re-render on every change.
+import { measureToPaint } from "../ui/perf";
 import { decode, encode } from "@msgpack/msgpack";
 import {
   PROTOCOL_VERSION,
@@ -161,7 +162,10 @@ export class Client {
     };
     ws.onmessage = (ev) => {
       if (!(ev.data instanceof ArrayBuffer)) return;
-      this.receive(decode(new Uint8Array(ev.data)) as ServerMessage);
+      const t0 = performance.now();
+      const msg = decode(new Uint8Array(ev.data)) as ServerMessage;
+      this.receive(msg);
+      if (msg.type === "events") measureToPaint("mj:frame→screen", t0, { seq: msg.seq });
     };
     ws.onclose = (ev) => {
       if (this.ws !== ws) return;
@@ -198,8 +202,17 @@ export class Client {
     this.attempts += 1;
     const backoff = Math.min(10_000, 500 * 2 ** Math.min(this.attempts, 5)) * (0.5 + Math.random());
     const when = at !== null && at > Date.now() ? at : Date.now() + (this.attempts === 1 ? 200 : backoff);
-    if (this.state.status !== "restarting") this.set({ status: "reconnecting" });
+    if (this.state.status !== "restarting") this.set({ status: "reconnecting", retryAt: when });
     this.timer = setTimeout(() => this.connect(), when - Date.now());
+  }
+
+  /** Try the server now instead of at the next scheduled retry (the network came back, or
+   * the player asked). Nothing happens while connected or connecting. */
+  retryNow(): void {
+    if (this.state.status !== "reconnecting" || this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    this.connect();
   }
 
   send(msg: ClientMessage): void {

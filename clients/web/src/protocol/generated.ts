@@ -31,6 +31,15 @@ export interface ChatLine {
 
 export type ClientMessage = ClientHello | ClientPing | ClientListRooms | ClientCreateRoom | ClientJoinRoom | ClientLeaveRoom | ClientSit | ClientStand | ClientReady | ClientAddBot | ClientRemoveBot | ClientSwapSeats | ClientKick | ClientMakeHost | ClientPauseGame | ClientResumeGame | ClientStartGame | ClientRematch | ClientAction | ClientChat | ClientResync | ClientGetLog | ClientHints | ClientToggles;
 
+/** A public countdown of the table (``clocks``): what everyone may know is running. */
+export interface Clock {
+  seat: number;
+  /** turn: the seat's turn deadline (the server discards for it then); grace: the seat's player is away and a bot takes the seat then */
+  kind: "turn" | "grace";
+  /** ms since the epoch, server clock */
+  at: number;
+}
+
 export interface DiscardHint {
   tile: Tile;
   /** after the discard */
@@ -205,6 +214,15 @@ export interface Meld {
 
 export type Notice = NoticeRoomCreated | NoticeJoined | NoticeLeft | NoticeSeatAway | NoticeSeatBack | NoticeBotTookOver | NoticeRoomClosed | NoticeKicked | NoticeHostChanged | NoticePaused | NoticeResumed | NoticeGameOver;
 
+/** One term of a payment's arithmetic (``scoring.engine.Part``): ``value`` × ``times``. */
+export interface Part {
+  /** base (底), points (the hand's value in the rule set's unit), dealer (莊), streak (連n拉n), fanxue (反雪) */
+  kind: string;
+  value: number;
+  /** absent: 1 (e.g. per_fan, unit) */
+  times?: number | null;
+}
+
 /** Who paused the game (``pause_game``) and when. */
 export interface Pause {
   /** a player id, p_… */
@@ -221,6 +239,10 @@ export interface Payment {
   payee: number;
   amount: number;
   reason: string;
+  /** hand_won only: the settlement's arithmetic, amount = ⌈Σ value × times / share⌉ (absent: the rule set gives none) */
+  parts?: Part[] | null;
+  /** with parts: the sum is split this many ways, rounded up */
+  share?: number | null;
 }
 
 /** A public room in ``room_list``. */
@@ -1104,6 +1126,8 @@ export interface ServerEvents {
   legal?: Action[] | null;
   /** when the server acts for you (ms since the epoch, server clock) */
   deadline?: number | null;
+  /** the table's public countdowns while a game is played: the turn deadline of the seat in turn and each away seat's grace until a bot plays it; never a claim window's (present in every frame of a running game; empty: none) */
+  clocks?: Clock[] | null;
   /** sparse delivery: the seq of your previous frame */
   prev?: number | null;
 }
@@ -1179,6 +1203,8 @@ export interface ServerSnapshot {
   legal?: Action[] | null;
   /** when the server acts for you (ms since the epoch, server clock) */
   deadline?: number | null;
+  /** the table's public countdowns while a game is played: the turn deadline of the seat in turn and each away seat's grace until a bot plays it; never a claim window's (present in every frame of a running game; empty: none) */
+  clocks?: Clock[] | null;
   /** the id of the request this answers */
   re?: number | null;
 }

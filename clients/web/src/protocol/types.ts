@@ -39,3 +39,8 @@ export type GameEvent = G.Event;
 export type Winner = G.Winner;
 /** One line of the scoring breakdown: `name` is the rules' own (Chinese) name. */
 export type ScoredPattern = G.ScoreItem;
+/** A ledger line; in `hand_won` with the settlement's arithmetic (`parts`, `share`). */
+export type Payment = G.Payment;
+export type PaymentPart = G.Part;
+/** A public countdown of the table: the seat in turn's deadline, an away seat's grace. */
+export type Clock = G.Clock;

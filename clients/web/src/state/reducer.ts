@@ -5,6 +5,7 @@
 
 import type {
   ChatLine,
+  Clock,
   EventsMessage,
   GameEvent,
   GameSummary,
@@ -13,6 +14,7 @@ import type {
   Lobby,
   Meld,
   Notice,
+  Payment,
   SeatView,
   SnapshotMessage,
   Tile,
@@ -39,6 +41,8 @@ export interface HandResult {
   reason?: string;
   /** each seat's net from this hand's payments */
   net: number[];
+  /** every payment of the hand (the win's, and instant payments: hk-tw16), in order */
+  payments: Payment[];
   /** every seat's concealed tiles, revealed at the end */
   revealed: Tile[][] | null;
 }
@@ -72,6 +76,12 @@ export interface RoomModel {
   gap: boolean;
   /** each seat's net from the payments of the hand in play (kongs, flowers, the win) */
   handNet: number[];
+  /** the payments of the hand in play, in order */
+  handPayments: Payment[];
+  /** the table's public countdowns (the seat in turn, away seats' grace): `clocks` */
+  clocks: Clock[];
+  /** how many discards, melds and wins the frames showed (the sounds play each new one) */
+  cues: { discard: number; meld: number; win: number };
 }
 
 const MAX_CHAT = 100;
@@ -150,6 +160,9 @@ export function fromSnapshot(f: SnapshotMessage, keepChat: ChatLine[] = []): Roo
     log: [],
     gap: false,
     handNet: [0, 0, 0, 0],
+    handPayments: [],
+    clocks: f.clocks ?? [],
+    cues: { discard: 0, meld: 0, win: 0 },
   };
 }
 
@@ -168,6 +181,9 @@ export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
     chat: m.chat,
     log: [...m.log],
   };
+  // every frame of a running game carries the clocks (absent: the game is not running)
+  r.clocks = f.clocks ?? (f.legal !== undefined ? [] : m.clocks);
+  if (f.lobby && f.lobby.status !== "playing") r.clocks = [];
   if (f.lobby) {
     r.lobby = f.lobby;
     const me = f.lobby.seats.findIndex((s) => s?.player === m.you.player);
@@ -183,6 +199,14 @@ export function applyEvents(m: RoomModel, f: EventsMessage): RoomModel {
   if (f.chat) r.chat = [...m.chat, f.chat].slice(-MAX_CHAT);
   if (f.notice) applyNotice(r, f.notice);
   for (const e of f.events) applyEvent(r, e);
+  // what happened, counted for the optional sounds (ui/signals.tsx plays each new one)
+  const cues = { ...m.cues };
+  for (const e of f.events) {
+    if (e.type === "discard") cues.discard += 1;
+    else if (e.type === "claimed" || e.type === "kong") cues.meld += 1;
+    else if (e.type === "hand_won") cues.win += 1;
+  }
+  r.cues = cues;
   r.legal = f.legal ?? [];
   r.deadline = f.deadline ?? null;
   r.log = r.log.slice(-MAX_LOG);
@@ -289,6 +313,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
     r.lastDiscard = null;
     r.result = null;
     r.handNet = [0, 0, 0, 0];
+    r.handPayments = [];
     return;
   }
   const g = r.game;
@@ -419,13 +444,17 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
     case "payment": {
       g.scores = g.scores.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
       r.handNet = r.handNet.map((v, i) => v + (i === e.payee ? e.amount : 0) - (i === e.payer ? e.amount : 0));
-      if (r.result) r.result.net = [...r.handNet];
+      r.handPayments = [...r.handPayments, { hand: e.hand, payer: e.payer, payee: e.payee, amount: e.amount, reason: e.reason }];
+      if (r.result) {
+        r.result.net = [...r.handNet];
+        r.result.payments = r.handPayments;
+      }
       return;
     }
     case "hand_won": {
       // the payments of the win follow as `payment` events; earlier ones this hand (kongs,
       // flowers) are counted too, so `net` is the whole hand
-      r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], revealed: null };
+      r.result = { kind: "win", hand: e.hand, how: e.how, tile: e.tile, discarder: e.discarder, winners: e.winners, net: [...r.handNet], payments: r.handPayments, revealed: null };
       // the won tile joins the (head) winner's hand: it leaves the discarder's river (shown
       // greyed, as a claimed one) or the hand of the seat whose added kong was robbed
       const from = e.discarder === null ? undefined : seatOf(r, e.discarder);
@@ -445,7 +474,7 @@ export function applyEvent(r: RoomModel, e: GameEvent): void {
       return;
     }
     case "hand_drawn": {
-      r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], revealed: null };
+      r.result = { kind: "draw", hand: e.hand, reason: e.reason, winners: [], net: [...r.handNet], payments: r.handPayments, revealed: null };
       return;
     }
     case "hand_ended": {

@@ -39,7 +39,21 @@ function Banner({ client }: { client: Client }) {
   const now = useTick(500);
   if (s.status === "online") return null;
   let text = t.connecting;
-  if (s.status === "reconnecting") text = t.reconnecting;
+  if (s.status === "reconnecting") {
+    const secs = Math.max(0, Math.ceil(((s.retryAt ?? now) - now) / 1000));
+    // the installed app opened without a network: the shell says so and keeps trying
+    if (typeof navigator !== "undefined" && navigator.onLine === false) {
+      return (
+        <div class="banner" data-testid="banner" data-offline="true" role="status">
+          {t.offline(secs)}{" "}
+          <button type="button" data-testid="retry-now" onClick={() => client.retryNow()}>
+            {t.retryNow}
+          </button>
+        </div>
+      );
+    }
+    text = t.reconnecting;
+  }
   if (s.status === "restarting") {
     const secs = Math.max(0, Math.ceil(((s.retryAt ?? now) - now) / 1000));
     text = t.restarting(secs);

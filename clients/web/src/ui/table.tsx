@@ -2,14 +2,19 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
 import { offered, seatName, splitDrawn, type LogEntry, type RoomModel } from "../state/reducer";
-import { lang, patternGloss, patternName, rulesetName, t, unit } from "../i18n";
+import { lang, rulesetName, t } from "../i18n";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
 import { MembersPanel, PauseButton, PausedBanner } from "./host";
-import { num, signed } from "./format";
+import { num } from "./format";
 import { keyIntent } from "./keys";
 import { LangSwitch } from "./lang";
 import { Chat } from "./lobby";
+import { GameOver } from "./gameover";
+import { ResultDialog } from "./result";
+import { discardClicked, riverGrew } from "./perf";
+import { seatWords } from "./seat";
+import { SeatClock, SoundSwitch, useSignals } from "./signals";
 import { MeldView, Tile } from "./tile";
 
 type WindCode = "we" | "ws" | "ww" | "wn";
@@ -74,6 +79,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
   const pass = legal.find((a) => a.type === "pass");
   const act = (a: LegalAction) => {
     setSelected(null);
+    if (a.type === "discard" || a.type === "ting") discardClicked();
     void client.act(room.room, a);
   };
   const discardSel = () => {
@@ -81,6 +87,11 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
     if (a) act(a);
   };
   const tingSel = tings.find((d) => d.tile === selected);
+  // your answer to the window is in (held): nothing to do but wait for the others
+  const waitingTable = !claiming && room.legal.some((a) => a.type === "pass") && (g.phase === "claim" || g.phase === "rob");
+  useSignals(room, discards.length > 0, claiming);
+  const myRiver = me !== null ? (room.rivers[me]?.length ?? 0) : 0;
+  useEffect(() => riverGrew(), [myRiver]);
 
   useEffect(() => setHideResult(false), [room.result?.hand, room.result?.kind]);
   useEffect(() => {
@@ -151,6 +162,7 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
           {t.chat}
           {room.chat.length ? ` (${room.chat.length})` : ""}
         </button>
+        <SoundSwitch />
         <LangSwitch />
         <button type="button" class="small" data-testid="leave" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
           {t.leave}
@@ -164,9 +176,9 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
         {showToggles && me !== null && <TogglesPanel client={client} room={room} />}
       </div>
       {h && (
-        <div class="felt">
+        <div class="felt" tabIndex={0} role="region" aria-label={t.title}>
           {order.map((seat, k) => (
-            <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} />
+            <SeatPanel key={seat} room={room} seat={seat} where={pos[k]!} offset={client.state.offset} />
           ))}
           <div class="center">
             {order.map((seat, k) => (
@@ -179,6 +191,11 @@ export function TableView({ client, room }: { client: Client; room: RoomModel })
             </div>
           </div>
         </div>
+      )}
+      {waitingTable && (
+        <p class="waiting-table" role="status" data-testid="waiting-table">
+          {t.waitingTable}
+        </p>
       )}
       {claiming && h && (
         <section class="sheet" data-testid="claim">
@@ -283,7 +300,7 @@ function Hand({ seat, selected, canDiscard, onTap }: { seat: SeatView; selected:
   );
 }
 
-function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where: string }) {
+function SeatPanel({ room, seat, where, offset }: { room: RoomModel; seat: number; where: string; offset: number }) {
   const g = room.game!;
   const s = g.hand!.seats[seat]!;
   const ls = room.lobby.seats[seat];
@@ -304,6 +321,7 @@ function SeatPanel({ room, seat, where }: { room: RoomModel; seat: number; where
         {ls?.away && <span class="badge">{t.away}</span>}
         {g.dealer === seat && <span class="badge dealer">{t.dealer}</span>}
         {s.ting && <span class="badge ting">叮</span>}
+        <SeatClock room={room} seat={seat} offset={offset} />
         <span class="score" data-testid="score">
           {num(g.scores[seat] ?? 0)}
         </span>
@@ -374,182 +392,6 @@ function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar
       {t.seconds(secs)}
     </div>
   );
-}
-
-function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void }) {
-  const r = room.result!;
-  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
-  const ruleset = room.game?.ruleset ?? room.lobby.ruleset;
-  const pause = (room.lobby.options.hand_pause_ms as number | undefined) ?? 3000;
-  return (
-    <div class="overlay" role="dialog" aria-modal="true" data-testid="result">
-      <div class="dialog">
-        {r.kind === "draw" ? (
-          <h2 data-testid="result-title">{r.reason === "wall" ? t.drawWall : t.draw(r.reason ?? "")}</h2>
-        ) : (
-          r.winners.map((w) => (
-            <div key={w.seat} class="winner" data-testid="winner">
-              <h2 data-testid="result-title">
-                {winTitle(r.how, names[w.seat] ?? "", names[r.discarder ?? 0] ?? "")}
-              </h2>
-              <div class="win-hand">
-                {w.hand.concealed.map((t, i) => (
-                  <Tile key={i} code={t} size="meld" />
-                ))}
-                {w.hand.melds.map((m, i) => (
-                  <MeldView key={i} meld={m} />
-                ))}
-                <span class="win-tile">
-                  <Tile code={w.hand.win_tile} size="meld" mark />
-                </span>
-                {w.hand.flowers.map((t, i) => (
-                  <Tile key={`f${i}`} code={t} size="small" />
-                ))}
-              </div>
-              {w.score && (
-                <table class="patterns" data-testid="patterns">
-                  <tbody>
-                    {w.score.items.map((p, i) => (
-                      <tr key={i}>
-                        <td>
-                          <div class="zh">{patternName(ruleset, p.id, p.name)}</div>
-                          {patternGloss(ruleset, p.id, p.en) !== null && <div class="en">{patternGloss(ruleset, p.id, p.en)}</div>}
-                        </td>
-                        <td class="num">
-                          {p.points}
-                          {p.count > 1 ? ` × ${p.count}` : ""}
-                          {p.house && (
-                            <span class="house" title={t.houseTitle}>
-                              {" "}
-                              {t.house}
-                            </span>
-                          )}
-                        </td>
-                      </tr>
-                    ))}
-                    <tr class="total">
-                      <td>{t.total}</td>
-                      <td class="num" data-testid="total">
-                        {w.score.total} {unit(ruleset)}
-                      </td>
-                    </tr>
-                  </tbody>
-                </table>
-              )}
-            </div>
-          ))
-        )}
-        <table class="payments" data-testid="payments">
-          <tbody>
-            {r.net.map((v, i) => (
-              <tr key={i}>
-                <td>{names[i]}</td>
-                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{signed(v)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        <p class="muted">{room.game?.phase === "game_over" ? t.lastHand : t.nextHand(Math.round(pause / 1000))}</p>
-        <div class="row">
-          <button type="button" class="primary" data-testid="result-close" onClick={onClose}>
-            {room.game?.phase === "game_over" ? t.standings : t.backToTable}
-          </button>
-          <span class="grow" />
-          <LangSwitch />
-        </div>
-      </div>
-    </div>
-  );
-}
-
-function GameOver({ client, room }: { client: Client; room: RoomModel }) {
-  const s = room.summary!;
-  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
-  const standings = [0, 1, 2, 3].sort((a, b) => (s.scores[b] ?? 0) - (s.scores[a] ?? 0));
-  // equal scores share a rank (1, 2, 2, 4)
-  const rank = (i: number) => 1 + standings.filter((j) => (s.scores[j] ?? 0) > (s.scores[i] ?? 0)).length;
-  // every hand played has a row, a drawn hand (no payments) too
-  const perHand = new Map<number, number[]>();
-  for (let hand = 0; hand < (s.hands_played ?? 0); hand++) perHand.set(hand, [0, 0, 0, 0]);
-  for (const p of s.ledger) {
-    const row = perHand.get(p.hand) ?? [0, 0, 0, 0];
-    row[p.payee] = (row[p.payee] ?? 0) + p.amount;
-    row[p.payer] = (row[p.payer] ?? 0) - p.amount;
-    perHand.set(p.hand, row);
-  }
-  const saveLog = async () => {
-    const r = await client.request({ type: "get_log", room: room.room });
-    if (r.type !== "game_log") return;
-    const blob = new Blob([JSON.stringify(r.log, null, 1)], { type: "application/json" });
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = `mahjong-${room.lobby.code}-game${room.lobby.game_no}.json`;
-    a.click();
-  };
-  return (
-    <div class="overlay" role="dialog" aria-modal="true" data-testid="game-over">
-      <div class="dialog">
-        <div class="row">
-          <h2 class="grow">{t.gameOver}</h2>
-          <LangSwitch />
-        </div>
-        <ol class="standings" data-testid="standings">
-          {standings.map((i) => (
-            <li key={i}>
-              <span class="rank">{rank(i)}.</span> <span class="grow">{names[i]}</span> <span class="num">{num(s.scores[i] ?? 0)}</span>
-            </li>
-          ))}
-        </ol>
-        <div class="ledger-box">
-        <table class="ledger" data-testid="ledger">
-          <thead>
-            <tr>
-              <th>{t.handCol}</th>
-              {names.map((n, i) => (
-                <th key={i}>{n}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {[...perHand.entries()].sort((a, b) => a[0] - b[0]).map(([hand, row]) => (
-              <tr key={hand}>
-                <td>{hand + 1}</td>
-                {row.map((v, i) => (
-                  <td key={i} class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>
-                    {signed(v, "·")}
-                  </td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        </div>
-        <div class="row">
-          <button type="button" class="primary" data-testid="rematch" onClick={() => void client.request({ type: "rematch", room: room.room })}>
-            {t.rematch}
-          </button>
-          <button type="button" onClick={() => void saveLog()}>
-            {t.saveLog}
-          </button>
-          <button type="button" data-testid="leave-end" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
-            {t.leave}
-          </button>
-        </div>
-      </div>
-    </div>
-  );
-}
-
-/** A seat's player, or "seat N" in the page's language. */
-function seatWords(room: RoomModel, seat: number): string {
-  return seatName(room.lobby, seat) ?? t.seat(seat + 1);
-}
-
-function winTitle(how: string | undefined, name: string, from: string): string {
-  if (how === "self_drawn") return t.winSelfDrawn(name);
-  if (how === "robbing_kong") return t.winRobbing(name);
-  if (how === "flowers") return t.winFlowers(name);
-  return t.winDiscard(name, from);
 }
 
 /** A log entry in the page's language. */
