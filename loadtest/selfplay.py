@@ -25,12 +25,19 @@ class StuckTableError(RuntimeError):
 
 
 def started_room(
-    ruleset: str, now: int, *, hands: int, turn_seconds: int, claim_seconds: int = 0
+    ruleset: str,
+    now: int,
+    *,
+    hands: int,
+    turn_seconds: int,
+    claim_seconds: int = 0,
+    wall_seed: game_room.WallSeed = game_room.secret_wall_seed,
 ) -> tuple[list[rooms.Change], rooms.Change]:
     """Room :data:`ROOM` opened by ``p0``, joined by ``p1``..``p3``, each player sitting at
     the seat of its number and ready, and the game of ``hands`` hands started (no pause
     between hands; claim windows without a time limit unless ``claim_seconds``): (the three
-    joins' changes, the start's change)."""
+    joins' changes, the start's change). ``wall_seed``: the deal's randomness (a fixed one
+    replays the same deals)."""
     opts = rooms.validate_options(
         ruleset,
         {
@@ -50,7 +57,7 @@ def started_room(
             s = ch.state
         s = rooms.sit(s, f"p{i}", i).state
         s = rooms.ready(s, f"p{i}", True).state
-    return joins, game_room.start(s, "p0", now)
+    return joins, game_room.start(s, "p0", now, wall_seed=wall_seed)
 
 
 def _first_move(
@@ -81,6 +88,7 @@ def next_change(
     now: int,
     play: Callable[[JSON, str, JSON, int], rooms.Change] = game_room.play,
     tick: Callable[[JSON, int], rooms.Change | None] | None = None,
+    wall_seed: game_room.WallSeed = game_room.secret_wall_seed,
 ) -> tuple[rooms.Change, bool]:
     """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
     first seat by number with a legal action plays ``pick_action``'s choice through ``play``
@@ -92,7 +100,7 @@ def next_change(
     if move is not None:
         return play(state, move[0], move[1], now), True
     if tick is None:
-        return _ran(game_room.tick(state, now + 10**7, 1000, 0, rng)), False
+        return _ran(game_room.tick(state, now + 10**7, 1000, 0, rng, wall_seed=wall_seed)), False
     return _ran(tick(state, now)), False
 
 

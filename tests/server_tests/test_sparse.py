@@ -33,12 +33,21 @@ def _entries(
     deadlines."""
     if app is None:
         app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
-    _, ch = started_room(ruleset, 0, hands=3, turn_seconds=30, claim_seconds=claim_seconds)
+    # the deals from ``seed`` too (the server's own seeds are the OS's randomness): the same
+    # entries every run, so the counts the tests assert cannot change from run to run
+    deals = random.Random(f"deals-{seed}")
+
+    def wall_seed() -> str:
+        return deals.randbytes(32).hex()
+
+    _, ch = started_room(
+        ruleset, 0, hands=3, turn_seconds=30, claim_seconds=claim_seconds, wall_seed=wall_seed
+    )
     entries = [app.build_entry(ch, 0)]
     s, rng, now = ch.state, random.Random(seed), 0
     while s["status"] == "playing" and len(entries) < n:
         now += 100
-        ch, _ = next_change(s, entries[-1], rng, now)
+        ch, _ = next_change(s, entries[-1], rng, now, wall_seed=wall_seed)
         entries.append(app.build_entry(ch, now))
         s = ch.state
     return entries
