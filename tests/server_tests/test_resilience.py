@@ -106,6 +106,10 @@ async def test_sigkill_mid_hand_and_restart_with_embedded_redis(tmp_path):
             assert all(s["room"] == room for s in snaps)
             assert snaps[0]["seq"] >= max(v for _, v in acked)
             players2 = [Player(c, random.Random(20 + i)) for i, c in enumerate(new)]
+            # the resume's snapshot is where each player picks up (its legal actions: with no
+            # turn timer nothing else comes while it is that seat's turn)
+            for p, snap in zip(players2, snaps, strict=True):
+                p.absorb(snap)
             await asyncio.gather(*(p.run(timeout=60) for p in players2))
             assert all(p.game_over for p in players2)
             # no acknowledged action was lost: each is in the log at the version acked
