@@ -13,7 +13,9 @@ it still runs: the one a server killed with SIGKILL leaves for its restart (docs
 So a step that fails after a start (an assertion, a fixture that cannot find chromium or
 nginx) never leaves a process behind (issue 34: a full run once left a ``python -m server``
 and its redis-server running an hour later); ``tests/server_tests/test_leftovers.py``
-checks it. Stdlib only: the conformance suite uses it too.
+checks it. A run stopped by SIGTERM or SIGHUP (a CI job's timeout, a closed terminal)
+stops them too before it dies of the signal (:func:`stop_on_signals`; ``atexit`` alone
+does not run on a signal). Stdlib only: the conformance suite uses it too.
 """
 
 from __future__ import annotations
@@ -23,13 +25,14 @@ import contextlib
 import os
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["data_dir_of", "mark", "reap", "track"]
+__all__ = ["data_dir_of", "mark", "reap", "stop_on_signals", "track"]
 
 #: how long a stopped process gets for its graceful stop before SIGKILL
 GRACE_S = 4.0
@@ -128,4 +131,22 @@ def reap(since: int = 0) -> list[int]:
     return running + redis
 
 
+def _reap_then_die(signum: int, frame: object) -> None:
+    reap()
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)  # die of the signal, as without this handler
+
+
+def stop_on_signals(signals: Sequence[int] = (signal.SIGTERM, signal.SIGHUP)) -> None:
+    """On each of ``signals`` whose handler is still the default, stop what was registered,
+    then die of the signal as before (an xdist worker gets the signal with its process
+    group, and stops its own processes)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in signals:
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, _reap_then_die)
+
+
 atexit.register(reap)  # a run that ends without its session teardown (an interrupt)
+stop_on_signals()  # a run stopped by SIGTERM or SIGHUP: atexit does not run then

@@ -156,6 +156,43 @@ def test_no_process_outlives_a_failed_step_by_5_s(tmp_path: Path) -> None:
     assert not late, late
 
 
+SIGNALLED = """
+import subprocess, sys, time
+import leftovers
+p = subprocess.Popen(["sleep", "600"])
+leftovers.track(p)
+print(p.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_run_stopped_by_a_signal_stops_what_it_started(sig: signal.Signals) -> None:
+    """A test run killed with SIGTERM (a CI job's timeout) or SIGHUP stops the processes it
+    registered before it dies of the signal (before, only ``atexit`` reaped, which a signal
+    skips: a SIGTERM'd run left its redis-servers behind)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(ROOT)])}
+    run = subprocess.Popen(
+        [sys.executable, "-c", SIGNALLED], env=env, stdout=subprocess.PIPE, text=True
+    )
+    child = 0
+    try:
+        assert run.stdout is not None
+        child = int(run.stdout.readline())
+        assert _alive(child)
+        run.send_signal(sig)
+        assert run.wait(10) == -sig  # it still dies of the signal
+        end = time.monotonic() + 5
+        while _alive(child) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not _alive(child), "the registered process outlived the signalled run by 5 s"
+    finally:
+        if run.poll() is None:
+            run.kill()
+        if child:
+            _kill([child])
+
+
 def _free_port() -> tuple[socket.socket, int]:
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
