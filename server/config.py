@@ -102,8 +102,8 @@ class Config:
     # the browser client's bundle to serve (docs/web.md "Serving"); None: the one built into
     # the package (server/webapp/)
     web_root: str | None = None
-    # the game archive (docs/archive.md): a postgresql:// URL, or sqlite:///<path>; none:
-    # the SQLite file <data dir>/archive.sqlite3
+    # the game archive (docs/archive.md): a postgresql:// URL, or sqlite:///<path>, or
+    # "off" (no archive); none: the SQLite file <data dir>/archive.sqlite3
     archive_url: str | None = None
 
     @property

@@ -15,7 +15,7 @@ from server.archive import sql
 from server.archive.drivers import Db, connect
 from server.archive.records import GameRecord, HandRecord
 
-__all__ = ["Archive", "GameRecord", "HandRecord", "archive_url", "open_archive"]
+__all__ = ["OFF", "Archive", "GameRecord", "HandRecord", "archive_url", "open_archive"]
 
 
 class Archive:
@@ -61,9 +61,13 @@ class Archive:
         await self.db.close()
 
 
+#: ``--archive-url off``: this server keeps no archive (its reads answer 503)
+OFF = "off"
+
+
 def archive_url(configured: str | None, data_dir: str) -> str:
-    """The archive's URL: the operator's (``--archive-url``), else the SQLite file
-    ``<data dir>/archive.sqlite3``."""
+    """The archive's URL: the operator's (``--archive-url``; :data:`OFF` for none), else
+    the SQLite file ``<data dir>/archive.sqlite3``."""
     if configured:
         return configured
     return "sqlite:///" + str(Path(data_dir) / "archive.sqlite3")

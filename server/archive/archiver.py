@@ -31,7 +31,7 @@ import logging
 import random
 from typing import Any
 
-from server.archive import Archive, open_archive
+from server.archive import OFF, Archive, open_archive
 from server.archive.records import game_record, hand_records, split_games
 from server.clock import now_ms
 from server.metrics import Metrics
@@ -106,7 +106,7 @@ class Archiver:
 
     def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
         """A commit hook (``Commits.hooks``): queue the room when a hand or game ended."""
-        if not ends_something(entry):
+        if self.url == OFF or not ends_something(entry):
             return
         task = asyncio.get_running_loop().create_task(self.queue(room, closes(entry)))
         self.tasks.add(task)
@@ -159,6 +159,9 @@ class Archiver:
 
     async def run(self) -> None:
         """The archiver's loop (one of the process's background tasks)."""
+        if self.url == OFF:
+            log.info("archive off (--archive-url off): finished games are not kept")
+            return
         backoff = 0.5
         while not self.stopped:
             try:  # Redis alone: the lag is shown while the database is down too

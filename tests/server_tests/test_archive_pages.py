@@ -12,7 +12,9 @@ import random
 import pytest
 
 from clients.cli.replay import ReplayError, load
+from server.archive.archiver import DUE
 from server.archive.pages import ranks
+from server.store import Store
 
 from .conftest import running_server
 from .helpers import FAST_ONE_HAND, Player, read_log, setup_table
@@ -108,3 +110,21 @@ async def test_a_game_being_played_is_never_readable(redis_url, tmp_path):
         await asyncio.sleep(0.5)
         status, body = await get(srv.port, f"/api/games/{lobby['game_id']}", clients[0].token)
         assert (status, body) == (404, {"error": "game_not_found"})
+
+
+async def test_a_server_without_an_archive(redis_url, tmp_path):
+    """``--archive-url off``: games are played as ever, nothing is queued for an archive or
+    written to a file, and the read API answers 503 ``archive_unavailable``."""
+    async with running_server(redis_url, archive_url="off", data_dir=str(tmp_path)) as srv:
+        (alice, _bob), room, gid = await played(srv.port, public=True)
+        await asyncio.sleep(0.3)  # what a queueing task would have done by now
+        assert await get(srv.port, f"/api/games/{gid}", alice.token) == (
+            503, {"error": "archive_unavailable"},
+        )  # fmt: skip
+        assert (await get(srv.port, "/api/my/games", alice.token))[0] == 503
+        store = Store.from_url(redis_url)
+        try:
+            assert await store.r.zscore(DUE, room) is None
+        finally:
+            await store.close()
+    assert not list(tmp_path.glob("archive.sqlite3*"))
