@@ -165,7 +165,7 @@ async def test_the_last_answer_closes_the_window_in_its_own_request(server, redi
         pass_ = {"type": "pass", "seq": st.seq}
         ack = await clients[a].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["held"] is True
-        await asyncio.sleep(5.2)  # every automatic pass is due now (window_ms 5000)
+        await server.advance(5.2)  # every automatic pass is due now (window_ms 5000)
         assert int(await r.hget(k_state(room), "version")) == version  # the window waits for b
         ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["type"] == "ack" and ack.get("held", False) is False, ack
