@@ -245,6 +245,7 @@ class App:
     async def start(self) -> None:
         rt = self.rt
         rt.store.player_ttl = max(0, int(rt.cfg.player_ttl))
+        rt.store.clock = rt.clock  # process liveness, commit notifications, the archive's lag
         # --snapshot-every 1: every commit writes the whole state, in the old format
         rt.store.old_format = rt.cfg.snapshot_every <= 1
         with contextlib.suppress(game.GameUnavailable):

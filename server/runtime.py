@@ -79,7 +79,6 @@ class Runtime:
         self.metrics = metrics or Metrics()
         #: the game's time: deadlines, grace, timers, leavers (server/clock.py)
         self.clock = clock
-        store.clock = clock
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         #: this process among the live ones (mj:procs): fixed for its lifetime (server_id
         #: gets the real port only once listening), unique even for a reused pid
