@@ -2,8 +2,8 @@
 
 Each :class:`Metrics` has its own ``CollectorRegistry`` (several servers may run in one test
 process) whose one collector reads the fields when ``/metrics`` is asked for. The counting
-itself stays in plain dicts and ints: prometheus-client's own instruments cost 3-10 times as
-much per call on the per-action path (``benchmarks/bench_metrics.py``; docs/server.md,
+itself stays in plain dicts and ints: prometheus-client's own instruments cost several times
+as much per call on the per-action path (``benchmarks/bench_metrics.py``; docs/server.md,
 "Metrics").
 """
 
