@@ -34,6 +34,7 @@ from server import frames as framing
 from server.archive import archive_url
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
+from server.clock import REAL, Clock
 from server.collector import freeze_loop
 from server.commits import Commits
 from server.config import Config
@@ -73,10 +74,16 @@ JSON = dict[str, Any]
 class App:
     """One server process: its parts, made and connected here; its lifecycle."""
 
-    def __init__(self, cfg: Config, store: Store, notifier: NotifierFactory | None = None) -> None:
-        self.rt = rt = Runtime(cfg, store)
+    def __init__(
+        self,
+        cfg: Config,
+        store: Store,
+        notifier: NotifierFactory | None = None,
+        clock: Clock = REAL,
+    ) -> None:
+        self.rt = rt = Runtime(cfg, store, clock=clock)
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
-        self.commits = Commits(cfg, store, rt.metrics)
+        self.commits = Commits(cfg, store, rt.metrics, clock)
         self.feeds = Feeds(
             self._read_log, self.send_snapshot, lambda: rt.metrics.inc("redis_errors")
         )
@@ -106,6 +113,10 @@ class App:
     @property
     def cfg(self) -> Config:
         return self.rt.cfg
+
+    @property
+    def clock(self) -> Clock:
+        return self.rt.clock
 
     @property
     def store(self) -> Store:
@@ -234,6 +245,7 @@ class App:
     async def start(self) -> None:
         rt = self.rt
         rt.store.player_ttl = max(0, int(rt.cfg.player_ttl))
+        rt.store.clock = rt.clock  # process liveness, commit notifications, the archive's lag
         # --snapshot-every 1: every commit writes the whole state, in the old format
         rt.store.old_format = rt.cfg.snapshot_every <= 1
         with contextlib.suppress(game.GameUnavailable):
@@ -357,11 +369,13 @@ async def run_server(
     stop: asyncio.Event | None = None,
     ssl_context: ssl.SSLContext | None = None,
     notifier: NotifierFactory | None = None,
+    clock: Clock = REAL,
 ) -> None:
     """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given). With
     ``ssl_context`` the server speaks wss:// (TLS) on the same port; ``notifier`` replaces
-    the pub/sub notifier (``server.cluster.ClusterNotifier`` on a Redis Cluster)."""
-    app = App(cfg, store, notifier)
+    the pub/sub notifier (``server.cluster.ClusterNotifier`` on a Redis Cluster); ``clock``
+    the real clock (a test's ``server.clock.TestClock``)."""
+    app = App(cfg, store, notifier, clock)
     await app.start()
     loop = asyncio.get_running_loop()
     if stop is None:

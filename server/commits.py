@@ -16,7 +16,7 @@ from typing import Any
 
 from protocol.codes import ErrorCode
 from server import facts, game, game_room, patches
-from server.clock import now_ms
+from server.clock import Clock
 from server.config import Config
 from server.metrics import Metrics
 from server.rooms import Change, RoomError
@@ -44,8 +44,9 @@ Hook = Callable[[str, int, JSON, int | None], None]
 class Commits:
     """Changes to rooms, committed atomically (see the module docstring)."""
 
-    def __init__(self, cfg: Config, store: Store, metrics: Metrics) -> None:
+    def __init__(self, cfg: Config, store: Store, metrics: Metrics, clock: Clock) -> None:
         self.cfg = cfg
+        self.clock = clock
         self.store = store
         self.metrics = metrics
         self.grace_ms = int(cfg.grace_seconds * 1000)
@@ -314,7 +315,7 @@ class Commits:
 
         The whole state is written when the last snapshot is ``--snapshot-every`` versions
         old or at a hand boundary (:func:`_boundary`); else a patch from ``base``."""
-        now = now_ms()
+        now = self.clock.now_ms()
         answers = held[1] if held is not None else None
         deadlines = self.room_deadlines(change.state, answers)
         next_deadline = facts.next_deadline(deadlines)

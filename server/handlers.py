@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,7 +17,6 @@ from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
 from server import game, game_room, host, rooms
-from server.clock import now_ms
 from server.commits import Commits
 from server.fanout import Feeds
 from server.rooms import Change, RoomError
@@ -74,7 +72,7 @@ async def _simple(
 
 
 async def on_ping(cx: Context, conn: Conn, msg: m.Ping) -> None:
-    conn.send(m.Pong(t=msg.t, server_ms=now_ms(), re=msg.id))
+    conn.send(m.Pong(t=msg.t, server_ms=cx.rt.clock.now_ms(), re=msg.id))
 
 
 async def on_list_rooms(cx: Context, conn: Conn, msg: m.ListRooms) -> None:
@@ -107,7 +105,9 @@ async def on_create_room(cx: Context, conn: Conn, msg: m.CreateRoom) -> None:
             break
     else:
         raise RoomError(ErrorCode.BUSY, "could not allocate a room code")
-    change = rooms.new_room(room_id, code, conn.player, conn.name, msg.ruleset, options, now_ms())
+    change = rooms.new_room(
+        room_id, code, conn.player, conn.name, msg.ruleset, options, cx.rt.clock.now_ms()
+    )
     res = await cx.commits.create(room_id, change)
     await store.register_room(room_id, bool(options["public"]))
     await store.add_player_room(conn.player, room_id)
@@ -127,7 +127,9 @@ async def on_join_room(cx: Context, conn: Conn, msg: m.JoinRoom) -> None:
         len(await store.player_rooms(pid)) >= cx.rt.cfg.max_rooms_per_player
     ):
         raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
-    res, _state = await cx.commits.mutate(room, lambda s: rooms.join(s, pid, conn.name, now_ms()))
+    res, _state = await cx.commits.mutate(
+        room, lambda s: rooms.join(s, pid, conn.name, cx.rt.clock.now_ms())
+    )
     await store.add_player_room(pid, room)
     if room not in conn.rooms:
         await cx.feeds.attach(conn, room)  # the snapshot goes out before the ack
@@ -138,7 +140,7 @@ async def on_leave_room(cx: Context, conn: Conn, msg: m.LeaveRoom) -> None:
     assert conn.player is not None
     pid = conn.player
     _in_room(conn, msg.room)
-    await cx.commits.mutate(msg.room, lambda s: rooms.leave(s, pid, now_ms()))
+    await cx.commits.mutate(msg.room, lambda s: rooms.leave(s, pid, cx.rt.clock.now_ms()))
     await cx.rt.store.remove_player_room(pid, msg.room)
     cx.feeds.drop(conn, msg.room)
     conn.send(m.Left(room=msg.room, re=msg.id))
@@ -189,17 +191,23 @@ async def on_make_host(cx: Context, conn: Conn, msg: m.MakeHost) -> None:
 
 async def on_pause_game(cx: Context, conn: Conn, msg: m.PauseGame) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.pause_game(s, pid, now_ms()))
+    await _simple(
+        cx, conn, msg.room, msg.id, lambda s: host.pause_game(s, pid, cx.rt.clock.now_ms())
+    )
 
 
 async def on_resume_game(cx: Context, conn: Conn, msg: m.ResumeGame) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.resume_game(s, pid, now_ms()))
+    await _simple(
+        cx, conn, msg.room, msg.id, lambda s: host.resume_game(s, pid, cx.rt.clock.now_ms())
+    )
 
 
 async def on_start_game(cx: Context, conn: Conn, msg: m.StartGame) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: game_room.start(s, pid, now_ms()))
+    await _simple(
+        cx, conn, msg.room, msg.id, lambda s: game_room.start(s, pid, cx.rt.clock.now_ms())
+    )
 
 
 async def on_rematch(cx: Context, conn: Conn, msg: m.Rematch) -> None:
@@ -211,13 +219,13 @@ async def on_chat(cx: Context, conn: Conn, msg: m.Chat) -> None:
     pid = conn.player or ""
     cfg = cx.rt.cfg
     _in_room(conn, msg.room)
-    t = time.monotonic()
+    t = cx.rt.clock.monotonic()
     while conn.chats and conn.chats[0] < t - 60:
         conn.chats.popleft()
     if len(conn.chats) >= cfg.chat_per_minute:
         raise RoomError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a bit")
     conn.chats.append(t)
-    n = now_ms()
+    n = cx.rt.clock.now_ms()
     await _simple(
         cx, conn, msg.room, msg.id, lambda s: rooms.chat(s, pid, msg.text, n, cfg.chat_max_len)
     )
@@ -240,8 +248,8 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
         # has no new seq), unless it closes the window now -- or a live process of before
         # held answers (a rolling upgrade) would not see it: then it is committed
         if cx.rt.store.unheld_peers:
-            return game_room.play(s, pid, action, now_ms())
-        return game_room.answer(s, pid, action, now_ms(), answers, grace, bot_delay)
+            return game_room.play(s, pid, action, cx.rt.clock.now_ms())
+        return game_room.answer(s, pid, action, cx.rt.clock.now_ms(), answers, grace, bot_delay)
 
     res, _ = await cx.commits.mutate_window(msg.room, act, pid, msg.seq)
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
@@ -332,7 +340,11 @@ async def on_toggles(cx: Context, conn: Conn, msg: m.SetToggles) -> None:
         if v is not None
     }
     await _simple(
-        cx, conn, msg.room, msg.id, lambda s: game_room.set_toggles(s, pid, changes, now_ms())
+        cx,
+        conn,
+        msg.room,
+        msg.id,
+        lambda s: game_room.set_toggles(s, pid, changes, cx.rt.clock.now_ms()),
     )
 
 

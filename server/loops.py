@@ -20,7 +20,6 @@ import redis.exceptions
 
 from protocol.codes import ErrorCode
 from server import bot_worker, game, game_room, resp
-from server.clock import now_ms
 from server.commits import Commits, Offload
 from server.fanout import Feeds
 from server.presence import Presence
@@ -67,7 +66,7 @@ class Loops:
 
     def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
         """After-commit hook: a deadline due before the next poll wakes the timer loop."""
-        if deadline is not None and deadline <= now_ms() + self.rt.cfg.timer_poll_ms:
+        if deadline is not None and deadline <= self.rt.clock.now_ms() + self.rt.cfg.timer_poll_ms:
             self.rt.timer_wake.set()
 
     def held(self, room: str, deadline: int | None) -> None:
@@ -146,7 +145,9 @@ class Loops:
                 try:
                     with rt.redis_guard("timer loop: redis error", REDIS_OR_OS):
                         # the rooms already firing are still due: ask for that many more
-                        due = await rt.store.due_rooms(now_ms(), 32 + len(self.firing))
+                        due = await rt.store.due_rooms(
+                            self.rt.clock.now_ms(), 32 + len(self.firing)
+                        )
                         random.shuffle(due)  # processes polling together: different rooms
                         for room in due:
                             if room in self.firing:
@@ -185,7 +186,7 @@ class Loops:
         if rt.shutting_down:
             return  # take no new work; the next process (or start) fires it
         rt.metrics.inc("timer_fires")
-        t = now_ms()
+        t = self.rt.clock.now_ms()
         budget = cfg.bot_budget_ms / 1000
 
         def step(state: JSON, answers: game_room.Answers) -> Change | None:
@@ -267,7 +268,7 @@ class Loops:
             raise
         except game.GameError:
             log.exception("timer action rejected by the engine", extra={"room": room})
-            await rt.store.postpone_timer(room, now_ms() + 5000)
+            await rt.store.postpone_timer(room, self.rt.clock.now_ms() + 5000)
             return
         if res is None:
             # nothing was due (another process fired first): re-arm from the stored deadline

@@ -12,7 +12,6 @@ from protocol.codec import Limits
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
 from server import game, rooms
-from server.clock import now_ms
 from server.commits import Commits
 from server.fanout import Feeds
 from server.rooms import RoomError
@@ -191,7 +190,7 @@ class Presence:
                 # version check in Commits._mutate)
                 with contextlib.suppress(RoomError):
                     await self.commits.mutate(
-                        room, lambda s: rooms.set_away(s, pid, away, now_ms())
+                        room, lambda s: rooms.set_away(s, pid, away, self.rt.clock.now_ms())
                     )
 
         async with lock:
@@ -235,7 +234,7 @@ class Presence:
         disconnected, each with the time after which it is marked away unless it is back."""
         if not self.leavers:
             return
-        at = now_ms() + int(self.rt.cfg.restart_resume_seconds * 1000)
+        at = self.rt.clock.now_ms() + int(self.rt.cfg.restart_resume_seconds * 1000)
         with self.rt.redis_guard("could not record the players of a graceful stop"):
             await self.rt.store.add_leavers(sorted(self.leavers), at)
         self.leavers.clear()
@@ -243,6 +242,6 @@ class Presence:
     async def sweep_leavers(self) -> None:
         """Players disconnected by a graceful stop (of any process) that did not come back in
         time: mark their seats away now, as a disconnect would have."""
-        for pid in await self.rt.store.due_leavers(now_ms()):
+        for pid in await self.rt.store.due_leavers(self.rt.clock.now_ms()):
             if not self.by_player.get(pid):
                 await self.sync(pid)

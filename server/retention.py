@@ -33,7 +33,7 @@ import redis.exceptions
 
 from server import rooms
 from server.archive.archiver import waits_for_archive
-from server.clock import now_ms
+from server.clock import Clock
 from server.config import Config
 from server.metrics import Metrics
 from server.rooms import RoomError
@@ -62,6 +62,9 @@ class Host(Protocol):
 
     @property
     def cfg(self) -> Config: ...
+
+    @property
+    def clock(self) -> Clock: ...
 
     @property
     def store(self) -> Store: ...
@@ -103,11 +106,11 @@ class Sweeper:
         """The sweeper's loop (one of the process's background tasks)."""
         period = self.host.cfg.retention_sweep_seconds
         while not self.host.stopped:
-            await asyncio.sleep(period)
+            await self.host.clock.sleep(period)
             if self.host.shutting_down or self.host.stopped:
                 continue
             try:
-                res = await self.sweep(now_ms())
+                res = await self.sweep(self.host.clock.now_ms())
             except asyncio.CancelledError:
                 raise
             except (redis.exceptions.RedisError, OSError):

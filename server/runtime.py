@@ -16,6 +16,7 @@ from types import TracebackType
 import redis.exceptions
 
 from server.addresses import AddressCounts, client_address, parse_networks
+from server.clock import REAL, Clock
 from server.config import Config
 from server.metrics import Metrics
 from server.reconnect import Learned
@@ -70,10 +71,14 @@ REDIS_OR_OS: tuple[type[BaseException], ...] = (redis.exceptions.RedisError, OSE
 class Runtime:
     """The shared state of one server process (see the module docstring)."""
 
-    def __init__(self, cfg: Config, store: Store, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, cfg: Config, store: Store, metrics: Metrics | None = None, clock: Clock = REAL
+    ) -> None:
         self.cfg = cfg
         self.store = store
         self.metrics = metrics or Metrics()
+        #: the game's time: deadlines, grace, timers, leavers (server/clock.py)
+        self.clock = clock
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         #: this process among the live ones (mj:procs): fixed for its lifetime (server_id
         #: gets the real port only once listening), unique even for a reused pid

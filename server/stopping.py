@@ -9,7 +9,6 @@ import time
 from collections.abc import Awaitable, Callable
 
 from protocol import messages as m
-from server.clock import now_ms
 from server.presence import Presence
 from server.reconnect import (
     HelloMeter,
@@ -89,7 +88,7 @@ class Stopping:
             # the live processes besides this one (registered in mj:procs until it stops)
             others = max(0, await rt.store.live_processes() - 1)
         p = self.reconnect_plan(len(conns), others)
-        at = now_ms()
+        at = rt.clock.now_ms()
         with rt.redis_guard():
             await rt.store.note_stopping(
                 at, at + int((p.after_s + p.spread_s) * 1000), p.probe_rate
@@ -134,7 +133,7 @@ class Stopping:
         rt = self.rt
         with rt.redis_guard() as g:
             at, until, rate = await rt.store.take_stopped()
-            sample = restart_gap(at, now_ms())
+            sample = restart_gap(at, rt.clock.now_ms())
             if sample is None:
                 return None
             gap = smooth(rt.learned.restart_gap_s, sample)
@@ -155,7 +154,7 @@ class Stopping:
         faster; raise the learned hello rate (:func:`server.reconnect.raised`)."""
         rt = self.rt
         before = self.stretches
-        await asyncio.sleep(probe_wait(until_ms, now_ms()))
+        await rt.clock.sleep(probe_wait(until_ms, rt.clock.now_ms()))
         if rt.stopped or self.stretches != before:
             return  # a stopping process, or a measured storm: the meter has spoken
         new = raised(rt.learned.hello_rate, planned_rate, rt.cfg.reconnect_rate)

@@ -50,7 +50,6 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from server import patches
-from server.clock import now_ms
 from server.patches import Patch
 from server.store_base import (
     ANSWER_LUA,
@@ -234,7 +233,7 @@ class Store(PlayerStore):
         args.append(room)  # ARGV[12], with KEYS[6]
         if self.proc_id is not None:
             keys.append(PROCS)
-            args += [now_ms(), self.proc_id]
+            args += [self.clock.now_ms(), self.proc_id]
         return commit_reply(await self._eval(COMMIT_LUA, keys, args))
 
     # ------------------------------------------------------------------------- rooms

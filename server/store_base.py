@@ -17,6 +17,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
 from protocol.codec import encode
+from server.clock import REAL, Clock
 from server.resp import PipelinedConnection
 from server.resp import supported as resp_supported
 
@@ -245,6 +246,8 @@ class StoreBase:
         self.proc_id: str | None = None
         #: seconds a player's keys live after its last hello (0: forever); set by the App
         self.player_ttl = 0
+        #: what "now" is for process liveness and commit notifications; set by the App
+        self.clock: Clock = REAL
         #: a live process that does not read the snapshot format exists (a rolling upgrade
         #: from before snapshots): commits write the whole state in the old format
         #: (server/store.py; kept up to date by ``register_process``)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import secrets
 
-from server.clock import now_ms
 from server.store_base import (
     BATCH,
     LEAVERS,
@@ -41,7 +40,7 @@ class PlayerStore(StoreBase):
         It is also marked as a reader of the snapshot format (``mj:procs:snap``) and as a
         process that holds answers (``mj:procs:held``), and finds out whether a live process
         is not (:attr:`old_peers`, :attr:`unheld_peers`; see :meth:`check_peers`)."""
-        now = now_ms()
+        now = self.clock.now_ms()
         async with self.r.pipeline(transaction=False) as p:
             for key in (PROCS, PROCS_SNAP, PROCS_HELD):
                 p.zadd(key, {proc_id: now + live_ms})
@@ -58,7 +57,7 @@ class PlayerStore(StoreBase):
         snapshots, during a rolling upgrade): while one does, commits write the whole state
         in the format it reads (server/store.py). Kept in :attr:`old_peers`; checked at
         start and with every :meth:`register_process`."""
-        now = now_ms()
+        now = self.clock.now_ms()
         live, snap, held = await self._cmds(
             ("ZRANGEBYSCORE", PROCS, now, "+inf"),
             ("ZRANGEBYSCORE", PROCS_SNAP, now, "+inf"),
@@ -100,7 +99,7 @@ class PlayerStore(StoreBase):
         processes losing a player's last connections at once, the later one to ask then sees
         neither, so the seat is marked away exactly when no connection is left."""
         raw_members, raw_live = await self._cmds(
-            ("SMEMBERS", k_online(pid)), ("ZRANGEBYSCORE", PROCS, now_ms(), "+inf")
+            ("SMEMBERS", k_online(pid)), ("ZRANGEBYSCORE", PROCS, self.clock.now_ms(), "+inf")
         )
         members = {m.decode() for m in raw_members} - {proc}
         live = {m.decode() for m in raw_live}
@@ -111,7 +110,7 @@ class PlayerStore(StoreBase):
 
     async def live_processes(self) -> int:
         """Processes live now (``mj:procs``, this one included when registered)."""
-        return int(await self.r.zcount(PROCS, now_ms(), "+inf"))
+        return int(await self.r.zcount(PROCS, self.clock.now_ms(), "+inf"))
 
     async def learned_restart(self) -> tuple[float | None, float | None]:
         """(restart gap in seconds, hello rate) learned from earlier restarts, None where

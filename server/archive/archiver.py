@@ -33,7 +33,6 @@ from typing import Any
 
 from server.archive import OFF, Archive, open_archive
 from server.archive.records import game_record, hand_records, split_games
-from server.clock import now_ms
 from server.metrics import Metrics
 from server.rooms import JSON, game_id_of
 from server.store import Store
@@ -120,7 +119,7 @@ class Archiver:
                     await self.hold(room)
                 return
             async with self.r.pipeline(transaction=False) as p:
-                p.zadd(DUE, {room: now_ms()}, nx=True)
+                p.zadd(DUE, {room: self.store.clock.now_ms()}, nx=True)
                 p.hincrby(QUEUED, room, 1)
                 await p.execute()
         except Exception:  # Redis down: the backfill at the next start finds the room
@@ -227,7 +226,7 @@ class Archiver:
     async def measure_lag(self) -> None:
         n = int(await self.r.zcard(DUE))
         oldest = await self.r.zrange(DUE, 0, 0, withscores=True)
-        age = max(0.0, (now_ms() - float(oldest[0][1])) / 1000) if oldest else 0.0
+        age = max(0.0, (self.store.clock.now_ms() - float(oldest[0][1])) / 1000) if oldest else 0.0
         self.lag = (n, age)
         if self.metrics is not None:
             self.metrics.archive_lag = self.lag
@@ -285,7 +284,7 @@ class Archiver:
             if gid is None or await archive.has_game(gid):
                 continue
             async with self.r.pipeline(transaction=False) as p:
-                p.zadd(DUE, {room: now_ms()}, nx=True)
+                p.zadd(DUE, {room: self.store.clock.now_ms()}, nx=True)
                 p.hdel(POS, room)  # read its whole log again (the writes are idempotent)
                 await p.execute()
             if state["status"] == "closed":

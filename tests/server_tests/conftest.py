@@ -18,6 +18,7 @@ import pytest
 import redis
 
 from server.app import App, run_server
+from server.clock import TestClock
 from server.config import Config
 from server.procs import server_command, start_listening, stop
 from server.store import Store
@@ -120,25 +121,40 @@ def make_config(**over: Any) -> Config:
 
 
 class RunningServer:
-    def __init__(self, port: int, task: asyncio.Task[None], stop: asyncio.Event) -> None:
+    def __init__(
+        self, port: int, task: asyncio.Task[None], stop: asyncio.Event, clock: TestClock
+    ) -> None:
         self.port = port
         self.task = task
         self.stop = stop
         self.app: App | None = None
+        #: the server's clock: ``clock.advance(s)`` makes a deadline ``s`` away due now
+        self.clock = clock
+
+    async def advance(self, seconds: float) -> None:
+        """Move the server's clock ``seconds`` forward, then let its timer loop look (two
+        of its polls, ``timer_poll_ms``): what fell due in that time has fired."""
+        self.clock.advance(seconds)
+        await asyncio.sleep(2 * make_config().timer_poll_ms / 1000)
 
 
 @contextlib.asynccontextmanager
-async def running_server(redis_url: str, **over: Any) -> AsyncIterator[RunningServer]:
+async def running_server(
+    redis_url: str, clock: TestClock | None = None, **over: Any
+) -> AsyncIterator[RunningServer]:
+    """The game server in-process, on a :class:`TestClock` (``clock``, or a new one): it
+    runs with the real time until the test advances it."""
     cfg = make_config(**over)
+    clock = clock or TestClock()
     stop = asyncio.Event()
     fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     store = Store.from_url(redis_url)
-    task = asyncio.create_task(run_server(cfg, store, fut.set_result, stop))
+    task = asyncio.create_task(run_server(cfg, store, fut.set_result, stop, clock=clock))
     done, _ = await asyncio.wait({task, fut}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
     if task in done:
         task.result()
     port = await fut
-    srv = RunningServer(port, task, stop)
+    srv = RunningServer(port, task, stop, clock)
     try:
         yield srv
     finally:

@@ -9,9 +9,7 @@ least 2 s), so the players answer before the window is due."""
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 
 import msgpack
 import pytest
@@ -127,8 +125,9 @@ async def test_answers_are_held_without_a_seq_and_the_window_closes_in_one_commi
         ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["type"] == "ack" and ack["held"] is True and ack["seq"] == version, ack
         close_at = await r.zscore("mj:timers", room)
-        assert close_at < timeout_at and close_at <= int(time.time() * 1000) + 5000
+        assert close_at < timeout_at and close_at <= server.clock.now_ms() + 5000
         # the close: one commit, every seat's answer in turn order, then the answers are gone
+        await server.advance(5.0)  # the window's close is due (window_ms 5000)
         for c in clients:
             await c.wait_for(lambda m: m["type"] == "events" and m["seq"] == version + 1, 10)
         log = await read_log(redis_url, room)
@@ -165,7 +164,7 @@ async def test_the_last_answer_closes_the_window_in_its_own_request(server, redi
         pass_ = {"type": "pass", "seq": st.seq}
         ack = await clients[a].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["held"] is True
-        await asyncio.sleep(5.2)  # every automatic pass is due now (window_ms 5000)
+        await server.advance(5.2)  # every automatic pass is due now (window_ms 5000)
         assert int(await r.hget(k_state(room), "version")) == version  # the window waits for b
         ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["type"] == "ack" and ack.get("held", False) is False, ack
@@ -332,6 +331,7 @@ async def test_a_room_stored_mid_window_before_held_answers_plays_on(server, red
         pass_ = {"type": "pass", "seq": st.seq}
         ack = await clients[b].request({"type": "action", "room": room, "seq": 1, "action": pass_})
         assert ack["type"] == "ack", ack
+        await server.advance(5.0)  # the automatic passes are due (window_ms 5000)
 
         async def closed() -> bool:
             return version + 1 in await read_log(redis_url, room)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import signal
+from pathlib import Path
 
 import pytest
 import redis
@@ -15,7 +17,7 @@ from server import game
 from server.config import load_config
 from server.reconnect import GAP_FACTOR, GAP_MARGIN_S
 from server.store import RESTART
-from server_tests.conftest import ServerProc
+from server_tests.conftest import ServerProc, running_server
 from server_tests.helpers import http_get, metric, metrics_of, until
 from server_tests.wsclient import Client
 
@@ -241,3 +243,55 @@ def test_a_graceful_stop_spreads_the_reconnects_over_a_window():
     assert all(800 <= n <= 1200 for n in per_second), per_second  # even, not all at once
     still = App(Config(reconnect_rate=0), None)  # type: ignore[arg-type]
     assert still.reconnect_plan(3).delays(3, random.Random()) == [1000] * 3
+
+
+def documented_metrics() -> dict[str, tuple[str, set[str], bool]]:
+    """docs/server.md's "Metrics" table: name -> (type, label names, always shown)."""
+    text = (Path(__file__).parents[2] / "docs" / "server.md").read_text("utf-8")
+    section = text.split("\n## Metrics\n", 1)[1].split("\n## ", 1)[0]
+    out: dict[str, tuple[str, set[str], bool]] = {}
+    for row in section.splitlines():
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) == 5 and cells[0].startswith("`mahjong_"):
+            labels = set(re.findall(r"`(\w+)`", cells[2]))
+            out[cells[0].strip("`")] = (cells[1], labels, cells[3] == "always")
+    return out
+
+
+async def test_metrics_are_the_documented_ones(redis_url):
+    """Every metric /metrics shows is in docs/server.md's table with its type and labels, and
+    every one the table lists is shown: those shown "always" on a fresh server, the others
+    once what they report exists (a restart learned, the archiver's first look)."""
+    docs = documented_metrics()
+    assert len(docs) >= 30, "the table was not found"
+    r = redis.Redis.from_url(redis_url)
+    r.hset(RESTART, mapping={"gap_ms": 1500, "hello_rate": 900.0})  # learned earlier
+    r.close()
+    async with running_server(redis_url) as srv:
+        c = await Client.connect(srv.port)
+        await c.hello()
+        await c.request({"type": "create_room", "ruleset": RS})
+
+        async def archive_looked() -> bool:
+            _, _, body = await http_get(srv.port, "/metrics")
+            return "mahjong_archive_waiting_rooms" in metrics_of(body)
+
+        await until(archive_looked, "the archiver's lag in /metrics")
+        _, _, body = await http_get(srv.port, "/metrics")
+        await c.close()
+    types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", body, re.M))
+    assert types == {name: kind for name, (kind, _, _) in docs.items()}
+    for series in metrics_of(body):
+        name, _, labels = series.partition("{")
+        base = re.sub(r"_(bucket|sum|count)$", "", name) if name not in types else name
+        assert base in types, series
+        assert set(re.findall(r"(\w+)=", labels)) <= docs[base][1], series
+    # a labelled counter has its samples (the room's creation was committed)
+    assert any(s.startswith('mahjong_commits_total{kind="') for s in metrics_of(body))
+
+
+async def test_a_fresh_server_shows_every_metric_documented_always(server):
+    _, _, body = await http_get(server.port, "/metrics")
+    types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", body, re.M))
+    always = {n: k for n, (k, _, shown) in documented_metrics().items() if shown}
+    assert {n: types.get(n) for n in always} == always

@@ -121,6 +121,7 @@ async def test_a_seat_back_in_a_window_where_it_can_only_pass_is_not_asked(
     assert "deadline" not in snap, snap.get("deadline")
     # the window closes when the bots' answers are due (at most window_ms after it opened
     # or the game resumed), not when the claim timer runs out, and nobody timed out
+    await server.advance(WINDOW_MS / 1000)  # the bots' answers are due; the claim timer is not
     closed = await carol.wait_for(
         lambda m: m["type"] == "events" and m["seq"] > opened and bool(m["events"]),
         timeout=CLAIM_S - 3,

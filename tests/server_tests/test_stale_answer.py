@@ -8,9 +8,7 @@ random player), put into a room of four humans through the server's own commit."
 
 from __future__ import annotations
 
-import asyncio
 import random
-import time
 
 import pytest
 
@@ -76,8 +74,8 @@ async def test_a_pass_for_a_closed_window_is_refused(server, redis_url):
     assert snap["legal"] in ([], [{**pass_, "seat": seat}]) or any(
         a["type"] == "pass" and a["seq"] == old for a in snap["legal"]
     )
-    await asyncio.sleep(0.3)  # the first window has been open a while when it is answered
-    sent_at = int(time.time() * 1000)
+    await server.advance(0.3)  # the first window has been open a while when it is answered
+    sent_at = server.clock.now_ms()
     ack = await c.request({"type": "action", "room": room, "seq": 1, "action": pass_})
     assert ack["type"] == "ack", ack
     # at once the next window: the seat is in it again, a new decision with a new seq; asked
