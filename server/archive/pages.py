@@ -27,6 +27,7 @@ from websockets.http11 import Request, Response
 
 from server.archive import Archive
 from server.archive.records import GameRecord, HandRecord
+from server.game import open_events
 from server.store import Store
 from server.store_base import k_token
 
@@ -105,6 +106,7 @@ def game_log(game: GameRecord) -> JSON:
         "seats": [s.name for s in sorted(game.seats, key=lambda s: s.seat)],
         "actions": game.actions,
         "summary": game.summary,
+        "events": open_events(game.log),
     }
 
 

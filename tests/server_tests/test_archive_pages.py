@@ -70,6 +70,12 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         status, with_log = await get(port, f"/api/games/{gid}/log", bob.token)
         assert status == 200 and with_log["log"][0]["kind"] == "start"
         assert with_log["log"][-1]["notice"]["type"] == "game_over"
+        # the browser's replay steps through the events of the archived log: the same as the
+        # live game's get_log, every hand open (each seat's dealt tiles)
+        live = await alice.request({"type": "get_log", "room": room})
+        steps = with_log["game_log"]["events"]
+        assert steps == live["log"]["events"] and steps[-1][-1]["type"] == "game_over"
+        assert all(e["tiles"] for s in steps for e in s if e["type"] == "dealt")
         # the terminal client replays it from the archive (mahjong-cli replay <url>)
         url = f"http://127.0.0.1:{port}/api/games/{gid}/log"
         rp = await asyncio.to_thread(load, url, bob.token)
