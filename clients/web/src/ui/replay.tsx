@@ -81,7 +81,7 @@ function Controls({ replay, step, go }: { replay: Replay; step: number; go: (i: 
   return (
     <div class="row replay-controls">
       <button type="button" class="small" data-testid="prev-hand" aria-label={t.replayPrevHand} title={t.replayPrevHand} onClick={() => go(step > start ? start : replay.stepOf(hand - 1, 0))}>
-        ⏮
+        ◀◀
       </button>
       <button type="button" class="small" data-testid="prev-step" aria-label={t.replayPrevStep} title={t.replayPrevStep} onClick={() => go(step - 1)}>
         ◀
@@ -90,7 +90,7 @@ function Controls({ replay, step, go }: { replay: Replay; step: number; go: (i: 
         ▶
       </button>
       <button type="button" class="small" data-testid="next-hand" aria-label={t.replayNextHand} title={t.replayNextHand} onClick={() => go(replay.stepOf(hand + 1, 0))}>
-        ⏭
+        ▶▶
       </button>
       <span data-testid="replay-where">
         {t.handOf(hand + 1, replay.handStarts.length)} · {t.stepOf(step - start, end - start)}
