@@ -105,9 +105,7 @@ class Site:
         """The answer to a plain (non-WebSocket) GET: a bundle file, the app, or 404."""
         path = request.path.split("?", 1)[0]
         f = self.files.get(path)
-        if f is None and (
-            path == "/" or ROOM_PATH.fullmatch(path) or APP_PATH.fullmatch(path)
-        ):
+        if f is None and (path == "/" or ROOM_PATH.fullmatch(path) or APP_PATH.fullmatch(path)):
             f = self.index
             if f is None:
                 return _plain(HTTPStatus.NOT_FOUND, NO_BUNDLE)

@@ -6,7 +6,9 @@ a replay, and a player's own games — and who may read what.
 * ``GET /api/games/<id>/log`` — the same, the game's whole log, and ``game_log``: the game
   as the protocol's ``game_log`` has it (``mahjong-cli replay <url>`` replays it);
 * ``GET /api/my/games`` — the games of the player whose token the request carries, newest
-  first.
+  first;
+* ``GET /api/rooms/<code or room id>/games`` — a room's games that the reader may read,
+  newest first (the terminal client's list of a room's past games).
 
 A request names its player with ``Authorization: Bearer <token>`` (the token of ``hello``).
 A game is readable by its players, and by anyone with its id (the link) when its room was
@@ -28,6 +30,7 @@ from websockets.http11 import Request, Response
 from server.archive import Archive
 from server.archive.records import GameRecord, HandRecord
 from server.game import open_events
+from server.rooms import normalize_code
 from server.store import Store
 from server.store_base import k_token
 
@@ -110,11 +113,12 @@ def game_log(game: GameRecord) -> JSON:
     }
 
 
-def listing(game: GameRecord, player: str) -> JSON:
-    """One line of a player's games."""
-    you = next((s.seat for s in game.seats if s.player == player), None)
+def listing(game: GameRecord, player: str | None) -> JSON:
+    """One line of a list of games (a player's, a room's)."""
+    you = next((s.seat for s in game.seats if player and s.player == player), None)
     return {
         "game_id": game.game_id,
+        "game_no": game.game_no,
         "ruleset": game.ruleset,
         "finished_ms": game.finished_ms,
         "hands_played": game.hands_played,
@@ -161,12 +165,33 @@ class GamePages:
                 return error(HTTPStatus.UNAUTHORIZED, "token_required")
             games = await archive.games_of(player)
             return json_response(HTTPStatus.OK, {"games": [listing(g, player) for g in games]})
+        if len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "games":
+            return await self.room_games(archive, parts[2], player)
         if len(parts) in (3, 4) and parts[:2] == ["api", "games"]:
             with_log = len(parts) == 4
             if with_log and parts[3] != "log":
                 return error(HTTPStatus.NOT_FOUND, "not_found")
             return await self.game(archive, parts[2], player, with_log)
         return error(HTTPStatus.NOT_FOUND, "not_found")
+
+    async def room_games(self, archive: Archive, room: str, player: str | None) -> Response:
+        """A room's games (``room``: its code, or its id ``r_…``, which outlives the code of
+        a closed room) that ``player`` may read; 403 when it has games and none of them is."""
+        room_id = (
+            room if room.startswith("r_") else await self.store.room_by_code(normalize_code(room))
+        )
+        games = await archive.games_of_room(room_id) if room_id else []
+        if not games and room_id is None:
+            return error(HTTPStatus.NOT_FOUND, "room_not_found")
+        readable = [g for g in games if may_read(g, player)]
+        if games and not readable:
+            log.warning(
+                "refused archive read",
+                extra={"room": room_id, "player": player, "reason": "no game of the room readable"},
+            )
+            return error(HTTPStatus.FORBIDDEN, "not_allowed")
+        body = {"room": room_id, "games": [listing(g, player) for g in readable]}
+        return json_response(HTTPStatus.OK, body)
 
     async def game(
         self, archive: Archive, game_id: str, player: str | None, with_log: bool

@@ -80,7 +80,9 @@ def rematch(ann: Any, bob: Any) -> None:
     ann.evaluate(f"() => window.mahjong.request({{type: 'rematch', room: ({ROOM})().room}})")
     for p in (ann, bob):
         p.wait_for_function(f"() => ({ROOM})().lobby.status === 'lobby'")
-        p.evaluate(f"() => window.mahjong.request({{type: 'ready', room: ({ROOM})().room, ready: true}})")
+        p.evaluate(
+            f"() => window.mahjong.request({{type: 'ready', room: ({ROOM})().room, ready: true}})"
+        )
     ann.wait_for_function(f"() => ({ROOM})().lobby.seats.every((s) => s && s.ready)")
 
 
@@ -111,7 +113,9 @@ def check_replay_of_win(page: Any, base_url: str, live: dict[str, Any]) -> None:
     assert replay.get_attribute("data-step") == "0"
     # all four hands open: 13 or 14 faces each, no backs
     for seat in range(4):
-        hand = page.locator(f"[data-testid=replay-seat][data-seat='{seat}'] [data-testid=replay-hand]")
+        hand = page.locator(
+            f"[data-testid=replay-seat][data-seat='{seat}'] [data-testid=replay-hand]"
+        )
         faces = hand.locator("[data-tile]:not([data-tile=back])").count()
         assert faces >= 13, (seat, faces)
     page.get_by_test_id("next-step").click()
@@ -219,7 +223,10 @@ def test_my_games_the_game_page_and_the_replay(browser: Any, base_url: str, tmp_
         if ann.get_by_test_id("replay-result").count():
             break
         ann.keyboard.press("ArrowRight")
-    assert ann.get_by_test_id("replay-result").get_by_test_id("pay-lines").inner_text() == won["pay_lines"]
+    assert (
+        ann.get_by_test_id("replay-result").get_by_test_id("pay-lines").inner_text()
+        == won["pay_lines"]
+    )
     bad = tmp_path / "bad.json"
     bad.write_text('{"hello": 1}')
     ann.get_by_test_id("log-file").set_input_files(str(bad))
