@@ -5,12 +5,15 @@ played; a refused read answers 403 and is logged; "my games" lists a player's ga
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import json
 import logging
 import random
 
 import pytest
 
+from clients.cli.main import main as cli_main
 from clients.cli.replay import ReplayError, load
 from server.archive.pages import ranks
 
@@ -98,7 +101,32 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         assert status == 200 and [g["game_id"] for g in mine["games"]] == [gid]
         assert mine["games"][0]["you"] == 0 and mine["games"][0]["players"][0] == "prv0"
         assert (await get(port, "/api/my/games"))[0] == 401
+        # a room's games (the terminal client's list): by its code or its id, its players only
+        code = next(m for m in alice.inbox if m.get("lobby"))["lobby"]["code"]
+        status, listed = await get(port, f"/api/rooms/{code.lower()}/games", bob.token)
+        assert status == 200 and listed["room"] == room
+        assert [(g["game_id"], g["you"]) for g in listed["games"]] == [(gid, 1)]
+        assert (await get(port, f"/api/rooms/{room}/games", alice.token))[1] == {
+            **listed,
+            "games": [{**listed["games"][0], "you": 0, "rank": mine["games"][0]["rank"]}],
+        }
+        assert (await get(port, f"/api/rooms/{room}/games", stranger.token))[0] == 403
+        assert (await get(port, "/api/rooms/NOPE99/games"))[0] == 404
+        # mahjong-cli games <code>: each game with the command that replays it
+        out = await asyncio.to_thread(cli_games, port, code, bob.token)
+        assert out[0] == f"Games of room {code}, newest first:"
+        assert out[2].endswith(f"replay http://127.0.0.1:{port}/api/games/{gid}/log")
+        assert "prv1 " in out[1] and "2 hands" in out[1]
         assert (await get(port, "/api/games/nope"))[0] == 404
+
+
+def cli_games(port: int, room: str, token: str) -> list[str]:
+    """What ``mahjong-cli games ROOM --url ws://… --token …`` prints, line by line."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli_main(["games", room, "--url", f"ws://127.0.0.1:{port}", "--token", token])
+    assert rc == 0
+    return out.getvalue().splitlines()
 
 
 async def test_a_game_being_played_is_never_readable(redis_url, tmp_path):
