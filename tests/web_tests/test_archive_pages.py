@@ -1,4 +1,4 @@
-"""The archive in the browser (issue 41): two players (Ann and Bob, each in a browser) and two
+"""The archive in the browser (issue 41), axe-checked: two players (Ann and Bob, each in a browser) and two
 bots play one-hand games in a private room until two have been played and one of them was
 won; then Ann's "My games" lists every one, each game's page shows its standings and its
 hands, the replay of the won hand shows the same breakdown and payments as the live win
@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from .test_accessibility import violations
 from .test_browser import DESKTOP, PHONE, add_bot, create_room, new_page, shot, sit_ready
 
 pytestmark = pytest.mark.timeout(240)
@@ -133,6 +134,7 @@ def check_replay_of_win(page: Any, base_url: str, live: dict[str, Any]) -> None:
     assert shown.get_by_test_id("pay-lines").inner_text() == live["pay_lines"]
     assert shown.get_by_test_id("payments").inner_text() == live["payments"]
     shot(page, "replay-desktop")
+    assert violations(page) == []
 
 
 def check_phone(browser: Any, base_url: str, ann_state: Any, gid: str) -> None:
@@ -189,6 +191,7 @@ def test_my_games_the_game_page_and_the_replay(browser: Any, base_url: str, tmp_
     assert [rows.nth(i).get_attribute("data-game") for i in range(rows.count())] == ids[::-1]
     assert "Ann (you)" in rows.first.inner_text() and "place " in rows.first.inner_text()
     shot(ann, "my-games-desktop")
+    assert violations(ann) == []
 
     # each game's page: standings and one hand, its result as the live dialog said it
     for g in games:
@@ -200,6 +203,7 @@ def test_my_games_the_game_page_and_the_replay(browser: Any, base_url: str, tmp_
         assert hands.first.get_by_test_id("payments").inner_text() == g["payments"]
         if g["won"]:
             shot(ann, "game-page-desktop")
+            assert violations(ann) == []
             assert hands.first.get_by_test_id("patterns").all_inner_texts() == g["patterns"]
             assert hands.first.get_by_test_id("pay-lines").inner_text() == g["pay_lines"]
 

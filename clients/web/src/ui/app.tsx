@@ -134,7 +134,7 @@ function Home({ client }: { client: Client }) {
       <header class="home-head">
         <h1>{t.title}</h1>
         <nav class="row">
-          <a href="/my" data-testid="my-games-link">
+          <a class="nav-link" href="/my" data-testid="my-games-link">
             {t.myGames}
           </a>
           <LangSwitch />

@@ -2,7 +2,7 @@
 // the standings, every hand's result with its breakdown and payments (the win dialog's
 // ResultBody), the replay viewer (ui/replay.tsx) — and "My games" `/my`: the games of the
 // player whose token this browser holds. A saved log file opens in the same viewer.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GameLogDoc } from "../protocol/types";
 import { storedToken } from "../net/client";
 import { Replay, asGameLog } from "../state/replay";
@@ -84,8 +84,10 @@ function Head({ title }: { title: string }) {
     <header class="home-head">
       <h1>{title}</h1>
       <nav class="row">
-        <a href="/">{t.startPage}</a>
-        <a href="/my" data-testid="my-games-link">
+        <a class="nav-link" href="/">
+          {t.startPage}
+        </a>
+        <a class="nav-link" href="/my" data-testid="my-games-link">
           {t.myGames}
         </a>
         <LangSwitch />
@@ -146,7 +148,7 @@ function Hands({ replay }: { replay: Replay }) {
         <article key={i} class="card hand-card" data-testid="hand" data-hand={i}>
           <div class="row">
             <h2 class="grow">{t.handN(i + 1)}</h2>
-            <a href={`?hand=${i + 1}&step=0`} data-testid="hand-replay">
+            <a class="nav-link" href={`?hand=${i + 1}&step=0`} data-testid="hand-replay">
               {t.replay}
             </a>
           </div>
@@ -157,25 +159,38 @@ function Hands({ replay }: { replay: Replay }) {
   );
 }
 
+/** The replay of a loaded game (built once per game: the whole log through the reducer);
+ * null when its log cannot be replayed. */
+function useReplay(got: Loaded<GameData>): Replay | null {
+  return useMemo(() => {
+    if (got.kind !== "ok") return null;
+    try {
+      return new Replay(asGameLog(got.data.game_log));
+    } catch {
+      return null;
+    }
+  }, [got]);
+}
+
 /** `/g/<id>`: a finished game's page; its replay when the address names a moment. */
 export function GamePage({ id }: { id: string }) {
   useLang();
   const got = useJson<GameData>(`/api/games/${encodeURIComponent(id)}/log`);
+  const replay = useReplay(got);
   const [open, setOpen] = useState(() => /[?&](hand|step)=/.test(location.search));
   const [file, setFile] = useState<Replay | null>(null);
   const [copied, setCopied] = useState(false);
-  if (got.kind !== "ok") {
+  if (got.kind !== "ok" || !replay) {
     return (
       <main class="home archive-page">
         <Head title={t.title} />
-        {got.kind === "loading" ? <p>{t.loading}</p> : <Refused status={got.status} />}
+        {got.kind === "loading" ? <p>{t.loading}</p> : <Refused status={got.kind === "error" ? got.status : 0} />}
         <LogFile onLog={(doc) => setFile(new Replay(doc))} />
         {file && <ReplayView replay={file} start={0} />}
       </main>
     );
   }
   const g = got.data;
-  const replay = new Replay(g.game_log);
   const move = (step: number) => history.replaceState(null, "", momentQuery(replay, step));
   const copy = () => void navigator.clipboard?.writeText(location.href).then(() => setCopied(true));
   return (
@@ -205,10 +220,10 @@ function GameLine({ g }: { g: MyGame }) {
       <td>{g.players.map((p, i) => (i === g.you ? `${p} ${t.youMark}` : p)).join(", ")}</td>
       <td class="num">{g.rank !== null && g.you !== null ? t.placeScore(g.rank, num(g.scores[g.you] ?? 0)) : ""}</td>
       <td>
-        <a href={`/g/${g.game_id}`} data-testid="game-link">
+        <a class="nav-link" href={`/g/${g.game_id}`} data-testid="game-link">
           {t.gameLink}
         </a>{" "}
-        <a href={`/g/${g.game_id}?hand=1&step=0`} data-testid="replay-link">
+        <a class="nav-link" href={`/g/${g.game_id}?hand=1&step=0`} data-testid="replay-link">
           {t.replay}
         </a>
       </td>

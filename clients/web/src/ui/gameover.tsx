@@ -75,7 +75,7 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
             {t.saveLog}
           </button>
           {s.game_id && (
-            <a class="row-link" href={`/g/${s.game_id}`} target="_blank" rel="noopener" data-testid="game-page-link">
+            <a class="nav-link" href={`/g/${s.game_id}`} target="_blank" rel="noopener" data-testid="game-page-link">
               {t.gameLink}
             </a>
           )}

@@ -22,7 +22,7 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
       <header class="bar">
         <strong data-testid="room-code">{l.code}</strong> · {rulesetName(l.ruleset)}
         <span class="grow" />
-        <a href="/my" data-testid="my-games-link">
+        <a class="nav-link" href="/my" data-testid="my-games-link">
           {t.myGames}
         </a>
         <LangSwitch />
