@@ -5,12 +5,15 @@ a replay, and a player's own games — and who may read what.
   final scores and ranks, every hand's result, breakdown and payments, the ledger;
 * ``GET /api/games/<id>/log`` — the same, the game's whole log, and ``game_log``: the game
   as the protocol's ``game_log`` has it (``mahjong-cli replay <url>`` replays it);
+* ``GET /api/games/<id>/replay`` — the page and ``game_log`` without the raw log: what the
+  browser's game page and replay viewer read (half the size);
 * ``GET /api/my/games`` — the games of the player whose token the request carries, newest
   first;
 * ``GET /api/rooms/<code or room id>/games`` — a room's games that the reader may read,
   newest first (the terminal client's list of a room's past games).
 
-A request names its player with ``Authorization: Bearer <token>`` (the token of ``hello``).
+Answers are gzip-compressed when the request accepts it (a 16-hand game's log is ~1 MB of
+JSON, ~70-90 KB compressed). A request names its player with ``Authorization: Bearer <token>`` (the token of ``hello``).
 A game is readable by its players, and by anyone with its id (the link) when its room was
 public (``options.public``); never while it is being played (only finished games are in the
 archive's games). A refused read answers 403 and is logged (``refused archive read``).
@@ -18,6 +21,8 @@ archive's games). A refused read answers 403 and is logged (``refused archive re
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import json
 import logging
 from collections.abc import Callable
@@ -50,6 +55,38 @@ def json_response(status: HTTPStatus, body: object) -> Response:
         ]
     )
     return Response(status.value, status.phrase, headers, data)
+
+
+#: answers at least this long are compressed for a client that accepts gzip
+GZIP_MIN = 1024
+#: answers at least this long are compressed in a worker thread (off the event loop)
+GZIP_THREAD = 64 * 1024
+
+
+def accepts_gzip(request: Request) -> bool:
+    return any(
+        part.split(";", 1)[0].strip().lower() == "gzip"
+        for value in request.headers.get_all("Accept-Encoding")
+        for part in value.split(",")
+    )
+
+
+async def compressed(response: Response, request: Request) -> Response:
+    """``response`` gzip-compressed when ``request`` accepts it and it is long enough."""
+    body = response.body
+    if len(body) < GZIP_MIN or not accepts_gzip(request):
+        return response
+    if len(body) >= GZIP_THREAD:
+        data = await asyncio.to_thread(gzip.compress, body, 5)
+    else:
+        data = gzip.compress(body, 5)
+    headers = Headers(
+        [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-length"]
+    )
+    headers["Content-Length"] = str(len(data))
+    headers["Content-Encoding"] = "gzip"
+    headers["Vary"] = "Accept-Encoding"
+    return Response(response.status_code, response.reason_phrase, headers, data)
 
 
 def error(status: HTTPStatus, code: str) -> Response:
@@ -155,6 +192,9 @@ class GamePages:
         path = request.path.split("?", 1)[0]
         if not path.startswith("/api/"):
             return None
+        return await compressed(await self.route(request, path), request)
+
+    async def route(self, request: Request, path: str) -> Response:
         archive: Archive | None = self.archive()
         if archive is None:
             return error(HTTPStatus.SERVICE_UNAVAILABLE, "archive_unavailable")
@@ -168,10 +208,10 @@ class GamePages:
         if len(parts) == 4 and parts[:2] == ["api", "rooms"] and parts[3] == "games":
             return await self.room_games(archive, parts[2], player)
         if len(parts) in (3, 4) and parts[:2] == ["api", "games"]:
-            with_log = len(parts) == 4
-            if with_log and parts[3] != "log":
+            what = parts[3] if len(parts) == 4 else "page"
+            if what not in ("page", "log", "replay"):
                 return error(HTTPStatus.NOT_FOUND, "not_found")
-            return await self.game(archive, parts[2], player, with_log)
+            return await self.game(archive, parts[2], player, what)
         return error(HTTPStatus.NOT_FOUND, "not_found")
 
     async def room_games(self, archive: Archive, room: str, player: str | None) -> Response:
@@ -193,10 +233,10 @@ class GamePages:
         body = {"room": room_id, "games": [listing(g, player) for g in readable]}
         return json_response(HTTPStatus.OK, body)
 
-    async def game(
-        self, archive: Archive, game_id: str, player: str | None, with_log: bool
-    ) -> Response:
-        game = await archive.game(game_id, with_log=with_log)
+    async def game(self, archive: Archive, game_id: str, player: str | None, what: str) -> Response:
+        """``what``: ``page`` (the page's data), ``log`` (and the raw log, and ``game_log``)
+        or ``replay`` (and ``game_log``)."""
+        game = await archive.game(game_id, with_log=what != "page")
         if game is None:  # unknown, or still being played
             return error(HTTPStatus.NOT_FOUND, "game_not_found")
         if not may_read(game, player):
@@ -206,7 +246,8 @@ class GamePages:
             )
             return error(HTTPStatus.FORBIDDEN, "not_allowed")
         body = page(game, await archive.hands(game_id), player)
-        if with_log:
+        if what == "log":
             body["log"] = game.log
+        if what != "page":
             body["game_log"] = game_log(game)
         return json_response(HTTPStatus.OK, body)

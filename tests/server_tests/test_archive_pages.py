@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import io
 import json
 import logging
@@ -24,14 +25,20 @@ from .wsclient import Client
 pytestmark = pytest.mark.timeout(240)
 
 
-async def get(port: int, path: str, token: str | None = None) -> tuple[int, dict]:
+async def raw_get(port: int, path: str, token: str | None, extra: str = "") -> tuple[bytes, bytes]:
+    """The head and body of a GET, as they came."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}{extra}\r\n".encode())
     await writer.drain()
     data = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+async def get(port: int, path: str, token: str | None = None) -> tuple[int, dict]:
+    head, body = await raw_get(port, path, token)
     return int(head.split()[1]), json.loads(body)
 
 
@@ -73,6 +80,20 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         status, with_log = await get(port, f"/api/games/{gid}/log", bob.token)
         assert status == 200 and with_log["log"][0]["kind"] == "start"
         assert with_log["log"][-1]["notice"]["type"] == "game_over"
+        # the browser reads the page and game_log without the raw log (/replay); a client that
+        # accepts gzip gets it compressed
+        status, replay = await get(port, f"/api/games/{gid}/replay", bob.token)
+        assert status == 200 and "log" not in replay
+        assert replay == {k: v for k, v in with_log.items() if k != "log"}
+        head, body = await raw_get(
+            port, f"/api/games/{gid}/log", bob.token, "Accept-Encoding: br, gzip\r\n"
+        )
+        assert (
+            b"\r\ncontent-encoding: gzip" in head.lower()
+            and len(body) < len(json.dumps(with_log)) / 3
+        )
+        assert json.loads(gzip.decompress(body)) == with_log
+        assert (await get(port, f"/api/games/{gid}/other", bob.token))[0] == 404
         # the browser's replay steps through the events of the archived log: the same as the
         # live game's get_log, every hand open (each seat's dealt tiles)
         live = await alice.request({"type": "get_log", "room": room})

@@ -20,7 +20,7 @@ interface PageSeat {
   you: boolean;
 }
 
-/** `GET /api/games/<id>/log`: the game's page and its log (what this page reads). */
+/** `GET /api/games/<id>/replay`: the game's page and its `game_log` (what this page reads). */
 interface GameData {
   game_id: string;
   ruleset: string;
@@ -175,7 +175,7 @@ function useReplay(got: Loaded<GameData>): Replay | null {
 /** `/g/<id>`: a finished game's page; its replay when the address names a moment. */
 export function GamePage({ id }: { id: string }) {
   useLang();
-  const got = useJson<GameData>(`/api/games/${encodeURIComponent(id)}/log`);
+  const got = useJson<GameData>(`/api/games/${encodeURIComponent(id)}/replay`);
   const replay = useReplay(got);
   const [open, setOpen] = useState(() => /[?&](hand|step)=/.test(location.search));
   const [file, setFile] = useState<Replay | null>(null);
