@@ -14,8 +14,9 @@ a replay, and a player's own games — and who may read what.
 
 Answers are gzip-compressed when the request accepts it (a 16-hand game's log is up to
 ~1.3 MB of JSON, under 90 KB compressed). A request names its player with
-``Authorization: Bearer <token>`` (the token of ``hello``). A game is readable by its players, and by anyone with its id (the link) when its room was
-public (``options.public``); never while it is being played (only finished games are in the
+``Authorization: Bearer <token>`` (the token of ``hello``). A game is readable by its
+players, and by anyone with its id (the link) when its room was public
+(``options.public``); never while it is being played (only finished games are in the
 archive's games). A refused read answers 403 and is logged (``refused archive read``).
 """
 
