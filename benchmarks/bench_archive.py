@@ -7,6 +7,7 @@ Games are synthetic but shaped like real ones: 16 hands, each won with a breakdo
 payments, and a log of ``--entries`` entries of the size of a real game's.
 
     python benchmarks/bench_archive.py --games 1000 --requests 100
+    python benchmarks/bench_archive.py --what replay --gzip --entries 3500   # the browser's read
     python benchmarks/bench_archive.py --url postgresql://postgres@127.0.0.1:5432/bench
 """
 
@@ -92,10 +93,11 @@ async def fill(url: str, n: int, entries: int) -> list[float]:
     return took
 
 
-async def get(port: int, path: str) -> float:
+async def get(port: int, path: str, gz: bool = False) -> float:
     t0 = time.perf_counter()
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    accept = "Accept-Encoding: gzip\r\n" if gz else ""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{accept}\r\n".encode())
     await writer.drain()
     data = await reader.read()
     writer.close()
@@ -109,7 +111,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def pages(url: str, n_games: int, requests: int, tmp: Path) -> list[float]:
+async def pages(
+    url: str, n_games: int, requests: int, tmp: Path, what: str = "page", gz: bool = False
+) -> list[float]:
     port = free_port()
     exe = shutil.which("redis-server") or "/usr/bin/redis-server"
     redis = subprocess.Popen(
@@ -130,10 +134,12 @@ async def pages(url: str, n_games: int, requests: int, tmp: Path) -> list[float]
                 await get(http, "/api/games/bench000000")
                 break
             await asyncio.sleep(0.1)
-        ids = [f"/api/games/bench{i:06d}" for i in range(0, n_games, max(1, n_games // requests))]
+        tail = "" if what == "page" else f"/{what}"
+        step = max(1, n_games // requests)
+        ids = [f"/api/games/bench{i:06d}{tail}" for i in range(0, n_games, step)]
         for path in ids[:10]:  # warm
-            await get(http, path)
-        took = [await get(http, ids[i % len(ids)]) for i in range(requests)]
+            await get(http, path, gz)
+        took = [await get(http, ids[i % len(ids)], gz) for i in range(requests)]
         stop.set()
         await task
         return took
@@ -152,6 +158,13 @@ async def main() -> None:
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--entries", type=int, default=600, help="log entries per game")
     ap.add_argument("--requests", type=int, default=100)
+    ap.add_argument(
+        "--what",
+        choices=("page", "replay", "log"),
+        default="page",
+        help="which answer: the page (default), /replay (the browser's), /log",
+    )
+    ap.add_argument("--gzip", action="store_true", help="ask for gzip (as browsers do)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         url = args.url or "sqlite:///" + str(Path(d) / "archive.sqlite3")
@@ -160,9 +173,10 @@ async def main() -> None:
             f"write a 16-hand game: mean {1000 * statistics.mean(writes):.2f} ms, "
             f"p95 {ms(writes, 0.95):.2f} ms ({args.games} games, {url.split(':')[0]})"
         )
-        took = await pages(url, args.games, args.requests, Path(d))
+        took = await pages(url, args.games, args.requests, Path(d), args.what, args.gzip)
+        what = "game page" if args.what == "page" else f"/{args.what}"
         print(
-            f"game page over HTTP ({args.games} games): p50 {ms(took, 0.5):.2f} ms, "
+            f"{what}{' gzip' if args.gzip else ''} over HTTP ({args.games} games): p50 {ms(took, 0.5):.2f} ms, "
             f"p95 {ms(took, 0.95):.2f} ms, max {1000 * max(took):.2f} ms "
             f"({args.requests} warm requests)"
         )

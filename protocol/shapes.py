@@ -461,6 +461,15 @@ class GameLogDoc:
     seats: Annotated[list[str | None], Doc("the names of the four seats")]
     actions: Annotated[list[LoggedAction], Doc("replayed by table.replay")]
     summary: Summary | None
+    events: Annotated[
+        list[list[EventData]] | None,
+        Omit,
+        Doc(
+            "the events of each step of the game (one commit each), as their owners saw them "
+            "(every hand open): what the browser's replay viewer steps through; absent from "
+            "older servers"
+        ),
+    ] = None
 
 
 #: what ``Events.events`` holds: any event definition (redacted for you)

@@ -264,6 +264,18 @@ def view_event(event: JSON, seat: int | None) -> JSON | None:
     return t.view_event_json(event, seat)
 
 
+def open_events(entries: list[JSON]) -> list[list[JSON]]:
+    """The events of each log entry that has any, each as its owner saw it (every hand open):
+    a finished game's steps for the replay viewers (``game_log.log.events``)."""
+    out: list[list[JSON]] = []
+    for entry in entries:
+        seen = (view_event(e, e.get("_owner")) for e in entry.get("events") or ())
+        step = [e for e in seen if e is not None]
+        if step:
+            out.append(step)
+    return out
+
+
 #: (state dict id, seat) -> (the state, its legal actions): one commit asks for a seat's
 #: legal actions twice (the room logic deciding who is asked, then the log entry's
 #: ``legal``); the same rules as ``_PARSED`` (identity-checked, bounded, locked)

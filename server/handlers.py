@@ -288,16 +288,18 @@ async def on_get_log(cx: Context, conn: Conn, msg: m.GetLog) -> None:
     if state["status"] != "finished":
         raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the log is available after the game")
     actions: list[JSON] = []
+    entries: list[JSON] = []
     start = 1
     game_started = False
     while True:
         rows = await store.read_log(msg.room, start, count=1000)
         for _, entry in rows:
             if entry.get("kind") == "start":
-                actions = []  # only the last game of the room
+                actions, entries = [], []  # only the last game of the room
                 game_started = True
             if game_started:
                 actions.extend(entry.get("actions") or [])
+                entries.append(entry)
         if len(rows) < 1000:
             break
         start = rows[-1][0] + 1
@@ -309,6 +311,7 @@ async def on_get_log(cx: Context, conn: Conn, msg: m.GetLog) -> None:
         "seats": [s["name"] if s else None for s in state["seats"]],
         "actions": actions,
         "summary": state["history"][-1] if state["history"] else None,
+        "events": game.open_events(entries),
     }
     conn.send(m.GameLog(room=msg.room, log=log_doc, re=msg.id))
 

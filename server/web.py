@@ -2,7 +2,8 @@
 
 The bundle (``clients/web``, built by Vite into ``server/webapp/``, shipped as package
 data) is read once into memory. A request is answered only when its path is *exactly* one
-of the bundle's files (or ``/`` and ``/r/<room code>``, both the app's ``index.html``):
+of the bundle's files (or ``/``, ``/r/<room code>``, ``/g/<game id>`` and ``/my``, all the
+app's ``index.html``):
 nothing is decoded, joined or normalised, so ``..``, ``%2e%2e``, ``%2f``, backslashes and
 every other spelling of a path outside the bundle find nothing and get 404.
 
@@ -32,6 +33,9 @@ NO_CACHE = "no-cache"
 SHORT = "public, max-age=3600"
 #: ``/r/<code>``: a room code as players type it (letters, digits, dashes)
 ROOM_PATH = re.compile(r"/r/[A-Za-z0-9-]{1,16}")
+#: the app's other pages: a finished game's page and replay (``/g/<game id>``: URL-safe
+#: letters, digits, ``-`` and ``_``) and the player's own games (``/my``)
+APP_PATH = re.compile(r"/g/[A-Za-z0-9_-]{1,64}|/my")
 TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -101,7 +105,7 @@ class Site:
         """The answer to a plain (non-WebSocket) GET: a bundle file, the app, or 404."""
         path = request.path.split("?", 1)[0]
         f = self.files.get(path)
-        if f is None and (path == "/" or ROOM_PATH.fullmatch(path)):
+        if f is None and (path == "/" or ROOM_PATH.fullmatch(path) or APP_PATH.fullmatch(path)):
             f = self.index
             if f is None:
                 return _plain(HTTPStatus.NOT_FOUND, NO_BUNDLE)

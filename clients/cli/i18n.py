@@ -166,6 +166,23 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "act_added_kong": ("add to a pung (kong)", "加槓", "加杠"),
     "act_win": ("win (食糊)", "食糊", "和牌"),
     "act_pass": ("pass", "過", "过"),
+    # mahjong-cli games ROOM
+    "games_head": (
+        "Games of room {room}, newest first:",
+        "房間 {room} 的牌局（新的在前）：",
+        "房间 {room} 的牌局（新的在前）：",
+    ),
+    "games_none": (
+        "Room {room} has no finished game you may read.",
+        "房間 {room} 沒有你可以看的已完牌局。",
+        "房间 {room} 没有你可以看的已完牌局。",
+    ),
+    "games_line": (
+        "{when}  {ruleset}  {hands} hands  {players}",
+        "{when}  {ruleset}  {hands} 局  {players}",
+        "{when}  {ruleset}  {hands} 局  {players}",
+    ),
+    "games_replay": ("    replay: {cmd}", "    重播：{cmd}", "    回放：{cmd}"),
 }
 
 _current: list[Lang] = ["en"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -31,7 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mahjong-cli",
         description="Play mahjong with friends at a mahjong-server, from a terminal.",
-        epilog="Replay a saved game: mahjong-cli replay FILE",
+        epilog="Replay a saved game: mahjong-cli replay FILE. "
+        "A room's past games: mahjong-cli games ROOM",
     )
     p.add_argument(
         "--url", default=DEFAULT_URL, help=f"server address [MAHJONG_URL] ({DEFAULT_URL})"
@@ -98,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["replay"]:
         return replay_main(argv[1:])
+    if argv[:1] == ["games"]:
+        return games_main(argv[1:])
     args = build_parser().parse_args(argv)
     set_lang(args.lang)
     from clients.cli.app import MahjongApp
@@ -162,6 +166,48 @@ def replay_main(argv: list[str]) -> int:
         return 2
     ReplayApp(rp, plain=args.plain, colour=args.colour).run()
     return 0
+
+
+def games_main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(
+        prog="mahjong-cli games",
+        description="List a room's past games (from the server's archive), newest first, "
+        "each with the command that replays it.",
+    )
+    p.add_argument("room", help="the room's code (or its id, r_…, once the room has closed)")
+    p.add_argument(
+        "--url", default=DEFAULT_URL, help=f"server address [MAHJONG_URL] ({DEFAULT_URL})"
+    )
+    p.add_argument(
+        "--token",
+        help="your player token (default: the one saved for this server by playing on it)",
+    )
+    p.add_argument("--token-file", type=Path, default=None, help="where resume tokens are kept")
+    add_lang(p)
+    args = p.parse_args(argv)
+    set_lang(args.lang)
+    from clients.cli.games import http_base, lines, room_games
+    from clients.cli.replay import ReplayError
+
+    token = args.token or saved_token(args.token_file or _token_file(), args.url)
+    base = http_base(args.url)
+    try:
+        listing = room_games(base, args.room, token)
+    except ReplayError as exc:
+        print(f"mahjong-cli games: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(lines(listing, base, args.room)))
+    return 0
+
+
+def saved_token(path: Path, url: str) -> str | None:
+    """The token the terminal client saved for the server at ``url`` (None: none)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    tok = data.get(url) if isinstance(data, dict) else None
+    return tok if isinstance(tok, str) else None
 
 
 if __name__ == "__main__":

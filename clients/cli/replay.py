@@ -43,13 +43,17 @@ class Replay:
         options = log.get("options") or {}
         length = options.get("length")
         try:
+            # the room's house rules and settlement options, as the server set the table
+            # (server.game.new_game): without them a replay scores its wins differently
             cfg = table.GameConfig(
                 str(log["ruleset"]),
                 rounds=LENGTH_ROUNDS.get(str(length)),
                 max_hands=options.get("hands") if length == "hands" else None,
+                house_rules=tuple(sorted((options.get("house_rules") or {}).items())),
+                settlement=tuple(sorted((options.get("settlement") or {}).items())),
             )
             state = table.new_game(cfg)
-        except (KeyError, table.TableError) as exc:
+        except (KeyError, ValueError, AttributeError, table.TableError) as exc:
             raise ReplayError(f"cannot start the game of this log: {exc}") from None
         self.states = [state]
         self.events: list[list[JSON]] = [[]]

@@ -48,6 +48,10 @@ class Archive:
         """The player's games, newest first, without their logs."""
         return await sql.games_of(self.db, player, limit)
 
+    async def games_of_room(self, room: str, limit: int = 50) -> list[GameRecord]:
+        """The room's games (by room id), newest first, without their logs."""
+        return await sql.games_of_room(self.db, room, limit)
+
     async def has_game(self, game_id: str) -> bool:
         return await sql.has_game(self.db, game_id)
 

@@ -55,6 +55,9 @@ MIGRATIONS: list[list[str]] = [
         "CREATE INDEX game_players_by_player ON game_players (player, finished_ms)",
         "CREATE INDEX games_by_finish ON games (finished_ms)",
     ],
+    [  # 3: a room's games, newest first (the terminal client's list)
+        "CREATE INDEX games_by_room ON games (room, finished_ms)",
+    ],
 ]
 
 #: the newest revision
@@ -194,6 +197,15 @@ async def games_of(db: Db, player: str, limit: int = 50) -> list[GameRecord]:
         f"SELECT {cols} FROM game_players p JOIN games g ON g.game_id = p.game_id "
         "WHERE p.player = ? ORDER BY p.finished_ms DESC LIMIT ?",
         (player, limit),
+    )
+    return [_game_of(r) for r in rows]
+
+
+async def games_of_room(db: Db, room: str, limit: int = 50) -> list[GameRecord]:
+    """The room's finished games, newest first (without their logs)."""
+    rows = await db.fetch(
+        f"SELECT {_GAME_COLUMNS} FROM games WHERE room = ? ORDER BY finished_ms DESC LIMIT ?",
+        (room, limit),
     )
     return [_game_of(r) for r in rows]
 

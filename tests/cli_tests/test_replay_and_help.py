@@ -18,9 +18,21 @@ from clients.cli.tiles import TileStyle, glyph
 RULESET = "zung-jung"
 
 
-def finished_game_log(seed: int) -> dict:
+def finished_game_log(
+    seed: int,
+    ruleset: str = RULESET,
+    hands: int = 1,
+    house: dict | None = None,
+    settlement: dict | None = None,
+) -> dict:
     rng = random.Random(seed)
-    state = table.new_game(table.GameConfig(RULESET, max_hands=1))
+    cfg = table.GameConfig(
+        ruleset,
+        max_hands=hands,
+        house_rules=tuple(sorted((house or {}).items())),
+        settlement=tuple(sorted((settlement or {}).items())),
+    )
+    state = table.new_game(cfg)
     player = table.RandomPlayer(rng)
     actions = []
     while state.phase is not table.Phase.GAME_OVER:
@@ -34,9 +46,10 @@ def finished_game_log(seed: int) -> dict:
             )
         state, _ = table.apply(state, a)
         actions.append(a.to_json())
+    options = {"length": "hands", "hands": hands, "house_rules": house, "settlement": settlement}
     return {
-        "ruleset": RULESET,
-        "options": {"length": "hands", "hands": 1},
+        "ruleset": ruleset,
+        "options": options,
         "game_no": 1,
         "seats": ["Ann", "Ben", "Cy", "Di"],
         "actions": actions,
@@ -54,6 +67,18 @@ def test_replay_rebuilds_the_game_and_opens_every_hand():
     for i in range(4):  # all hands open in a replay
         assert mid.seat_view(i)["concealed"] is not None
     assert rp.narrate(1)[0].startswith("#1: the table: start_hand")
+
+
+def test_replay_plays_the_rooms_house_rules_and_settlement():
+    """A room's settlement options (the stakes: base and value per fan) and house rules set
+    the replayed table too: its wins are paid as they were in the game."""
+    settlement = {"base": 3, "per_fan": 5}
+    log = finished_game_log(0, "hk-tw16", 2, {"max_winners": 1}, settlement)
+    plain = finished_game_log(0, "hk-tw16", 2)
+    assert log["summary"]["scores"] != plain["summary"]["scores"]  # the stakes changed them
+    rp = Replay(log)
+    assert list(rp.states[-1].scores) == log["summary"]["scores"]
+    assert rp.states[0].config.house_rules == (("max_winners", 1),)
 
 
 def test_replay_rejects_a_tampered_log(tmp_path):

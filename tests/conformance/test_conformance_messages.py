@@ -154,6 +154,12 @@ async def test_a_whole_short_game_log_and_rematch(peers):
     await play_until_over(alice, room)
     log = await alice.request({"type": "get_log", "room": room})
     assert log["type"] == "game_log" and log["log"]["actions"][0]["type"] == "start_hand"
+    # the events of every step, as their owners saw them: each seat's dealt tiles are there
+    steps = log["log"]["events"]
+    dealt = [e for e in steps[0] if e["type"] == "dealt"]
+    assert {e["seat"] for e in dealt} == {0, 1, 2, 3} and all(e["tiles"] for e in dealt)
+    assert not any(k.startswith("_") for step in steps for e in step for k in e)
+    assert steps[-1][-1]["type"] == "game_over"
     # every game has an id: in the lobby, the game_over summary and the log
     over = next(m for m in alice.inbox if m.get("notice", {}).get("type") == "game_over")
     first = over["lobby"]["game_id"]

@@ -195,9 +195,10 @@ async def test_migrations_from_empty_and_from_the_previous_revision(archive_url)
     opened = await asyncio.gather(*(open_archive(archive_url) for _ in range(3)))
     try:
         for a in opened:
-            assert await a.revision() == sql.HEAD == 2
+            assert await a.revision() == sql.HEAD == 3
         assert (await opened[0].game("g-old")) == sample_game("g-old")
         assert [g.game_id for g in await opened[1].games_of("p1")] == ["g-old"]
+        assert [g.game_id for g in await opened[2].games_of_room("r_1")] == ["g-old"]
     finally:
         for a in opened:
             await a.close()

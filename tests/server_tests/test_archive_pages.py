@@ -5,12 +5,16 @@ played; a refused read answers 403 and is logged; "my games" lists a player's ga
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gzip
+import io
 import json
 import logging
 import random
 
 import pytest
 
+from clients.cli.main import main as cli_main
 from clients.cli.replay import ReplayError, load
 from server.archive.archiver import DUE
 from server.archive.pages import ranks
@@ -23,14 +27,20 @@ from .wsclient import Client
 pytestmark = pytest.mark.timeout(240)
 
 
-async def get(port: int, path: str, token: str | None = None) -> tuple[int, dict]:
+async def raw_get(port: int, path: str, token: str | None, extra: str = "") -> tuple[bytes, bytes]:
+    """The head and body of a GET, as they came."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     auth = f"Authorization: Bearer {token}\r\n" if token else ""
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}\r\n".encode())
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n{auth}{extra}\r\n".encode())
     await writer.drain()
     data = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
+    return head, body
+
+
+async def get(port: int, path: str, token: str | None = None) -> tuple[int, dict]:
+    head, body = await raw_get(port, path, token)
     return int(head.split()[1]), json.loads(body)
 
 
@@ -72,6 +82,26 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         status, with_log = await get(port, f"/api/games/{gid}/log", bob.token)
         assert status == 200 and with_log["log"][0]["kind"] == "start"
         assert with_log["log"][-1]["notice"]["type"] == "game_over"
+        # the browser reads the page and game_log without the raw log (/replay); a client that
+        # accepts gzip gets it compressed
+        status, replay = await get(port, f"/api/games/{gid}/replay", bob.token)
+        assert status == 200 and "log" not in replay
+        assert replay == {k: v for k, v in with_log.items() if k != "log"}
+        head, body = await raw_get(
+            port, f"/api/games/{gid}/log", bob.token, "Accept-Encoding: br, gzip\r\n"
+        )
+        assert (
+            b"\r\ncontent-encoding: gzip" in head.lower()
+            and len(body) < len(json.dumps(with_log)) / 3
+        )
+        assert json.loads(gzip.decompress(body)) == with_log
+        assert (await get(port, f"/api/games/{gid}/other", bob.token))[0] == 404
+        # the browser's replay steps through the events of the archived log: the same as the
+        # live game's get_log, every hand open (each seat's dealt tiles)
+        live = await alice.request({"type": "get_log", "room": room})
+        steps = with_log["game_log"]["events"]
+        assert steps == live["log"]["events"] and steps[-1][-1]["type"] == "game_over"
+        assert all(e["tiles"] for s in steps for e in s if e["type"] == "dealt")
         # the terminal client replays it from the archive (mahjong-cli replay <url>)
         url = f"http://127.0.0.1:{port}/api/games/{gid}/log"
         rp = await asyncio.to_thread(load, url, bob.token)
@@ -94,7 +124,32 @@ async def test_who_may_read_a_game(redis_url, tmp_path, caplog):
         assert status == 200 and [g["game_id"] for g in mine["games"]] == [gid]
         assert mine["games"][0]["you"] == 0 and mine["games"][0]["players"][0] == "prv0"
         assert (await get(port, "/api/my/games"))[0] == 401
+        # a room's games (the terminal client's list): by its code or its id, its players only
+        code = next(m for m in alice.inbox if m.get("lobby"))["lobby"]["code"]
+        status, listed = await get(port, f"/api/rooms/{code.lower()}/games", bob.token)
+        assert status == 200 and listed["room"] == room
+        assert [(g["game_id"], g["you"]) for g in listed["games"]] == [(gid, 1)]
+        assert (await get(port, f"/api/rooms/{room}/games", alice.token))[1] == {
+            **listed,
+            "games": [{**listed["games"][0], "you": 0, "rank": mine["games"][0]["rank"]}],
+        }
+        assert (await get(port, f"/api/rooms/{room}/games", stranger.token))[0] == 403
+        assert (await get(port, "/api/rooms/NOPE99/games"))[0] == 404
+        # mahjong-cli games <code>: each game with the command that replays it
+        out = await asyncio.to_thread(cli_games, port, code, bob.token)
+        assert out[0] == f"Games of room {code}, newest first:"
+        assert out[2].endswith(f"replay http://127.0.0.1:{port}/api/games/{gid}/log")
+        assert "prv1 " in out[1] and "2 hands" in out[1]
         assert (await get(port, "/api/games/nope"))[0] == 404
+
+
+def cli_games(port: int, room: str, token: str) -> list[str]:
+    """What ``mahjong-cli games ROOM --url ws://… --token …`` prints, line by line."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = cli_main(["games", room, "--url", f"ws://127.0.0.1:{port}", "--token", token])
+    assert rc == 0
+    return out.getvalue().splitlines()
 
 
 async def test_a_game_being_played_is_never_readable(redis_url, tmp_path):

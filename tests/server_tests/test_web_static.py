@@ -70,7 +70,16 @@ async def serving(redis_url: str, root: Path):  # type: ignore[no-untyped-def]
 
 async def test_app_assets_and_caching(redis_url: str, bundle: Path) -> None:
     async with serving(redis_url, bundle) as port:
-        for path in ("/", "/index.html", "/r/K7QX2M", "/r/k7qx-2m", "/?x=1"):
+        for path in (
+            "/",
+            "/index.html",
+            "/r/K7QX2M",
+            "/r/k7qx-2m",
+            "/?x=1",
+            "/g/aB3_x-9ZqL0pR7sT",
+            "/g/R1-3?hand=2&step=41",
+            "/my",
+        ):
             status, h, body = await get(port, path)
             assert (status, body) == (200, INDEX), path
             assert h["content-type"] == "text/html; charset=utf-8"
@@ -117,6 +126,12 @@ async def test_app_assets_and_caching(redis_url: str, bundle: Path) -> None:
         "/r/../index.html",
         "/r/K7QX2M/extra",
         "/r/%2e%2e",
+        "/g/",
+        "/g/../index.html",
+        "/g/abc/log",
+        "/g/%2e%2e",
+        "/my/",
+        "/mygames",
         "/index.html/",
         "/./index.html",
         "/assets/./app-abc123.js",

@@ -10,6 +10,11 @@ the new state for that seat (null: the same as after the frame before).
 
     python tests/web_tests/make_web_fixtures.py     # rewrite clients/web/test/fixtures/*.json
 
+It also writes the replay viewer's fixtures (``fixtures/replay/<game>.json``): a golden
+game's log as ``game_log`` has it (``events``: each step's events as their owners saw them,
+``server.game.open_events``) and, after every step, each seat's concealed tiles and the
+scores as the engine's views show them (clients/web/test/replay.test.ts).
+
 ``tests/web_tests/test_web_fixtures.py`` fails when the committed files differ from what this
 writes (a change to the engine or the views that the client's tests have not seen).
 """
@@ -176,6 +181,45 @@ def streams(name: str) -> JSON:
     return out
 
 
+#: the golden games the replay viewer is tested on (two winners on one discard; 叮 with an
+#: instant win)
+REPLAY_GAMES = ("multiple_winners_double", "ting_instant")
+
+
+def replay_log(name: str) -> JSON:
+    """A golden game's ``game_log`` (one step per action) and, after each step, every seat's
+    concealed tiles (sorted) and the scores, from the engine's views."""
+    lines = [json.loads(x) for x in (GOLDEN / f"{name}.jsonl").read_text().splitlines()]
+    cfg = GameConfig.from_json(lines[0]["config"])
+    st = new_game(cfg)
+    actions = [x["action"] for x in lines[1:]]
+    steps: list[list[JSON]] = []
+    expect: list[JSON] = []
+    for action in actions:
+        st, events = apply(st, Action.from_json(action))
+        state = dict(st.to_json())
+        steps.extend(game.open_events([{"events": [dict(e.to_json()) for e in events]}]) or [[]])
+        hands = []
+        for k in range(4):
+            hand = game.view(state, k)["hand"]
+            hands.append(sorted(hand["seats"][k]["concealed"]) if hand else [])
+        expect.append({"concealed": hands, "scores": list(st.scores)})
+    doc = {
+        "ruleset": cfg.ruleset,
+        "options": {},
+        "game_no": 1,
+        "seats": list(NAMES),
+        "actions": actions,
+        "summary": {"scores": list(st.scores)},
+        "events": steps,
+    }
+    return {"game": name, "log": doc, "expect": expect}
+
+
+def render_replay(name: str) -> str:
+    return json.dumps(replay_log(name), separators=(",", ":"), sort_keys=True) + "\n"
+
+
 def render(name: str) -> str:
     return json.dumps(streams(name), separators=(",", ":"), sort_keys=True) + "\n"
 
@@ -185,6 +229,10 @@ def main() -> None:
     for name in GAMES:
         (OUT / f"{name}.json").write_text(render(name))
         print(f"wrote {OUT / name}.json")
+    (OUT / "replay").mkdir(exist_ok=True)
+    for name in REPLAY_GAMES:
+        (OUT / "replay" / f"{name}.json").write_text(render_replay(name))
+        print(f"wrote {OUT / 'replay' / name}.json")
 
 
 if __name__ == "__main__":

@@ -60,6 +60,11 @@ function storage(): Storage | null {
   }
 }
 
+/** The player's token this browser holds (from `welcome`), for the archive's HTTP API. */
+export function storedToken(): string | null {
+  return storage()?.getItem(KEY_TOKEN) ?? null;
+}
+
 export class Client {
   state: AppState;
   private ws: WebSocket | null = null;

@@ -72,6 +72,8 @@ export interface GameLogDoc {
   /** replayed by table.replay */
   actions: LoggedAction[];
   summary: Summary | null;
+  /** the events of each step of the game (one commit each), as their owners saw them (every hand open): what the browser's replay viewer steps through; absent from older servers */
+  events?: Event[][] | null;
 }
 
 /** ``snapshot.game``: the table engine's view for your seat (``table.view``). */

@@ -28,6 +28,8 @@ export type You = G.You;
 export type ChatLine = G.ChatLine;
 export type Notice = G.Notice;
 export type GameSummary = G.Summary;
+/** A finished game's log (`game_log.log`, a saved log file, the archive's `game_log`). */
+export type GameLogDoc = G.GameLogDoc;
 
 export type GameView = G.GameView;
 export type HandView = G.HandView;

@@ -133,7 +133,12 @@ function Home({ client }: { client: Client }) {
     <main class="home">
       <header class="home-head">
         <h1>{t.title}</h1>
-        <LangSwitch />
+        <nav class="row">
+          <a class="nav-link" href="/my" data-testid="my-games-link">
+            {t.myGames}
+          </a>
+          <LangSwitch />
+        </nav>
       </header>
       <label class="field">
         {t.yourName}

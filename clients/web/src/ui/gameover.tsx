@@ -74,6 +74,11 @@ export function GameOver({ client, room }: { client: Client; room: RoomModel }) 
           <button type="button" data-testid="save-log" onClick={() => void saveLog()}>
             {t.saveLog}
           </button>
+          {s.game_id && (
+            <a class="nav-link" href={`/g/${s.game_id}`} target="_blank" rel="noopener" data-testid="game-page-link">
+              {t.gameLink}
+            </a>
+          )}
           <button type="button" data-testid="leave-end" onClick={() => void client.request({ type: "leave_room", room: room.room })}>
             {t.leave}
           </button>

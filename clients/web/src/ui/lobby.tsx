@@ -22,6 +22,9 @@ export function RoomLobby({ client, room }: { client: Client; room: RoomModel })
       <header class="bar">
         <strong data-testid="room-code">{l.code}</strong> · {rulesetName(l.ruleset)}
         <span class="grow" />
+        <a class="nav-link" href="/my" data-testid="my-games-link">
+          {t.myGames}
+        </a>
         <LangSwitch />
         <button type="button" data-testid="leave" onClick={() => send({ type: "leave_room", room: room.room })}>
           {t.leave}

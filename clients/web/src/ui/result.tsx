@@ -3,7 +3,7 @@
 // why — each payment with the settlement's own arithmetic (`parts`, ui/payments.ts) — the
 // hand's instant payments (hk-tw16), and each seat's net. A draw says so.
 import type { Payment, Winner } from "../protocol/types";
-import type { RoomModel } from "../state/reducer";
+import type { HandResult, RoomModel } from "../state/reducer";
 import { patternGloss, patternName, t, unit } from "../i18n";
 import { tileName } from "../tiles/art";
 import { signed } from "./format";
@@ -34,9 +34,7 @@ function PayLine({ p, names, ruleset }: { p: Payment; names: string[]; ruleset: 
   );
 }
 
-function WinnerView({ w, room, how, discarder }: { w: Winner; room: RoomModel; how?: string; discarder: number | null }) {
-  const ruleset = room.game?.ruleset ?? room.lobby.ruleset;
-  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
+function WinnerView({ w, names, ruleset, how, discarder }: { w: Winner; names: string[]; ruleset: string; how?: string; discarder: number | null }) {
   return (
     <div class="winner" data-testid="winner">
       <h2 data-testid="result-title">{winTitle(how, names[w.seat] ?? "", names[discarder ?? 0] ?? "")}</h2>
@@ -86,11 +84,10 @@ function WinnerView({ w, room, how, discarder }: { w: Winner; room: RoomModel; h
   );
 }
 
-export function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void }) {
-  const r = room.result!;
-  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
-  const ruleset = room.game?.ruleset ?? room.lobby.ruleset;
-  const pause = (room.lobby.options.hand_pause_ms as number | undefined) ?? 3000;
+/** A hand's result: the winners' hands and breakdowns, who pays whom (with the
+ * arithmetic), the instant payments and each seat's net; a draw says so. The win dialog, the
+ * game page and the replay viewer show it alike. */
+export function ResultBody({ r, names, ruleset, headingId }: { r: HandResult; names: string[]; ruleset: string; headingId?: string }) {
   // the winners' own payments carry their arithmetic; every other payment of the hand is an
   // instant payment (hk-tw16), listed by its kind
   const winPays = r.winners.flatMap((w) => w.payments);
@@ -109,57 +106,69 @@ export function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () =
     return true;
   });
   return (
+    <>
+      {r.kind === "draw" ? (
+        <h2 id={headingId} data-testid="result-title">
+          {r.reason === "wall" ? t.drawWall : t.draw(r.reason ?? "")}
+        </h2>
+      ) : (
+        <>
+          <span id={headingId} class="sr-only">
+            {t.paymentsTitle}
+          </span>
+          {r.winners.map((w) => (
+            <WinnerView key={w.seat} w={w} names={names} ruleset={ruleset} how={r.how} discarder={r.discarder ?? null} />
+          ))}
+        </>
+      )}
+      {(winPays.length > 0 || instants.length > 0) && (
+        <>
+          <h3>{t.paymentsTitle}</h3>
+          <table class="pay-lines" data-testid="pay-lines">
+            <tbody>
+              {winPays.map((p, i) => (
+                <PayLine key={i} p={p} names={names} ruleset={ruleset} />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      {instants.length > 0 && (
+        <>
+          <h3>{t.instantTitle}</h3>
+          <table class="pay-lines" data-testid="instant-lines">
+            <tbody>
+              {instants.map((p, i) => (
+                <PayLine key={i} p={p} names={names} ruleset={ruleset} />
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <h3>{t.netTitle}</h3>
+      <table class="payments" data-testid="payments">
+        <tbody>
+          {r.net.map((v, i) => (
+            <tr key={i}>
+              <td>{names[i]}</td>
+              <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{signed(v)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+export function ResultDialog({ room, onClose }: { room: RoomModel; onClose: () => void }) {
+  const r = room.result!;
+  const names = [0, 1, 2, 3].map((i) => seatWords(room, i));
+  const ruleset = room.game?.ruleset ?? room.lobby.ruleset;
+  const pause = (room.lobby.options.hand_pause_ms as number | undefined) ?? 3000;
+  return (
     <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="result-heading" data-testid="result">
       <div class="dialog">
-        {r.kind === "draw" ? (
-          <h2 id="result-heading" data-testid="result-title">
-            {r.reason === "wall" ? t.drawWall : t.draw(r.reason ?? "")}
-          </h2>
-        ) : (
-          <>
-            <span id="result-heading" class="sr-only">
-              {t.paymentsTitle}
-            </span>
-            {r.winners.map((w) => (
-              <WinnerView key={w.seat} w={w} room={room} how={r.how} discarder={r.discarder ?? null} />
-            ))}
-          </>
-        )}
-        {(winPays.length > 0 || instants.length > 0) && (
-          <>
-            <h3>{t.paymentsTitle}</h3>
-            <table class="pay-lines" data-testid="pay-lines">
-              <tbody>
-                {winPays.map((p, i) => (
-                  <PayLine key={i} p={p} names={names} ruleset={ruleset} />
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
-        {instants.length > 0 && (
-          <>
-            <h3>{t.instantTitle}</h3>
-            <table class="pay-lines" data-testid="instant-lines">
-              <tbody>
-                {instants.map((p, i) => (
-                  <PayLine key={i} p={p} names={names} ruleset={ruleset} />
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
-        <h3>{t.netTitle}</h3>
-        <table class="payments" data-testid="payments">
-          <tbody>
-            {r.net.map((v, i) => (
-              <tr key={i}>
-                <td>{names[i]}</td>
-                <td class={`num ${v > 0 ? "plus" : v < 0 ? "minus" : ""}`}>{signed(v)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResultBody r={r} names={names} ruleset={ruleset} headingId="result-heading" />
         <p class="muted">{room.game?.phase === "game_over" ? t.lastHand : t.nextHand(Math.round(pause / 1000))}</p>
         <div class="row">
           <button type="button" class="primary" data-testid="result-close" onClick={onClose}>
