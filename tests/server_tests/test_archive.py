@@ -184,10 +184,13 @@ def check_replay(record: GameRecord, entries: list[JSON]) -> None:
     assert game.finished(state) and state["scores"] == record.scores
 
 
-async def test_migrations_from_empty_and_from_the_previous_revision(archive_url):
-    first = await open_archive(archive_url, migrate_to=1)
+@pytest.mark.parametrize("start", range(1, sql.HEAD))
+async def test_migrations_from_empty_and_from_the_previous_revision(archive_url, start):
+    """From an empty database to each older revision, then to the newest (every revision
+    since the first is a "previous" one for some database in the field)."""
+    first = await open_archive(archive_url, migrate_to=start)
     try:
-        assert await first.revision() == 1
+        assert await first.revision() == start
         await first.put_game(sample_game("g-old"))
     finally:
         await first.close()
