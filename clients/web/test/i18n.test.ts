@@ -61,6 +61,7 @@ describe("catalogues", () => {
 
   it("translates every error code of the server and names every rule set", () => {
     expect(Object.keys(en.errors).sort()).toEqual(names.error_codes);
+    expect(Object.keys(en.hintNotes).sort()).toEqual(names.hint_notes);
     expect(Object.keys(en.rulesets).sort()).toEqual(names.rulesets);
     expect(Object.keys(en.units).sort()).toEqual(names.rulesets);
   });
