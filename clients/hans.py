@@ -40,6 +40,7 @@ __all__ = [
     "WEB_HANT",
     "WEB_LINES",
     "cli_catalogue",
+    "lines_with_keys",
     "main",
     "to_hans",
     "web_catalogue",
@@ -106,7 +107,10 @@ WEB_LINES: dict[str, tuple[str, str]] = {
         "(name, from) => `${name} 和 ${from} 点的炮`",
         "a win on a discard, as the mainland says it",
     ),
-    "replaced": ('"这局牌已在另一个标签页或设备上打开。"', "a browser tab: 标签页 (分页 is Taiwanese)"),
+    "replaced": (
+        '"这局牌已在另一个标签页或设备上打开。"',
+        "a browser tab: 标签页 (分页 is Taiwanese)",
+    ),
     "isReady": ('"✓ 已准备"', "ready in a lobby: 已准备"),
     "hintNotes.below_minimum": (
         "(min) => `已听牌，但没有一张听的牌达到起和 ${min}`",
@@ -154,7 +158,7 @@ def to_hans(text: str, convert: Callable[[str], str] | None = None) -> str:
 ENTRY = re.compile(r'^(\s*)("[^"]+"|[A-Za-z_]\w*): (.*?)(,?)$')
 
 
-def _lines_with_keys(text: str) -> Iterator[tuple[str, str | None]]:
+def lines_with_keys(text: str) -> Iterator[tuple[str, str | None]]:
     """Each line of a catalogue with the dotted path of the entry it holds (None: no entry)."""
     path: list[str] = []
     for line in text.splitlines():
@@ -180,7 +184,7 @@ def web_catalogue(hant: str, convert: Callable[[str], str] | None = None) -> str
         "// wordings: clients/hans.py).",
     ]
     seen: set[str] = set()
-    for line, key in _lines_with_keys(hant):
+    for line, key in lines_with_keys(hant):
         if line.startswith("// 繁體中文"):
             out.append("// 简体中文 (mainland usage). Every key of en.ts, typed by `Catalogue`.")
             continue

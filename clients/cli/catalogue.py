@@ -204,7 +204,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "sit_first": ("take a seat first (s)", "請先坐下（s）"),
     "next_room": (" (Ctrl+O: next room)", "（Ctrl+O：下一個房間）"),
     "dealer_mark": (" 莊 dealer", " 莊"),
+    "col_seat": ("seat", "座位"),
     "col_melds": ("melds / flowers", "副露／花"),
+    "col_discards": ("discards", "打出的牌"),
+    "away_mark": (" [away]", " [離開中]"),
+    "auto_mark": (" [auto]", " [自動]"),
+    "tiles_short": ("{n}t", "{n}張"),
+    "score_of": ("  score {n}", "  分數 {n}"),
+    "tiles_of": ("  tiles {n}", "  手牌 {n} 隻"),
+    "hint_useful": ("→ {n} useful tiles unseen", "→ 未見的有用牌 {n} 隻"),
     "flowers": ("flowers ", "花 "),
     # the host's keys
     "not_seated": ("you are not seated", "你沒有坐下"),
@@ -257,10 +265,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "room_status.closed": ("closed", "已關閉"),
     # the connection and the requests
     "connecting": ("connecting to {url}…", "正在連線到 {url}…"),
+    "no_reply": ("no answer", "沒有回應"),
     "no_answer": ("the server did not answer; decide again", "伺服器沒有回覆，請再決定"),
     "saved_log": (
-        "saved {path} (replay it with: mahjong-cli replay {path})",
-        "已儲存 {path}（重播：mahjong-cli replay {path}）",
+        "saved {path} (replay it with: {command})",
+        "已儲存 {path}（重播：{command}）",
     ),
     "error_status": ("{message} ({code})", "{message}（{code}）"),
     "connection_refused": ("connection refused", "連線被拒絕"),
@@ -279,6 +288,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "close_policy": ("too many bad messages", "錯誤的訊息太多"),
     "cannot_connect": ("cannot connect to {url}: {why}", "無法連線到 {url}：{why}"),
     "bad_address": ("bad server address: {why}", "伺服器地址不正確：{why}"),
+    "retrying": ("{failed}; trying again in {secs} s", "{failed}；{secs} 秒後再試"),
     "connection_lost": ("connection lost; reconnecting…", "連線中斷，重新連線中…"),
     "server_closed": (
         "stopped: the server closed the connection ({code} {name}): {why}",

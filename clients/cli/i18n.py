@@ -27,9 +27,11 @@ __all__ = [
     "by_code",
     "error_text",
     "from_locale",
+    "has",
     "hint_note",
     "lang",
     "pattern_name",
+    "pay_reason",
     "ruleset_name",
     "set_lang",
     "tr",
@@ -71,6 +73,11 @@ def words_of(key: str, in_lang: Lang) -> str:
 def tr(key: str, **fields: object) -> str:
     """The message ``key`` in the current language, its fields filled in."""
     return words_of(key, _current[0]).format(**fields)
+
+
+def has(key: str) -> bool:
+    """The catalogue has ``key``."""
+    return key in MESSAGES
 
 
 def by_code(family: str, code: object, fallback: str, **fields: object) -> str:
@@ -118,6 +125,11 @@ def pattern_name(ruleset: str, pattern: str, fallback: str, in_lang: Lang | None
     if not names:
         return fallback
     return names[2] if (in_lang or _current[0]) == "zh-Hans" else names[1]
+
+
+def pay_reason(reason: object) -> str:
+    """A payment's reason in words (English: the server's own)."""
+    return by_code("reason", reason, str(reason))
 
 
 def ruleset_name(ruleset: str) -> str:
