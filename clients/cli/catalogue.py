@@ -169,7 +169,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "letters go to the chat only in chat mode: press Tab to chat, Esc to come back",
         "只有在聊天模式才可以打字：按 Tab 聊天，按 Esc 返回",
     ),
-    "key_ignored": ("{key} ignored: {hint}", "{key} 無效：{hint}"),
+    "key_ignored": ("{pressed} ignored: {hint}", "{pressed} 無效：{hint}"),
     "propose_discard": ("discard {tile}", "打出 {tile}"),
     "propose_ting": ("declare 叮 and discard {tile}", "叮並打出 {tile}"),
     "propose_pass_win": ("pass (you could win)", "過（你可以食糊）"),

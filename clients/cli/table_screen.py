@@ -315,7 +315,7 @@ class TableScreen(Screen[None]):
             event.stop()
             event.prevent_default()
             self.armed = None
-            self.mj.set_status(tr("key_ignored", key=repr(key), hint=tr("typing_hint")))
+            self.mj.set_status(tr("key_ignored", pressed=repr(key), hint=tr("typing_hint")))
             return
         if event.is_printable and key not in MOVE_KEYS and key not in self._meaningful():
             self.typing_until = time.monotonic() + TYPING_PAUSE

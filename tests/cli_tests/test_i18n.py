@@ -15,7 +15,6 @@ import pytest
 from cli_tests.test_render_words import play_until_a_hand_ends, text_of
 from clients.cli import render
 from clients.cli.catalogue import MESSAGES
-from clients.hans import CLI_PATH as HANS
 from clients.cli.i18n import (
     LANGS,
     error_text,
@@ -28,6 +27,7 @@ from clients.cli.i18n import (
 )
 from clients.cli.main import build_parser
 from clients.cli.tiles import TileStyle
+from clients.hans import CLI_PATH as HANS
 from protocol.codes import ErrorCode, HintNote
 from scoring import ruleset_names
 

@@ -100,12 +100,14 @@ async def test_every_screen_in_chinese(mahjong_server, tmp_path, in_lang: Lang) 
         await create_room_from_the_form(pilot, app, hands=1)
         table = app.screen
         assert isinstance(table, TableScreen)
-        for key, what in (("s", "a seat"), ("a", "bots"), ("r", "ready")):
-            await pilot.press(key)
-            await pilot.pause(0.3)
         r = app.model.room
         assert r is not None
-        await wait_for(pilot, lambda: all(r.seats()), what=what)
+        await pilot.press("s")  # sit
+        await wait_for(pilot, lambda: r.seat is not None, what="a seat")
+        await pilot.press("a")  # add bots to the three empty seats
+        await wait_for(pilot, lambda: all(r.seats()), what="three bots")
+        await pilot.press("r")  # ready
+        await wait_for(pilot, lambda: r.seats()[r.seat]["ready"], what="ready")
         await pilot.pause(0.2)
         check(app, {"lobby", "prompt", "log"})
         await pilot.press("g")
