@@ -117,6 +117,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "act_added_kong": ("add to a pung (kong)", "加槓"),
     "act_win": ("win (食糊)", "食糊"),
     "act_pass": ("pass", "過"),
+    "act_start_hand": ("start the hand", "開局"),
+    "act_timeout": ("time out", "超時"),
     "ruleset.mcr": ("Chinese Official (MCR)", "國標麻將"),
     "ruleset.hk-tw16": ("Hong Kong–Taiwanese 16 tiles", "港式台牌十六張"),
     "ruleset.tw16-tai": ("16-tile tai table", "台灣十六張（計台）"),
@@ -298,6 +300,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the server forgot us; joining as a new player",
         "伺服器已忘記你，以新玩家身份加入",
     ),
+    # the replay (mahjong-cli replay)
+    "replay_set_up": ("the game is set up", "牌局準備好"),
+    "replay_table": ("the table", "牌局"),
+    "replay_step": ("  step {i}/{n}", "  第 {i}/{n} 步"),
+    "replay_keys": (
+        "→/space next  ← back  ] next hand  [ previous hand  Home/End  q quit",
+        "→/空白鍵 下一步  ← 上一步  ] 下一局  [ 上一局  Home/End  q 離開",
+    ),
+    "seat_n": ("seat {n}", "第 {n} 位"),
     # the log
     "log_connected": ("connected as {name} on {server}", "已連線到 {server}，名字：{name}"),
     "log_resumed": ("resumed as {name} on {server}", "已在 {server} 回復連線，名字：{name}"),

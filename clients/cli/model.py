@@ -125,8 +125,8 @@ class RoomState:
         seats = self.seats()
         s = seats[seat] if 0 <= seat < len(seats) else None
         if not s:
-            return f"seat {seat + 1}"
-        return str(s.get("name") or f"seat {seat + 1}")
+            return tr("seat_n", n=seat + 1)
+        return str(s.get("name") or tr("seat_n", n=seat + 1))
 
     # ------------------------------------------------------------------ game helpers
 

@@ -73,7 +73,7 @@ def test_every_message_is_in_each_language_with_no_field_it_lacks_in_english(
         fields = set(re.findall(r"{(\w+)}", w))
         assert fields <= set(re.findall(r"{(\w+)}", en)), (key, language)
         if language != "en":  # no English word but the keys and codes named
-            rest = re.sub(r"{\w+}|\[[^\]]*\]|Enter|Tab|Esc|Ctrl|--new-player", "", w)
+            rest = re.sub(r"{\w+}|\[[^\]]*\]|Enter|Tab|Esc|Ctrl|Home|End|--new-player", "", w)
             assert not LATIN.search(rest), (key, language, w)
 
 

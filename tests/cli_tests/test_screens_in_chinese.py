@@ -19,9 +19,11 @@ from cli_tests.helpers import (
     screen_text,
     wait_for,
 )
+from cli_tests.test_replay_and_help import finished_game_log
 from clients.cli.app import MahjongApp
 from clients.cli.i18n import Lang, lang, set_lang, words_of
 from clients.cli.lobby_screen import ConnectScreen, LobbyScreen
+from clients.cli.replay import Replay, ReplayApp
 from clients.cli.table_screen import TableScreen
 
 pytestmark = pytest.mark.timeout(120)
@@ -122,3 +124,26 @@ async def test_every_screen_in_chinese(mahjong_server, tmp_path, in_lang: Lang) 
         await play_with_keys(pilot, app, lambda: bool(room.results))
         await pilot.pause(0.3)
         check(app, {"result", "log", "seats"})
+
+
+@pytest.mark.parametrize("in_lang", ["zh-Hant", "zh-Hans", "en"], indirect=True)
+async def test_the_replay_in_chinese(in_lang: Lang) -> None:
+    log = finished_game_log(5)
+    app = ReplayApp(Replay(log), plain=True)
+    # (the rule set id, the keys, the players; "replay" is the room code a replay shows)
+    allowed = ALLOWED | {"zung", "jung", "Home", "End", "replay", *log["seats"]}
+    async with app.run_test(size=(160, 50)) as pilot:
+        for keys in (("right",), ("right",) * 20, ("end",)):
+            await pilot.press(*keys)
+            await pilot.pause(0.1)
+            found: dict[str, set[str]] = {}
+            for w in app.screen.query("*"):
+                if w.display and not w.children:
+                    lines = w.lines if isinstance(w, RichLog) else [screen_text(w)]
+                    text = "\n".join(getattr(x, "text", x) for x in lines)
+                    if words := set(LATIN.findall(text)) - allowed:
+                        found[str(w.id)] = words
+            if in_lang == "en":
+                assert {"header", "keys", "log"} <= set(found), found
+            else:
+                assert found == {}
