@@ -377,6 +377,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{name} 繼續牌局（暫停了 {secs} 秒）",
     ),
     # the reasons of payments (the server's words; English shows them as they are)
+    "reason_dealer": (" +dealer {n}", "，莊家 +{n}"),
     "reason.self-drawn": ("self-drawn", "自摸"),
     "reason.discard": ("discard", "出銃"),
     "reason.discarder": ("discarder", "出銃"),

@@ -128,8 +128,17 @@ def pattern_name(ruleset: str, pattern: str, fallback: str, in_lang: Lang | None
 
 
 def pay_reason(reason: object) -> str:
-    """A payment's reason in words (English: the server's own)."""
-    return by_code("reason", reason, str(reason))
+    """A payment's reason in words (English: the server's own). The 台 table's
+    ``discard +dealer 1`` (the dealer's 台 added) is the reason and the dealer's part."""
+    text = str(reason)
+    if _current[0] == "en":
+        return text
+    head, _, extra = text.partition(" +")
+    words = by_code("reason", head, head)
+    dealer = re.fullmatch(r"dealer (\d+)", extra)
+    if dealer:
+        return words + tr("reason_dealer", n=dealer.group(1))
+    return words + (" +" + extra if extra else "")
 
 
 def ruleset_name(ruleset: str) -> str:

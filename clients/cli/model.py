@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.cli.i18n import by_code, error_text, tr
+from clients.cli.i18n import by_code, error_text, lang, ruleset_name, tr
 from clients.cli.reducers import MalformedMessage, apply_event, apply_notice
 from clients.cli.tiles import sort_tiles
 from protocol import messages as m
@@ -387,7 +387,8 @@ class ClientModel:
         r.stale = False
         r.bad_snapshots = 0
         status = by_code("room_status", r.status, r.status)
-        return [tr("log_room", code=r.code, ruleset=r.ruleset, status=status)]
+        rs = r.ruleset if lang() == "en" else ruleset_name(r.ruleset)  # English: its id
+        return [tr("log_room", code=r.code, ruleset=rs, status=status)]
 
     def _events(self, msg: m.Events) -> list[str]:
         r = self.rooms.get(msg.room)

@@ -156,3 +156,18 @@ def test_the_breakdown_lobby_and_summary_in_each_language(language: str, zh: Non
             words = set(LATIN.findall(text)) - {"mcr", r.code, *TILE_CODES}
             names = {r.name_of(i) for i in range(4)}
             assert not {w for w in words if not any(w in n for n in names)}, (text, words)
+
+
+@pytest.mark.parametrize("ruleset", ["hk-tw16", "mcr", "tw16-tai"])
+@pytest.mark.parametrize("language", ["zh-Hant", "zh-Hans"])
+def test_the_log_of_a_hand_in_chinese(ruleset: str, language: str, zh: None) -> None:
+    """Every narration line of a hand (draws, flowers, discards, claims, kongs, payments, the
+    win or the draw) in Chinese: names, tile codes and the room's codes aside."""
+    set_lang(language)  # type: ignore[arg-type]
+    for seed in (1, 2, 3):
+        r, _, _ = play_until_a_hand_ends(ruleset, seed)
+        names = {w for i in range(4) for w in LATIN.findall(r.name_of(i))}
+        assert r.log
+        for line in r.log:
+            words = set(LATIN.findall(line)) - {*TILE_CODES, *names, r.code}
+            assert not words, (line, words)
