@@ -4,8 +4,10 @@
 ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``: ``zh_TW``/``zh_HK``/``zh_MO``/``*Hant*`` are
 Traditional, any other ``zh`` Simplified, anything else English). The words are in
 :mod:`clients.cli.catalogue` (English and Traditional) and clients/cli/zh_hans.json
-(Simplified, generated from the Traditional: ``python -m clients.hans``). Pattern names are the ones
-the browser shows, generated from the rule data at build time (clients/names.py,
+(Simplified, generated from the Traditional: ``python -m clients.hans``); the server's errors,
+hint notes, payment reasons and rule sets are worded by their code (:func:`by_code`), the
+server's own words kept for a code this client does not know. Pattern names are the ones the
+browser shows, generated from the rule data at build time (clients/names.py,
 clients/web/src/i18n/names.json): nothing is converted here.
 """
 
@@ -41,7 +43,6 @@ __all__ = [
 Lang = Literal["en", "zh-Hant", "zh-Hans"]
 LANGS: tuple[Lang, ...] = ("en", "zh-Hant", "zh-Hans")
 NAMES = Path(__file__).resolve().parent.parent / "web" / "src" / "i18n" / "names.json"
-
 HANS = Path(__file__).resolve().parent / "zh_hans.json"
 
 _current: list[Lang] = ["en"]
