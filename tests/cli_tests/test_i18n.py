@@ -171,3 +171,21 @@ def test_the_log_of_a_hand_in_chinese(ruleset: str, language: str, zh: None) -> 
         for line in r.log:
             words = set(LATIN.findall(line)) - {*TILE_CODES, *names, r.code}
             assert not words, (line, words)
+
+
+@pytest.mark.parametrize("language", LANGS)
+def test_the_help_panel_words_the_hints_note_by_its_code(language: str, zh: None) -> None:
+    set_lang(language)  # type: ignore[arg-type]
+    wait = {"tile": "5p", "unseen": 3, "by_discard": False, "by_self_draw": False}
+    hints = {"shanten": 0, "minimum": 8, "discards": [], "waits": [wait]}
+    note = {"note": "ready, but no wait reaches 8", "note_code": "below_minimum"}
+    shown = text_of(render.server_hints({**hints, **note}, TileStyle(plain=True)), width=200)
+    assert words("note.below_minimum", language).format(minimum=8) in shown
+    # an older server: its note as it is
+    old = {**hints, "note": "ready, but no wait reaches 8"}
+    assert "ready, but no wait reaches 8" in text_of(
+        render.server_hints(old, TileStyle(plain=True)), width=200
+    )
+    if language != "en":
+        words_seen = set(LATIN.findall(shown))
+        assert not words_seen, shown
