@@ -13,7 +13,9 @@ Traditional words of ``clients.cli.i18n.MESSAGES``. Each text goes through
 4. :data:`WEB_LINES` / :data:`CLI_LINES`, whole lines a Simplified reader wants worded
    differently, by key.
 
-Every replacement says why. ``--check`` (run by tests/cli_tests/test_hans.py) fails when a
+Every replacement says why. The reviewed terms of the pattern names (``clients.names.TERMS``:
+槓/杠, 聽/听, 莊/庄, 么/幺 …) come out of these steps as they do there (the test checks it);
+``clients.names.OVERRIDES`` itself is for names, not sentences (its 么 → 幺 would make 什么 什幺). ``--check`` (run by tests/cli_tests/test_hans.py) fails when a
 generated file differs from what this makes::
 
     python -m clients.hans --write

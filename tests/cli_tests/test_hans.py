@@ -10,6 +10,7 @@ import pytest
 
 from clients import hans
 from clients.cli.catalogue import MESSAGES
+from clients.names import TERMS
 
 
 def test_the_generated_files_are_up_to_date() -> None:
@@ -38,6 +39,15 @@ def test_the_generated_files_are_up_to_date() -> None:
 )
 def test_mahjong_words_in_simplified(hant: str, want: str) -> None:
     assert hans.to_hans(hant) == want
+
+
+def test_the_pattern_names_reviewed_terms_come_out_the_same() -> None:
+    """The mahjong terms clients.names checks for pattern names (槓/杠, 聽/听, 莊/庄, 么/幺 …)
+    come out of the interface's conversion as they do there; yet its OVERRIDES are not applied
+    to whole sentences: 么 → 幺 would make 什麼 什幺."""
+    for hant, want in TERMS:
+        assert hans.to_hans(hant) == want, hant
+    assert hans.to_hans("說點甚麼，什麼") == "说点什么，什么"
 
 
 def test_every_reviewed_wording_names_a_key_and_a_reason() -> None:
