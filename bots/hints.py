@@ -66,8 +66,10 @@ class Hints:
     waits: tuple[WaitHint, ...] = ()
     #: the rule set's minimum to win (0: none)
     minimum: int = 0
-    #: e.g. "ready, but no wait reaches 8"
+    #: e.g. "ready, but no wait reaches 8", for people
     note: str | None = None
+    #: the note's code, which clients word (protocol.codes.HintNote)
+    note_code: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +78,7 @@ class Hints:
             "waits": [w.to_json() for w in self.waits],
             "minimum": self.minimum,
             "note": self.note,
+            "note_code": self.note_code,
         }
 
 
@@ -93,7 +96,8 @@ def hints(view: Mapping[str, Any]) -> Hints:
         return _turn_hints(sit, counts, minimum)
     s = shanten(counts, sit.n_melds, sit.rules.shapes, caps=sit.caps)
     waits = _waits(sit, counts, minimum) if s == 0 else ()
-    return Hints(s, (), waits, minimum, _note(s, waits, minimum))
+    below = s == 0 and minimum > 0 and not any(w.by_discard or w.by_self_draw for w in waits)
+    return Hints(s, (), waits, minimum, *_below_minimum(below, minimum))
 
 
 def _turn_hints(sit: Situation, counts: list[int], minimum: int) -> Hints:
@@ -114,20 +118,24 @@ def _turn_hints(sit: Situation, counts: list[int], minimum: int) -> Hints:
         (d for d in options if d.shanten == best),
         key=lambda d: (-_reaching(d.waits), -d.useful, d.tile),
     )
-    note = None
-    if best == 0 and minimum > 0 and not any(_reaching(d.waits) for d in keep):
-        note = f"ready, but no wait reaches {minimum}"
-    return Hints(whole, tuple(keep), (), minimum, note)
+    below = best == 0 and minimum > 0 and not any(_reaching(d.waits) for d in keep)
+    return Hints(whole, tuple(keep), (), minimum, *_below_minimum(below, minimum))
 
 
 def _reaching(waits: tuple[WaitHint, ...]) -> int:
     return sum(w.unseen for w in waits if w.by_discard or w.by_self_draw)
 
 
-def _note(s: int, waits: tuple[WaitHint, ...], minimum: int) -> str | None:
-    if s == 0 and minimum > 0 and not any(w.by_discard or w.by_self_draw for w in waits):
-        return f"ready, but no wait reaches {minimum}"
-    return None
+#: the note_code of a ready hand none of whose waits reaches the minimum (the value of
+#: protocol.codes.HintNote.BELOW_MINIMUM: the bots do not depend on the protocol)
+BELOW_MINIMUM = "below_minimum"
+
+
+def _below_minimum(below: bool, minimum: int) -> tuple[str | None, str | None]:
+    """The note and its code: a ready hand none of whose waits reaches the minimum."""
+    if below:
+        return f"ready, but no wait reaches {minimum}", BELOW_MINIMUM
+    return None, None
 
 
 def _waits(sit: Situation, counts: list[int], minimum: int) -> tuple[WaitHint, ...]:

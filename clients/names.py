@@ -136,7 +136,7 @@ def _items(ruleset: Any) -> Iterator[tuple[str, str, str]]:
 def build() -> dict[str, object]:
     """The file's content."""
     import scoring.rulesets  # noqa: F401  (registers the rule sets)
-    from protocol.codes import ErrorCode
+    from protocol.codes import ErrorCode, HintNote
     from scoring.engine import get_ruleset, ruleset_names
 
     cc = _converters()
@@ -152,6 +152,7 @@ def build() -> dict[str, object]:
         "langs": list(LANGS),
         "rulesets": sorted(patterns),
         "error_codes": sorted(c.value for c in ErrorCode),
+        "hint_notes": sorted(c.value for c in HintNote),
         "patterns": patterns,
     }
 

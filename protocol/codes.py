@@ -1,4 +1,4 @@
-"""Stable error codes (sent in ``error`` messages) and WebSocket close codes.
+"""Stable error codes (sent in ``error`` messages), hint note codes and WebSocket close codes.
 
 The string values are part of the protocol: never rename one, only add.
 """
@@ -52,6 +52,13 @@ class ErrorCode(StrEnum):
     UNAVAILABLE = "unavailable"  # storage unreachable; retry with the same seq
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
+
+
+class HintNote(StrEnum):
+    """Why a ``hints`` answer carries a ``note`` (its ``note_code``): clients word it."""
+
+    # ready, but no wait reaches the rule set's ``minimum`` (the answer's field)
+    BELOW_MINIMUM = "below_minimum"
 
 
 class CloseCode(IntEnum):

@@ -489,7 +489,16 @@ class HintsReply(ServerMessage):
         int | None,
         Doc("-1: a winning hand (your turn); 0: ready; n: n tiles from ready; absent: no hand"),
     ] = None
-    note: Annotated[str | None, Doc('e.g. "ready, but no wait reaches 8"')] = None
+    note: Annotated[
+        str | None, Doc('English, for people (e.g. "ready, but no wait reaches 8")')
+    ] = None
+    note_code: Annotated[
+        str | None,
+        Doc(
+            "the note's code, for clients to word it: below_minimum (ready, but no wait "
+            "reaches minimum); absent with no note or from an older server"
+        ),
+    ] = None
     re: Annotated[int | None, Doc(RE_DOC)] = None
 
 

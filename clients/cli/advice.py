@@ -202,9 +202,9 @@ def advise(r: RoomState) -> Advice:
 
 def shanten_words(s: int | None) -> str:
     if s is None:  # no shanten calculator (the bots package) installed, and no waits
-        return "not ready yet"
+        return tr("shanten_none")
     if s < 0:
-        return "complete — you can win"
+        return tr("shanten_win")
     if s == 0:
-        return "ready (聽牌)"
-    return f"{s} tile{'s' if s > 1 else ''} from ready (向聽 {s})"
+        return tr("shanten_ready")
+    return tr("shanten_one") if s == 1 else tr("shanten_n", n=s)

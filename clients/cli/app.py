@@ -17,6 +17,7 @@ from typing import Any
 from textual.app import App
 
 from clients.cli import autoplay
+from clients.cli.i18n import error_text, tr
 from clients.cli.lobby_screen import ConnectScreen, LobbyScreen
 from clients.cli.model import ClientModel, RoomState
 from clients.cli.session import Session, normalize_url
@@ -29,6 +30,11 @@ JSON = dict[str, Any]
 
 #: seconds between a server message and the redraw (messages in between share it)
 REDRAW_DELAY = 0.03
+
+
+def error_status(reply: m.Error) -> str:
+    """A server error on the status line: in words by its code, and the code."""
+    return tr("error_status", message=error_text(reply.code, reply.message), code=reply.code)
 
 
 class MahjongApp(App[None]):
@@ -139,7 +145,7 @@ class MahjongApp(App[None]):
             ca_file=self.ca_file,
             insecure=self.insecure,
         )
-        self.set_status(f"connecting to {url}…")
+        self.set_status(tr("connecting", url=url))
         self.run_worker(self.session.run(), name="session", exclusive=True)
 
     async def on_unmount(self) -> None:
@@ -248,12 +254,12 @@ class MahjongApp(App[None]):
             try:
                 reply = await self.session.request(msg)
             except Exception as exc:
-                self.set_status(f"{msg.type}: {exc or 'no answer'}")
+                self.set_status(f"{msg.type}: {exc or tr('no_reply')}")
                 return
             if isinstance(reply, m.Error):
                 if isinstance(msg, m.CreateRoom | m.JoinRoom):
                     self.model.expect_room = False  # no room is coming
-                self.set_status(f"{reply.message} ({reply.code})")
+                self.set_status(error_status(reply))
             else:
                 self.set_status("")
 
@@ -268,9 +274,9 @@ class MahjongApp(App[None]):
             reply = await self.session.act(r.id, action)
             r.action_done(reply)
             if isinstance(reply, m.Error):
-                self.set_status(f"{reply.message} ({reply.code})")
+                self.set_status(error_status(reply))
             elif reply is None:
-                self.set_status("the server did not answer; decide again")
+                self.set_status(tr("no_answer"))
             self.maybe_autoplay()
 
         self.run_worker(go(), group="actions")
@@ -297,8 +303,8 @@ class MahjongApp(App[None]):
             if isinstance(reply, m.GameLog):
                 path = Path(f"mahjong-{r.code}-{r.lobby.get('game_no', 0)}.json")
                 path.write_text(json.dumps(reply.log, indent=1))
-                self.set_status(f"saved {path} (replay it with: mahjong-cli replay {path})")
+                self.set_status(tr("saved_log", path=path, command=f"mahjong-cli replay {path}"))
             elif isinstance(reply, m.Error):
-                self.set_status(f"{reply.message} ({reply.code})")
+                self.set_status(error_status(reply))
 
         self.run_worker(go(), group="requests")

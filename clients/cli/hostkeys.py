@@ -23,11 +23,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from clients.cli.i18n import tr
 from clients.cli.model import RoomState
 from protocol import messages as m
 
-#: host-only keys and what they are called in messages
-HOST_KEYS = {"e": "remove a bot", "o": "swap seats", "K": "kick", "H": "make host", "P": "pause"}
+#: host-only keys (what they are called: the catalogue's ``host_<key>``)
+HOST_KEYS = frozenset({"e", "o", "K", "H", "P"})
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,8 @@ def _seats_question(
         if (only_bots and not (s and s.get("bot"))) or i == other_than:
             continue
         choices[str(i + 1)] = i
-        words.append(f"{i + 1} {s.get('name', '?') if s else 'free'}")
-    return f"{what}: " + "  ".join(words) + "  (any other key cancels)", choices
+        words.append(f"{i + 1} {s.get('name', '?') if s else tr('ask_free')}")
+    return f"{what}: " + "  ".join(words) + tr("ask_cancel"), choices
 
 
 def start(key: str, r: RoomState, me: str | None) -> Pick | m.ClientMessage | str:
@@ -60,35 +61,35 @@ def start(key: str, r: RoomState, me: str | None) -> Pick | m.ClientMessage | st
     :class:`Pick` to ask for its target, or why it does nothing now (for the status line)."""
     if key == "u":
         if r.seat is None:
-            return "you are not seated"
+            return tr("not_seated")
         return m.Stand(room=r.id)
     if key in HOST_KEYS and not r.is_host(me):
-        return f"only the host can {HOST_KEYS[key]}"
+        return tr("only_host", what=tr(f"host_{key}"))
     if key == "P":
         if r.status != "playing":
-            return "pause: only during a game"
+            return tr("pause_in_game")
         if r.paused is not None:
             return m.ResumeGame(room=r.id)
         return m.PauseGame(room=r.id)
     if key in ("e", "o") and r.status == "playing":
-        return "between games only"
+        return tr("between_games")
     if key == "e":
-        q, choices = _seats_question(r, "remove the bot in seat", only_bots=True)
+        q, choices = _seats_question(r, tr("ask_remove_bot"), only_bots=True)
         if not choices:
-            return "no bot to remove"
+            return tr("no_bot")
         return Pick("remove_bot", q, choices)
     if key == "o":
-        q, choices = _seats_question(r, "swap seat")
+        q, choices = _seats_question(r, tr("ask_swap"))
         return Pick("swap", q, choices)
     if key in ("K", "H"):
         choices = {k: pid for k, pid, _ in r.members() if pid != me}
         if not choices:
-            return "nobody else is in the room"
-        what = "kick" if key == "K" else "make host"
+            return tr("nobody_else")
+        what = tr(f"host_{key}")
         words = "  ".join(f"{k} {name}" for k, pid, name in r.members() if pid != me)
         return Pick(
             "kick" if key == "K" else "make_host",
-            f"{what}: {words}  (any other key cancels)",
+            f"{what}: {words}{tr('ask_cancel')}",
             dict(choices),
         )
     return ""
@@ -104,7 +105,7 @@ def answer(pick: Pick, key: str, r: RoomState) -> Pick | m.ClientMessage | None:
         return m.RemoveBot(room=r.id, seat=target)
     if pick.kind == "swap" and isinstance(target, int):
         if pick.first is None:
-            q, choices = _seats_question(r, f"swap seat {target + 1} with", other_than=target)
+            q, choices = _seats_question(r, tr("ask_swap_with", n=target + 1), other_than=target)
             return Pick("swap", q, choices, first=target)
         return m.SwapSeats(room=r.id, a=pick.first, b=target)
     if pick.kind == "kick" and isinstance(target, str):

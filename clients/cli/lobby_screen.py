@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, Select, Static, Switch
 
+from clients.cli.i18n import by_code, lang, ruleset_name, tr
 from protocol import messages as m
 
 JSON = dict[str, Any]
@@ -19,12 +20,12 @@ JSON = dict[str, Any]
 if TYPE_CHECKING:
     from clients.cli.app import MahjongApp
 
-LENGTHS = [
-    ("one round (East)", "one_round"),
-    ("two rounds (East, South)", "two_rounds"),
-    ("four rounds (full game)", "four_rounds"),
-    ("a number of hands", "hands"),
-]
+LENGTHS = ("one_round", "two_rounds", "four_rounds", "hands")
+
+
+def lengths() -> list[tuple[str, str]]:
+    """The game lengths to choose from, in words."""
+    return [(tr(f"len_{k}"), k) for k in LENGTHS]
 
 
 def the_app(screen: Screen[None]) -> MahjongApp:
@@ -43,10 +44,10 @@ class ConnectScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         app = the_app(self)
         with Vertical(id="connect-box"):
-            yield Static("[b]Mahjong[/b] — connect to a server", id="title")
+            yield Static(tr("connect_title"), id="title")
             yield Input(app.url, placeholder="ws://host:8765", id="url")
-            yield Input(app.player_name, placeholder="your name", id="name")
-            yield Button("Connect", id="connect", variant="primary")
+            yield Input(app.player_name, placeholder=tr("your_name"), id="name")
+            yield Button(tr("connect"), id="connect", variant="primary")
             yield Static("", id="status")
 
     @on(Button.Pressed, "#connect")
@@ -56,7 +57,7 @@ class ConnectScreen(Screen[None]):
         url = self.query_one("#url", Input).value.strip()
         name = self.query_one("#name", Input).value.strip()
         if not url or not name:
-            self.query_one("#status", Static).update("Enter the server address and your name.")
+            self.query_one("#status", Static).update(tr("enter_url_name"))
             return
         app.start_session(url, name)
 
@@ -67,17 +68,16 @@ class ConnectScreen(Screen[None]):
 
 def ruleset_title(ruleset: str) -> str:
     """A rule set by its name (``Chinese Official (MCR), competition rules``), from the
-    rule set's parameters (the ``table`` package installed with the client); its id else."""
+    rule set's parameters (the ``table`` package installed with the client); its id else.
+    In Chinese: its Chinese name."""
+    if lang() != "en":
+        return ruleset_name(ruleset)
     try:
         from table.params import get_params
 
         return f"{get_params(ruleset).title}"
     except Exception:
         return ruleset
-
-
-PUBLIC_ON = "public: ON — listed for everyone in the lobby"
-PUBLIC_OFF = "public: OFF — only who has the code can join"
 
 
 class LobbyScreen(Screen[None]):
@@ -91,29 +91,29 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="lobby-box"):
             yield Static("", id="who")
-            yield Static("[b]Create a room[/b]")
-            yield Select[str]([], prompt="rule set", id="ruleset", allow_blank=True)
+            yield Static(tr("create_title"))
+            yield Select[str]([], prompt=tr("rule_set"), id="ruleset", allow_blank=True)
             with Horizontal(classes="row"):
-                yield Select[str](LENGTHS, value="four_rounds", id="length", allow_blank=False)
-                yield Input("4", placeholder="hands", id="hands", type="integer")
+                yield Select[str](lengths(), value="four_rounds", id="length", allow_blank=False)
+                yield Input("4", placeholder=tr("hands_placeholder"), id="hands", type="integer")
             with Horizontal(classes="row"):
-                yield Static("turn s", classes="lbl")
+                yield Static(tr("turn_s"), classes="lbl")
                 yield Input("30", id="turn", type="integer")
-                yield Static("claim s", classes="lbl")
+                yield Static(tr("claim_s"), classes="lbl")
                 yield Input("10", id="claim", type="integer")
-                yield Static("pause s", classes="lbl")
+                yield Static(tr("pause_s"), classes="lbl")
                 yield Input("3", id="pause", type="integer")
             with Horizontal(classes="row"):
                 yield Switch(False, id="public")
-                yield Static(PUBLIC_OFF, id="public-label", classes="lbl")
-            yield Button("Create", id="create", variant="primary")
-            yield Static("[b]Join a room[/b]")
+                yield Static(tr("public_off"), id="public-label", classes="lbl")
+            yield Button(tr("create"), id="create", variant="primary")
+            yield Static(tr("join_title"))
             with Horizontal(classes="row"):
-                yield Input("", placeholder="room code", id="code")
-                yield Button("Join", id="join")
-            yield Static("[b]Public rooms[/b]")
+                yield Input("", placeholder=tr("code_placeholder"), id="code")
+                yield Button(tr("join"), id="join")
+            yield Static(tr("public_title"))
             with Horizontal(classes="row"):
-                yield Button("Refresh", id="refresh")
+                yield Button(tr("refresh"), id="refresh")
             yield Static("", id="rooms")
         yield Static("", id="status")
 
@@ -121,7 +121,7 @@ class LobbyScreen(Screen[None]):
         app = the_app(self)
         model = app.model
         self.query_one("#who", Static).update(
-            Text(f"Connected to {app.url} as {model.name}", style="bold")
+            Text(tr("connected_to", url=app.url, name=model.name), style="bold")
         )
         sel = self.query_one("#ruleset", Select)
         opts = [(f"{ruleset_title(r)} — {r}", r) for r in model.rulesets]
@@ -131,23 +131,25 @@ class LobbyScreen(Screen[None]):
             sel.value = model.rulesets[0]
         rooms = Text()
         for rm in model.room_list:
-            rooms.append(
-                f"{rm.get('code')}  {rm.get('ruleset')}  {rm.get('status')}  "
-                f"{rm.get('seats_free')} free  {', '.join(rm.get('players') or [])}\n"
-            )
-        self.query_one("#rooms", Static).update(rooms or Text("(none)", style="dim"))
+            status = by_code("room_status", rm.get("status"), str(rm.get("status")))
+            free = tr("free_seats", n=rm.get("seats_free"))
+            players = ", ".join(rm.get("players") or [])
+            rooms.append(f"{rm.get('code')}  {rm.get('ruleset')}  {status}  {free}  {players}\n")
+        self.query_one("#rooms", Static).update(rooms or Text(tr("none"), style="dim"))
         self.query_one("#status", Static).update(app.status)
 
     @on(Switch.Changed, "#public")
     def public_changed(self, event: Switch.Changed) -> None:
-        self.query_one("#public-label", Static).update(PUBLIC_ON if event.value else PUBLIC_OFF)
+        self.query_one("#public-label", Static).update(
+            tr("public_on") if event.value else tr("public_off")
+        )
 
     @on(Button.Pressed, "#create")
     def create(self) -> None:
         app = the_app(self)
         ruleset = self.query_one("#ruleset", Select).value
         if not isinstance(ruleset, str):
-            app.set_status("choose a rule set")
+            app.set_status(tr("choose_ruleset"))
             return
         length = self.query_one("#length", Select).value
         options: JSON = {"length": length}
@@ -158,7 +160,7 @@ class LobbyScreen(Screen[None]):
             options["claim_seconds"] = int(self.query_one("#claim", Input).value or "10")
             options["hand_pause_ms"] = 1000 * int(self.query_one("#pause", Input).value or "3")
         except ValueError:
-            app.set_status("numbers only, please")
+            app.set_status(tr("numbers_only"))
             return
         options["public"] = self.query_one("#public", Switch).value
         app.model.expect_room = True

@@ -24,6 +24,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.cli.i18n import by_code, error_text, lang, ruleset_name, tr
 from clients.cli.reducers import MalformedMessage, apply_event, apply_notice
 from clients.cli.tiles import sort_tiles
 from protocol import messages as m
@@ -124,8 +125,8 @@ class RoomState:
         seats = self.seats()
         s = seats[seat] if 0 <= seat < len(seats) else None
         if not s:
-            return f"seat {seat + 1}"
-        return str(s.get("name") or f"seat {seat + 1}")
+            return tr("seat_n", n=seat + 1)
+        return str(s.get("name") or tr("seat_n", n=seat + 1))
 
     # ------------------------------------------------------------------ game helpers
 
@@ -289,9 +290,9 @@ class ClientModel:
             r.resync_from_scratch(snapshot_failed=isinstance(msg, m.Snapshot))
             if not r.wants_snapshot:
                 log.error("room %s: the server's snapshots cannot be applied; giving up", rid)
-                lines = ["out of step with the server; reconnect to try again"]
+                lines = [tr("log_out_of_step_stop")]
             else:
-                lines = ["out of step with the server; resynchronising"]
+                lines = [tr("log_out_of_step")]
         rid = getattr(msg, "room", None)
         r = self.rooms.get(rid) if isinstance(rid, str) else None
         if r is not None and lines:
@@ -324,8 +325,8 @@ class ClientModel:
                     del self.rooms[rid]  # we are no longer in it
                     if self.current == rid:
                         self.current = None
-            how = "resumed as" if msg.resumed else "connected as"
-            return [f"{how} {msg.name} on {msg.server}"]
+            how = "log_resumed" if msg.resumed else "log_connected"
+            return [tr(how, name=msg.name, server=msg.server)]
         if isinstance(msg, m.Snapshot):
             return self._snapshot(msg)
         if isinstance(msg, m.Events):
@@ -337,7 +338,7 @@ class ClientModel:
             return []
         if isinstance(msg, m.Error):
             self.last_error = msg
-            return [f"error: {msg.message} ({msg.code})"]
+            return [tr("log_error", message=error_text(msg.code, msg.message), code=msg.code)]
         if isinstance(msg, m.RoomList):
             self.room_list = list(msg.rooms)
             return []
@@ -347,11 +348,11 @@ class ClientModel:
                 self.current = next(iter(self.rooms), None)
             if msg.reason == "kicked":
                 code = gone.code if gone is not None else msg.room
-                return [f"the host removed you from room {code}; you cannot join it again"]
-            return ["you left the room"]
+                return [tr("log_kicked_from", code=code)]
+            return [tr("log_you_left")]
         if isinstance(msg, m.Closing):
             self.closing = msg
-            return [f"server: {msg.reason}"]
+            return [tr("log_server", reason=msg.reason)]
         return []  # ack, pong, game_log: replies the session matches to requests
 
     def _room(self, rid: str) -> RoomState:
@@ -385,7 +386,9 @@ class ClientModel:
         _check_view(r)
         r.stale = False
         r.bad_snapshots = 0
-        return [f"room {r.code}: {r.ruleset}, {r.status}"]
+        status = by_code("room_status", r.status, r.status)
+        rs = r.ruleset if lang() == "en" else ruleset_name(r.ruleset)  # English: its id
+        return [tr("log_room", code=r.code, ruleset=rs, status=status)]
 
     def _events(self, msg: m.Events) -> list[str]:
         r = self.rooms.get(msg.room)
@@ -413,11 +416,11 @@ class ClientModel:
             if r.status == "playing" and before != "playing":
                 r.game = _new_game_view(r.ruleset, r.seat)
                 r.results, r.ledger, r.summary, r.hand_ended = [], [], None, None
-                out.append("the game starts")
+                out.append(tr("log_game_starts"))
             elif r.status == "lobby" and before == "finished":
                 r.game = None
                 r.results, r.ledger, r.summary, r.hand_ended = [], [], None, None
-                out.append("rematch: back to the lobby")
+                out.append(tr("log_rematch"))
         for e in msg.events:
             if r.game is not None:
                 out.extend(self._event(r, e))

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from clients.cli.i18n import has, lang, pay_reason, tr
 from clients.cli.tiles import flower_name, sort_tiles
 
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def _hand_started(r: RoomState, e: JSON, g: JSON) -> list[str]:
     }
     r.hand_ended = None
     r.last_discard_seat = None
-    return [f"hand {int(g['hand']['number']) + 1} starts; dealer {r.name_of(e['dealer'])}"]
+    return [tr("log_hand_starts", n=int(g["hand"]["number"]) + 1, name=r.name_of(e["dealer"]))]
 
 
 def _dealt(ev: Ev) -> list[str]:
@@ -147,7 +148,9 @@ def _draw(ev: Ev) -> list[str]:
         h["discard"] = None
         h["discarder"] = None
     if ev.mine and "tile" in e:
-        return [f"you draw {e['tile']}" + (" (replacement)" if e.get("replacement") else "")]
+        return [
+            tr("log_draw", tile=e["tile"]) + (tr("log_replacement") if e.get("replacement") else "")
+        ]
     return []
 
 
@@ -159,7 +162,7 @@ def _flower(ev: Ev) -> list[str]:
         _remove(s["concealed"], e["tile"])
         if s.get("drawn") == e["tile"]:
             s["drawn"] = None
-    return [f"{ev.name} reveals flower {flower_name(str(e['tile']))}"]
+    return [tr("log_flower", name=ev.name, flower=flower_name(str(e["tile"])))]
 
 
 def _discard(ev: Ev) -> list[str]:
@@ -173,13 +176,15 @@ def _discard(ev: Ev) -> list[str]:
     h["discarder"] = e["seat"]
     ev.r.last_discard_seat = e["seat"]
     ev.g["phase"] = "claim"
-    return [f"{ev.name} discards {e['tile']}" + (" (auto)" if e.get("auto") else "")]
+    return [
+        tr("log_discard", name=ev.name, tile=e["tile"]) + (tr("log_auto") if e.get("auto") else "")
+    ]
 
 
 def _ting(ev: Ev) -> list[str]:
     ev.s["ting"] = True
     ev.s["ting_tile"] = ev.e.get("tile")
-    return [f"{ev.name} declares 叮 (ting)"]
+    return [tr("log_ting", name=ev.name)]
 
 
 def _claimed(ev: Ev) -> list[str]:
@@ -202,7 +207,7 @@ def _claimed(ev: Ev) -> list[str]:
     ev.r.last_discard_seat = None
     _turn_to(ev, e["seat"])
     kind = e.get("claim") or meld.get("kind")
-    return [f"{ev.name} claims {kind} ({' '.join(tiles)})"]
+    return [tr("log_claim", name=ev.name, kind=action_word(kind), tiles=" ".join(tiles))]
 
 
 def _take_from_river(seat_view: JSON, tile: Any) -> None:
@@ -229,7 +234,7 @@ def _kong_declared(ev: Ev) -> list[str]:
     ev.h["discard"] = ev.e.get("tile")
     ev.h["discarder"] = ev.e.get("seat")
     ev.g["phase"] = "rob"
-    return [f"{ev.name} adds a kong of {ev.e.get('tile')} (can be robbed)"]
+    return [tr("log_kong_declared", name=ev.name, tile=ev.e.get("tile"))]
 
 
 def _kong(ev: Ev) -> list[str]:
@@ -249,7 +254,7 @@ def _concealed_kong(ev: Ev) -> list[str]:
         s["drawn"] = None
     ev.h["turn"] = ev.e["seat"]
     ev.g["phase"] = "turn"
-    return [f"{ev.name} declares a concealed kong"]
+    return [tr("log_concealed_kong", name=ev.name)]
 
 
 def _added_kong(ev: Ev) -> list[str]:
@@ -269,7 +274,7 @@ def _added_kong(ev: Ev) -> list[str]:
         melds.append(mm)
     s["melds"] = melds
     _turn_to(ev, ev.e["seat"])
-    return [f"{ev.name} adds a kong of {tile}"]
+    return [tr("log_added_kong", name=ev.name, tile=tile)]
 
 
 def _payment(ev: Ev) -> list[str]:
@@ -279,13 +284,13 @@ def _payment(ev: Ev) -> list[str]:
     scores[e["payee"]] += e["amount"]
     g["scores"] = scores
     r.ledger.append(dict(e))
-    return [
-        f"{r.name_of(e['payer'])} pays {r.name_of(e['payee'])} {e['amount']} ({e.get('reason')})"
-    ]
+    payer, payee = r.name_of(e["payer"]), r.name_of(e["payee"])
+    why = pay_reason(e.get("reason"))
+    return [tr("log_pays", payer=payer, payee=payee, amount=e["amount"], reason=why)]
 
 
 def _timeout(ev: Ev) -> list[str]:
-    return [f"{ev.name} timed out ({ev.e.get('default')})"]
+    return [tr("log_timed_out", name=ev.name, default=action_word(ev.e.get("default")))]
 
 
 def _nothing(ev: Ev) -> list[str]:
@@ -300,8 +305,10 @@ def _hand_won(ev: Ev) -> list[str]:
     out = []
     for w in e.get("winners") or []:
         total = (w.get("score") or {}).get("total")
-        how = str(e.get("how", "")).replace("_", "-")
-        out.append(f"{r.name_of(w['seat'])} wins ({how}) with {e.get('tile')}: {total}")
+        raw = str(e.get("how", ""))
+        how = tr(f"log_how_{raw}") if has(f"log_how_{raw}") else raw.replace("_", "-")
+        name = r.name_of(w["seat"])
+        out.append(tr("log_wins", name=name, how=how, tile=e.get("tile"), total=total))
     return out
 
 
@@ -328,7 +335,7 @@ def _won_tile_moves(ev: Ev) -> None:
 def _hand_drawn(ev: Ev) -> list[str]:
     ev.r.results.append({**ev.e, "context": _context(ev.g, ev.h)})
     ev.g["phase"] = "between_hands"
-    return [f"hand drawn ({ev.e.get('reason')})"]
+    return [tr("log_hand_drawn", reason=ev.e.get("reason"))]
 
 
 def _hand_ended(ev: Ev) -> list[str]:
@@ -382,7 +389,7 @@ def _game_over(ev: Ev) -> list[str]:
     ev.g["phase"] = "game_over"
     if "scores" in ev.e:
         ev.g["scores"] = list(ev.e["scores"])
-    return ["the game is over"]
+    return [tr("log_game_over")]
 
 
 #: event type -> its reducer (``hand_started`` is applied before a hand view exists)
@@ -447,32 +454,42 @@ def apply_notice(r: RoomState, n: JSON, me: str | None = None) -> list[str]:
         ledger = r.summary.get("ledger")
         if isinstance(ledger, list):
             r.ledger = [dict(p) for p in ledger]
-        return [
-            "game over: final scores "
-            + ", ".join(f"{r.name_of(i)} {s}" for i, s in enumerate(r.summary.get("scores") or []))
-        ]
-    if t in ("joined", "left"):
-        return [f"{n.get('name')} {t}"]
-    if t == "seat_away":
-        return [f"{r.name_of(n.get('seat'))} lost the connection"]
-    if t == "seat_back":
-        return [f"{r.name_of(n.get('seat'))} is back"]
-    if t == "bot_took_over":
-        return [f"a bot plays for {r.name_of(n.get('seat'))}"]
-    if t == "room_created":
-        return [f"room created by {n.get('name')}"]
-    if t == "room_closed":
-        return ["the server closed the room (nobody was here for a long time)"]
+        scores = enumerate(r.summary.get("scores") or [])
+        return [tr("log_final", scores=", ".join(f"{r.name_of(i)} {s}" for i, s in scores))]
+    return [_notice_line(r, n, me)]
+
+
+#: notices about a seat (named by its seat)
+SEAT_NOTICES = frozenset({"seat_away", "seat_back", "bot_took_over"})
+#: notice type -> the log line's key (fields: ``name``, the notice's or its seat's)
+NOTICE_LINES = {
+    "joined": "log_joined",
+    "left": "log_left",
+    "seat_away": "log_away",
+    "seat_back": "log_back",
+    "bot_took_over": "log_bot_took_over",
+    "room_created": "log_room_created",
+    "room_closed": "log_room_closed",
+    "paused": "log_paused",
+}
+
+
+def _notice_line(r: RoomState, n: JSON, me: str | None) -> str:
+    t = n.get("type")
+    name = r.name_of(n.get("seat")) if t in SEAT_NOTICES else n.get("name")
+    about_me = me is not None and n.get("player") == me
+    if t in NOTICE_LINES:
+        return tr(NOTICE_LINES[str(t)], name=name)
     if t == "kicked":
-        if me is not None and n.get("player") == me:
-            return ["the host removed you from the room"]
-        return [f"the host removed {n.get('name')} from the room"]
+        return tr("log_kicked_you") if about_me else tr("log_kicked", name=name)
     if t == "host_changed":
-        who = "you are" if me is not None and n.get("player") == me else f"{n.get('name')} is"
-        return [f"{who} the host now"]
-    if t == "paused":
-        return [f"{n.get('name')} paused the game"]
+        return tr("log_host_you") if about_me else tr("log_host", name=name)
     if t == "resumed":
         secs = int(n.get("paused_ms") or 0) / 1000
-        return [f"{n.get('name')} resumed the game (paused {secs:.0f} s)"]
-    return [str(t)]
+        return tr("log_resumed_game", name=name, secs=f"{secs:.0f}")
+    return str(t)
+
+
+def action_word(kind: object) -> str:
+    """An action type (``chow``, ``discard``, ``pass``…) in words; an unknown one as is."""
+    return tr(f"act_{kind}") if lang() != "en" and has(f"act_{kind}") else str(kind)

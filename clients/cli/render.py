@@ -13,7 +13,16 @@ from rich.table import Table
 from rich.text import Text
 
 from clients.cli.advice import advise, describe, shanten_words
-from clients.cli.i18n import lang, pattern_name, ruleset_name, tr
+from clients.cli.i18n import (
+    by_code,
+    has,
+    hint_note,
+    lang,
+    pattern_name,
+    pay_reason,
+    ruleset_name,
+    tr,
+)
 from clients.cli.model import RoomState
 from clients.cli.tiles import (
     WIND_CHARS,
@@ -83,11 +92,11 @@ def header(
     t = Text()
     t.append(tr("room", code=r.code), style="bold black on yellow")
     if rooms is not None and rooms[1] > 1:
-        t.append(f" {rooms[0]}/{rooms[1]} (Ctrl+O: next room)", style="bold yellow")
+        t.append(f" {rooms[0]}/{rooms[1]}" + tr("next_room"), style="bold yellow")
     t.append(f"  {r.ruleset}  ", style="bold")
     g = r.game
     if g is None:
-        t.append(tr("status", status=r.status))
+        t.append(tr("status", status=by_code("room_status", r.status, r.status)))
     else:
         ctx = r.hand_context() or {}  # the finished hand's, while its result is shown
         rw = str(ctx.get("round_wind") or g.get("round_wind") or "we")
@@ -161,13 +170,13 @@ def seats_table(r: RoomState, style: TileStyle, *, compact: bool = False) -> Tab
     from no seat (the replay)."""
     if compact:
         table = Table.grid(expand=True, padding=(0, 1))
-        table.add_column("seat", width=22, no_wrap=True, overflow="ellipsis")
-        table.add_column("table", ratio=1, overflow="fold")
+        table.add_column(tr("col_seat"), width=22, no_wrap=True, overflow="ellipsis")
+        table.add_column(tr("frame_table"), ratio=1, overflow="fold")
     else:
         table = Table(expand=True, show_lines=True, padding=(0, 1))
-        table.add_column("seat", width=25, overflow="fold")
-        table.add_column("melds / flowers", ratio=2, overflow="fold")
-        table.add_column("discards", ratio=3, overflow="fold")
+        table.add_column(tr("col_seat"), width=25, overflow="fold")
+        table.add_column(tr("col_melds"), ratio=2, overflow="fold")
+        table.add_column(tr("col_discards"), ratio=3, overflow="fold")
     g = r.game or {}
     h = r.hand
     ctx = r.hand_context()
@@ -185,30 +194,28 @@ def seats_table(r: RoomState, style: TileStyle, *, compact: bool = False) -> Tab
         name.append("▶ " if is_turn else "  ", style="bold cyan")
         name.append(r.name_of(i), style="bold" + (" cyan" if i == r.seat else ""))
         if i == r.seat:
-            name.append(" (you)", style="cyan")
+            name.append(tr("you"), style="cyan")
         if ls and ls.get("bot"):
-            name.append(" [bot]", style="dim")
+            name.append(tr("bot"), style="dim")
         elif ls and ls.get("away"):
-            name.append(" [away]", style="red")
+            name.append(tr("away_mark"), style="red")
         if ls and ls.get("auto") and not ls.get("bot"):
-            name.append(" [auto]", style="yellow")
+            name.append(tr("auto_mark"), style="yellow")
         name.append("\n")
         if sv is not None:
             w = str((winds[i] if winds is not None and i < len(winds) else None) or sv.get("wind"))
-            name.append(
-                f"  {WIND_CHARS.get(w, w)}" + ("" if compact else f" {WIND_NAMES.get(w, w)}")
-            )
+            name.append(f"  {wind_words(w).split()[0] if compact else wind_words(w)}")
         if dealer == i:
-            name.append(" 莊" if compact else " 莊 dealer", style="bold yellow")
+            name.append(" 莊" if compact else tr("dealer_mark"), style="bold yellow")
         if compact:
             name.append(f" {scores[i] if i < len(scores) else 0:+d}")
             if sv is not None:
-                name.append(f" {sv.get('concealed_count', 0)}t")
+                name.append(" " + tr("tiles_short", n=sv.get("concealed_count", 0)))
         else:
             name.append("\n")
-            name.append(f"  score {scores[i] if i < len(scores) else 0:+d}")
+            name.append(tr("score_of", n=f"{scores[i] if i < len(scores) else 0:+d}"))
             if sv is not None:
-                name.append(f"  tiles {sv.get('concealed_count', 0)}")
+                name.append(tr("tiles_of", n=sv.get("concealed_count", 0)))
         if sv is not None and sv.get("ting"):
             name.append("  叮", style="bold magenta")
         melds = Text()
@@ -220,14 +227,14 @@ def seats_table(r: RoomState, style: TileStyle, *, compact: bool = False) -> Tab
             if sv.get("flowers"):
                 if melds and not compact:
                     melds.append("\n")
-                melds.append("flowers ", style="dim")
+                melds.append(tr("flowers"), style="dim")
                 melds.append_text(_flowers_text(list(sv["flowers"]), style))
                 melds.append(" ")
             concealed = sv.get("concealed")
             if concealed is not None and i != r.seat and open_hands:
                 if melds and not compact:
                     melds.append("\n")
-                melds.append("hand ", style="dim")
+                melds.append(tr("hand"), style="dim")
                 melds.append_text(style.row(sort_tiles(concealed)))
             river = list(sv.get("discards") or [])
             hl = None
@@ -348,9 +355,9 @@ def prompt(r: RoomState, now_ms: int, armed: str | None = None, host: bool = Fal
 
 def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
     t = Text()
-    t.append("Help\n", style="bold underline")
+    t.append(tr("help"), style="bold underline")
     if r.legal:
-        t.append("You may: ", style="bold")
+        t.append(tr("you_may"), style="bold")
         kinds: list[str] = []
         for a in r.legal:
             d = (
@@ -367,18 +374,18 @@ def help_panel(r: RoomState, style: TileStyle) -> RenderableType:
         return t
     adv = advise(r)
     if r.my_view() is not None and r.phase in ("turn", "claim", "rob"):
-        t.append("Hand: ", style="bold")
+        t.append(tr("hint_hand"), style="bold")
         t.append(shanten_words(adv.shanten) + "\n")
         if adv.waits:
-            t.append("Waits: ", style="bold")
+            t.append(tr("hint_waits"), style="bold")
             for code, unseen in adv.waits:
                 t.append_text(style.text(code))
                 t.append(f"×{unseen}  ", style="dim" if unseen == 0 else "")
-            t.append(f"({sum(u for _, u in adv.waits)} unseen)\n")
+            t.append(tr("hint_unseen", n=sum(u for _, u in adv.waits)))
         for code, w in adv.discards[:4]:
-            t.append("Discard ")
+            t.append(tr("hint_discard"))
             t.append_text(style.text(code))
-            t.append("→ waits ")
+            t.append(tr("hint_then_waits"))
             for wc, unseen in w:
                 t.append_text(style.text(wc))
                 t.append(f"×{unseen} ")
@@ -390,36 +397,41 @@ def server_hints(h: JSON, style: TileStyle) -> Text:
     """The server's hints (docs/protocol.md "Hints"): how far from ready, the best discards
     and the waits, each wait marked with whether a win on it reaches the minimum."""
     t = Text()
-    t.append("Hand: ", style="bold")
+    t.append(tr("hint_hand"), style="bold")
     t.append(shanten_words(h.get("shanten")))
     minimum = int(h.get("minimum") or 0)
     if minimum:
-        t.append(f"  (minimum {minimum})", style="dim")
+        t.append(tr("hint_minimum", n=minimum), style="dim")
     t.append("\n")
     if h.get("note"):
-        t.append(str(h["note"]) + "\n", style="yellow")
+        note = hint_note(h.get("note_code"), minimum, str(h["note"]))
+        t.append(note + "\n", style="yellow")
 
     def waits(ws: list[JSON]) -> None:
         for w in ws:
             t.append_text(style.text(str(w["tile"])))
             t.append(f"×{w['unseen']}", style="dim" if w["unseen"] == 0 else "")
             if minimum:
-                ok = [k for k, f in (("ron", "by_discard"), ("tsumo", "by_self_draw")) if w[f]]
-                t.append(f"[{'/'.join(ok) or 'below ' + str(minimum)}]", style="dim")
+                ok = [
+                    tr(k)
+                    for k, f in (("hint_ron", "by_discard"), ("hint_tsumo", "by_self_draw"))
+                    if w[f]
+                ]
+                t.append(f"[{'/'.join(ok) or tr('hint_below', n=minimum)}]", style="dim")
             t.append("  ")
 
     if h.get("waits"):
-        t.append("Waits: ", style="bold")
+        t.append(tr("hint_waits"), style="bold")
         waits(list(h["waits"]))
-        t.append(f"({sum(int(w['unseen']) for w in h['waits'])} unseen)\n")
+        t.append(tr("hint_unseen", n=sum(int(w["unseen"]) for w in h["waits"])))
     for d in list(h.get("discards") or [])[:4]:
-        t.append("Discard ")
+        t.append(tr("hint_discard"))
         t.append_text(style.text(str(d["tile"])))
         if d.get("waits"):
-            t.append("→ waits ")
+            t.append(tr("hint_then_waits"))
             waits(list(d["waits"]))
         else:
-            t.append(f"→ {d['useful']} useful tiles unseen")
+            t.append(tr("hint_useful", n=d["useful"]))
         t.append("\n")
     return t
 
@@ -540,7 +552,7 @@ def summary_panel(r: RoomState) -> RenderableType | None:
                 r.name_of(p.get("payer")),
                 r.name_of(p.get("payee")),
                 str(p.get("amount")),
-                str(p.get("reason", "")),
+                pay_reason(p.get("reason", "")),
             )
         if len(ledger) > 12:
             lt.caption = tr("last_payments", n=len(ledger))
@@ -557,6 +569,8 @@ def lobby_panel(r: RoomState, player_id: str | None) -> Text:
         length = opts.get("length")
         if length == "hands":
             length = tr("n_hands", n=opts.get("hands"))
+        elif lang() != "en" and has(f"len_{length}"):
+            length = tr(f"len_{length}")
         turn = opts.get("turn_seconds")
         claim = opts.get("claim_seconds")
         t.append(tr("length", length=length))

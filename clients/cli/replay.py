@@ -19,7 +19,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import RichLog, Static
 
 from clients.cli import render
+from clients.cli.i18n import tr
 from clients.cli.model import ClientModel, RoomState
+from clients.cli.reducers import action_word
 from clients.cli.tiles import TileStyle
 
 JSON = dict[str, Any]
@@ -39,7 +41,8 @@ class Replay:
         import table
 
         self.log = log
-        self.names = [n or f"seat {i + 1}" for i, n in enumerate(log.get("seats") or [None] * 4)]
+        seats = log.get("seats") or [None] * 4
+        self.names = [n or tr("seat_n", n=i + 1) for i, n in enumerate(seats)]
         options = log.get("options") or {}
         length = options.get("length")
         try:
@@ -125,13 +128,13 @@ class Replay:
     def narrate(self, i: int) -> list[str]:
         """What step ``i`` did, in words."""
         if i == 0:
-            return ["the game is set up"]
+            return [tr("replay_set_up")]
         prev = self.room_at(i - 1)
         model = ClientModel()
         out: list[str] = []
         a = self.actions[i]
-        who = self.names[a["seat"]] if isinstance(a.get("seat"), int) else "the table"
-        out.append(f"#{i}: {who}: {a.get('type')} {a.get('tile') or ''}".rstrip())
+        who = self.names[a["seat"]] if isinstance(a.get("seat"), int) else tr("replay_table")
+        out.append(f"#{i}: {who}: {action_word(a.get('type'))} {a.get('tile') or ''}".rstrip())
         for e in self.events[i]:
             if prev.game is not None:
                 out.extend("   " + x for x in model._event(prev, e))
@@ -179,14 +182,10 @@ class ReplayApp(App[None]):
     def show(self) -> None:
         r = self.replay.room_at(self.i)
         head = render.header(r, 0)
-        head.append(f"  step {self.i}/{len(self.replay) - 1}", style="bold")
+        head.append(tr("replay_step", i=self.i, n=len(self.replay) - 1), style="bold")
         self.query_one("#header", Static).update(head)
         self.query_one("#seats", Static).update(render.seats_table(r, self.style))
-        self.query_one("#keys", Static).update(
-            Text(
-                "→/space next  ← back  ] next hand  [ previous hand  Home/End  q quit", style="dim"
-            )
-        )
+        self.query_one("#keys", Static).update(Text(tr("replay_keys"), style="dim"))
         bd = render.breakdown(r, self.style)
         self.query_one("#result", Static).update(bd if bd is not None else Text(""))
         log = self.query_one("#log", RichLog)

@@ -23,6 +23,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from clients.cli.i18n import tr
 from clients.cli.model import ClientModel
 from protocol import messages as m
 from protocol.actions import parse_action
@@ -73,24 +74,22 @@ def describe_connect_error(exc: BaseException) -> str:
     if isinstance(exc, ConnectionRefusedError) or (
         isinstance(exc, OSError) and exc.errno == errno.ECONNREFUSED
     ):
-        return "connection refused"
+        return tr("connection_refused")
     if isinstance(exc, socket.gaierror):
-        return "unknown host"
+        return tr("unknown_host")
     if isinstance(exc, TimeoutError):
-        return "no answer (timed out)"
+        return tr("timed_out")
     if isinstance(exc, OSError) and exc.errno is not None:
         return (exc.strerror or str(exc)).lower()
     return str(exc) or type(exc).__name__
 
 
-#: why the server closed the connection, for the close codes that stop the session
+#: why the server closed the connection, for the close codes that stop the session: the
+#: catalogue's key
 _FATAL_WHY = {
-    CloseCode.SUPERSEDED: (
-        "this player resumed on another connection (another mahjong-cli with the same "
-        "resume token); this one stopped. Use --new-player to play as someone else"
-    ),
-    CloseCode.UNSUPPORTED_VERSION: "the server does not speak this client's protocol version",
-    CloseCode.POLICY: "too many bad messages",
+    CloseCode.SUPERSEDED: "close_superseded",
+    CloseCode.UNSUPPORTED_VERSION: "close_version",
+    CloseCode.POLICY: "close_policy",
 }
 
 
@@ -246,9 +245,9 @@ class Session:
                         pinger.cancel()
             except (OSError, InvalidHandshake, TimeoutError) as exc:
                 wait = retry_delay(exc)
-                failed = f"cannot connect to {self.url}: {describe_connect_error(exc)}"
+                failed = tr("cannot_connect", url=self.url, why=describe_connect_error(exc))
             except InvalidURI as exc:
-                self.fatal = f"bad server address: {exc}"
+                self.fatal = tr("bad_address", why=exc)
                 self.on_status(self.fatal)
                 return
             except ConnectionClosed as exc:  # a drop while connecting (the hello unanswered)
@@ -270,9 +269,9 @@ class Session:
                 wait = closing.retry_after_ms / 1000  # a graceful stop said when
             delay = wait if wait is not None else BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if failed is not None:  # kept on screen while retrying
-                self.on_status(f"{failed}; trying again in {delay:.1f} s")
+                self.on_status(tr("retrying", failed=failed, secs=f"{delay:.1f}"))
             else:
-                self.on_status("connection lost; reconnecting…")
+                self.on_status(tr("connection_lost"))
             self.on_update([])
             await asyncio.sleep(delay)
             attempt += 1
@@ -282,12 +281,13 @@ class Session:
         if code in FATAL_CLOSE:
             assert code is not None
             name = CloseCode(code).name.lower().replace("_", " ")
-            why = _FATAL_WHY.get(CloseCode(code)) or str(reason or "")
-            self.fatal = f"stopped: the server closed the connection ({code} {name}): {why}"
+            key = _FATAL_WHY.get(CloseCode(code))
+            why = tr(key) if key else str(reason or "")
+            self.fatal = tr("server_closed", code=code, name=name, why=why)
             self.on_status(self.fatal)
         elif code == CloseCode.BAD_TOKEN:
             self.token = None  # start over as a new player
-            self.on_status("the server forgot us; joining as a new player")
+            self.on_status(tr("forgot_us"))
 
     async def _frames(self, ws: ClientConnection) -> None:
         hello = m.Hello(

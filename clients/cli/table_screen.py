@@ -17,6 +17,7 @@ from textual.widgets import Input, RichLog, Static
 
 from clients.cli import hostkeys, render
 from clients.cli.advice import describe
+from clients.cli.i18n import lang, tr
 from clients.cli.lobby_screen import the_app
 from clients.cli.model import RoomState
 from protocol import messages as m
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
 def now_ms(offset: int = 0) -> int:
     """Now on the server's clock (``offset``: server minus local, from ping/pong)."""
     return int(time.time() * 1000) + offset
+
+
+def kind_word(kind: str) -> str:
+    """A claim's kind in the status line: ``pung`` in English, 碰 in Chinese."""
+    return kind if lang() == "en" else tr(f"act_{kind}")
 
 
 class HandView(Static, can_focus=True):
@@ -46,12 +52,6 @@ MIN_SIZE = (80, 24)
 TYPING_PAUSE = 1.5
 #: keys whose action plays a move (with a confirmation, see TableScreen)
 MOVE_KEYS = frozenset({"enter", "d", "t", "w", "p", "k", "c", "x", *"0123456789"})
-QUIT_HINT = (
-    "q leaves a room only when no game is on: a game goes on without you (a bot plays your "
-    "seat after the server's grace time). Ctrl+Q quits mahjong-cli; start it again to take "
-    "your seat back."
-)
-TYPING_HINT = "letters go to the chat only in chat mode: press Tab to chat, Esc to come back"
 
 
 class TableScreen(Screen[None]):
@@ -122,10 +122,10 @@ class TableScreen(Screen[None]):
         self.query_one("#chatlog", RichLog).can_focus = False
         box = self.query_one("#result-box", VerticalScroll)
         box.can_focus = False
-        box.border_title = "result"
+        box.border_title = tr("frame_result")
         box.border_subtitle = "PgUp/PgDn"
-        self.query_one("#log", RichLog).border_title = "table"
-        self.query_one("#chatlog", RichLog).border_title = "chat (Tab)"
+        self.query_one("#log", RichLog).border_title = tr("frame_table")
+        self.query_one("#chatlog", RichLog).border_title = tr("frame_chat")
 
     def on_screen_resume(self) -> None:
         self.refresh_view()
@@ -148,7 +148,7 @@ class TableScreen(Screen[None]):
                     yield Static("", id="result")
                 yield RichLog(id="log", wrap=True, max_lines=500)
                 yield RichLog(id="chatlog", wrap=True, max_lines=200)
-                yield Input(placeholder="chat: Tab to type, Enter sends, Esc back", id="chat")
+                yield Input(placeholder=tr("chat_placeholder"), id="chat")
 
     @property
     def mj(self) -> MahjongApp:
@@ -219,7 +219,7 @@ class TableScreen(Screen[None]):
         status = app.status
         w, h = self.app.size
         if w < MIN_SIZE[0] or h < MIN_SIZE[1]:
-            status = f"this terminal is {w}×{h}: mahjong-cli needs {MIN_SIZE[0]}×{MIN_SIZE[1]}"
+            status = tr("too_small", w=w, h=h, mw=MIN_SIZE[0], mh=MIN_SIZE[1])
         self.query_one("#status", Static).update(Text(status, style="italic"))
         key = (r.id, r.seq, r.legal_seq, style.plain)
         if key != self._help_key and not self.compact:  # only change with the table
@@ -231,7 +231,7 @@ class TableScreen(Screen[None]):
         if parts:
             self.query_one("#result", Static).update(Group(*parts))
         else:
-            self.query_one("#result", Static).update(Text("No hand result yet.", style="dim"))
+            self.query_one("#result", Static).update(Text(tr("no_result"), style="dim"))
         self._maybe_bell(r)
 
     def _sync_cursor(self, r: RoomState) -> list[str]:
@@ -310,18 +310,18 @@ class TableScreen(Screen[None]):
             return
         if self.armed is not None and key not in MOVE_KEYS:
             self.armed = None
-            self.mj.set_status("cancelled")
+            self.mj.set_status(tr("cancelled"))
         if key in MOVE_KEYS and time.monotonic() < self.typing_until:
             event.stop()
             event.prevent_default()
             self.armed = None
-            self.mj.set_status(f"{key!r} ignored: {TYPING_HINT}")
+            self.mj.set_status(tr("key_ignored", pressed=repr(key), hint=tr("typing_hint")))
             return
         if event.is_printable and key not in MOVE_KEYS and key not in self._meaningful():
             self.typing_until = time.monotonic() + TYPING_PAUSE
             event.stop()
             event.prevent_default()
-            self.mj.set_status(TYPING_HINT)
+            self.mj.set_status(tr("typing_hint"))
 
     def _meaningful(self) -> set[str]:
         """The printable keys (other than the move keys) that do something now."""
@@ -396,10 +396,10 @@ class TableScreen(Screen[None]):
         tile = self._selected()
         for a in r.legal_of("discard"):
             if a.get("tile") == tile:
-                self._propose(a, f"discard {tile}")
+                self._propose(a, tr("propose_discard", tile=tile))
                 return
         if r.legal_of("discard"):
-            self.mj.set_status(f"you cannot discard {tile} now")
+            self.mj.set_status(tr("cannot_discard", tile=tile))
 
     def action_ting(self) -> None:
         r = self.room
@@ -408,13 +408,11 @@ class TableScreen(Screen[None]):
         tile = self._selected()
         for a in r.legal_of("ting"):
             if a.get("tile") == tile:
-                self._propose(a, f"declare 叮 and discard {tile}")
+                self._propose(a, tr("propose_ting", tile=tile))
                 return
         ready = [str(a.get("tile")) for a in r.legal_of("ting")]
         self.mj.set_status(
-            f"叮 is possible discarding {', '.join(ready)}"
-            if ready
-            else "you cannot declare 叮 now"
+            tr("ting_possible", tiles=", ".join(ready)) if ready else tr("cannot_ting")
         )
 
     def action_kind(self, kind: str) -> None:
@@ -425,9 +423,9 @@ class TableScreen(Screen[None]):
         if len(found) == 1:
             self._propose(found[0])
         elif len(found) > 1:
-            self.mj.set_status(f"several {kind}s: press the number of the one you want")
+            self.mj.set_status(tr("several", kind=kind_word(kind)))
         else:
-            self.mj.set_status(f"no {kind} possible now")
+            self.mj.set_status(tr("none_possible", kind=kind_word(kind)))
 
     def action_pass(self) -> None:
         r = self.room
@@ -435,9 +433,9 @@ class TableScreen(Screen[None]):
             return
         found = r.legal_of("pass")
         if not found:
-            self.mj.set_status("nothing to pass now")
+            self.mj.set_status(tr("nothing_to_pass"))
         elif r.legal_of("win"):
-            self._propose(found[0], "pass (you could win)")
+            self._propose(found[0], tr("propose_pass_win"))
         else:
             self._act(found[0])
 
@@ -451,9 +449,9 @@ class TableScreen(Screen[None]):
         if len(pick) == 1:
             self._propose(pick[0])
         elif found:
-            self.mj.set_status("several kongs: choose the tile first, or press its number")
+            self.mj.set_status(tr("several_kongs"))
         else:
-            self.mj.set_status("no kong possible now")
+            self.mj.set_status(tr("no_kong"))
 
     def action_option(self, n: int) -> None:
         r = self.room
@@ -465,7 +463,7 @@ class TableScreen(Screen[None]):
 
     def action_toggle_bot(self) -> None:
         self.mj.bot = not self.mj.bot
-        self.mj.set_status("the bot plays for you" if self.mj.bot else "you play again")
+        self.mj.set_status(tr("bot_plays") if self.mj.bot else tr("you_play"))
         self.mj.maybe_autoplay()
 
     def action_setting(self, name: str) -> None:
@@ -473,26 +471,26 @@ class TableScreen(Screen[None]):
         no claims, auto-discard: docs/protocol.md "Play settings")."""
         r = self.mj.model.room
         if r is None or r.seat is None:
-            self.mj.set_status("play settings belong to a seat")
+            self.mj.set_status(tr("settings_seat"))
             return
         value = not bool(r.toggles.get(name))
         r.toggles[name] = value
         self.mj.send_request(m.SetToggles(room=r.id, **{name: value}))
-        words = name.replace("_", "-")
-        self.mj.set_status(f"{words}: {'on' if value else 'off'}")
+        words = tr(f"setting_{name}")
+        self.mj.set_status(tr("setting_is", setting=words, value=tr("on" if value else "off")))
 
     def action_toggle_bell(self) -> None:
         self.mj.bell_on = not self.mj.bell_on
-        self.mj.set_status("bell on your turn: " + ("on" if self.mj.bell_on else "off"))
+        self.mj.set_status(tr("bell", value=tr("on" if self.mj.bell_on else "off")))
 
     def action_next_room(self) -> None:
         model = self.mj.model
         if len(model.rooms) < 2:
-            self.mj.set_status("you are in one room only")
+            self.mj.set_status(tr("one_room"))
             return
         r = model.switch_room()
         if r is not None:
-            self.mj.set_status(f"room {r.code}")
+            self.mj.set_status(tr("room_now", code=r.code))
         self.refresh_view()
 
     def action_scroll_result(self, d: int) -> None:
@@ -510,7 +508,7 @@ class TableScreen(Screen[None]):
             if s is None:
                 self.mj.send_request(m.Sit(room=r.id, seat=i))
                 return
-        self.mj.set_status("no free seat")
+        self.mj.set_status(tr("no_free_seat"))
 
     def action_room_key(self, key: str) -> None:
         """u, e, o, K, H, P: stand up and the host's keys (clients/cli/hostkeys.py)."""
@@ -535,7 +533,7 @@ class TableScreen(Screen[None]):
             return
         what = hostkeys.answer(pick, key, r)
         if what is None:
-            self.mj.set_status("cancelled")
+            self.mj.set_status(tr("cancelled"))
         elif isinstance(what, hostkeys.Pick):
             self.pick = what
             self.mj.set_status(what.question)
@@ -554,7 +552,7 @@ class TableScreen(Screen[None]):
     def action_ready(self) -> None:
         r = self.room
         if r is None or r.seat is None:
-            self.mj.set_status("take a seat first (s)")
+            self.mj.set_status(tr("sit_first"))
             return
         mine = r.seats()[r.seat] or {}
         self.mj.send_request(m.Ready(room=r.id, ready=not mine.get("ready")))
@@ -574,7 +572,7 @@ class TableScreen(Screen[None]):
         if r is None:
             return
         if r.status == "playing":
-            self.mj.set_status(QUIT_HINT)
+            self.mj.set_status(tr("quit_hint"))
         else:
             self.mj.send_request(m.LeaveRoom(room=r.id))
 

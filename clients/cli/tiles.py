@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
+from clients.cli.i18n import lang
+
 _SUITS = {"m": 0x1F006, "s": 0x1F00F, "p": 0x1F018}  # + the number: 1m is U+1F007
 _HONOURS = {
     "we": "\U0001f000",
@@ -65,10 +67,14 @@ FLOWER_NAMES = {
 
 
 def flower_name(code: str) -> str:
-    """A flower by name: ``秋 Autumn``; any other tile: its code."""
-    if code in FLOWER_NAMES:
+    """A flower by name: ``秋 Autumn`` in English, ``秋`` in Chinese (``兰`` for 蘭 in
+    Simplified); any other tile: its code."""
+    if code not in FLOWER_NAMES:
+        return code
+    if lang() == "en":
         return f"{HONOUR_NAMES[code]} {FLOWER_NAMES[code]}"
-    return code
+    ch = HONOUR_NAMES[code]
+    return "兰" if lang() == "zh-Hans" and ch == "蘭" else ch
 
 
 WIND_NAMES = {"we": "East", "ws": "South", "ww": "West", "wn": "North"}

@@ -10,6 +10,7 @@ import pytest
 
 import table
 from bots.hints import hints
+from protocol.codes import HintNote
 from scoring import score
 from table import Action, ActionType, GameConfig, Phase, RandomPlayer, apply, decisions, new_game
 
@@ -92,14 +93,16 @@ def test_the_waits_of_a_ready_hand_and_whether_they_reach_the_minimum(ruleset, c
     reaching = any(w.by_discard or w.by_self_draw for w in h.waits)
     if h.minimum and not reaching:
         assert h.note == f"ready, but no wait reaches {h.minimum}"
+        assert h.note_code == HintNote.BELOW_MINIMUM
     else:
-        assert h.note is None
+        assert h.note is None and h.note_code is None
 
 
 def test_the_mcr_minimum_is_told():
     h = hints(_view("mcr", READY[0][1]))
     assert h.minimum == 8 and not any(w.by_discard or w.by_self_draw for w in h.waits)
     assert h.note == "ready, but no wait reaches 8"
+    assert h.to_json()["note_code"] == "below_minimum" == HintNote.BELOW_MINIMUM
     only_self = hints(_view("mcr", READY[1][1]))
     assert [(w.tile, w.by_discard, w.by_self_draw) for w in only_self.waits][1][1:] == (
         False,

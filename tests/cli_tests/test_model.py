@@ -111,7 +111,11 @@ def test_errors_and_leaving():
     model = connected()
     lines = model.apply(m.Error(code="seat_taken", message="that seat is taken", re=3))
     assert model.last_error is not None and model.last_error.code == "seat_taken"
-    assert lines == ["error: that seat is taken (seat_taken)"]
+    # in the client's words by its code (in every language, as the browser does)
+    assert lines == ["error: That seat is taken. (seat_taken)"]
+    # a code this client does not know: the server's own words
+    lines = model.apply(m.Error(code="newer_code", message="a newer server's words", re=4))
+    assert lines == ["error: a newer server's words (newer_code)"]
     model.apply(m.Left(room="r1"))
     assert model.room is None and model.rooms == {}
 

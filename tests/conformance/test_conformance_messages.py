@@ -28,6 +28,9 @@ from websockets.exceptions import ConnectionClosed
 
 pytestmark = pytest.mark.timeout(180)
 
+#: the hints' note codes docs/protocol.md documents (section 6, "Hints")
+NOTE_CODES = ("below_minimum",)
+
 ONE_HAND = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
 PASS = {"type": "pass", "seq": 1}
 
@@ -151,6 +154,9 @@ async def test_a_whole_short_game_log_and_rematch(peers):
     assert (await alice.request({"type": "start_game", "room": room}))["type"] == "ack"
     hints = await alice.request({"type": "hints", "room": room})
     assert hints["type"] == "hints" and isinstance(hints["shanten"], int)
+    # a note comes with its code (section 6: clients word it), and only a documented one
+    assert hints.get("note_code") in (None, *NOTE_CODES)
+    assert (hints.get("note") is None) == (hints.get("note_code") is None)
     await play_until_over(alice, room)
     log = await alice.request({"type": "get_log", "room": room})
     assert log["type"] == "game_log" and log["log"]["actions"][0]["type"] == "start_hand"

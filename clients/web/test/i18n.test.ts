@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOGUES, LANGS, fromBrowser, patternGloss, patternName, setLang } from "../src/i18n";
+import { CATALOGUES, LANGS, errorText, fromBrowser, hintNote, patternGloss, patternName, setLang } from "../src/i18n";
 import { en } from "../src/i18n/en";
 import names from "../src/i18n/names.json";
 
@@ -61,8 +61,24 @@ describe("catalogues", () => {
 
   it("translates every error code of the server and names every rule set", () => {
     expect(Object.keys(en.errors).sort()).toEqual(names.error_codes);
+    expect(Object.keys(en.hintNotes).sort()).toEqual(names.hint_notes);
     expect(Object.keys(en.rulesets).sort()).toEqual(names.rulesets);
     expect(Object.keys(en.units).sort()).toEqual(names.rulesets);
+  });
+});
+
+describe("the server's words by code", () => {
+  it("words a hint note and an error by its code, and shows the server's for a code it does not know", () => {
+    for (const l of LANGS) {
+      setLang(l, false);
+      const note = hintNote("below_minimum", 8, "ready, but no wait reaches 8");
+      expect(note).toContain("8");
+      expect(note === "ready, but no wait reaches 8").toBe(l === "en");
+      expect(hintNote(undefined, 8, "an older server's note")).toBe("an older server's note");
+      expect(hintNote("a_newer_code", 8, "a newer note")).toBe("a newer note");
+      expect(errorText("a_newer_code", "its words")).toBe("its words");
+    }
+    setLang("en", false);
   });
 });
 

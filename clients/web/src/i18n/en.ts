@@ -251,6 +251,10 @@ export const en = {
   usefulUnseen: (n: number) => `${n} useful tiles unseen`,
   unseenLeft: (n: number) => `×${n} left`,
   waitTitle: (byDiscard: string, bySelfDraw: string) => `discard ${byDiscard} self-draw ${bySelfDraw}`,
+  // the hints' note, by note_code (protocol/codes.py HintNote); the server's note when unknown
+  hintNotes: {
+    below_minimum: (min: number) => `ready, but no wait reaches ${min}`,
+  },
   toggles: {
     auto_win: "Win automatically",
     no_claims: "No claims (pass on everything but a win)",

@@ -98,6 +98,14 @@ export function unit(ruleset: string): string {
   return pick(t.units, ruleset) ?? "";
 }
 
+/** The hints' note in words: by its note_code, the server's (English) note when the code is
+ * new or absent (an older server). */
+export function hintNote(code: string | null | undefined, minimum: number, note: string): string {
+  const notes: Record<string, (n: number) => string> = t.hintNotes;
+  const word = code && Object.prototype.hasOwnProperty.call(notes, code) ? notes[code] : undefined;
+  return word ? word(minimum) : note;
+}
+
 /** A server error in words: by its code, the server's (English) message when the code is new. */
 export function errorText(code: string, message: string): string {
   return pick(t.errors, code) ?? message;

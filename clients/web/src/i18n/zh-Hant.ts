@@ -238,6 +238,9 @@ export const zhHant: Catalogue = {
   usefulUnseen: (n) => `未見的有用牌 ${n} 隻`,
   unseenLeft: (n) => `剩 ${n} 隻`,
   waitTitle: (byDiscard, bySelfDraw) => `食出銃 ${byDiscard} 自摸 ${bySelfDraw}`,
+  hintNotes: {
+    below_minimum: (min) => `已叫糊，但沒有一隻等的牌達到起糊 ${min}`,
+  },
   toggles: {
     auto_win: "自動食糊",
     no_claims: "不吃不碰（除了食糊全部過）",

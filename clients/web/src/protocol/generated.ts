@@ -1157,8 +1157,10 @@ export interface ServerHints {
   minimum: number;
   /** -1: a winning hand (your turn); 0: ready; n: n tiles from ready; absent: no hand */
   shanten?: number | null;
-  /** e.g. "ready, but no wait reaches 8" */
+  /** English, for people (e.g. "ready, but no wait reaches 8") */
   note?: string | null;
+  /** the note's code, for clients to word it: below_minimum (ready, but no wait reaches minimum); absent with no note or from an older server */
+  note_code?: string | null;
   /** the id of the request this answers */
   re?: number | null;
 }

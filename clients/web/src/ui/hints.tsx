@@ -2,7 +2,7 @@
 // the room while it is open, and shows how far the hand is from ready, the best discards and
 // the waits (with unseen copies and whether a win reaches the rule set's minimum).
 import { useEffect, useState } from "preact/hooks";
-import { errorText, t } from "../i18n";
+import { errorText, hintNote, t } from "../i18n";
 import type { Client } from "../net/client";
 import type { ServerHints } from "../protocol/generated";
 import type { RoomModel } from "../state/reducer";
@@ -40,7 +40,7 @@ export function HintsPanel({ client, room }: { client: Client; room: RoomModel }
         <strong>{shantenWords(hints.shanten)}</strong>
         {hints.minimum > 0 && <span class="muted">{t.minimum(hints.minimum)}</span>}
       </div>
-      {hints.note && <div class="warn">{hints.note}</div>}
+      {hints.note && <div class="warn">{hintNote(hints.note_code, hints.minimum, hints.note)}</div>}
       {hints.discards.length > 0 && (
         <div class="hint-row">
           {t.discardHint}{" "}
