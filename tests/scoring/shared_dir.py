@@ -2,7 +2,8 @@
 
 It lives beside the repository (``<repo>/../shared``). A clone made elsewhere (a CI run in a
 temporary directory: ``git clone -q . "$d"``) finds it beside the repository it was cloned
-from, when that is a local path; ``MAHJONG_SHARED`` names it explicitly. The package data
+from, when that is a local path, and a git worktree beside the repository that holds it;
+``MAHJONG_SHARED`` names it explicitly. The package data
 tests compare ``scoring/data`` against it, so a missing ``shared/`` is a test failure (with
 this message), never a skip.
 """
@@ -32,6 +33,17 @@ def _candidates() -> list[Path]:
         origin = ""
     if origin and "://" not in origin and ":" not in origin.split("/")[0]:
         out.append(Path(origin).resolve().parent / "shared")
+    try:  # a git worktree elsewhere: beside the repository that holds it
+        common = subprocess.run(
+            ["git", "-C", str(REPO), "rev-parse", "--path-format=absolute", "--git-common-dir"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        common = ""
+    if common:
+        out.append(Path(common).parent.parent / "shared")
     return out
 
 
