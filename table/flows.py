@@ -13,6 +13,18 @@ __all__ = ["FLOWS", "flows_of"]
 FLOWS: tuple[tuple[str, RuleFlow], ...] = (("instant", InstantPayments()),)
 
 
+#: the last parameters asked about, the :data:`FLOWS` then and the flows (one game's
+#: parameters are one object from action to action, and the engine asks several times per
+#: action)
+_last: tuple[GameParams | None, object, tuple[RuleFlow, ...]] = (None, None, ())
+
+
 def flows_of(params: GameParams) -> tuple[RuleFlow, ...]:
     """The flows of a game with ``params``."""
-    return tuple([flow for name, flow in FLOWS if getattr(params, name)])
+    global _last
+    last = _last
+    if last[0] is params and last[1] is FLOWS:
+        return last[2]
+    flows = tuple([flow for name, flow in FLOWS if getattr(params, name)])
+    _last = (params, FLOWS, flows)
+    return flows

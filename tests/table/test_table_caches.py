@@ -30,6 +30,7 @@ from table import (
     legal_actions_json,
     replay,
 )
+from table.codec import replacer_source
 from table.scoring_bridge import completes, get_scoring_ruleset
 from table.sim import play_game
 from table.state import replace_hand, replace_seat
@@ -165,6 +166,28 @@ def test_the_engines_replace_sets_each_field_and_keeps_the_others() -> None:
             for n in names:
                 if n != name:
                     assert getattr(got, n) == getattr(x, n)
+
+
+def test_the_replacers_are_generated_from_the_fields_of_today() -> None:
+    """The replacers in table/state.py are the text ``table.codec.replacer_source`` generates
+    from the value types' constructors now: a field added to a type and not regenerated
+    fails here (regenerate: paste the text this test prints)."""
+    from pathlib import Path
+
+    import table
+
+    # (the source: compiled, ``table.state`` is the extension module; the package is pure)
+    text = (Path(inspect.getfile(table)).parent / "state.py").read_text(encoding="utf-8")
+    begin, end = "# --- generated: begin ---\n", "# --- generated: end ---"
+    assert text.count(begin) == 1 and text.count(end) == 1
+    generated = text[text.index(begin) + len(begin) : text.index(end)].strip()
+    want = "\n\n".join(
+        [
+            replacer_source(HandState, "replace_hand"),
+            replacer_source(SeatState, "replace_seat_fields"),
+        ]
+    ).strip()
+    assert generated == want, want
 
 
 def _replace(x: HandState | SeatState, kw: dict[str, Any]) -> HandState | SeatState:
