@@ -34,19 +34,21 @@ T = TypeVar("T")
 #: (``nice``): on a busy machine the server's event loop gets the CPU first
 BOT_NICE = 10
 
-#: tasks (timer ticks, decisions) a worker process runs before a new one replaces it
-#: (``max_tasks_per_child``): its memory grows and shrinks by ±7 % as the bots' memos
-#: replace entries and CPython takes and returns arenas, and a new process starts again
-#: from its rule sets (~1 s of CPU, in the background: a tick queued meanwhile waits for it)
+#: tasks (timer ticks, decisions) per worker process after which the pool is replaced by a
+#: new one: a worker's memory keeps moving (its memos fill up to their bounds, CPython takes
+#: and returns arenas: ±7 % over 10,000 decisions, docs/memory.md), and a new process
+#: starts again from its rule sets (~1 s of CPU; a tick submitted meanwhile waits for it)
 TASKS_PER_WORKER = 10_000
 
-#: counters read by the server's metrics: decisions made in worker processes, and
-#: decisions that fell back to the constant-time choice (too slow, or a worker died)
-BOT_STATS = {"fallbacks": 0, "in_processes": 0}
+#: counters read by the server's metrics: decisions made in worker processes, decisions
+#: that fell back to the constant-time choice (too slow, or a worker died), and pools
+#: retired after :data:`TASKS_PER_WORKER` tasks
+BOT_STATS = {"fallbacks": 0, "in_processes": 0, "recycled": 0}
 
 _BOT_POOL: concurrent.futures.Executor | None = None
 _BOT_POOL_LOCK = threading.Lock()
 _BOT_PROCESSES = 0
+_BOT_TASKS = 0  # tasks submitted to the current pool
 
 
 def configure_bots(processes: int) -> None:
@@ -94,7 +96,7 @@ def in_bot_process(fn: Callable[..., T], *args: Any) -> concurrent.futures.Futur
     if not _BOT_PROCESSES:
         return None
     try:
-        return _bot_pool().submit(fn, *args)
+        return _submit(fn, *args)
     except concurrent.futures.BrokenExecutor:
         drop_bot_pool()
         return None
@@ -122,9 +124,9 @@ def choose(
     fut: concurrent.futures.Future[Any]
     try:
         if _BOT_PROCESSES:
-            fut = _bot_pool().submit(_choose_seeded, view, legal_actions, rng.getrandbits(64))
+            fut = _submit(_choose_seeded, view, legal_actions, rng.getrandbits(64))
         else:
-            fut = _bot_pool().submit(bots.choose, view, legal_actions, rng)
+            fut = _submit(bots.choose, view, legal_actions, rng)
         action = dict(fut.result(timeout=budget_s))
     except concurrent.futures.TimeoutError:
         BOT_STATS["fallbacks"] += 1
@@ -144,19 +146,43 @@ def _choose_seeded(view: JSON, legal_actions: list[JSON], seed: int) -> JSON:
     return dict(bots.choose(view, legal_actions, random.Random(seed)))
 
 
-def _bot_pool() -> concurrent.futures.Executor:
-    global _BOT_POOL
+def _submit(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+    """``fn(*args)`` submitted to the pool; a pool whose processes have run
+    :data:`TASKS_PER_WORKER` tasks each is replaced first (under the lock, so no one submits
+    to the pool being retired)."""
+    global _BOT_POOL, _BOT_TASKS
     with _BOT_POOL_LOCK:
-        if _BOT_POOL is None:
-            if _BOT_PROCESSES:
-                # spawn, not fork: the server process runs threads and an event loop
-                ctx = multiprocessing.get_context("spawn")
-                _BOT_POOL = concurrent.futures.ProcessPoolExecutor(
-                    _BOT_PROCESSES,
-                    mp_context=ctx,
-                    initializer=_init_worker,
-                    max_tasks_per_child=TASKS_PER_WORKER,
-                )
-            else:
-                _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
-        return _BOT_POOL
+        spent = _BOT_PROCESSES and _BOT_TASKS >= TASKS_PER_WORKER * _BOT_PROCESSES
+        if _BOT_POOL is not None and spent:
+            # its queued tasks still run (no cancel), then its processes end; the next
+            # pool's process starts now, beside it
+            _BOT_POOL.shutdown(wait=False)
+            _BOT_POOL = None
+            BOT_STATS["recycled"] += 1
+        pool = _pool_locked()
+        _BOT_TASKS += 1
+        return pool.submit(fn, *args)
+
+
+def _bot_pool() -> concurrent.futures.Executor:
+    """The pool (started now if need be)."""
+    with _BOT_POOL_LOCK:
+        return _pool_locked()
+
+
+def _pool_locked() -> concurrent.futures.Executor:
+    global _BOT_POOL, _BOT_TASKS
+    if _BOT_POOL is None:
+        _BOT_TASKS = 0
+        if _BOT_PROCESSES:
+            # spawn, not fork: the server process runs threads and an event loop.
+            # (Not ``max_tasks_per_child``: on Python 3.11, and later ones until CPython
+            # gh-115634 was fixed, a pool using it may stop replacing its workers and hang;
+            # whole pools are retired instead: :func:`_submit`.)
+            ctx = multiprocessing.get_context("spawn")
+            _BOT_POOL = concurrent.futures.ProcessPoolExecutor(
+                _BOT_PROCESSES, mp_context=ctx, initializer=_init_worker
+            )
+        else:
+            _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
+    return _BOT_POOL

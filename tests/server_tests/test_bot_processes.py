@@ -12,6 +12,7 @@ import sys
 import time
 
 import psutil
+import pytest
 
 from server import bot_pool, game
 
@@ -156,6 +157,33 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
         probe = bot_pool.in_bot_process(bot_worker.remembered)
         assert probe is not None
         assert probe.result(30) == {"parsed": 0, "legal": 0, "deadlines": 0}
+    finally:
+        bot_pool.configure_bots(0)
+        bot_pool.stop_bots()
+
+
+def test_a_pool_is_replaced_after_its_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``TASKS_PER_WORKER`` tasks per process the pool is retired (its queued tasks
+    still run) and a new process takes the next ones: a worker's memory starts again from
+    its rule sets (docs/memory.md). Every task submitted is run."""
+    monkeypatch.setattr(bot_pool, "TASKS_PER_WORKER", 4)
+    bot_pool.configure_bots(1)
+    try:
+        before = bot_pool.BOT_STATS["recycled"]
+        futs = []
+        for _ in range(10):
+            fut = bot_pool.in_bot_process(os.getpid)
+            assert fut is not None
+            futs.append(fut)
+        pids = [f.result(60) for f in futs]
+        assert bot_pool.BOT_STATS["recycled"] - before == 2
+        assert len(set(pids[:4])) == 1 and len(set(pids[4:8])) == 1 and len(set(pids[8:])) == 1
+        assert len(set(pids)) == 3 and os.getpid() not in pids
+        deadline = time.monotonic() + 15
+        for old in (pids[0], pids[4]):  # the retired pools' processes end
+            while psutil.pid_exists(old) and psutil.Process(old).status() != "zombie":
+                assert time.monotonic() < deadline, "a retired worker lived on"
+                time.sleep(0.1)
     finally:
         bot_pool.configure_bots(0)
         bot_pool.stop_bots()
