@@ -38,7 +38,10 @@ BOT_NICE = 10
 #: new one: a worker's memory keeps moving (its memos fill up to their bounds, CPython takes
 #: and returns arenas: ±7 % over 10,000 decisions, docs/memory.md), and a new process
 #: starts again from its rule sets (~1 s of CPU; a tick submitted meanwhile waits for it)
-TASKS_PER_WORKER = 10_000
+TASKS_PER_WORKER = 5_000
+#: tasks before that limit at which the next pool's first process starts (loading its rule
+#: sets while the current pool still works)
+WARM_AHEAD = 200
 
 #: counters read by the server's metrics: decisions made in worker processes, decisions
 #: that fell back to the constant-time choice (too slow, or a worker died), and pools
@@ -49,6 +52,7 @@ _BOT_POOL: concurrent.futures.Executor | None = None
 _BOT_POOL_LOCK = threading.Lock()
 _BOT_PROCESSES = 0
 _BOT_TASKS = 0  # tasks submitted to the current pool
+_NEXT_POOL: concurrent.futures.ProcessPoolExecutor | None = None  # started, to replace it
 
 
 def configure_bots(processes: int) -> None:
@@ -104,11 +108,12 @@ def in_bot_process(fn: Callable[..., T], *args: Any) -> concurrent.futures.Futur
 
 def drop_bot_pool() -> None:
     """Forget a broken pool (a worker process died): the next use starts a new one."""
-    global _BOT_POOL
+    global _BOT_POOL, _NEXT_POOL
     with _BOT_POOL_LOCK:
-        if _BOT_POOL is not None:
-            _BOT_POOL.shutdown(wait=False, cancel_futures=True)
-        _BOT_POOL = None
+        for pool in (_BOT_POOL, _NEXT_POOL):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
+        _BOT_POOL = _NEXT_POOL = None
 
 
 def stop_bots() -> None:
@@ -147,19 +152,26 @@ def _choose_seeded(view: JSON, legal_actions: list[JSON], seed: int) -> JSON:
 
 
 def _submit(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
-    """``fn(*args)`` submitted to the pool; a pool whose processes have run
-    :data:`TASKS_PER_WORKER` tasks each is replaced first (under the lock, so no one submits
-    to the pool being retired)."""
-    global _BOT_POOL, _BOT_TASKS
+    """``fn(*args)`` submitted to the pool. A pool whose processes have run
+    :data:`TASKS_PER_WORKER` tasks each is retired first, for the next one, whose first
+    process was started :data:`WARM_AHEAD` tasks before (so no tick waits for a process
+    loading its rule sets). Under the lock: no one submits to a pool being retired."""
+    global _BOT_POOL, _NEXT_POOL, _BOT_TASKS
     with _BOT_POOL_LOCK:
-        spent = _BOT_PROCESSES and _BOT_TASKS >= TASKS_PER_WORKER * _BOT_PROCESSES
-        if _BOT_POOL is not None and spent:
-            # its queued tasks still run (no cancel), then its processes end; the next
-            # pool's process starts now, beside it
-            _BOT_POOL.shutdown(wait=False)
-            _BOT_POOL = None
-            BOT_STATS["recycled"] += 1
         pool = _pool_locked()
+        if _BOT_PROCESSES:
+            limit, done = TASKS_PER_WORKER * _BOT_PROCESSES, _BOT_TASKS
+            nxt = _NEXT_POOL
+            if nxt is None and done >= limit - WARM_AHEAD:
+                nxt = _NEXT_POOL = _new_process_pool()
+                nxt.submit(_warm_worker)
+            if nxt is not None and done >= limit:
+                # its queued tasks still run (no cancel), then its processes end
+                pool.shutdown(wait=False)
+                pool = _BOT_POOL = nxt
+                _NEXT_POOL = None
+                _BOT_TASKS = 0
+                BOT_STATS["recycled"] += 1
         _BOT_TASKS += 1
         return pool.submit(fn, *args)
 
@@ -175,14 +187,18 @@ def _pool_locked() -> concurrent.futures.Executor:
     if _BOT_POOL is None:
         _BOT_TASKS = 0
         if _BOT_PROCESSES:
-            # spawn, not fork: the server process runs threads and an event loop.
-            # (Not ``max_tasks_per_child``: on Python 3.11, and later ones until CPython
-            # gh-115634 was fixed, a pool using it may stop replacing its workers and hang;
-            # whole pools are retired instead: :func:`_submit`.)
-            ctx = multiprocessing.get_context("spawn")
-            _BOT_POOL = concurrent.futures.ProcessPoolExecutor(
-                _BOT_PROCESSES, mp_context=ctx, initializer=_init_worker
-            )
+            _BOT_POOL = _new_process_pool()
         else:
             _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
     return _BOT_POOL
+
+
+def _new_process_pool() -> concurrent.futures.ProcessPoolExecutor:
+    # spawn, not fork: the server process runs threads and an event loop. (Not
+    # ``max_tasks_per_child``: on Python 3.11, and later ones until CPython gh-115634 was
+    # fixed, a pool using it may stop replacing its workers and hang; whole pools are
+    # retired instead: :func:`_submit`.)
+    ctx = multiprocessing.get_context("spawn")
+    return concurrent.futures.ProcessPoolExecutor(
+        _BOT_PROCESSES, mp_context=ctx, initializer=_init_worker
+    )
