@@ -23,8 +23,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import bots
-import scoring
-import table
 from server import memtrace
 
 JSON = dict[str, Any]
@@ -75,8 +73,10 @@ def _init_worker() -> None:
         target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()
     memtrace.install_handler()  # PYTHONTRACEMALLOC set: SIGUSR1 writes a snapshot
-    for name in table.playable_rulesets():  # (as server.game.warm_up)
-        scoring.get_ruleset(name)
+    # (imported here: server.game imports this module; the engine is reached through it)
+    from server import game
+
+    game.warm_up()
 
 
 def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
