@@ -36,7 +36,9 @@ Deadline = tuple[int, str, int]
 #: the state it starts from and makes the next; a snapshot may still read the one before)
 PER_ROOM = 2
 #: rooms a memo keeps: those whose latest state the server keeps in memory
-#: (``server.commits.STATE_CACHE_ROOMS``)
+#: (``server.commits.STATE_CACHE_ROOMS``). (When the parsed states were one LRU of 512, a
+#: server with 1,000 rooms in play parsed the state of nearly every action again: 506 µs of
+#: CPU per action, against 418 with 4,096, in a paced 1,000-room run; ~11 KB per room.)
 ROOMS = 2048
 #: states of no room a memo keeps (``room`` None)
 LOOSE = 4096
