@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from memwatch import growth_sites  # noqa: E402
 
 from loadtest.rooms import pick_action  # noqa: E402
-from server import game  # noqa: E402
+from server import game, memos  # noqa: E402
 
 
 def memo_sizes() -> dict[str, tuple[int, int | None]]:
@@ -85,6 +85,9 @@ def main() -> int:
     print("memos (entries, bound):")
     for name, (size, bound) in sorted(memo_sizes().items()):
         print(f"  {name}: {size:,} / {bound if bound is not None else 'unbounded'}")
+    # (the games here are in no room: their states share the memos' bucket of no room)
+    for name, size in memos.sizes().items():
+        print(f"  server.memos {name}: {size:,} states / {memos.LOOSE:,} outside a room")
     return 0
 
 

@@ -29,7 +29,7 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import facts, game, game_room, rooms, transport, web
+from server import bot_pool, facts, game, game_room, rooms, transport, web
 from server import frames as framing
 from server.archive import archive_url
 from server.archive.archiver import Archiver
@@ -248,10 +248,9 @@ class App:
         rt.store.clock = rt.clock  # process liveness, commit notifications, the archive's lag
         # --snapshot-every 1: every commit writes the whole state, in the old format
         rt.store.old_format = rt.cfg.snapshot_every <= 1
-        with contextlib.suppress(game.GameUnavailable):
-            game.warm_up()
-        # the bot worker processes start with the first bot move (game.configure_bots)
-        game.configure_bots(rt.cfg.bot_processes)
+        game.warm_up()
+        # the bot worker processes start with the first bot move (bot_pool.configure_bots)
+        bot_pool.configure_bots(rt.cfg.bot_processes)
         await self.wait_for_redis()
         # a process of before snapshots live (a rolling upgrade): write the format it reads
         await rt.store.check_peers()
@@ -404,7 +403,7 @@ async def run_server(
         # for one for ever, and the process never exits (nor stops its embedded Redis)
         await app.stop_tasks()  # feeds that handlers opened while closing
         await app.record_leavers()  # handlers that ended after the graceful part
-        game.stop_bots()
+        bot_pool.stop_bots()
         await app.archiver.close()
         await store.close()
     log.info("stopped")

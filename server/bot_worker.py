@@ -14,7 +14,7 @@ import contextlib
 import random
 from typing import Any
 
-from server import game, game_room
+from server import game, game_room, memos
 from server.rooms import Change, RoomError
 
 JSON = dict[str, Any]
@@ -36,14 +36,12 @@ def tick(
     try:
         return _tick(state, now, grace_ms, bot_delay_ms, seed, budget_s, answers)
     finally:
-        game.forget_states()
-        game_room.forget_deadlines()
+        memos.forget_all()
 
 
 def remembered() -> dict[str, int]:
     """What this process's identity-keyed caches hold now (a test asks a worker)."""
-    parsed, legal = game.remembered_states()
-    return {"parsed": parsed, "legal": legal, "deadlines": game_room.remembered_deadlines()}
+    return memos.sizes()
 
 
 def _tick(
@@ -75,7 +73,7 @@ def _tick(
         for k in change.state.get("pending_kinds") or {}:
             if k not in auto:
                 with contextlib.suppress(game.GameError):
-                    legal[int(k)] = game.legal(change.state["game"], int(k))
+                    legal[int(k)] = game.legal(change.state["game"], int(k), change.state["id"])
     return ("ok", change, legal)
 
 
@@ -87,5 +85,5 @@ def result(reply: tuple[Any, ...]) -> Change | None:
         raise game.GameError(reply[1], reply[2])
     change: Change | None = reply[1]
     if change is not None and reply[2]:
-        game.known_legal(change.state["game"], reply[2])
+        game.known_legal(change.state["game"], reply[2], change.state.get("id"))
     return change

@@ -94,7 +94,7 @@ def seat_legal(
     if rooms.held(state) is not None:
         return []  # the host paused the game: nobody may act until it resumes
     if str(seat) in (state.get("pending_kinds") or {}):
-        return game.legal(state["game"], seat)
+        return game.legal(state["game"], seat, state["id"])
     return []
 
 
@@ -136,7 +136,9 @@ def build_entry(
         for k in state.get("pending_kinds") or {}:
             i = int(k)
             done = i in answered
-            legal[k] = [] if k in auto or held or done else game.legal(state["game"], i)
+            legal[k] = (
+                [] if k in auto or held or done else game.legal(state["game"], i, state["id"])
+            )
             d = None if done else timeouts.get(i)
             if d is not None:
                 seat_deadlines[k] = d

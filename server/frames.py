@@ -193,7 +193,7 @@ def snapshot(
     deadline = None
     clocks = None
     if state.get("game") is not None:
-        view = game.view(state["game"], seat)
+        view = game.view(state["game"], seat, state["id"])
         legal = facts.seat_legal(state, seat, answers)
         deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms, answers)
         if state["status"] == "playing":

@@ -19,25 +19,16 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 
 from __future__ import annotations
 
-import concurrent.futures
-import contextlib
-import multiprocessing
-import os
 import random
-import threading
-import time
-from collections import OrderedDict
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import bots
 import scoring
 import table as t
 from bots.hints import hints as hints_of
-from server import memtrace
+from server import bot_pool, memos
 
 JSON = dict[str, Any]
-T = TypeVar("T")
 
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
@@ -49,15 +40,6 @@ class GameError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-class GameUnavailable(GameError):
-    """Kept for callers that guard against a missing engine: the engine is imported
-    statically now (``table``, ``bots`` and ``scoring`` are parts of this package), so it is
-    never raised."""
-
-    def __init__(self, message: str = "the table engine is not installed") -> None:
-        super().__init__("engine-unavailable", message)
 
 
 def available() -> bool:
@@ -81,68 +63,28 @@ def _wrap(exc: Exception) -> GameError:
     return GameError(str(getattr(exc, "code", "illegal-action")), str(exc))
 
 
-# Recent (state JSON, parsed GameState) pairs: one action needs the same state parsed for
-# apply, legal actions of up to three seats, the bot and the deadlines, and the server keeps
-# each room's latest state in memory between actions (server/commits.py), so the next action
-# finds it here too. Entries are keyed by the dict's identity and hold a reference to it, so
-# an id is never reused while cached; state JSON is never mutated in place (rooms.py always
-# builds new dicts). Bounded (LRU) and locked: timer ticks run in worker threads.
-# An entry's third element says whether the JSON is the state's own ``to_json()`` form (made
-# here by :func:`apply`), not a dict read from elsewhere (the store): only then may the next
-# state's JSON be made by copying it (:func:`apply`).
-_PARSED: OrderedDict[int, tuple[JSON, t.GameState, bool]] = OrderedDict()
-#: two per room the server keeps hot (commits.STATE_CACHE_ROOMS = 2048: a room's latest state and
-#: the one before it); at 512, a server with 1,000 rooms in play parsed the state of nearly
-#: every action again (paced 1,000-room run: 506 → 418 µs of CPU per action with 4,096;
-#: memory ~11 KB per room, BENCHMARKS.md)
-_PARSED_MAX = 4096
-_PARSED_LOCK = threading.Lock()
+# What is worked out from a game state's JSON (parsed, legal actions) is remembered by the
+# dict's identity, per room (server/memos.py: a room's latest two states); ``room`` is the
+# room's id (None: a caller outside a room, e.g. a test). State JSON is never mutated in
+# place (rooms.py always builds new dicts).
 
 
-def parsed_state(state: JSON) -> t.GameState:
-    """``state`` parsed (remembered: see ``_PARSED``), e.g. for :func:`step`."""
-    return _parsed(state)[0]
+def parsed_state(state: JSON, room: str | None = None) -> t.GameState:
+    """``state`` parsed (remembered: ``memos.PARSED``), e.g. for :func:`step`."""
+    return _parsed(state, room)[0]
 
 
-def _parsed(state: JSON) -> tuple[t.GameState, bool]:
-    """The parsed state, and whether ``state`` is its ``to_json()`` (see ``_PARSED``)."""
-    key = id(state)
-    with _PARSED_LOCK:
-        hit = _PARSED.get(key)
-        if hit is not None and hit[0] is state:
-            _PARSED.move_to_end(key)
-            return hit[1], hit[2]
+def _parsed(state: JSON, room: str | None) -> tuple[t.GameState, bool]:
+    """The parsed state, and whether ``state`` is its ``to_json()`` (``memos.PARSED``)."""
+    hit = memos.PARSED.get(room, state)
+    if hit is not None:
+        return hit
     try:
         st = t.GameState.from_json(state)
     except t.TableError as exc:
         raise _wrap(exc) from None
-    _remember(state, st, False)
+    memos.PARSED.put(room, state, (st, False))
     return st, False
-
-
-def _remember(state: JSON, parsed: t.GameState, own: bool) -> None:
-    with _PARSED_LOCK:
-        _PARSED[id(state)] = (state, parsed, own)
-        _PARSED.move_to_end(id(state))
-        while len(_PARSED) > _PARSED_MAX:
-            _PARSED.popitem(last=False)
-
-
-def forget_states() -> None:
-    """Forget every remembered parsed state and legal-action list (``_PARSED``, ``_LEGAL``).
-    A bot worker process does after each tick (server/bot_worker.py): the states it is sent
-    arrive unpickled, new objects no later task is sent again, so what it remembered of them
-    could never be found again and only held them (up to the 4,096 + 1,024 entries sized
-    for the server: ~70 MB in a worker; docs/memory.md)."""
-    with _PARSED_LOCK:
-        _PARSED.clear()
-        _LEGAL.clear()
-
-
-def remembered_states() -> tuple[int, int]:
-    """(parsed states, legal-action lists) remembered now: see :func:`forget_states`."""
-    with _PARSED_LOCK:
-        return len(_PARSED), len(_LEGAL)
 
 
 def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None) -> str | None:
@@ -182,13 +124,15 @@ def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
     return dict(a.to_json())
 
 
-def apply(state: JSON, action: JSON, parsed: t.Action | None = None) -> tuple[JSON, list[JSON]]:
+def apply(
+    state: JSON, action: JSON, parsed: t.Action | None = None, room: str | None = None
+) -> tuple[JSON, list[JSON]]:
     """``action`` applied to ``state``: (the new state, the events). ``parsed``: the action
     already parsed (the server's own, from :func:`server_action`), so it is not parsed
-    again."""
-    old, own = _parsed(state)
+    again. ``room``: the room's id, under which the states are remembered."""
+    old, own = _parsed(state, room)
     new, events = step(old, action, parsed)
-    return _json_of(state, old, own, new), events
+    return _json_of(state, old, own, new, room), events
 
 
 def step(
@@ -206,17 +150,17 @@ def step(
     return new, [e.to_json() for e in events]
 
 
-def state_json(state: JSON, old: t.GameState, new: t.GameState) -> JSON:
+def state_json(state: JSON, old: t.GameState, new: t.GameState, room: str | None = None) -> JSON:
     """The JSON of ``new``, a state :func:`step` made (in one step or more) from ``old``,
     the parsed ``state``: what :func:`apply` returns, sharing what did not change."""
     if new is old:
         return state
-    return _json_of(state, old, _parsed(state)[1], new)
+    return _json_of(state, old, _parsed(state, room)[1], new, room)
 
 
-def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState) -> JSON:
+def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState, room: str | None) -> JSON:
     # the JSON of what the actions left unchanged (wall, config, ledger, most seats) is shared
-    # with the old state's JSON: never changed in place (see the module note above _PARSED)
+    # with the old state's JSON: never changed in place (see the note above parsed_state)
     h0, h1 = old.hand, new.hand
     if (
         own
@@ -233,8 +177,8 @@ def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState) -> JSON
         out = {**state, "hand": {**state["hand"], "pending": list(h1.pending)}}
     else:
         out = new.to_json((old, state))  # (a new dict, as each event's to_json())
-    _remember(out, new, True)
-    _carry_legal(state, old, out, new)
+    memos.PARSED.put(room, out, (new, True))
+    _carry_legal(state, old, out, new, room)
     return out
 
 
@@ -249,13 +193,13 @@ def table_seq(state: JSON) -> int:
     return int(state["seq"])
 
 
-def view(state: JSON, seat: int | None) -> JSON:
-    return dict(t.view(parsed_state(state), seat))
+def view(state: JSON, seat: int | None, room: str | None = None) -> JSON:
+    return dict(t.view(parsed_state(state, room), seat))
 
 
-def hints(state: JSON, seat: int | None) -> JSON:
+def hints(state: JSON, seat: int | None, room: str | None = None) -> JSON:
     """The hints for ``seat`` (``bots.hints``), computed from that seat's view only."""
-    return hints_of(view(state, seat)).to_json()
+    return hints_of(view(state, seat, room)).to_json()
 
 
 def view_event(event: JSON, seat: int | None) -> JSON | None:
@@ -276,39 +220,25 @@ def open_events(entries: list[JSON]) -> list[list[JSON]]:
     return out
 
 
-#: (state dict id, seat) -> (the state, its legal actions): one commit asks for a seat's
-#: legal actions twice (the room logic deciding who is asked, then the log entry's
-#: ``legal``); the same rules as ``_PARSED`` (identity-checked, bounded, locked)
-_LEGAL: OrderedDict[tuple[int, int], tuple[JSON, list[JSON]]] = OrderedDict()
-_LEGAL_MAX = 1024
-
-
-def legal(state: JSON, seat: int) -> list[JSON]:
-    """``seat``'s legal actions (a shared list: not to be changed by the caller)."""
-    key = (id(state), seat)
-    with _PARSED_LOCK:
-        hit = _LEGAL.get(key)
-        if hit is not None and hit[0] is state:
-            return hit[1]
-    out = t.legal_actions_json(parsed_state(state), seat)
-    with _PARSED_LOCK:
-        _LEGAL[key] = (state, out)
-        while len(_LEGAL) > _LEGAL_MAX:
-            _LEGAL.popitem(last=False)
+def legal(state: JSON, seat: int, room: str | None = None) -> list[JSON]:
+    """``seat``'s legal actions (a shared list: not to be changed by the caller),
+    remembered (``memos.LEGAL``)."""
+    known = memos.LEGAL.setdefault(room, state, dict)
+    out = known.get(seat)
+    if out is None:
+        out = known[seat] = t.legal_actions_json(parsed_state(state, room), seat)
     return out
 
 
-def known_legal(state: JSON, by_seat: dict[int, list[JSON]]) -> None:
+def known_legal(state: JSON, by_seat: dict[int, list[JSON]], room: str | None = None) -> None:
     """Remember legal actions computed elsewhere for ``state`` (a bot worker process that
     made it, server/bot_worker.py), so :func:`legal` does not compute them again."""
-    with _PARSED_LOCK:
-        for seat, out in by_seat.items():
-            _LEGAL[(id(state), seat)] = (state, out)
-        while len(_LEGAL) > _LEGAL_MAX:
-            _LEGAL.popitem(last=False)
+    memos.LEGAL.setdefault(room, state, dict).update(by_seat)
 
 
-def _carry_legal(before: JSON, old: t.GameState, after: JSON, new: t.GameState) -> None:
+def _carry_legal(
+    before: JSON, old: t.GameState, after: JSON, new: t.GameState, room: str | None
+) -> None:
     """An answer that leaves a claim or robbing window open (the same ``seq``: only the
     window's pending seats and claims changed, and the answering seat) leaves every other
     seat's legal actions as they were: the ones known for ``before`` are known for
@@ -324,13 +254,16 @@ def _carry_legal(before: JSON, old: t.GameState, after: JSON, new: t.GameState) 
         or h1.discarder != h0.discarder
     ):
         return
-    with _PARSED_LOCK:
-        for seat in h1.pending:
-            hit = _LEGAL.get((id(before), seat))
-            if hit is not None and hit[0] is before and h1.seats[seat] is h0.seats[seat]:
-                _LEGAL[(id(after), seat)] = (after, hit[1])
-        while len(_LEGAL) > _LEGAL_MAX:
-            _LEGAL.popitem(last=False)
+    known = memos.LEGAL.get(room, before)
+    if not known:
+        return
+    carried = {
+        seat: known[seat]
+        for seat in h1.pending
+        if seat in known and h1.seats[seat] is h0.seats[seat]
+    }
+    if carried:
+        memos.LEGAL.setdefault(room, after, dict).update(carried)
 
 
 def pending(state: JSON) -> dict[int, tuple[str, int]]:
@@ -376,109 +309,6 @@ def timeout_action(state: JSON, seat: int) -> JSON:
     return server_action(state, seat, True)[0]
 
 
-#: the pool the real bot decides in when a time budget is given (see :func:`bot_action`):
-#: worker processes (:func:`configure_bots`), so a decision never holds the server's
-#: interpreter lock, or with ``processes`` 0 worker threads of the server process
-_BOT_POOL: concurrent.futures.Executor | None = None
-_BOT_POOL_LOCK = threading.Lock()
-_BOT_PROCESSES = 0
-
-
-def configure_bots(processes: int) -> None:
-    """Decide the bots' budgeted decisions in ``processes`` worker processes (0: in two
-    worker threads of this process, which share its interpreter lock with the event loop).
-    The processes start with the first bot move (which waits the ~1 s they take to load the
-    rule sets, once): a server that never hosts a bot never starts them."""
-    global _BOT_PROCESSES
-    if max(0, processes) == _BOT_PROCESSES and _BOT_POOL is not None:
-        return  # (a server started again in the same process: the same pool)
-    stop_bots()
-    _BOT_PROCESSES = max(0, processes)
-
-
-#: how much lower the bot worker processes' scheduling priority is than the server's
-#: (``nice``): on a busy machine the server's event loop gets the CPU first
-BOT_NICE = 10
-
-
-def _init_worker() -> None:
-    """Each bot worker process, first: a lower priority, a watch on its server process, the
-    rule sets loaded."""
-    with contextlib.suppress(OSError):
-        os.nice(BOT_NICE)
-    threading.Thread(
-        target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
-    ).start()
-    memtrace.install_handler()  # PYTHONTRACEMALLOC set: SIGUSR1 writes a snapshot
-    warm_up()
-
-
-def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
-    """Ends this worker process once its server process is gone: a server killed with
-    SIGKILL cannot shut its pool down, and its idle workers would otherwise live on (the
-    orphan is re-parented, so its parent id changes)."""
-    while os.getppid() == parent:
-        time.sleep(every_s)
-    os._exit(0)
-
-
-def _warm_worker() -> int:
-    """A no-op task: waits until a worker process is up (and says which)."""
-    return os.getpid()
-
-
-def in_bot_process(fn: Callable[..., T], *args: Any) -> concurrent.futures.Future[T] | None:
-    """Run ``fn(*args)`` (picklable: a module-level function) in a bot worker process; None
-    when bots decide in threads (``configure_bots(0)``) or the pool is broken (the caller
-    runs it itself)."""
-    if not _BOT_PROCESSES:
-        return None
-    try:
-        return _bot_pool().submit(fn, *args)
-    except concurrent.futures.BrokenExecutor:
-        drop_bot_pool()
-        return None
-
-
-def drop_bot_pool() -> None:
-    """Forget a broken pool (a worker process died): the next use starts a new one."""
-    global _BOT_POOL
-    with _BOT_POOL_LOCK:
-        if _BOT_POOL is not None:
-            _BOT_POOL.shutdown(wait=False, cancel_futures=True)
-        _BOT_POOL = None
-
-
-def _choose_seeded(view: JSON, legal_actions: list[JSON], seed: int) -> JSON:
-    """:func:`bots.choose` in a bot worker process (the caller's rng is not sent: a seed
-    drawn from it is)."""
-    return dict(bots.choose(view, legal_actions, random.Random(seed)))
-
-
-def _bot_pool() -> concurrent.futures.Executor:
-    global _BOT_POOL
-    with _BOT_POOL_LOCK:
-        if _BOT_POOL is None:
-            if _BOT_PROCESSES:
-                # spawn, not fork: the server process runs threads and an event loop
-                ctx = multiprocessing.get_context("spawn")
-                _BOT_POOL = concurrent.futures.ProcessPoolExecutor(
-                    _BOT_PROCESSES, mp_context=ctx, initializer=_init_worker
-                )
-            else:
-                _BOT_POOL = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="bot")
-        return _BOT_POOL
-
-
-def stop_bots() -> None:
-    """Drop queued bot decisions (at shutdown); a running one finishes on its own."""
-    global _BOT_POOL
-    with _BOT_POOL_LOCK:
-        if _BOT_POOL is not None:
-            _BOT_POOL.shutdown(wait=False, cancel_futures=True)
-            _BOT_POOL = None
-
-
 def fast_action(legal_actions: list[JSON]) -> JSON:
     """A legal action chosen in constant time (the fallback when the bot is too slow): a
     win when offered, else pass a claim, else discard the tile just drawn (or the last
@@ -495,38 +325,25 @@ def fast_action(legal_actions: list[JSON]) -> JSON:
     return legal_actions[0]
 
 
-def bot_action(state: JSON, seat: int, rng: random.Random, budget_s: float | None = None) -> JSON:
+def bot_action(
+    state: JSON,
+    seat: int,
+    rng: random.Random,
+    budget_s: float | None = None,
+    room: str | None = None,
+) -> JSON:
     """The real bot's action (``bots.choose``) for ``seat``, decided from that seat's view
-    and legal actions only. With ``budget_s``, a decision that takes longer falls back to
+    and legal actions only. With ``budget_s``, it is decided in the bot pool
+    (server/bot_pool.py), and a decision that takes longer falls back to
     :func:`fast_action` (the slow decision finishes in the background and is dropped)."""
-    legal_actions = legal(state, seat)
+    legal_actions = legal(state, seat, room)
     if not legal_actions:
         return timeout_action(state, seat)
-    seen = view(state, seat)
+    seen = view(state, seat, room)
     if budget_s is None:
         return dict(bots.choose(seen, legal_actions, rng))
-    fut: concurrent.futures.Future[Any]
-    try:
-        if _BOT_PROCESSES:
-            fut = _bot_pool().submit(_choose_seeded, seen, legal_actions, rng.getrandbits(64))
-        else:
-            fut = _bot_pool().submit(bots.choose, seen, legal_actions, rng)
-        action = dict(fut.result(timeout=budget_s))
-        if _BOT_PROCESSES:
-            BOT_STATS["in_processes"] += 1
-        return action
-    except concurrent.futures.TimeoutError:
-        BOT_STATS["fallbacks"] += 1
-        return fast_action(legal_actions)
-    except concurrent.futures.BrokenExecutor:
-        # a worker process died: a new pool next time
-        BOT_STATS["fallbacks"] += 1
-        drop_bot_pool()
-        return fast_action(legal_actions)
-
-
-#: counters read by the server's metrics
-BOT_STATS = {"fallbacks": 0, "in_processes": 0}
+    action = bot_pool.choose(seen, legal_actions, rng, budget_s)
+    return action if action is not None else fast_action(legal_actions)
 
 
 def finished(state: JSON) -> bool:

@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import random
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TypeVar
 
 from protocol.codes import ErrorCode
-from server import game
+from server import game, memos
 from server.held_answers import (
     Answers as Answers,
 )
@@ -125,7 +123,7 @@ def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> N
     action = game.start_hand_action(s["game"], wall_seed())
     if action is None:
         return
-    s["game"], events = game.apply(s["game"], action)
+    s["game"], events = game.apply(s["game"], action, room=s["id"])
     change.actions.append(action)
     change.events.extend(events)
     refresh_pending(s, now)
@@ -153,8 +151,6 @@ def start(
     s = copy_state(state)
     try:
         s["game"] = game.new_game(s["ruleset"], _game_options(s))
-    except game.GameUnavailable as exc:
-        raise RoomError(ErrorCode.UNAVAILABLE, exc.message) from None
     except game.GameError as exc:
         raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
     s["status"] = "playing"
@@ -234,7 +230,7 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
             continue
         toggles = seat.get("toggles")
         no_claims = bool(toggles.get("no_claims", False)) if toggles else False
-        for a in game.legal(s["game"], int(k)):
+        for a in game.legal(s["game"], int(k), s["id"]):
             t = a.get("type")
             if t != "pass" and (not no_claims or t == "win"):
                 break  # a choice
@@ -257,7 +253,7 @@ def _auto_acts(s: JSON, kinds: JSON) -> JSON:
         t = toggles_of(s, int(k))
         if not (t["auto_win"] or t["auto_discard"]):
             continue
-        legal = game.legal(s["game"], int(k))
+        legal = game.legal(s["game"], int(k), s["id"])
         wins = [a for a in legal if a.get("type") == "win"]
         if t["auto_win"] and wins:
             out[k] = wins[0]
@@ -314,7 +310,7 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
         )
     full = game.complete_action(state["game"], action, seat)
     try:
-        new_game, events = game.apply(state["game"], full)
+        new_game, events = game.apply(state["game"], full, room=state["id"])
     except game.GameError as exc:
         raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
     s = _copy_game_step(state)
@@ -329,48 +325,21 @@ def _bot_delay(state: JSON, default_ms: int) -> int:
     return default_ms if v is None else int(v)
 
 
-#: (id of a committed room state, grace_ms, bot_delay_ms) -> (the state, its deadlines):
-#: see :func:`committed_deadlines`. Bounded (LRU) and locked (timer ticks run in threads).
-_DEADLINES: OrderedDict[tuple[int, int, int], tuple[JSON, list[Deadline]]] = OrderedDict()
-_DEADLINES_MAX = 4096
-_DEADLINES_LOCK = threading.Lock()
-
-
-def forget_deadlines() -> None:
-    """Forget every remembered room state's deadlines (see :func:`game.forget_states`: a
-    bot worker after each tick)."""
-    with _DEADLINES_LOCK:
-        _DEADLINES.clear()
-
-
-def remembered_deadlines() -> int:
-    """Room states whose deadlines are remembered now."""
-    with _DEADLINES_LOCK:
-        return len(_DEADLINES)
-
-
 def committed_deadlines(
     state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> list[Deadline]:
     """:func:`deadlines` of a room state that is no longer changed in place (a committed
-    one, or the state a :func:`tick` starts from), remembered by the state's identity: the
-    commit computes them (``facts.room_deadlines``) and the timer's tick of the same state
-    finds them. The list is shared: not to be changed by the caller. With ``answers`` held
-    for the open window, computed afresh (not remembered)."""
+        one, or the state a :func:`tick` starts from), remembered by the state's identity
+    (``memos.DEADLINES``: the room's latest two states): the
+        commit computes them (``facts.room_deadlines``) and the timer's tick of the same state
+        finds them. The list is shared: not to be changed by the caller. With ``answers`` held
+        for the open window, computed afresh (not remembered)."""
     if answers and held_answers(state, answers):
         return deadlines(state, grace_ms, bot_delay_ms, answers)
-    key = (id(state), grace_ms, bot_delay_ms)
-    with _DEADLINES_LOCK:
-        hit = _DEADLINES.get(key)
-        if hit is not None and hit[0] is state:
-            _DEADLINES.move_to_end(key)
-            return hit[1]
-    out = deadlines(state, grace_ms, bot_delay_ms)
-    with _DEADLINES_LOCK:
-        _DEADLINES[key] = (state, out)
-        _DEADLINES.move_to_end(key)
-        while len(_DEADLINES) > _DEADLINES_MAX:
-            _DEADLINES.popitem(last=False)
+    known = memos.DEADLINES.setdefault(state.get("id"), state, dict)
+    out = known.get((grace_ms, bot_delay_ms))
+    if out is None:
+        out = known[(grace_ms, bot_delay_ms)] = deadlines(state, grace_ms, bot_delay_ms)
     return out
 
 
@@ -513,12 +482,12 @@ def tick(
             break
         parsed = None
         if kind == "bot":
-            action = game.bot_action(s["game"], i, rng, bot_budget_s)
+            action = game.bot_action(s["game"], i, rng, bot_budget_s, s["id"])
         elif kind == "act":
             action = dict(s["pending_act"][str(i)])
         else:  # the server's timeout: not parsed again
             action, parsed = game.server_action(s["game"], i, timeout=True)
-        s["game"], events = game.apply(s["game"], action, parsed)
+        s["game"], events = game.apply(s["game"], action, parsed, s["id"])
         change.actions.append(action)
         change.events.extend(events)
         _after_game_step(s, change, now)
@@ -568,9 +537,9 @@ def answer(
     # checked now (applied when the window closes): one of the seat's legal actions (known
     # since the commit that opened the window) is accepted, anything else is asked of the
     # engine, which refuses it with its reason (or, in a form the list does not spell, takes it)
-    if full not in game.legal(state["game"], seat):
+    if full not in game.legal(state["game"], seat, state["id"]):
         try:
-            game.apply(state["game"], full)
+            game.apply(state["game"], full, room=state["id"])
         except game.GameError as exc:
             raise RoomError(
                 ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}

@@ -116,7 +116,7 @@ def close_window(
     # the answers are applied to the parsed state one after another; its JSON is made once,
     # at the end (or before a bot decides: the bot reads it)
     base = s["game"]
-    base_st = st = game.parsed_state(base)
+    base_st = st = game.parsed_state(base, s["id"])
     for i in seats:
         if key is None or not game.claim_open_in(st, i, key[1]):
             continue  # the window closed before this seat's turn (or it had answered)
@@ -126,9 +126,9 @@ def close_window(
         if i in answered:
             action = dict(answered[i])
         elif seat is not None and (seat["bot"] or seat.get("auto")):
-            base = game.state_json(base, base_st, st)
+            base = game.state_json(base, base_st, st, s["id"])
             base_st = st
-            action = game.bot_action(base, i, rng or random.Random(now), bot_budget_s)
+            action = game.bot_action(base, i, rng or random.Random(now), bot_budget_s, s["id"])
         elif k in acts:
             action = dict(acts[k])
         else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
@@ -144,7 +144,7 @@ def close_window(
             st, events = game.step(st, action, parsed)
         change.actions.append(action)
         change.events.extend(events)
-    s["game"] = game.state_json(base, base_st, st)
+    s["game"] = game.state_json(base, base_st, st, s["id"])
 
 
 def window_needs_bot(state: JSON, answers: Answers | None) -> bool:

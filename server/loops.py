@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import bot_worker, game, game_room, resp
+from server import bot_pool, bot_worker, game, game_room, resp
 from server.commits import Commits, Offload
 from server.fanout import Feeds
 from server.presence import Presence
@@ -233,12 +233,12 @@ class Loops:
                         budget,
                         answers,
                     )
-                    fut = game.in_bot_process(bot_worker.tick, *args)
+                    fut = bot_pool.in_bot_process(bot_worker.tick, *args)
                     if fut is not None:
                         try:
                             return bot_worker.result(await asyncio.wrap_future(fut))
                         except concurrent.futures.BrokenExecutor:
-                            game.drop_bot_pool()  # a worker died: a new one next time
+                            bot_pool.drop_bot_pool()  # a worker died: a new one next time
                 return await asyncio.to_thread(step, state, answers)
             if "deal" in kinds:
                 return await asyncio.to_thread(step, state, answers)

@@ -14,7 +14,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import game, transport, web
+from server import bot_pool, transport, web
 from server.runtime import Runtime
 
 
@@ -68,7 +68,7 @@ class Ops:
                 n: int | None = await asyncio.wait_for(rt.store.count_rooms(), 2.0)
             except Exception:
                 n = None
-            rt.metrics.counters["bot_fallbacks"] = game.BOT_STATS["fallbacks"]
+            rt.metrics.counters["bot_fallbacks"] = bot_pool.BOT_STATS["fallbacks"]
             body = rt.metrics.render(n, self.open_feeds(), rt.learned)
             return text_response(HTTPStatus.OK, body, "text/plain; version=0.0.4; charset=utf-8")
         if self.api is not None and path.startswith("/api/"):

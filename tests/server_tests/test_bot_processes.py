@@ -1,4 +1,4 @@
-"""Bots decide in worker processes (``--bot-processes``, server/game.py): their decisions are
+"""Bots decide in worker processes (``--bot-processes``, server/bot_pool.py): their decisions are
 the real bot's, legal, made in another process (never holding the server's interpreter
 lock), and a worker that dies is replaced (the decision meanwhile is the fast fallback)."""
 
@@ -12,8 +12,9 @@ import sys
 import time
 
 import psutil
+import pytest
 
-from server import game
+from server import bot_pool, game
 
 
 def play_hand(rng: random.Random) -> int:
@@ -37,24 +38,24 @@ def play_hand(rng: random.Random) -> int:
 
 def test_decisions_in_a_worker_process_are_legal_and_a_dead_worker_is_replaced() -> None:
     rng = random.Random(5)
-    game.configure_bots(1)
+    bot_pool.configure_bots(1)
     try:
-        pid = game._bot_pool().submit(game._warm_worker).result(30)
+        pid = bot_pool._bot_pool().submit(bot_pool._warm_worker).result(30)
         assert pid != os.getpid(), "decisions are made in another process"
-        before = game.BOT_STATS["in_processes"]
+        before = bot_pool.BOT_STATS["in_processes"]
         n = play_hand(rng)
-        assert game.BOT_STATS["in_processes"] - before == n > 20
+        assert bot_pool.BOT_STATS["in_processes"] - before == n > 20
         os.kill(pid, 9)  # the worker dies: a decision or two fall back, then a new worker
-        fell = game.BOT_STATS["fallbacks"]
-        before = game.BOT_STATS["in_processes"]
+        fell = bot_pool.BOT_STATS["fallbacks"]
+        before = bot_pool.BOT_STATS["in_processes"]
         n = play_hand(rng)
-        made = game.BOT_STATS["in_processes"] - before
-        assert made + (game.BOT_STATS["fallbacks"] - fell) == n and made >= n - 2
-        new_pid = game._bot_pool().submit(game._warm_worker).result(30)
+        made = bot_pool.BOT_STATS["in_processes"] - before
+        assert made + (bot_pool.BOT_STATS["fallbacks"] - fell) == n and made >= n - 2
+        new_pid = bot_pool._bot_pool().submit(bot_pool._warm_worker).result(30)
         assert new_pid not in (pid, os.getpid())
     finally:
-        game.configure_bots(0)
-        game.stop_bots()
+        bot_pool.configure_bots(0)
+        bot_pool.stop_bots()
 
 
 async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str) -> None:
@@ -84,22 +85,22 @@ async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str)
             assert int(await r.hget(k_state(room), "version") or 0) > 5
 
             async def pool_up() -> bool:
-                return game._BOT_PROCESSES == 1
+                return bot_pool._BOT_PROCESSES == 1
 
             await until(pool_up, "the bot process configured")
             await host.close()
     finally:
-        game.configure_bots(0)
-        game.stop_bots()
+        bot_pool.configure_bots(0)
+        bot_pool.stop_bots()
         await r.aclose()
 
 
 _KILLED_SERVER = """
 import sys, time
-from server import game
+from server import bot_pool
 if __name__ == "__main__":
-    game.configure_bots(1)
-    print(game._bot_pool().submit(game._warm_worker).result(60), flush=True)
+    bot_pool.configure_bots(1)
+    print(bot_pool._bot_pool().submit(bot_pool._warm_worker).result(60), flush=True)
     time.sleep(120)
 """
 
@@ -140,22 +141,49 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
     for seat in range(4):
         state = rooms.add_bot(state, "p_a", seat).state
     state = game_room.start(state, "p_a", 0).state
-    game.configure_bots(1)
+    bot_pool.configure_bots(1)
     try:
         ticks = 0
         now = 0
         while state["status"] == "playing" and ticks < 60:
             now += 1000
-            fut = game.in_bot_process(bot_worker.tick, state, now, 1000, 0, ticks, 10.0)
+            fut = bot_pool.in_bot_process(bot_worker.tick, state, now, 1000, 0, ticks, 10.0)
             assert fut is not None
             change = bot_worker.result(fut.result(60))
             if change is not None:
                 state = change.state
                 ticks += 1
         assert ticks >= 20, "the bots played"
-        probe = game.in_bot_process(bot_worker.remembered)
+        probe = bot_pool.in_bot_process(bot_worker.remembered)
         assert probe is not None
         assert probe.result(30) == {"parsed": 0, "legal": 0, "deadlines": 0}
     finally:
-        game.configure_bots(0)
-        game.stop_bots()
+        bot_pool.configure_bots(0)
+        bot_pool.stop_bots()
+
+
+def test_a_pool_is_replaced_after_its_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``TASKS_PER_WORKER`` tasks per process the pool is retired (its queued tasks
+    still run) and a new process takes the next ones: a worker's memory starts again from
+    its rule sets (docs/memory.md). Every task submitted is run."""
+    monkeypatch.setattr(bot_pool, "TASKS_PER_WORKER", 4)
+    bot_pool.configure_bots(1)
+    try:
+        before = bot_pool.BOT_STATS["recycled"]
+        futs = []
+        for _ in range(10):
+            fut = bot_pool.in_bot_process(os.getpid)
+            assert fut is not None
+            futs.append(fut)
+        pids = [f.result(60) for f in futs]
+        assert bot_pool.BOT_STATS["recycled"] - before == 2
+        assert len(set(pids[:4])) == 1 and len(set(pids[4:8])) == 1 and len(set(pids[8:])) == 1
+        assert len(set(pids)) == 3 and os.getpid() not in pids
+        deadline = time.monotonic() + 15
+        for old in (pids[0], pids[4]):  # the retired pools' processes end
+            while psutil.pid_exists(old) and psutil.Process(old).status() != "zombie":
+                assert time.monotonic() < deadline, "a retired worker lived on"
+                time.sleep(0.1)
+    finally:
+        bot_pool.configure_bots(0)
+        bot_pool.stop_bots()
