@@ -32,7 +32,7 @@ import random
 from typing import Any
 
 from server.archive import OFF, Archive, open_archive
-from server.archive.records import game_record, hand_records, split_games
+from server.archive.records import GameLog, game_record, hand_records, last_hand_end, split_games
 from server.metrics import Metrics
 from server.rooms import JSON, game_id_of
 from server.store import Store
@@ -43,6 +43,9 @@ log = logging.getLogger("mahjong.archive")
 DUE = "{mj:archive}:due"
 QUEUED = "{mj:archive}:n"
 POS = "{mj:archive}:pos"
+#: hash: room -> "<version> <game id>": where the game in progress (whose start is at
+#: ``pos``) goes on after its last hand archived, so a pass reads its new hands only
+HANDS = "{mj:archive}:hands"
 
 #: rooms taken per pass; log entries read per round trip
 BATCH = 50
@@ -236,19 +239,26 @@ class Archiver:
         it was queued again meanwhile. Raises on a database error (the room stays queued)."""
         archive = await self.connect()
         queued = await self.r.hget(QUEUED, room)
-        raw_pos = await self.r.hget(POS, room)
-        pos = int(raw_pos) if raw_pos is not None else 1
-        entries = await self.read_from(room, pos)
-        next_pos = entries[-1][0] + 1 if entries else pos
-        for g in split_games(room, entries):
+        games, next_pos = await self.games_from(room)
+        mark: str | None = None
+        for g in games:
             await archive.put_hands(hand_records(g))
             record = game_record(g)
-            if record is None:
-                next_pos = min(next_pos, g.first_version)  # read again from its start
+            if record is None:  # in progress: its start is read again for its record
+                next_pos = min(next_pos, g.first_version)
+                end = last_hand_end(g)
+                if end is not None:
+                    mark = f"{end + 1} {g.game_id}"
                 continue
             await archive.put_game(record)
             self.archived_games += 1
-        await self.r.hset(POS, room, next_pos)
+        async with self.r.pipeline(transaction=False) as p:
+            p.hset(POS, room, next_pos)
+            if mark is not None:
+                p.hset(HANDS, room, mark)
+            elif not any(not g.finished for g in games):
+                p.hdel(HANDS, room)
+            await p.execute()
         # '' : queued by the backfill only (no count)
         token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
         if not await self.r.eval(DONE, 2, DUE, QUEUED, room, token):
@@ -258,6 +268,25 @@ class Archiver:
         if loaded is not None and loaded[1]["status"] == "closed" and self.ttl > 0:
             await self.store.expire_room(room, self.ttl)
         return True
+
+    async def games_from(self, room: str) -> tuple[list[GameLog], int]:
+        """``(the games to archive, the version after the last entry read)``. A game
+        in progress whose hands were archived up to its mark is read on from the mark (its
+        new hands) rather than from its start, so a game's hands cost what they hold, not
+        the game so far; once it is over, it is read whole once more for its record."""
+        raw_pos = await self.r.hget(POS, room)
+        pos = int(raw_pos) if raw_pos is not None else 1
+        raw_mark = await self.r.hget(HANDS, room)
+        if raw_mark is not None:
+            text = raw_mark.decode() if isinstance(raw_mark, bytes) else str(raw_mark)
+            at, _, gid = text.partition(" ")
+            if int(at) > pos:
+                entries = await self.read_from(room, int(at))
+                games = split_games(room, entries, (pos, gid))
+                if not games[0].finished:
+                    return games, entries[-1][0] + 1 if entries else int(at)
+        entries = await self.read_from(room, pos)
+        return split_games(room, entries), entries[-1][0] + 1 if entries else pos
 
     async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
         out: list[tuple[int, JSON]] = []
@@ -286,6 +315,7 @@ class Archiver:
             async with self.r.pipeline(transaction=False) as p:
                 p.zadd(DUE, {room: self.store.clock.now_ms()}, nx=True)
                 p.hdel(POS, room)  # read its whole log again (the writes are idempotent)
+                p.hdel(HANDS, room)
                 await p.execute()
             if state["status"] == "closed":
                 await self.hold(room)

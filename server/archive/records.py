@@ -74,6 +74,9 @@ class GameLog:
     first_version: int  # the version of its start entry
     entries: list[tuple[int, JSON]] = field(default_factory=list)
     last_version: int = 0
+    #: a stretch that continues a game whose start was read before (its hands only): the
+    #: game's id, which its lobby would give; None for a stretch from the game's start
+    continues: str | None = None
 
     @property
     def finished(self) -> bool:
@@ -85,6 +88,8 @@ class GameLog:
 
     @property
     def game_id(self) -> str:
+        if self.continues is not None:
+            return self.continues
         lobby = self.lobby
         gid = lobby.get("game_id")
         return str(gid) if gid else f"{self.room}-{lobby.get('game_no', 0)}"
@@ -95,12 +100,18 @@ def _is_game_over(entry: JSON) -> bool:
     return bool(notice.get("type") == "game_over")
 
 
-def split_games(room: str, entries: list[tuple[int, JSON]]) -> list[GameLog]:
+def split_games(
+    room: str, entries: list[tuple[int, JSON]], continues: tuple[int, str] | None = None
+) -> list[GameLog]:
     """The games in a stretch of a room's log (``(version, entry)`` in order); entries
     before the first ``start`` (the lobby, or the end of a game before the stretch) and
-    between games are not part of any."""
+    between games are not part of any — unless the stretch ``continues`` a game: then
+    they are that game's (``(its start's version, its id)``; its hands, not its record)."""
     games: list[GameLog] = []
     current: GameLog | None = None
+    if continues is not None:
+        current = GameLog(room, continues[0], continues=continues[1])
+        games.append(current)
     for version, entry in entries:
         if entry.get("kind") == "start":
             current = GameLog(room, version)
@@ -148,9 +159,17 @@ def seats_of(lobby: JSON) -> list[Seat]:
     return out
 
 
+def last_hand_end(game: GameLog) -> int | None:
+    """The version of the last entry of ``game`` in which a hand ended (None: none did)."""
+    for version, entry in reversed(game.entries):
+        if any(ev.get("type") == "hand_ended" for ev in entry.get("events") or []):
+            return version
+    return None
+
+
 def game_record(game: GameLog) -> GameRecord | None:
-    """The record of ``game`` once it is over, else None."""
-    if not game.finished:
+    """The record of ``game`` once it is over (read from its start), else None."""
+    if not game.finished or game.continues is not None:
         return None
     lobby = game.lobby
     start, end = game.entries[0][1], game.entries[-1][1]

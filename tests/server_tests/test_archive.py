@@ -21,6 +21,7 @@ from server import game
 from server.archive import Archive, archiver, open_archive, sql
 from server.archive.records import KEPT, GameRecord
 from server.rooms import JSON
+from server.store import Store
 
 from .conftest import running_server
 from .helpers import http_get, metric, read_log, until
@@ -310,3 +311,54 @@ def test_the_last_finished_game_of_a_room_of_before_game_ids():
     assert archiver.last_finished_game({**finished, "history": []}) is None
     with_id = {**finished, "history": [{"game_id": "abc"}]}
     assert archiver.last_finished_game(with_id) == "abc"
+
+
+class SeenSoFar(archiver.Archiver):
+    """The archiver as the hands of a game come in: it sees the room's log only up to
+    ``upto`` (what had been committed then), and records where each read started."""
+
+    upto = 0
+    starts: list[int]
+
+    async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
+        self.starts.append(start)
+        return [(v, e) for v, e in await super().read_from(room, start) if v <= self.upto]
+
+
+async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url, tmp_path):
+    """Each pass over a game in progress reads on from its last archived hand, not from
+    the game's start (which made a game's later hands cost more and more: BENCHMARKS.md
+    archive-cost), and the game, read whole once at its end, is archived as before."""
+    async with running_server(redis_url, archive_url="off") as srv:
+        room = await bot_game(srv.port, "mcr", hands=3)
+    log = await read_log(redis_url, room)
+    entries = game_of_log(log)
+    start = min(v for v, e in log.items() if e is entries[0])
+    ends = [v for v, e in sorted(log.items()) if v >= start and any(
+        ev["type"] == "hand_ended" for ev in e.get("events") or [])]  # fmt: skip
+    assert len(ends) == 3
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    store = Store.from_url(redis_url)
+    arch = SeenSoFar(store, url, 0.0)
+    arch.starts = []
+    try:
+        for i, end in enumerate(ends):
+            arch.upto = end  # the commit that ended hand i, and the room queued
+            await arch.archive_room(room)
+            hands = await (await arch.connect()).hands(entries[0]["lobby"]["game_id"])
+            assert [h.hand for h in hands] == list(range(i + 1))
+        arch.upto = max(log)  # the game is over
+        await arch.archive_room(room)
+        # the first pass read from the room's first entry, the next from after the hand
+        # before theirs; the last hand's commit also ended the game: that pass read on
+        # from its mark, then the whole game once, from its start, for its record; the
+        # pass after it finds nothing new
+        assert arch.starts == [1, ends[0] + 1, ends[1] + 1, start, ends[2] + 1]
+        archive = await arch.connect()
+        record = await archived(archive, entries[0]["lobby"]["game_id"])
+        assert record.log == [{k: e[k] for k in KEPT if k in e} for e in entries]
+        assert record.hands_played == 3 and len(await archive.hands(record.game_id)) == 3
+        assert await store.r.hget(archiver.HANDS, room) is None  # nothing left for it
+    finally:
+        await arch.close()
+        await store.close()
