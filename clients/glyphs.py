@@ -17,6 +17,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from clients.generated import write_or_check
+
 __all__ = ["CHARS", "FONT", "GLYPHS_PATH", "main", "render"]
 
 GLYPHS_PATH = Path(__file__).resolve().parent / "web" / "src" / "tiles" / "glyphs.ts"
@@ -81,15 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{FONT} is missing: apt-get install fonts-noto-cjk", file=sys.stderr)
         return 2
     text = render()
-    if "--write" in args:
-        GLYPHS_PATH.write_text(text, encoding="utf-8")
-        print(f"wrote {GLYPHS_PATH}")
-        return 0
-    if "--check" in args:
-        if GLYPHS_PATH.read_text(encoding="utf-8") != text:
-            print(f"{GLYPHS_PATH} is stale: run python -m clients.glyphs --write", file=sys.stderr)
-            return 1
-        return 0
+    done = write_or_check({GLYPHS_PATH: text}, "clients.glyphs", args)
+    if done is not None:
+        return done
     sys.stdout.write(text)
     return 0
 

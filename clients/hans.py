@@ -33,6 +33,8 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from clients.generated import write_or_check
+
 __all__ = [
     "AFTER",
     "BEFORE",
@@ -231,15 +233,9 @@ def _rendered() -> dict[Path, str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    stale = 0
-    for path, text in _rendered().items():
-        if "--write" in args:
-            path.write_text(text, encoding="utf-8")
-            print(f"wrote {path}")
-        elif path.read_text(encoding="utf-8") != text:
-            print(f"{path} is stale: run python -m clients.hans --write", file=sys.stderr)
-            stale += 1
-    return 1 if stale else 0
+    # (no option: a check)
+    done = write_or_check(_rendered(), "clients.hans", args if "--write" in args else ["--check"])
+    return done or 0
 
 
 if __name__ == "__main__":

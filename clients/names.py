@@ -23,6 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from clients.generated import write_or_check
+
 __all__ = [
     "LANGS",
     "NAMES_PATH",
@@ -165,15 +167,9 @@ def render() -> str:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     text = render()
-    if "--write" in args:
-        NAMES_PATH.write_text(text, encoding="utf-8")
-        print(f"wrote {NAMES_PATH}")
-        return 0
-    if "--check" in args:
-        if NAMES_PATH.read_text(encoding="utf-8") != text:
-            print(f"{NAMES_PATH} is stale: run python -m clients.names --write", file=sys.stderr)
-            return 1
-        return 0
+    done = write_or_check({NAMES_PATH: text}, "clients.names", args)
+    if done is not None:
+        return done
     sys.stdout.write(text)
     return 0
 
