@@ -17,31 +17,26 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+def _git(*args: str) -> str:
+    """What ``git -C <repo> args`` prints ("" when git cannot say)."""
+    try:
+        return subprocess.run(
+            ["git", "-C", str(REPO), *args], capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
 def _candidates() -> list[Path]:
     out = []
     if os.environ.get("MAHJONG_SHARED"):
         out.append(Path(os.environ["MAHJONG_SHARED"]))
     out.append(REPO.parent / "shared")
-    try:
-        origin = subprocess.run(
-            ["git", "-C", str(REPO), "config", "--get", "remote.origin.url"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        origin = ""
+    origin = _git("config", "--get", "remote.origin.url")
     if origin and "://" not in origin and ":" not in origin.split("/")[0]:
         out.append(Path(origin).resolve().parent / "shared")
-    try:  # a git worktree elsewhere: beside the repository that holds it
-        common = subprocess.run(
-            ["git", "-C", str(REPO), "rev-parse", "--path-format=absolute", "--git-common-dir"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        common = ""
+    # a git worktree elsewhere: beside the repository that holds it
+    common = _git("rev-parse", "--path-format=absolute", "--git-common-dir")
     if common:
         out.append(Path(common).parent.parent / "shared")
     return out
