@@ -1,4 +1,4 @@
-"""The server's clock, injected: wall time for deadlines and log times, monotonic time for intervals, and sleeping until a time.
+"""The server's clock, injected: wall time for deadlines and log times, monotonic time for intervals, and sleeping.
 
 One :class:`Clock` per process, made by ``server.app.App`` (the real one, :data:`REAL`,
 unless a test hands it another) and kept in ``Runtime.clock``; every part that reads the
@@ -34,10 +34,6 @@ class Clock(Protocol):
         """Return once ``seconds`` have passed on this clock."""
         ...
 
-    async def sleep_until_ms(self, at_ms: int) -> None:
-        """Return once :meth:`now_ms` has reached ``at_ms``."""
-        ...
-
 
 class RealClock:
     """The clock of the machine: ``time`` and ``asyncio``."""
@@ -52,9 +48,6 @@ class RealClock:
 
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
-
-    async def sleep_until_ms(self, at_ms: int) -> None:
-        await asyncio.sleep(max(0, at_ms - self.now_ms()) / 1000)
 
 
 #: the process's real clock (what the server is built with unless a test gives another)
@@ -97,10 +90,6 @@ class TestClock:
     async def sleep(self, seconds: float) -> None:
         until = self.monotonic() + seconds
         while (left := until - self.monotonic()) > 0:
-            await self._wait(left)
-
-    async def sleep_until_ms(self, at_ms: int) -> None:
-        while (left := (at_ms - self.now_ms()) / 1000) > 0:
             await self._wait(left)
 
     async def _wait(self, seconds: float) -> None:

@@ -67,7 +67,7 @@ async def test_an_advance_wakes_a_sleeper_at_once() -> None:
     clock = TestClock()
     t0, wall0 = time.monotonic(), clock.now_ms()
     sleeper = asyncio.create_task(clock.sleep(30))
-    until = asyncio.create_task(clock.sleep_until_ms(wall0 + 60_000))
+    until = asyncio.create_task(clock.sleep(60))
     await asyncio.sleep(0.01)
     clock.advance(29.5)
     await asyncio.sleep(0.01)
@@ -90,10 +90,3 @@ async def test_the_test_clock_runs_with_the_real_one_until_advanced() -> None:
     assert clock.monotonic() - t0 >= 0.05
     with pytest.raises(ValueError):
         clock.advance(-1)
-
-
-async def test_the_real_clock_sleeps_until_a_time() -> None:
-    at = REAL.now_ms() + 50
-    await REAL.sleep_until_ms(at)
-    assert REAL.now_ms() >= at
-    await REAL.sleep_until_ms(at - 10_000)  # in the past: at once
