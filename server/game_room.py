@@ -39,6 +39,7 @@ from server.held_answers import (
 from server.held_answers import (
     window_needs_bot as window_needs_bot,
 )
+from server.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
 from server.rooms import (
     JSON,
     Change,
@@ -56,8 +57,6 @@ from server.windows import DEFAULT_WINDOW_MS, window_delay
 
 T = TypeVar("T")
 
-#: something that will happen by itself in a room: (at_ms, kind, seat)
-Deadline = tuple[int, str, int]
 
 #: a seated player's own play settings (kept in the room, so they survive a reconnect)
 TOGGLES = ("auto_win", "no_claims", "auto_discard")

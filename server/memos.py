@@ -57,14 +57,15 @@ class StateMemo(Generic[V]):
     def get(self, room: str | None, state: object) -> V | None:
         """The value remembered for ``state`` (this very object) in ``room``, or None."""
         with self._lock:
-            bucket = self._by_room.get(room)
-            if bucket is None:
-                return None
-            hit = bucket.get(id(state))
-            if hit is None or hit[0] is not state:
-                return None
-            bucket.move_to_end(id(state))
-            return hit[1]
+            return self._hit(room, state)
+
+    def _hit(self, room: str | None, state: object) -> V | None:
+        bucket = self._by_room.get(room)
+        hit = bucket.get(id(state)) if bucket is not None else None
+        if bucket is None or hit is None or hit[0] is not state:
+            return None
+        bucket.move_to_end(id(state))
+        return hit[1]
 
     def put(self, room: str | None, state: object, value: V) -> None:
         """Remember ``value`` for ``state`` in ``room`` (the room's oldest state goes when it
@@ -75,11 +76,9 @@ class StateMemo(Generic[V]):
     def setdefault(self, room: str | None, state: object, make: Callable[[], V]) -> V:
         """The value remembered for ``state``, or ``make()`` remembered now."""
         with self._lock:
-            bucket = self._by_room.get(room)
-            hit = bucket.get(id(state)) if bucket is not None else None
-            if bucket is not None and hit is not None and hit[0] is state:
-                bucket.move_to_end(id(state))
-                return hit[1]
+            hit = self._hit(room, state)
+            if hit is not None:
+                return hit
             value = make()
             self._put(room, state, value)
             return value
