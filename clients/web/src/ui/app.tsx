@@ -5,7 +5,7 @@ import type { RoomOptions } from "../protocol/types";
 import type { RoomModel } from "../state/reducer";
 import { useClient, useLang, useTick } from "./hooks";
 import { Invite } from "./invite";
-import { LangSwitch } from "./lang";
+import { PageHead } from "./pagehead";
 import { RoomLobby } from "./lobby";
 import { TableView } from "./table";
 
@@ -131,15 +131,7 @@ function Home({ client }: { client: Client }) {
   };
   return (
     <main class="home">
-      <header class="home-head">
-        <h1>{t.title}</h1>
-        <nav class="row">
-          <a class="nav-link" href="/my" data-testid="my-games-link">
-            {t.myGames}
-          </a>
-          <LangSwitch />
-        </nav>
-      </header>
+      <PageHead title={t.title} home />
       <label class="field">
         {t.yourName}
         <input

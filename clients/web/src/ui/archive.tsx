@@ -9,7 +9,7 @@ import { Replay, asGameLog } from "../state/replay";
 import { lang, rulesetName, t } from "../i18n";
 import { num } from "./format";
 import { useLang } from "./hooks";
-import { LangSwitch } from "./lang";
+import { PageHead } from "./pagehead";
 import { ResultBody } from "./result";
 import { momentOf, momentQuery, ReplayView } from "./replay";
 
@@ -76,23 +76,6 @@ function Refused({ status }: { status: number }) {
     <p class="card" role="alert" data-testid="archive-error" data-status={status}>
       {text}
     </p>
-  );
-}
-
-function Head({ title }: { title: string }) {
-  return (
-    <header class="home-head">
-      <h1>{title}</h1>
-      <nav class="row">
-        <a class="nav-link" href="/">
-          {t.startPage}
-        </a>
-        <a class="nav-link" href="/my" data-testid="my-games-link">
-          {t.myGames}
-        </a>
-        <LangSwitch />
-      </nav>
-    </header>
   );
 }
 
@@ -183,7 +166,7 @@ export function GamePage({ id }: { id: string }) {
   if (got.kind !== "ok" || !replay) {
     return (
       <main class="home archive-page">
-        <Head title={t.title} />
+        <PageHead title={t.title} />
         {got.kind === "loading" ? <p>{t.loading}</p> : <Refused status={got.kind === "error" ? got.status : 0} />}
         <LogFile onLog={(doc) => setFile(new Replay(doc))} />
         {file && <ReplayView replay={file} start={0} />}
@@ -195,7 +178,7 @@ export function GamePage({ id }: { id: string }) {
   const copy = () => void navigator.clipboard?.writeText(location.href).then(() => setCopied(true));
   return (
     <main class="home archive-page" data-testid="game-page" data-game={g.game_id}>
-      <Head title={`${rulesetName(g.ruleset)} · ${when(g.finished_ms)}`} />
+      <PageHead title={`${rulesetName(g.ruleset)} · ${when(g.finished_ms)}`} />
       <Standings g={g} />
       <div class="row">
         <button type="button" class="primary" data-testid="open-replay" onClick={() => setOpen(!open)}>
@@ -239,7 +222,7 @@ export function MyGames() {
   const games = got.kind === "ok" ? got.data.games : [];
   return (
     <main class="home archive-page" data-testid="my-games">
-      <Head title={t.myGames} />
+      <PageHead title={t.myGames} />
       {got.kind === "loading" && <p>{t.loading}</p>}
       {got.kind === "error" && got.status !== 401 && <Refused status={got.status} />}
       {got.kind !== "loading" && games.length === 0 && <p data-testid="no-games">{t.noGames}</p>}
