@@ -20,6 +20,22 @@ function winTitle(how: string | undefined, name: string, from: string): string {
 }
 
 /** One transfer: "Ann → Bob 31 · self-draw · 8 base + 23 fan". */
+/** A titled table of payments, one line each with its arithmetic. */
+function PayLines(props: { title: string; testId: string; pays: Payment[]; names: string[]; ruleset: string }) {
+  return (
+    <>
+      <h3>{props.title}</h3>
+      <table class="pay-lines" data-testid={props.testId}>
+        <tbody>
+          {props.pays.map((p, i) => (
+            <PayLine key={i} p={p} names={props.names} ruleset={props.ruleset} />
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function PayLine({ p, names, ruleset }: { p: Payment; names: string[]; ruleset: string }) {
   const how = p.parts && p.parts.length ? arithmetic(ruleset, p.parts, p.share ?? 1) : null;
   return (
@@ -122,28 +138,10 @@ export function ResultBody({ r, names, ruleset, headingId }: { r: HandResult; na
         </>
       )}
       {(winPays.length > 0 || instants.length > 0) && (
-        <>
-          <h3>{t.paymentsTitle}</h3>
-          <table class="pay-lines" data-testid="pay-lines">
-            <tbody>
-              {winPays.map((p, i) => (
-                <PayLine key={i} p={p} names={names} ruleset={ruleset} />
-              ))}
-            </tbody>
-          </table>
-        </>
+        <PayLines title={t.paymentsTitle} testId="pay-lines" pays={winPays} names={names} ruleset={ruleset} />
       )}
       {instants.length > 0 && (
-        <>
-          <h3>{t.instantTitle}</h3>
-          <table class="pay-lines" data-testid="instant-lines">
-            <tbody>
-              {instants.map((p, i) => (
-                <PayLine key={i} p={p} names={names} ruleset={ruleset} />
-              ))}
-            </tbody>
-          </table>
-        </>
+        <PayLines title={t.instantTitle} testId="instant-lines" pays={instants} names={names} ruleset={ruleset} />
       )}
       <h3>{t.netTitle}</h3>
       <table class="payments" data-testid="payments">
