@@ -19,7 +19,16 @@ from typing import Any
 import pytest
 
 from .test_accessibility import violations
-from .test_browser import DESKTOP, PHONE, add_bot, create_room, new_page, shot, sit_ready
+from .test_browser import (
+    DESKTOP,
+    PHONE,
+    add_bot,
+    create_room,
+    join_by_link,
+    new_page,
+    shot,
+    sit_ready,
+)
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -160,10 +169,7 @@ def test_my_games_the_game_page_and_the_replay(browser: Any, base_url: str, tmp_
     ann = new_page(browser)
     code = create_room(ann, base_url, "Ann")  # private (not listed), one hand
     bob = new_page(browser)
-    bob.goto(f"{base_url}/r/{code}")
-    bob.get_by_test_id("name").fill("Bob")
-    bob.get_by_test_id("name").blur()
-    bob.get_by_test_id("room-code").wait_for()
+    join_by_link(bob, base_url, code, "Bob")
     add_bot(ann, 2)
     add_bot(ann, 3)
     sit_ready(ann, 0)

@@ -71,6 +71,14 @@ def create_room(
     return code
 
 
+def join_by_link(page: Any, base_url: str, code: str, name: str) -> None:
+    """A first-time visitor opens the room's invite link, types a name and is in its lobby."""
+    page.goto(f"{base_url}/r/{code}")
+    page.get_by_test_id("name").fill(name)
+    page.get_by_test_id("name").blur()
+    page.get_by_test_id("room-code").wait_for()
+
+
 def sit_ready(page: Any, seat: int) -> None:
     """Sit at ``seat`` (unless already there: a room's creator starts at seat 0), ready."""
     here = page.evaluate("() => Object.values(window.mahjong.state.rooms)[0].you.seat")
@@ -176,10 +184,7 @@ def test_four_friends_play_a_hand_by_the_link(browser: Any, base_url: str) -> No
     friends = []
     for i, name in enumerate(("Bob", "Cat", "Dan"), start=1):
         p = new_page(browser, PHONE if i == 1 else DESKTOP)
-        p.goto(f"{base_url}/r/{code}")
-        p.get_by_test_id("name").fill(name)
-        p.get_by_test_id("name").blur()
-        p.get_by_test_id("room-code").wait_for()
+        join_by_link(p, base_url, code, name)
         assert p.get_by_test_id("room-code").inner_text() == code
         friends.append(p)
     # the link opened the app with no room yet for a first-time visitor: join happened after
@@ -430,10 +435,7 @@ def test_the_host_pauses_resumes_and_kicks_in_the_browser(browser: Any, base_url
     host = new_page(browser)
     code = create_room(host, base_url, "Ann")
     friend = new_page(browser, PHONE)
-    friend.goto(f"{base_url}/r/{code}")
-    friend.get_by_test_id("name").fill("Bob")
-    friend.get_by_test_id("name").blur()
-    friend.get_by_test_id("room-code").wait_for()
+    join_by_link(friend, base_url, code, "Bob")
     sit_ready(host, 0)
     sit_ready(friend, 1)
     for s in (2, 3):

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from .conftest import serving
-from .test_browser import add_bot, new_page, sit_ready
+from .test_browser import add_bot, join_by_link, new_page, sit_ready
 
 GRACE_S = 4
 TURN_S = 5
@@ -64,10 +64,7 @@ def test_countdowns_for_everyone_none_in_a_claim_window_and_the_away_grace(
     ann = new_page(browser)
     code = create(ann, url, "Ann")
     bob = new_page(browser)
-    bob.goto(f"{url}/r/{code}")
-    bob.get_by_test_id("name").fill("Bob")
-    bob.get_by_test_id("name").blur()
-    bob.get_by_test_id("room-code").wait_for()
+    join_by_link(bob, url, code, "Bob")
     for s in (2, 3):
         add_bot(ann, s)
     sit_ready(ann, 0)
