@@ -363,6 +363,18 @@ async def setup_table(
     return clients, room
 
 
+async def start_all_bots(host: Client, room: str) -> None:
+    """The one seated player of a :func:`setup_table` room stands (a bot takes seat 0) and
+    starts the game: four bots play, the host watches."""
+    for msg in (
+        {"type": "stand", "room": room},
+        {"type": "add_bot", "room": room, "seat": 0},
+        {"type": "start_game", "room": room},
+    ):
+        reply = await host.request(msg)
+        assert reply["type"] == "ack", reply
+
+
 async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
     """Put a known table state into the room, through the same atomic commit the server uses
     (a test fixture: production deals always come from the server's own secret seeds); its

@@ -66,7 +66,7 @@ async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str)
     from server.store import k_state
 
     from .conftest import running_server
-    from .helpers import setup_table, until
+    from .helpers import setup_table, start_all_bots, until
 
     opts = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms": 0}
     opts |= {"length": "hands", "hands": 1}
@@ -74,13 +74,7 @@ async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str)
     try:
         async with running_server(redis_url, bot_processes=1) as srv:
             (host,), room = await setup_table(srv.port, 1, game.rulesets()[0], opts)
-            for msg in (
-                {"type": "stand", "room": room},
-                {"type": "add_bot", "room": room, "seat": 0},
-                {"type": "start_game", "room": room},
-            ):
-                reply = await host.request(msg)
-                assert reply["type"] == "ack", reply
+            await start_all_bots(host, room)
             await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over")
             assert int(await r.hget(k_state(room), "version") or 0) > 5
 

@@ -15,7 +15,7 @@ from server import bot_pool, game, memos
 from server.store import k_state
 
 from .conftest import running_server
-from .helpers import setup_table
+from .helpers import setup_table, start_all_bots
 
 ROOMS = 3
 OPTS = {
@@ -66,13 +66,7 @@ async def test_busy_rooms_keep_at_most_two_states_each(redis_url: str, processes
                 (host,), room = await setup_table(
                     srv.port, 1, game.rulesets()[i % 3], OPTS, label=f"m{i}p"
                 )
-                for msg in (
-                    {"type": "stand", "room": room},
-                    {"type": "add_bot", "room": room, "seat": 0},
-                    {"type": "start_game", "room": room},
-                ):
-                    reply = await host.request(msg)
-                    assert reply["type"] == "ack", reply
+                await start_all_bots(host, room)
                 rooms.append(room)
                 hosts.append(host)
             versions = dict.fromkeys(rooms, 0)
