@@ -256,7 +256,7 @@ class Archiver:
             p.hset(POS, room, next_pos)
             if mark is not None:
                 p.hset(HANDS, room, mark)
-            elif not any(not g.finished for g in games):
+            elif all(g.finished for g in games):
                 p.hdel(HANDS, room)
             await p.execute()
         # '' : queued by the backfill only (no count)
