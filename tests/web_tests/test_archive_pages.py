@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_accessibility import violations
 from .test_browser import (
@@ -130,10 +131,10 @@ def check_replay_of_win(page: Any, base_url: str, live: dict[str, Any]) -> None:
         assert faces >= 13, (seat, faces)
     page.get_by_test_id("next-step").click()
     page.get_by_test_id("next-step").click()
-    assert replay.get_attribute("data-step") == "2"
+    expect(replay).to_have_attribute("data-step", "2")
     assert page.url.endswith(f"/g/{gid}?hand=1&step=2")
     page.keyboard.press("ArrowLeft")
-    assert replay.get_attribute("data-step") == "1"
+    expect(replay).to_have_attribute("data-step", "1")
     # the end of the hand: the win, as the live dialog showed it
     open_game(page, f"{base_url}/g/{gid}?hand=1&step=9999")
     shown = page.get_by_test_id("replay-result")

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { GameLogDoc } from "../src/protocol/types";
 import { Replay, ReplayError, asGameLog } from "../src/state/replay";
-import { momentOf, momentQuery } from "../src/ui/replay";
+import { keyMove, momentOf, momentQuery } from "../src/ui/replay";
 
 interface Fixture {
   game: string;
@@ -64,5 +64,24 @@ describe("a file that is not a game log this page can replay", () => {
   it("an archive's /log answer is read by its game_log", () => {
     const doc = fixtures[0]!.log;
     expect(asGameLog({ game_log: doc, log: [] })).toBe(doc);
+  });
+});
+
+describe("the viewer's keys", () => {
+  const replay = new Replay(asGameLog(fixtures[0]!.log));
+  const from = (key: string, shift: boolean, step: number) => keyMove(replay, key, shift)?.(step);
+
+  it("move a step or a hand from the step they are given", () => {
+    expect(from("ArrowRight", false, 5)).toBe(6);
+    expect(from("ArrowLeft", false, 5)).toBe(4);
+    expect(from("PageDown", false, 0)).toBe(replay.stepOf(1, 0));
+    expect(from("ArrowRight", true, 0)).toBe(replay.stepOf(1, 0));
+    expect(from("PageUp", false, replay.stepOf(1, 3))).toBe(replay.stepOf(0, 0));
+    expect(from("ArrowLeft", true, replay.stepOf(1, 3))).toBe(replay.stepOf(0, 0));
+  });
+
+  it("leave other keys to the page", () => {
+    expect(keyMove(replay, "Enter", false)).toBeNull();
+    expect(keyMove(replay, "a", true)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@
 // The steps are the log's events run through the client's own reducer (state/replay.ts);
 // ←/→ step, PageUp/PageDown (or Shift+←/→) go by hand. The moment is kept in the page's
 // address (`?hand=3&step=41`: the hand from 1, the steps since its deal) to be shared.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { GameEvent } from "../protocol/types";
 import type { OpenSeat, OpenTable, Replay } from "../state/replay";
 import { t } from "../i18n";
@@ -74,22 +74,44 @@ function SeatPanel({ s, dealer }: { s: OpenSeat; dealer: boolean }) {
   );
 }
 
-function Controls({ replay, step, go }: { replay: Replay; step: number; go: (i: number) => void }) {
+/** A move of the viewer: from the step it is at to the one to show (clamped by the viewer).
+ * Moves are taken from the step the viewer is at when they run, not the one the buttons and
+ * keys were last drawn with: a click and a key between two draws both count. */
+export type Move = (from: number) => number;
+
+/** ◀◀: to the start of this hand, or from there to the start of the hand before. */
+const back =
+  (replay: Replay): Move =>
+  (s) => {
+    const start = replay.handStarts[replay.handOf(s)] ?? 0;
+    return s > start ? start : replay.stepOf(replay.handOf(s) - 1, 0);
+  };
+
+/** The move a key makes: ←/→ a step, PageUp/PageDown or Shift+←/→ a hand; null for others. */
+export function keyMove(replay: Replay, key: string, shift: boolean): Move | null {
+  if (key === "ArrowRight" && !shift) return (s) => s + 1;
+  if (key === "ArrowLeft" && !shift) return (s) => s - 1;
+  if (key === "PageDown" || (key === "ArrowRight" && shift)) return (s) => replay.stepOf(replay.handOf(s) + 1, 0);
+  if (key === "PageUp" || (key === "ArrowLeft" && shift)) return (s) => replay.stepOf(replay.handOf(s) - 1, 0);
+  return null;
+}
+
+function Controls({ replay, step, go }: { replay: Replay; step: number; go: (move: Move) => void }) {
   const hand = replay.handOf(step);
   const start = replay.handStarts[hand] ?? 0;
   const end = (replay.handStarts[hand + 1] ?? replay.length) - 1;
   return (
     <div class="row replay-controls">
-      <button type="button" class="small" data-testid="prev-hand" aria-label={t.replayPrevHand} title={t.replayPrevHand} onClick={() => go(step > start ? start : replay.stepOf(hand - 1, 0))}>
+      <button type="button" class="small" data-testid="prev-hand" aria-label={t.replayPrevHand} title={t.replayPrevHand} onClick={() => go(back(replay))}>
         ◀◀
       </button>
-      <button type="button" class="small" data-testid="prev-step" aria-label={t.replayPrevStep} title={t.replayPrevStep} onClick={() => go(step - 1)}>
+      <button type="button" class="small" data-testid="prev-step" aria-label={t.replayPrevStep} title={t.replayPrevStep} onClick={() => go((s) => s - 1)}>
         ◀
       </button>
-      <button type="button" class="small" data-testid="next-step" aria-label={t.replayNextStep} title={t.replayNextStep} onClick={() => go(step + 1)}>
+      <button type="button" class="small" data-testid="next-step" aria-label={t.replayNextStep} title={t.replayNextStep} onClick={() => go((s) => s + 1)}>
         ▶
       </button>
-      <button type="button" class="small" data-testid="next-hand" aria-label={t.replayNextHand} title={t.replayNextHand} onClick={() => go(replay.stepOf(hand + 1, 0))}>
+      <button type="button" class="small" data-testid="next-hand" aria-label={t.replayNextHand} title={t.replayNextHand} onClick={() => go((s) => replay.stepOf(replay.handOf(s) + 1, 0))}>
         ▶▶
       </button>
       <span data-testid="replay-where">
@@ -125,8 +147,10 @@ function Board({ table, names }: { table: OpenTable; names: string[] }) {
 /** The viewer; `onMove` hears every step it moves to (the page keeps it in its address). */
 export function ReplayView({ replay, start, onMove }: { replay: Replay; start: number; onMove?: (step: number) => void }) {
   const [step, setStep] = useState(start);
-  const go = (i: number) => {
-    const next = Math.max(0, Math.min(i, replay.length - 1));
+  const at = useRef(start); // the step shown, or about to be: what the next move starts from
+  const go = (move: Move) => {
+    const next = Math.max(0, Math.min(move(at.current), replay.length - 1));
+    at.current = next;
     setStep(next);
     onMove?.(next);
   };
@@ -134,12 +158,9 @@ export function ReplayView({ replay, start, onMove }: { replay: Replay; start: n
     const onKey = (e: KeyboardEvent) => {
       const target = e.target as HTMLElement | null;
       if (target && (target.tagName === "INPUT" || target.tagName === "SELECT")) return;
-      const hand = replay.handOf(step);
-      if (e.key === "ArrowRight" && !e.shiftKey) go(step + 1);
-      else if (e.key === "ArrowLeft" && !e.shiftKey) go(step - 1);
-      else if (e.key === "PageDown" || (e.key === "ArrowRight" && e.shiftKey)) go(replay.stepOf(hand + 1, 0));
-      else if (e.key === "PageUp" || (e.key === "ArrowLeft" && e.shiftKey)) go(replay.stepOf(hand - 1, 0));
-      else return;
+      const move = keyMove(replay, e.key, e.shiftKey);
+      if (move === null) return;
+      go(move);
       e.preventDefault();
     };
     document.addEventListener("keydown", onKey);
