@@ -232,6 +232,7 @@ def harness(args: argparse.Namespace, url: str, rooms: int, duration: float, out
         "--duration", str(duration), "--interval", str(args.interval),
         "--connect-rate", str(args.connect_rate), "--workers", str(args.workers),
         "--json", str(out), "--quiet", "--ruleset", args.ruleset,
+        "--hands-per-game", str(args.hands_per_game),
     ]  # fmt: skip
     if args.uvloop is not None:  # else the harness's default: uvloop when installed
         cmd.append("--uvloop" if args.uvloop else "--no-uvloop")
@@ -248,6 +249,8 @@ def summary(rep: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = {
         "rooms": rep["rooms"],
         "interval_s": rep["interval_s"],
+        "hands_per_game": rep.get("hands_per_game"),
+        "hands": g.get("hands"),
         "seconds": g["seconds"],
         "connections_peak": g["connections_peak"],
         "rooms_playing": g["rooms"],
@@ -442,6 +445,13 @@ def main() -> int:
         help="harness on uvloop or not (default: the harness's, uvloop when installed)",
     )
     ap.add_argument("--ruleset", default="zung-jung")
+    ap.add_argument(
+        "--hands-per-game",
+        type=int,
+        default=64,
+        help="the rooms' game length in hands (then a rematch): short games let a soak's rooms "
+        "cycle through whole games",
+    )
     ap.add_argument("--server-cpu", type=int, default=0)
     ap.add_argument("--harness-cpu", type=int, default=1)
     ap.add_argument("--redis-cpu", type=int, default=1)

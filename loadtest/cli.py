@@ -161,12 +161,21 @@ async def run_game(
     sparse: bool = True,
     gc_freeze_seconds: float = GC_FREEZE_SECONDS,
     window_ms: int | None = None,
+    hands_per_game: int = 64,
 ) -> Recorder:
     """Play ``rooms`` rooms (this process: every ``workers``-th from ``worker``)."""
     rec = Recorder("game" if workers == 1 else f"game/w{worker}")
     rs = [
         GameRoom(
-            urls, i, rec, pacing, ruleset, reconnect=reconnect, sparse=sparse, window_ms=window_ms
+            urls,
+            i,
+            rec,
+            pacing,
+            ruleset,
+            hands_per_game=hands_per_game,
+            reconnect=reconnect,
+            sparse=sparse,
+            window_ms=window_ms,
         )
         for i in range(worker, rooms, workers)
     ]
@@ -275,6 +284,7 @@ def report(
         "duration_s": args.duration,
         "interval_s": args.interval,
         "ruleset": args.ruleset,
+        "hands_per_game": args.hands_per_game,
         "urls": args.url,
         "harness_workers": args.workers,
         "cpus": os.cpu_count(),
@@ -338,6 +348,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--interval", type=float, default=0.0, help="seat thinking time in s (0: flat out)"
     )
     ap.add_argument("--ruleset", default="zung-jung", help="rule set of the rooms")
+    ap.add_argument(
+        "--hands-per-game",
+        type=int,
+        default=64,
+        help="the rooms' game length in hands; a finished game is followed by a rematch",
+    )
     ap.add_argument(
         "--until-hands",
         type=int,
@@ -418,8 +434,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.url and not args.baseline and not args.toy:
         ap.error("give --url (a game server) and/or --baseline / --toy")
-    if args.rooms < 1 or args.duration <= 0:
-        ap.error("--rooms and --duration must be positive")
+    if args.rooms < 1 or args.duration <= 0 or args.hands_per_game < 1:
+        ap.error("--rooms, --duration and --hands-per-game must be positive")
     if args.uvloop and args.workers <= 1:
         install_uvloop()
     pacing = Pacing(args.interval)
@@ -432,7 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "progress": not args.quiet, "pids": args.server_pid,
             "until_hands": args.until_hands, "reconnect": args.reconnect,
             "sparse": not args.dense, "gc_freeze_seconds": args.gc_freeze_seconds,
-            "window_ms": args.window_ms,
+            "window_ms": args.window_ms, "hands_per_game": args.hands_per_game,
         }  # fmt: skip
         game = run_part("game", kw, args.workers, args.uvloop)
     parts: dict[str, Recorder] = {}
