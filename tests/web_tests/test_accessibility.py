@@ -14,6 +14,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from . import scenes
+from .geometry import problems
 from .test_geometry import online, show_scene
 from .test_play_test import make_room
 
@@ -117,11 +118,33 @@ def test_reduced_motion_stops_the_fades_and_the_rising_tile(browser: Any, base_u
     assert all(d in ("0s", "0s, 0s") for d in seen["reduce"][1].split(", "))
 
 
+#: a 1366×768 desktop at 200 % zoom: a 683×384 CSS-pixel window at twice the pixel ratio
+ZOOMED = {"width": 683, "height": 384}
+
+
+@pytest.mark.parametrize("scene", ["turn-16", "turn-win", "claim-chow", "claim-win", "win", "draw"])
+def test_at_200_percent_zoom_every_state_fits(browser: Any, base_url: str, scene: str) -> None:
+    """At 200 % zoom each table state passes the geometry tests' checks (tests/web_tests/
+    geometry.py): every control and tile of yours inside the window without scrolling, under
+    nothing else, no sideways scroll, touch targets ≥ 44 px, claim tiles ≥ 0.8 × the hand's;
+    a dialog (the win, the drawn hand) may scroll, each control reached by scrolling. (At
+    354bfb2 the 16-tile hand and Discard lay below the window and the claim sheet covered
+    the hand.)"""
+    ctx = browser.new_context(viewport=ZOOMED, device_scale_factor=2)
+    p = ctx.new_page()
+    show_scene(p, base_url, SCENES[scene])
+    if scene in ("win", "draw"):
+        p.get_by_test_id("result").wait_for()
+    else:
+        p.get_by_test_id("hand").wait_for()
+    assert problems(p, fit=scene not in ("win", "draw")) == []
+    ctx.close()
+
+
 def test_a_desktop_at_200_percent_zoom_still_plays(browser: Any, base_url: str) -> None:
-    """200 % zoom on a 1366×768 desktop is a 683×384 CSS-pixel window at twice the pixel
-    ratio: the table fits without sideways scrolling, the hand and Discard are on the screen
-    and work, and the win dialog's button can be reached."""
-    ctx = browser.new_context(viewport={"width": 683, "height": 384}, device_scale_factor=2)
+    """200 % zoom on a 1366×768 desktop: the hand and Discard are on the screen without
+    scrolling and work, and the win dialog's button can be reached."""
+    ctx = browser.new_context(viewport=ZOOMED, device_scale_factor=2)
     p = ctx.new_page()
     show_scene(p, base_url, SCENES["turn-16"])
     p.get_by_test_id("hand").wait_for()
@@ -129,11 +152,12 @@ def test_a_desktop_at_200_percent_zoom_still_plays(browser: Any, base_url: str) 
     p.evaluate("() => { window.acted = []; window.mahjong.act = (r, a) => window.acted.push(a); }")
     tiles = p.locator("[data-testid=hand] button.tile")
     assert tiles.count() >= 14
-    tiles.last.click()
     discard = p.get_by_test_id("discard")
+    for el in (tiles.first, tiles.last, discard):  # before any click scrolls the page
+        box = el.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 384 + 0.5
+    tiles.last.click()
     assert discard.is_visible() and discard.is_enabled()
-    box = discard.bounding_box()
-    assert box is not None and box["y"] + box["height"] <= 384 + 0.5
     discard.click()
     assert p.evaluate("() => window.acted.length") == 1
     show_scene(p, base_url, SCENES["win"])
