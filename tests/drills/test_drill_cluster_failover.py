@@ -69,6 +69,20 @@ def diagnose(cluster: RedisCluster, room: str, seats: list[Seat]) -> str:
             raw = c.hget(k_state(room), "state") or c.hget(k_state(room), "snap")
             state = msgpack.unpackb(raw, raw=False) if raw else {}
             out.append(f"  status {state.get('status')} pending {state.get('pending_kinds')}")
+            out.append(
+                f"  deadline {c.hget(k_state(room), 'deadline')!r} "
+                f"in mj:rooms {c.sismember('mj:rooms', room)} "
+                f"auto {state.get('pending_auto')} "
+                f"away {[(s or {}).get('away') for s in state.get('seats') or []]}"
+            )
+            # the last entries: what each seat was last told it may do
+            for v, e in sorted(read_cluster_log(cluster.url, room).items())[-4:]:
+                events = [x.get("type") for x in e.get("events") or []]
+                legal = {k: len(x) for k, x in (e.get("legal") or {}).items()}
+                out.append(
+                    f"  entry {v}: {e.get('kind')} by {e.get('actor')} events {events} "
+                    f"legal {legal} deadlines {e.get('deadlines')}"
+                )
         finally:
             c.close()
     except Exception as exc:
