@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from contextvars import ContextVar
@@ -32,6 +33,8 @@ Row = tuple[Value, ...]
 
 #: how long an SQLite connection waits for another process's write lock (ms)
 BUSY_MS = 10_000
+#: the wait between two tries to switch a file to WAL while another connection does (ms)
+WAL_RETRY_MS = 10
 
 
 class Db(Protocol):
@@ -48,6 +51,22 @@ class Db(Protocol):
     async def close(self) -> None: ...
 
 
+async def _wal(conn: aiosqlite.Connection) -> None:
+    """``PRAGMA journal_mode = WAL``, tried again for up to ``BUSY_MS`` while it finds the file
+    locked: SQLite waits for no lock there (``busy_timeout`` does not cover it), so a process
+    opening a new file while another switches it to WAL fails at once with "database is
+    locked" (two server processes starting on one new archive)."""
+    for _ in range(BUSY_MS // WAL_RETRY_MS):
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc):
+                raise
+        await asyncio.sleep(WAL_RETRY_MS / 1000)
+    await conn.execute("PRAGMA journal_mode = WAL")  # the last try: its error is the caller's
+
+
 class SqliteDb:
     dialect = "sqlite"
 
@@ -60,7 +79,7 @@ class SqliteDb:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(str(path), isolation_level=None)  # we BEGIN ourselves
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-        await conn.execute("PRAGMA journal_mode = WAL")
+        await _wal(conn)
         await conn.execute("PRAGMA synchronous = NORMAL")  # WAL: durable at checkpoints
         return cls(conn)
 
