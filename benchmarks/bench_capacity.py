@@ -249,8 +249,8 @@ def summary(rep: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = {
         "rooms": rep["rooms"],
         "interval_s": rep["interval_s"],
-        "hands_per_game": rep.get("hands_per_game"),
-        "hands": g.get("hands"),
+        "hands_per_game": rep["hands_per_game"],
+        "hands": g["hands"],
         "seconds": g["seconds"],
         "connections_peak": g["connections_peak"],
         "rooms_playing": g["rooms"],

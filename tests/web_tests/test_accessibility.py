@@ -14,15 +14,10 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from . import scenes
-from .geometry import problems
+from .geometry import VIEWPORTS, problems
 from .test_geometry import online, show_scene
 from .test_play_test import make_room
 
-VIEWPORTS = {
-    "phone": {"width": 390, "height": 844},
-    "side": {"width": 844, "height": 390},
-    "desktop": {"width": 1366, "height": 768},
-}
 SERIOUS = ("serious", "critical")
 AXE = Axe()
 
@@ -132,12 +127,10 @@ def test_at_200_percent_zoom_every_state_fits(browser: Any, base_url: str, scene
     the hand.)"""
     ctx = browser.new_context(viewport=ZOOMED, device_scale_factor=2)
     p = ctx.new_page()
+    dialog = scene in ("win", "draw")
     show_scene(p, base_url, SCENES[scene])
-    if scene in ("win", "draw"):
-        p.get_by_test_id("result").wait_for()
-    else:
-        p.get_by_test_id("hand").wait_for()
-    assert problems(p, fit=scene not in ("win", "draw")) == []
+    p.get_by_test_id("result" if dialog else "hand").wait_for()
+    assert problems(p, fit=not dialog) == []
     ctx.close()
 
 

@@ -87,11 +87,17 @@ const back =
     return s > start ? start : replay.stepOf(replay.handOf(s) - 1, 0);
   };
 
+/** ▶▶ and PageDown: to the start of the next hand. */
+const nextHand =
+  (replay: Replay): Move =>
+  (s) =>
+    replay.stepOf(replay.handOf(s) + 1, 0);
+
 /** The move a key makes: ←/→ a step, PageUp/PageDown or Shift+←/→ a hand; null for others. */
 export function keyMove(replay: Replay, key: string, shift: boolean): Move | null {
   if (key === "ArrowRight" && !shift) return (s) => s + 1;
   if (key === "ArrowLeft" && !shift) return (s) => s - 1;
-  if (key === "PageDown" || (key === "ArrowRight" && shift)) return (s) => replay.stepOf(replay.handOf(s) + 1, 0);
+  if (key === "PageDown" || (key === "ArrowRight" && shift)) return nextHand(replay);
   if (key === "PageUp" || (key === "ArrowLeft" && shift)) return (s) => replay.stepOf(replay.handOf(s) - 1, 0);
   return null;
 }
@@ -111,7 +117,7 @@ function Controls({ replay, step, go }: { replay: Replay; step: number; go: (mov
       <button type="button" class="small" data-testid="next-step" aria-label={t.replayNextStep} title={t.replayNextStep} onClick={() => go((s) => s + 1)}>
         ▶
       </button>
-      <button type="button" class="small" data-testid="next-hand" aria-label={t.replayNextHand} title={t.replayNextHand} onClick={() => go((s) => replay.stepOf(replay.handOf(s) + 1, 0))}>
+      <button type="button" class="small" data-testid="next-hand" aria-label={t.replayNextHand} title={t.replayNextHand} onClick={() => go(nextHand(replay))}>
         ▶▶
       </button>
       <span data-testid="replay-where">
