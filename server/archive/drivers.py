@@ -61,7 +61,7 @@ async def _wal(conn: aiosqlite.Connection) -> None:
             await conn.execute("PRAGMA journal_mode = WAL")
             return
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc):
+            if exc.sqlite_errorname != "SQLITE_BUSY":  # "database is locked"
                 raise
         await asyncio.sleep(WAL_RETRY_MS / 1000)
     await conn.execute("PRAGMA journal_mode = WAL")  # the last try: its error is the caller's
