@@ -93,6 +93,7 @@ from server.store_base import (
     room_of_channel,
     token_hash,
     unpack,
+    unpack_maps,
 )
 from server.store_players import PlayerStore
 
@@ -284,19 +285,30 @@ class Store(PlayerStore):
         return int(raw[0] or 0), int(raw[1] or 0)
 
     async def read_log(
-        self, room: str, start: int, end: int | None = None, count: int | None = None
+        self,
+        room: str,
+        start: int,
+        end: int | None = None,
+        count: int | None = None,
+        keep: frozenset[str] | None = None,
     ) -> list[tuple[int, JSON]]:
+        """The room's log entries from version ``start`` to ``end`` (the last when None), at
+        most ``count``; with ``keep``, each entry holds only those keys (the others are
+        skipped unread)."""
         lo, hi = f"{start}-1", "+" if end is None else f"{end}-1"
-        out = []
+        rows: list[tuple[int, bytes]] = []
         if self.commits is not None:  # on the pipelined connection (no pool): raw replies
             args = ["XRANGE", k_log(room), lo, hi, *(["COUNT", count] if count else [])]
             for entry_id, flat in await self.commits.execute(*args):
                 fields = dict(zip(flat[::2], flat[1::2], strict=True))
-                out.append((int(entry_id.split(b"-")[0]), unpack(fields[b"d"])))
-            return out
-        for entry_id, fields in await self.r.xrange(k_log(room), min=lo, max=hi, count=count):
-            out.append((int(entry_id.split(b"-")[0]), unpack(fields[b"d"])))
-        return out
+                rows.append((int(entry_id.split(b"-")[0]), fields[b"d"]))
+        else:
+            for entry_id, fields in await self.r.xrange(k_log(room), min=lo, max=hi, count=count):
+                rows.append((int(entry_id.split(b"-")[0]), fields[b"d"]))
+        if keep is not None:
+            entries = unpack_maps([d for _, d in rows], keep)
+            return [(v, e) for (v, _), e in zip(rows, entries, strict=True)]
+        return [(v, unpack(d)) for v, d in rows]
 
     async def reserve_code(self, code: str, room: str) -> bool:
         return bool(await self._cmd("SET", f"mj:code:{code}", room, "NX"))

@@ -34,9 +34,11 @@ class Archive:
         if hands:
             await sql.put_hands(self.db, hands)
 
-    async def put_game(self, game: GameRecord) -> None:
-        """Keep this finished game (once: a game already kept is left as it is)."""
-        await sql.put_game(self.db, game)
+    async def put_game(self, game: GameRecord, joined: bool = False) -> bool:
+        """Keep this finished game (once: a game already kept is left as it is). ``joined``:
+        its log is the entries after its last hand, and its hands' kept stretches of the log
+        come first; False (nothing written) when a hand kept none."""
+        return await sql.put_game(self.db, game, joined)
 
     async def game(self, game_id: str, with_log: bool = True) -> GameRecord | None:
         return await sql.get_game(self.db, game_id, with_log)

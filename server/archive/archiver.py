@@ -32,7 +32,14 @@ import random
 from typing import Any
 
 from server.archive import OFF, Archive, open_archive
-from server.archive.records import GameLog, game_record, hand_records, last_hand_end, split_games
+from server.archive.records import (
+    KEPT_KEYS,
+    GameLog,
+    game_record,
+    hand_records,
+    last_hand_end,
+    split_games,
+)
 from server.metrics import Metrics
 from server.rooms import JSON, game_id_of
 from server.store import Store
@@ -242,16 +249,15 @@ class Archiver:
         games, next_pos = await self.games_from(room)
         mark: str | None = None
         for g in games:
-            await archive.put_hands(hand_records(g))
-            record = game_record(g)
-            if record is None:  # in progress: its start is read again for its record
-                next_pos = min(next_pos, g.first_version)
-                end = last_hand_end(g)
-                if end is not None:
-                    mark = f"{end + 1} {g.game_id}"
+            if g.finished:
+                await self.archive_game(archive, room, g)
                 continue
-            await archive.put_game(record)
-            self.archived_games += 1
+            # in progress: its start is read again for its record
+            await archive.put_hands(hand_records(g))
+            next_pos = min(next_pos, g.first_version)
+            end = last_hand_end(g)
+            if end is not None:
+                mark = f"{end + 1} {g.game_id}"
         async with self.r.pipeline(transaction=False) as p:
             p.hset(POS, room, next_pos)
             if mark is not None:
@@ -269,11 +275,35 @@ class Archiver:
             await self.store.expire_room(room, self.ttl)
         return True
 
+    async def archive_game(self, archive: Archive, room: str, g: GameLog) -> None:
+        """Keep a finished game and its hands. Read from its start, the game's record
+        holds its whole log (its hands keep none). Read on from its last archived hand, its
+        record joins the stretches those hands kept with the entries read now: each entry
+        is read from Redis once; if a hand kept no stretch (written by an older process),
+        the game is read whole again."""
+        if g.continues is None:
+            record = game_record(g)
+            await archive.put_hands(hand_records(g, logs=False))
+            if record is not None:
+                await archive.put_game(record)
+                self.archived_games += 1
+            return
+        await archive.put_hands(hand_records(g))
+        start = await self.store.read_log(room, g.first_version, g.first_version, keep=KEPT_KEYS)
+        record = game_record(g, start[0][1]) if start else None
+        if record is not None and await archive.put_game(record, joined=True):
+            self.archived_games += 1
+            return
+        whole = split_games(room, await self.read_from(room, g.first_version))
+        record = game_record(whole[0]) if whole else None
+        if record is not None:
+            await archive.put_game(record)
+            self.archived_games += 1
+
     async def games_from(self, room: str) -> tuple[list[GameLog], int]:
         """``(the games to archive, the version after the last entry read)``. A game
-        in progress whose hands were archived up to its mark is read on from the mark (its
-        new hands) rather than from its start, so a game's hands cost what they hold, not
-        the game so far; once it is over, it is read whole once more for its record."""
+        whose hands were archived up to its mark is read on from the mark (its new hands,
+        and its end) rather than from its start, so each entry of the log is read once."""
         raw_pos = await self.r.hget(POS, room)
         pos = int(raw_pos) if raw_pos is not None else 1
         raw_mark = await self.r.hget(HANDS, room)
@@ -283,15 +313,15 @@ class Archiver:
             if int(at) > pos:
                 entries = await self.read_from(room, int(at))
                 games = split_games(room, entries, (pos, gid))
-                if not games[0].finished:
-                    return games, entries[-1][0] + 1 if entries else int(at)
+                return games, entries[-1][0] + 1 if entries else int(at)
         entries = await self.read_from(room, pos)
         return split_games(room, entries), entries[-1][0] + 1 if entries else pos
 
     async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
+        """The room's log from ``start`` on, the fields the archive keeps only."""
         out: list[tuple[int, JSON]] = []
         while True:
-            rows = await self.store.read_log(room, start, count=LOG_CHUNK)
+            rows = await self.store.read_log(room, start, count=LOG_CHUNK, keep=KEPT_KEYS)
             out.extend(rows)
             if len(rows) < LOG_CHUNK:
                 return out

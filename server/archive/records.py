@@ -17,8 +17,9 @@ from typing import Any
 JSON = dict[str, Any]
 
 #: the fields of a log entry the archive keeps for a replay (not the seats' legal actions,
-#: deadlines or chat: what happened, not what could have)
+#: deadlines or chat: what happened, not what could have); the archiver reads only these
 KEPT = ("t", "kind", "actor", "actions", "events", "lobby", "notice")
+KEPT_KEYS = frozenset(KEPT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,10 @@ class HandRecord:
     scores: list[int]  # every seat's score after the hand
     winners: list[JSON]  # hand_won's winners: seat, scored hand, breakdown, payments
     how: str | None  # hand_won's how (self_drawn, discard...); None on a draw
+    #: the hand's stretch of the game's log (KEPT fields): the entries after the end of the
+    #: hand before (or from the game's start) to its own end, kept until the game's record
+    #: joins them; None: not kept (the game's record holds them, or not read back)
+    log: list[JSON] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,11 +130,24 @@ def split_games(
     return games
 
 
-def hand_records(game: GameLog) -> list[HandRecord]:
-    """Every hand of ``game`` that has ended, in order."""
+def kept(entry: JSON) -> JSON:
+    """The fields of a log entry the archive keeps (:data:`KEPT`)."""
+    return {k: entry[k] for k in KEPT if k in entry}
+
+
+def _ends_hand(entry: JSON) -> bool:
+    return any(ev.get("type") == "hand_ended" for ev in entry.get("events") or [])
+
+
+def hand_records(game: GameLog, logs: bool = True) -> list[HandRecord]:
+    """Every hand of ``game`` that has ended, in order; with ``logs``, each with its stretch
+    of the log (``game`` starts at the game's start or right after a hand's end: a mark)."""
     out: list[HandRecord] = []
     won: JSON | None = None
+    stretch: list[JSON] = []
     for _, entry in game.entries:
+        if logs:
+            stretch.append(kept(entry))
         for ev in entry.get("events") or []:
             kind = ev.get("type")
             if kind == "hand_won":
@@ -144,9 +162,24 @@ def hand_records(game: GameLog) -> list[HandRecord]:
                         scores=[int(x) for x in ev["scores"]],
                         winners=list(won["winners"]) if won else [],
                         how=str(won["how"]) if won else None,
+                        log=stretch if logs else None,
                     )
                 )
                 won = None
+        if logs and _ends_hand(entry):
+            stretch = []
+    return out
+
+
+def tail_log(game: GameLog) -> list[JSON]:
+    """The entries of ``game`` after its last hand's end (KEPT fields): with the hands'
+    stretches (:func:`hand_records`), the game's whole log."""
+    out: list[JSON] = []
+    for _, entry in reversed(game.entries):
+        if _ends_hand(entry):
+            break
+        out.append(kept(entry))
+    out.reverse()
     return out
 
 
@@ -162,17 +195,26 @@ def seats_of(lobby: JSON) -> list[Seat]:
 def last_hand_end(game: GameLog) -> int | None:
     """The version of the last entry of ``game`` in which a hand ended (None: none did)."""
     for version, entry in reversed(game.entries):
-        if any(ev.get("type") == "hand_ended" for ev in entry.get("events") or []):
+        if _ends_hand(entry):
             return version
     return None
 
 
-def game_record(game: GameLog) -> GameRecord | None:
-    """The record of ``game`` once it is over (read from its start), else None."""
-    if not game.finished or game.continues is not None:
+def game_record(game: GameLog, start: JSON | None = None) -> GameRecord | None:
+    """The record of ``game`` once it is over, else None. Read from its start, the record
+    holds the whole log. A stretch that continues a game from its last archived hand needs
+    the game's ``start`` entry (else None) and its record's log is the stretch's tail only
+    (:func:`tail_log`): the archive joins the hands' stretches before it
+    (:meth:`server.archive.Archive.put_game`, ``joined``)."""
+    if not game.finished or (game.continues is not None and start is None):
         return None
-    lobby = game.lobby
-    start, end = game.entries[0][1], game.entries[-1][1]
+    if start is None:
+        start = game.entries[0][1]
+        log = [kept(e) for _, e in game.entries]
+    else:
+        log = tail_log(game)
+    lobby = dict(start.get("lobby") or {})
+    end = game.entries[-1][1]
     summary = dict((end.get("notice") or {}).get("summary") or {})
     options = dict(lobby.get("options") or {})
     return GameRecord(
@@ -188,5 +230,5 @@ def game_record(game: GameLog) -> GameRecord | None:
         hands_played=int(summary.get("hands_played") or 0),
         scores=[int(x) for x in summary.get("scores") or []],
         summary=summary,
-        log=[{k: e[k] for k in KEPT if k in e} for _, e in game.entries],
+        log=log,
     )

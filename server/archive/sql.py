@@ -58,6 +58,9 @@ MIGRATIONS: list[list[str]] = [
     [  # 3: a room's games, newest first (the terminal client's list)
         "CREATE INDEX games_by_room ON games (room, finished_ms)",
     ],
+    [  # 4: each hand's stretch of the log, kept until its game's record joins them
+        "ALTER TABLE hands ADD COLUMN log TEXT",
+    ],
 ]
 
 #: the newest revision
@@ -99,15 +102,52 @@ async def put_hands(db: Db, hands: list[HandRecord]) -> None:
     async with db.transaction():
         for h in hands:
             await db.execute(
-                "INSERT INTO hands (game_id, hand, result, how, ended_ms, scores, winners) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (h.game_id, h.hand, h.result, h.how, h.ended_ms, _j(h.scores), _j(h.winners)),
+                "INSERT INTO hands (game_id, hand, result, how, ended_ms, scores, winners, log) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (
+                    h.game_id,
+                    h.hand,
+                    h.result,
+                    h.how,
+                    h.ended_ms,
+                    _j(h.scores),
+                    _j(h.winners),
+                    None if h.log is None else _j(h.log),
+                ),
             )
 
 
-async def put_game(db: Db, g: GameRecord) -> None:
+async def joined_log(db: Db, g: GameRecord) -> str | None:
+    """The game's whole log as JSON text: its hands' kept stretches (in order) and then
+    ``g.log`` (the entries after its last hand), joined as text, not parsed again. None when
+    a hand of the game is missing or kept no stretch (written before revision 4, or by an
+    older process): the caller reads the game whole instead."""
+    rows = await db.fetch(
+        "SELECT hand, log FROM hands WHERE game_id = ? ORDER BY hand", (g.game_id,)
+    )
+    if [int(r[0] or 0) for r in rows] != list(range(g.hands_played)):
+        return None
+    parts = []
+    for _, text in rows:
+        if text is None:
+            return None
+        parts.append(str(text)[1:-1])
+    parts.append(_j(g.log)[1:-1])
+    return "[" + ",".join(p for p in parts if p) + "]"
+
+
+async def put_game(db: Db, g: GameRecord, joined: bool = False) -> bool:
+    """Keep the finished game ``g`` (once: a game kept already is left as it is) and drop
+    its hands' stretches. ``joined``: ``g.log`` is the entries after its last hand only and
+    the hands' stretches come before it (:func:`joined_log`); False, with nothing written,
+    when they cannot be joined."""
     seats = [{"seat": s.seat, "player": s.player, "name": s.name, "bot": s.bot} for s in g.seats]
     async with db.transaction():
+        if await db.fetch("SELECT 1 FROM games WHERE game_id = ?", (g.game_id,)):
+            return True
+        log = await joined_log(db, g) if joined else _j(g.log)
+        if log is None:
+            return False
         await db.execute(
             "INSERT INTO games (game_id, room, game_no, ruleset, public, started_ms, "
             "finished_ms, hands_played, options, seats, scores, summary, log) "
@@ -125,7 +165,7 @@ async def put_game(db: Db, g: GameRecord) -> None:
                 _j(seats),
                 _j(g.scores),
                 _j(g.summary),
-                _j(g.log),
+                log,
             ),
         )
         for s in g.seats:
@@ -135,6 +175,10 @@ async def put_game(db: Db, g: GameRecord) -> None:
                     "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     (g.game_id, s.seat, s.player, g.finished_ms),
                 )
+        await db.execute(
+            "UPDATE hands SET log = NULL WHERE game_id = ? AND log IS NOT NULL", (g.game_id,)
+        )
+    return True
 
 
 _GAME_COLUMNS = (

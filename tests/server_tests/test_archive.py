@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 from collections.abc import AsyncIterator
@@ -192,20 +193,43 @@ async def test_migrations_from_empty_and_from_the_previous_revision(archive_url,
     first = await open_archive(archive_url, migrate_to=start)
     try:
         assert await first.revision() == start
-        await first.put_game(sample_game("g-old"))
+        await put_as_of_revision_1(first, sample_game("g-old"))
     finally:
         await first.close()
     # several processes starting at once all migrate the same database, once
     opened = await asyncio.gather(*(open_archive(archive_url) for _ in range(3)))
     try:
         for a in opened:
-            assert await a.revision() == sql.HEAD == 3
+            assert await a.revision() == sql.HEAD == 4
         assert (await opened[0].game("g-old")) == sample_game("g-old")
         assert [g.game_id for g in await opened[1].games_of("p1")] == ["g-old"]
         assert [g.game_id for g in await opened[2].games_of_room("r_1")] == ["g-old"]
     finally:
         for a in opened:
             await a.close()
+
+
+async def put_as_of_revision_1(archive: Archive, g: GameRecord) -> None:
+    """Write ``g`` as a server of the first revision did (the columns it had)."""
+    seats = [{"seat": s.seat, "player": s.player, "name": s.name, "bot": s.bot} for s in g.seats]
+    values = (
+        g.game_id, g.room, g.game_no, g.ruleset, int(g.public), g.started_ms, g.finished_ms,
+        g.hands_played, *(json.dumps(v) for v in (g.options, seats, g.scores, g.summary, g.log)),
+    )  # fmt: skip
+    async with archive.db.transaction():
+        await archive.db.execute(
+            "INSERT INTO games (game_id, room, game_no, ruleset, public, started_ms, "
+            "finished_ms, hands_played, options, seats, scores, summary, log) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            values,
+        )
+        for s in g.seats:
+            if s.player is not None:
+                await archive.db.execute(
+                    "INSERT INTO game_players (game_id, seat, player, finished_ms) "
+                    "VALUES (?, ?, ?, ?)",
+                    (g.game_id, s.seat, s.player, g.finished_ms),
+                )
 
 
 async def test_writes_are_idempotent(archive_url):
@@ -351,14 +375,48 @@ async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url,
         await arch.archive_room(room)
         # the first pass read from the room's first entry, the next from after the hand
         # before theirs; the last hand's commit also ended the game: that pass read on
-        # from its mark, then the whole game once, from its start, for its record; the
-        # pass after it finds nothing new
-        assert arch.starts == [1, ends[0] + 1, ends[1] + 1, start, ends[2] + 1]
+        # from its mark, and the game's record joined the stretches its hands kept (the
+        # game is not read whole again); the pass after it finds nothing new
+        assert arch.starts == [1, ends[0] + 1, ends[1] + 1, ends[2] + 1]
         archive = await arch.connect()
         record = await archived(archive, entries[0]["lobby"]["game_id"])
         assert record.log == [{k: e[k] for k in KEPT if k in e} for e in entries]
         assert record.hands_played == 3 and len(await archive.hands(record.game_id)) == 3
         assert await store.r.hget(archiver.HANDS, room) is None  # nothing left for it
+        # the hands' stretches are dropped once the game's record holds them
+        db = archive.db
+        assert [r[0] for r in await db.fetch("SELECT log FROM hands")] == [None] * 3
+    finally:
+        await arch.close()
+        await store.close()
+
+
+async def test_a_hand_kept_without_its_stretch_has_the_game_read_whole(redis_url, tmp_path):
+    """A hand written without its stretch of the log (by a process of before revision 4,
+    during a rolling upgrade) cannot be joined: the game is read whole once more, and its
+    record holds the whole log all the same."""
+    async with running_server(redis_url, archive_url="off") as srv:
+        room = await bot_game(srv.port, "zung-jung", hands=2)
+    log = await read_log(redis_url, room)
+    entries = game_of_log(log)
+    start = min(v for v, e in log.items() if e is entries[0])
+    first_end = min(v for v, e in sorted(log.items()) if v >= start and any(
+        ev["type"] == "hand_ended" for ev in e.get("events") or []))  # fmt: skip
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    store = Store.from_url(redis_url)
+    arch = SeenSoFar(store, url, 0.0)
+    arch.starts = []
+    try:
+        arch.upto = first_end
+        await arch.archive_room(room)
+        archive = await arch.connect()
+        await archive.db.execute("UPDATE hands SET log = NULL")  # as an older process wrote it
+        arch.upto = max(log)
+        await arch.archive_room(room)
+        assert arch.starts == [1, first_end + 1, start]  # the join failed: read whole
+        record = await archived(archive, entries[0]["lobby"]["game_id"])
+        assert record.log == [{k: e[k] for k in KEPT if k in e} for e in entries]
+        assert [h.hand for h in await archive.hands(record.game_id)] == [0, 1]
     finally:
         await arch.close()
         await store.close()
