@@ -282,7 +282,9 @@ def _after_game_step(s: JSON, change: Change, now: int) -> None:
         gid = game_id_of(s)
         if gid is not None:
             summary["game_id"] = gid
-        s["history"] = [*s["history"][-9:], summary]
+        # the last game's summary only (the archive keeps every game): ten of them, as the
+        # room kept before, grew each room's state for its first ten games (issue 34)
+        s["history"] = [summary]
         change.lobby_changed = True
         change.notice = {"type": "game_over", "summary": summary}
         s["next_hand_at"] = None

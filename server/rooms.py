@@ -154,7 +154,7 @@ def new_room(
         "pending_since": {},  # seat -> ms when its current decision started
         "pending_ids": {},  # seat -> the engine's id of that decision (table.decisions)
         "next_hand_at": None,
-        "history": [],  # summaries of finished games in this room
+        "history": [],  # the summary of the room's last finished game (one at most)
     }
     return Change(
         state,
