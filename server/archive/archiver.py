@@ -53,6 +53,9 @@ POS = "{mj:archive}:pos"
 #: hash: room -> "<version> <game id>": where the game in progress (whose start is at
 #: ``pos``) goes on after its last hand archived, so a pass reads its new hands only
 HANDS = "{mj:archive}:hands"
+#: hash: room -> 1 for a closed room whose keys :meth:`Archiver.hold` kept (no expiry) while
+#: it waited: the pass that takes it off the queue starts their expiry
+HELD = "{mj:archive}:held"
 
 #: rooms taken per pass; log entries read per round trip
 BATCH = 50
@@ -62,12 +65,25 @@ PERIOD = 5.0
 #: the longest back-off after database errors (seconds)
 MAX_BACKOFF = 60.0
 
-#: take a room off the queue only if it was not queued again since it was read
+#: a pass's end for a room, in one round trip: set where the next pass reads from (``pos``;
+#: the game in progress's mark, or none), then take the room off the queue only if it was
+#: not queued again since it was read; returns 0 (queued again), 1 (done) or 2 (done, and
+#: the room was closed while it waited: :meth:`Archiver.hold` marked it, and the pass
+#: starts its expiry)
 DONE = """
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+if ARGV[4] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
+elseif ARGV[5] == '1' then
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
 local n = redis.call('HGET', KEYS[2], ARGV[1])
 if n == ARGV[2] or (n == false and ARGV[2] == '') then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
+  if redis.call('HDEL', KEYS[5], ARGV[1]) == 1 then
+    return 2
+  end
   return 1
 end
 return 0
@@ -138,14 +154,17 @@ class Archiver:
         self.wake.set()
 
     async def hold(self, room: str) -> None:
-        """Keep the closed room's keys (no expiry) while it waits for the archive. A pass
-        that finished the room meanwhile (off the queue, then its expiry set) may have set
-        its expiry before this removed it: looked at again after, and set again."""
+        """Keep the closed room's keys (no expiry) while it waits for the archive, marked
+        in :data:`HELD` for the pass that takes it off the queue. A pass that finished the
+        room meanwhile (off the queue, then its expiry set) may have set its expiry before
+        this removed it: looked at again after, and set again."""
+        await self.r.hset(HELD, room, 1)
         async with self.r.pipeline(transaction=False) as p:
             for key in (k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)):
                 p.persist(key)
             await p.execute()
         if await self.r.zscore(DUE, room) is None and self.ttl > 0:
+            await self.r.hdel(HELD, room)
             await self.store.expire_room(room, self.ttl)
 
     # ------------------------------------------------------------------------ the loop
@@ -182,7 +201,8 @@ class Archiver:
                 if not self.backfilled:
                     await self.backfill()
                     self.backfilled = True
-                await self.pass_once()
+                if await self.pass_once():
+                    await self.measure_lag()
                 backoff = 0.5
             except asyncio.CancelledError:
                 raise
@@ -220,7 +240,6 @@ class Archiver:
 
     async def pass_once(self) -> int:
         """Archive the rooms waiting (at most :data:`BATCH`); returns how many were done."""
-        await self.measure_lag()
         rooms = [
             m.decode() if isinstance(m, bytes) else str(m)
             for m in await self.r.zrange(DUE, 0, BATCH - 1)
@@ -229,15 +248,16 @@ class Archiver:
         for room in rooms:
             if await self.archive_room(room):
                 done += 1
-        if done:
-            await self.measure_lag()
         return done
 
     async def measure_lag(self) -> None:
-        n = int(await self.r.zcard(DUE))
-        oldest = await self.r.zrange(DUE, 0, 0, withscores=True)
-        age = max(0.0, (self.store.clock.now_ms() - float(oldest[0][1])) / 1000) if oldest else 0.0
-        self.lag = (n, age)
+        async with self.r.pipeline(transaction=False) as p:
+            p.zcard(DUE)
+            p.zrange(DUE, 0, 0, withscores=True)
+            n, oldest = await p.execute()
+        now = self.store.clock.now_ms()
+        age = max(0.0, (now - float(oldest[0][1])) / 1000) if oldest else 0.0
+        self.lag = (int(n), age)
         if self.metrics is not None:
             self.metrics.archive_lag = self.lag
 
@@ -245,9 +265,13 @@ class Archiver:
         """Archive what the room's log holds from ``pos`` on; take it off the queue unless
         it was queued again meanwhile. Raises on a database error (the room stays queued)."""
         archive = await self.connect()
-        queued = await self.r.hget(QUEUED, room)
-        games, next_pos = await self.games_from(room)
-        mark: str | None = None
+        async with self.r.pipeline(transaction=False) as p:
+            p.hget(QUEUED, room)
+            p.hget(POS, room)
+            p.hget(HANDS, room)
+            queued, raw_pos, raw_mark = await p.execute()
+        games, next_pos, closed = await self.games_from(room, raw_pos, raw_mark)
+        mark = ""
         for g in games:
             if g.finished:
                 await self.archive_game(archive, room, g)
@@ -258,20 +282,15 @@ class Archiver:
             end = last_hand_end(g)
             if end is not None:
                 mark = f"{end + 1} {g.game_id}"
-        async with self.r.pipeline(transaction=False) as p:
-            p.hset(POS, room, next_pos)
-            if mark is not None:
-                p.hset(HANDS, room, mark)
-            elif all(g.finished for g in games):
-                p.hdel(HANDS, room)
-            await p.execute()
         # '' : queued by the backfill only (no count)
         token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
-        if not await self.r.eval(DONE, 2, DUE, QUEUED, room, token):
+        drop_mark = "1" if all(g.finished for g in games) else "0"
+        keys = (DUE, QUEUED, POS, HANDS, HELD)
+        done = await self.r.eval(DONE, len(keys), *keys, room, token, next_pos, mark, drop_mark)
+        if not done:
             return False  # queued again meanwhile: the next pass reads on
-        # off the queue first, then the expiry of a closed room (see hold)
-        loaded = await self.store.load(room)
-        if loaded is not None and loaded[1]["status"] == "closed" and self.ttl > 0:
+        # off the queue first, then the expiry of a closed room its close left to us (hold)
+        if (int(done) == 2 or closed) and self.ttl > 0:
             await self.store.expire_room(room, self.ttl)
         return True
 
@@ -300,22 +319,25 @@ class Archiver:
             await archive.put_game(record)
             self.archived_games += 1
 
-    async def games_from(self, room: str) -> tuple[list[GameLog], int]:
-        """``(the games to archive, the version after the last entry read)``. A game
+    async def games_from(
+        self, room: str, raw_pos: bytes | str | None, raw_mark: bytes | str | None
+    ) -> tuple[list[GameLog], int, bool]:
+        """``(the games to archive, the version after the last entry read, whether an
+        entry read closed the room)``, from the room's ``pos`` and mark (as read). A game
         whose hands were archived up to its mark is read on from the mark (its new hands,
         and its end) rather than from its start, so each entry of the log is read once."""
-        raw_pos = await self.r.hget(POS, room)
         pos = int(raw_pos) if raw_pos is not None else 1
-        raw_mark = await self.r.hget(HANDS, room)
+        continues: tuple[int, str] | None = None
+        start = pos
         if raw_mark is not None:
             text = raw_mark.decode() if isinstance(raw_mark, bytes) else str(raw_mark)
             at, _, gid = text.partition(" ")
             if int(at) > pos:
-                entries = await self.read_from(room, int(at))
-                games = split_games(room, entries, (pos, gid))
-                return games, entries[-1][0] + 1 if entries else int(at)
-        entries = await self.read_from(room, pos)
-        return split_games(room, entries), entries[-1][0] + 1 if entries else pos
+                start, continues = int(at), (pos, gid)
+        entries = await self.read_from(room, start)
+        closed = any(closes(e) for _, e in entries)
+        games = split_games(room, entries, continues)
+        return games, entries[-1][0] + 1 if entries else start, closed
 
     async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
         """The room's log from ``start`` on, the fields the archive keeps only."""

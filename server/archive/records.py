@@ -131,7 +131,10 @@ def split_games(
 
 
 def kept(entry: JSON) -> JSON:
-    """The fields of a log entry the archive keeps (:data:`KEPT`)."""
+    """The fields of a log entry the archive keeps (:data:`KEPT`): the entry itself when
+    it holds no other (as the archiver reads them)."""
+    if entry.keys() <= KEPT_KEYS:
+        return entry
     return {k: entry[k] for k in KEPT if k in entry}
 
 
