@@ -29,7 +29,7 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import bot_pool, facts, game, game_room, rooms, transport, web
+from server import bot_pool, facts, game, transport, web
 from server import frames as framing
 from server.archive import archive_url
 from server.archive.archiver import Archiver
@@ -51,6 +51,7 @@ from server.retention import Sweeper
 from server.rooms import Change
 from server.runtime import Runtime
 from server.session import Session
+from server.snapshots import Snapshots
 from server.stopping import Stopping, bounded
 from server.store import CommitResult, Store
 from server.transport import Conn, Keepalive, binary_frame
@@ -84,8 +85,9 @@ class App:
         self.rt = rt = Runtime(cfg, store, clock=clock)
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
         self.commits = Commits(cfg, store, rt.metrics, clock)
+        self.snapshots = Snapshots(rt, self.commits)
         self.feeds = Feeds(
-            self._read_log, self.send_snapshot, lambda: rt.metrics.inc("redis_errors")
+            self.snapshots.read_log, self.snapshots.send, lambda: rt.metrics.inc("redis_errors")
         )
         self.presence = Presence(rt, self.commits, self.feeds, self.limits)
         self.session = Session(Context(rt, self.commits, self.feeds), self.presence, self.limits)
@@ -205,40 +207,6 @@ class App:
 
     def reconnect_plan(self, n: int, others: int = 0) -> Plan:
         return self.stopping.reconnect_plan(n, others)
-
-    async def _read_log(self, room: str, start: int, count: int) -> list[tuple[int, JSON]]:
-        return await self.rt.store.read_log(room, start, count=count)
-
-    async def send_snapshot(self, conn: Conn, room: str, re: int | None = None) -> bool:
-        """Send ``conn`` the snapshot of ``room`` (False: not a member, or no such room)."""
-        loaded = await self.commits.load_shared(room)
-        if loaded is None or conn.player is None:
-            return False
-        version, state = loaded
-        if conn.player not in state["members"]:
-            return False
-        answers: game_room.Answers = {}
-        if game_room.holds_answers(state):
-            # a seat that answered the open claim window is shown so (its own answer only)
-            seat = rooms.seat_of(state, conn.player)
-            _n, held = await self.rt.store.answers(room)
-            if seat is not None and seat in held:
-                answers = {seat: held[seat]}
-        msg, seat = framing.snapshot(
-            room,
-            version,
-            state,
-            conn.player,
-            re,
-            self.rt.grace_ms,
-            self.rt.cfg.bot_delay_ms,
-            answers,
-        )
-        conn.rooms[room] = conn.sent[room] = version
-        conn.base.setdefault(room, version)
-        conn.seats[room] = seat
-        conn.send(msg)
-        return True
 
     # ------------------------------------------------------------------ lifecycle
 

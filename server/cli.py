@@ -33,10 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     soft, _ = raise_nofile_limit()  # one descriptor per connection: thousands of them
     if 0 <= soft < 10_000:
         log.warning("open-file limit is low for many connections", extra={"nofile": soft})
-    ssl_context = None
-    if bool(cfg.tls_cert) != bool(cfg.tls_key):
-        log.error("--tls-cert and --tls-key go together")
+    if not _flags_agree(cfg):
         return 2
+    ssl_context = None
     if cfg.tls_cert and cfg.tls_key:
         from protocol.tls import TLSConfigError, make_server_ssl_context
 
@@ -45,31 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         except TLSConfigError as exc:
             log.error(str(exc))
             return 2
-    if min(cfg.closed_room_ttl, cfg.idle_room_seconds) < 0 or cfg.retention_sweep_seconds <= 0:
-        log.error(
-            "--closed-room-ttl and --idle-room-seconds must be >= 0 (0: off), "
-            "--retention-sweep-seconds > 0"
-        )
-        return 2
-    for flag, spec in (
-        ("--trusted-proxies", cfg.trusted_proxies),
-        ("--conn-limit-exempt", cfg.conn_limit_exempt),
-    ):
-        try:
-            parse_networks(spec)
-        except ValueError as exc:
-            log.error("%s: %s", flag, exc)
-            return 2
-    if cfg.max_conns_per_address < 0:
-        log.error("--max-conns-per-address must be >= 0 (0: no limit)")
-        return 2
-    if cfg.redis_cluster and not cfg.redis_url:
-        log.error("--redis-cluster needs --redis-url (any node of the cluster)")
-        return 2
     loop_factory = None
-    if cfg.event_loop not in ("auto", "asyncio", "uvloop"):
-        log.error("--event-loop must be auto, asyncio or uvloop")
-        return 2
     if cfg.event_loop != "asyncio":
         try:
             loop_factory = importlib.import_module("uvloop").new_event_loop
@@ -95,6 +70,35 @@ def main(argv: list[str] | None = None) -> int:
         # running, for the restart to take over (docs/server.md "Embedded Redis")
         if embedded is not None:
             embedded.stop()
+
+
+def _flags_agree(cfg: Config) -> bool:
+    """Whether the flags make sense together (else each problem is logged)."""
+    problems = []
+    if bool(cfg.tls_cert) != bool(cfg.tls_key):
+        problems.append("--tls-cert and --tls-key go together")
+    if min(cfg.closed_room_ttl, cfg.idle_room_seconds) < 0 or cfg.retention_sweep_seconds <= 0:
+        problems.append(
+            "--closed-room-ttl and --idle-room-seconds must be >= 0 (0: off), "
+            "--retention-sweep-seconds > 0"
+        )
+    for flag, spec in (
+        ("--trusted-proxies", cfg.trusted_proxies),
+        ("--conn-limit-exempt", cfg.conn_limit_exempt),
+    ):
+        try:
+            parse_networks(spec)
+        except ValueError as exc:
+            problems.append(f"{flag}: {exc}")
+    if cfg.max_conns_per_address < 0:
+        problems.append("--max-conns-per-address must be >= 0 (0: no limit)")
+    if cfg.redis_cluster and not cfg.redis_url:
+        problems.append("--redis-cluster needs --redis-url (any node of the cluster)")
+    if cfg.event_loop not in ("auto", "asyncio", "uvloop"):
+        problems.append("--event-loop must be auto, asyncio or uvloop")
+    for problem in problems:
+        log.error(problem)
+    return not problems
 
 
 def _serve(

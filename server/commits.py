@@ -8,11 +8,12 @@ and commits it with the version check of ``commit.lua``, retrying on a conflict.
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from protocol.codes import ErrorCode
 from server import facts, game, game_room, patches
@@ -138,7 +139,7 @@ class Commits:
         """Commit a new room's first state (version 1), under the room's lock, cached and
         announced to the hooks like every other commit."""
         async with self._lock(room):
-            res = await self._commit(room, 0, change, None, None, None, None, None)
+            res = await self._commit(room, 0, change)
         if res.status != "ok":  # a room id taken (never: 64 random bits)
             raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
         return res
@@ -182,128 +183,168 @@ class Commits:
         client_seq: int | None,
         offload: Offload,
     ) -> tuple[CommitResult | None, JSON | None]:
-        keep = False  # the last attempt failed on the held answers only: keep our state
+        again: _Again | None = None
         for attempt in range(MAX_ATTEMPTS):
-            # The state this process committed last for the room, if any: used optimistically
-            # (no load from Redis); the commit's version check catches a stale copy (another
-            # process committed since), and then the loop reloads from Redis.
-            cached = self.states.get(room) if attempt == 0 or keep else None
-            if cached is not None:
-                version, state = cached
-                snap_version = self.snap_versions.get(room)
-            else:
-                loaded = await self.store.load_room(room)
-                if loaded is None:
-                    raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
-                version, state, snap_version = loaded
-                if client_seq is not None and player is not None:
-                    last, at = await self.store.last_seq(room, player)
-                    if client_seq <= last:
-                        return CommitResult("dup", at, last), state
-            # the answers held for the open claim window (None: no window a player could
-            # answer), which every commit while it is open takes into account (its deadline)
-            # and checks (none added since: else "answers", and they are read again). Used
-            # optimistically like the state: as this process last knew them at this version,
-            # or none (almost always true: at paced play ~1 answer in 100 is held, the others
-            # close their window at once); a wrong guess costs one more attempt
-            answers_n: int | None = None
-            answers: Answers = {}
-            guessed = False
-            if game_room.holds_answers(state):
-                seen = self.answers_seen.get(room)
-                if cached is None or keep:
-                    answers_n, answers = await self.store.answers(room)
-                elif seen is not None and seen[0] == version:
-                    answers_n, answers = seen[1], seen[2]
-                    guessed = True
-                else:
-                    answers_n, answers = 0, {}
-                    guessed = True
-            keep = False
-            try:
-                out: Change | Held | None
-                if callable(offload):
-                    out = await offload(state, answers)
-                elif offload:
-                    out = await asyncio.to_thread(fn, state, answers)
-                else:
-                    out = fn(state, answers)
-            except (RoomError, game.GameError):
-                if cached is None:
-                    raise
-                self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
-                continue
-            if isinstance(out, game_room.Held):
-                res = await self.store.hold_answer(
-                    room,
-                    version,
-                    answers_n or 0,
-                    out.seat,
-                    out.record,
-                    player,
-                    client_seq,
-                    out.deadline,
-                )
-                if res.status == "answers":  # an answer was added meanwhile: read them
-                    keep = True
-                    continue
-                if res.status == "conflict":
-                    self._forget_state(room)
-                    self.metrics.inc("commit_conflicts")
-                    await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-                    continue
-                if res.status == "held":
-                    n = (answers_n or 0) + 1
-                    self.answers_seen[room] = (version, n, {**answers, out.seat: out.record})
-                    self.metrics.inc("held_answers")
-                    for held_hook in self.held_hooks:
-                        held_hook(room, out.deadline)
-                return res, state
-            change = out
-            nothing = change is None or not facts.changes_anything(change)
-            if nothing and guessed:
-                # (a timer fired for a window another process's held answer made due: our
-                # guess of the answers may be what says nothing is due) read them
-                keep = True
-                continue
-            if nothing and cached is not None:
-                # nothing to change on our copy: true of the room itself if our copy is its
-                # committed version (one small read instead of a reload: a presence check of
-                # a seat resuming after a restart, thousands in a reconnect storm); a request
-                # with a client seq is decided on Redis's state (it may be a duplicate). A
-                # no-op on a stale copy (a join_room "already in" a room another process has
-                # since removed the player from) is decided on Redis's state too
-                if client_seq is None and await self.store.version(room) == version:
-                    return None, state
-                self._forget_state(room)
-                continue
-            if change is None or nothing:
-                return None, state
-            held = (answers_n, answers) if answers_n is not None else None
-            res = await self._commit(
-                room, version, change, player, client_seq, state, snap_version, held
-            )
-            if res.status == "answers":
-                keep = True
-                continue
-            if res.status == "conflict":
-                self._forget_state(room)
-                self.metrics.inc("commit_conflicts")
-                await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-                continue
-            return res, change.state
+            done = await self._attempt(room, fn, player, client_seq, offload, attempt, again)
+            if not isinstance(done, _Again):
+                return done
+            again = done
         raise RoomError(ErrorCode.BUSY, "the room is too busy; retry")
+
+    async def _attempt(
+        self,
+        room: str,
+        fn: WindowFn,
+        player: str | None,
+        client_seq: int | None,
+        offload: Offload,
+        attempt: int,
+        again: _Again | None,
+    ) -> tuple[CommitResult | None, JSON | None] | _Again:
+        """One attempt of :meth:`_mutate`: its result, or why to try again (``KEEP``: the
+        last attempt failed on the held answers only, so this process's copy of the state
+        is kept and the answers are read)."""
+        keep = again is _Again.KEEP
+        base = await self._base(room, attempt == 0 or keep, player, client_seq)
+        if isinstance(base, _Dup):
+            return base.result, base.state
+        version, state, snap_version, cached = base
+        answers_n, answers, guessed = await self._window_answers(room, version, state, cached, keep)
+        try:
+            out = await _compute(fn, offload, state, answers)
+        except (RoomError, game.GameError):
+            if not cached:
+                raise
+            self._forget_state(room)  # maybe stale, or a duplicate: decide on Redis's
+            return _Again.RELOAD
+        if isinstance(out, game_room.Held):
+            res = await self.store.hold_answer(
+                room, version, answers_n or 0, out.seat, out.record, player, client_seq,
+                out.deadline,
+            )  # fmt: skip
+            if res.status == "answers":  # an answer was added meanwhile: read them
+                return _Again.KEEP
+            if res.status == "conflict":
+                await self._conflict(room, attempt)
+                return _Again.RELOAD
+            if res.status == "held":
+                self._held(room, version, answers_n, answers, out)
+            return res, state
+        if out is None or not facts.changes_anything(out):
+            return await self._nothing(room, version, state, cached, guessed, client_seq)
+        held = (answers_n, answers) if answers_n is not None else None
+        res = await self._commit(
+            room,
+            version,
+            out,
+            player=player,
+            client_seq=client_seq,
+            base=state,
+            snap_version=snap_version,
+            held=held,
+        )
+        if res.status == "answers":
+            return _Again.KEEP
+        if res.status == "conflict":
+            await self._conflict(room, attempt)
+            return _Again.RELOAD
+        return res, out.state
+
+    async def _nothing(
+        self,
+        room: str,
+        version: int,
+        state: JSON,
+        cached: bool,
+        guessed: bool,
+        client_seq: int | None,
+    ) -> tuple[None, JSON] | _Again:
+        """The change changes nothing: so it is, unless that was decided on a guess."""
+        if guessed:
+            # (a timer fired for a window another process's held answer made due: our
+            # guess of the answers may be what says nothing is due) read them
+            return _Again.KEEP
+        if cached:
+            # nothing to change on our copy: true of the room itself if our copy is its
+            # committed version (one small read instead of a reload: a presence check of
+            # a seat resuming after a restart, thousands in a reconnect storm); a request
+            # with a client seq is decided on Redis's state (it may be a duplicate). A
+            # no-op on a stale copy (a join_room "already in" a room another process has
+            # since removed the player from) is decided on Redis's state too
+            if client_seq is None and await self.store.version(room) == version:
+                return None, state
+            self._forget_state(room)
+            return _Again.RELOAD
+        return None, state
+
+    async def _base(
+        self, room: str, use_cache: bool, player: str | None, client_seq: int | None
+    ) -> tuple[int, JSON, int | None, bool] | _Dup:
+        """The state an attempt starts from: (version, state, its last snapshot's version,
+        whether it is this process's cached copy). The state this process committed last
+        for the room, if any, is used optimistically (no load from Redis; the commit's
+        version check catches a stale copy: another process committed since, and then the
+        loop reloads from Redis). Loaded from Redis, a request already applied (its client
+        seq) is a duplicate: its result."""
+        cached = self.states.get(room) if use_cache else None
+        if cached is not None:
+            return cached[0], cached[1], self.snap_versions.get(room), True
+        loaded = await self.store.load_room(room)
+        if loaded is None:
+            raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
+        version, state, snap_version = loaded
+        if client_seq is not None and player is not None:
+            last, at = await self.store.last_seq(room, player)
+            if client_seq <= last:
+                return _Dup(CommitResult("dup", at, last), state)
+        return version, state, snap_version, False
+
+    async def _window_answers(
+        self, room: str, version: int, state: JSON, cached: bool, keep: bool
+    ) -> tuple[int | None, Answers, bool]:
+        """The answers held for the open claim window: (how many, them, guessed). None
+        when no window a player could answer is open; every commit while one is takes them
+        into account (its deadline) and checks them (none added since: else "answers", and
+        they are read again). Used optimistically like the state: as this process last knew
+        them at this version, or none (almost always true: at paced play ~1 answer in 100 is
+        held, the others close their window at once); a wrong guess costs one attempt."""
+        if not game_room.holds_answers(state):
+            return None, {}, False
+        if not cached or keep:
+            n, answers = await self.store.answers(room)
+            return n, answers, False
+        seen = self.answers_seen.get(room)
+        if seen is not None and seen[0] == version:
+            return seen[1], seen[2], True
+        return 0, {}, True
+
+    def _held(
+        self, room: str, version: int, answers_n: int | None, answers: Answers, out: Held
+    ) -> None:
+        """An answer was held (no commit): remembered, and the hooks told."""
+        n = (answers_n or 0) + 1
+        self.answers_seen[room] = (version, n, {**answers, out.seat: out.record})
+        self.metrics.inc("held_answers")
+        for held_hook in self.held_hooks:
+            held_hook(room, out.deadline)
+
+    async def _conflict(self, room: str, attempt: int) -> None:
+        """Another process committed first: forget our copy, back off a little."""
+        self._forget_state(room)
+        self.metrics.inc("commit_conflicts")
+        await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
 
     async def _commit(
         self,
         room: str,
         version: int,
         change: Change,
-        player: str | None,
-        client_seq: int | None,
-        base: JSON | None,
-        snap_version: int | None,
-        held: tuple[int, Answers] | None,
+        *,
+        player: str | None = None,
+        client_seq: int | None = None,
+        base: JSON | None = None,
+        snap_version: int | None = None,
+        held: tuple[int, Answers] | None = None,
     ) -> CommitResult:
         """Commit ``change`` over ``version`` (compare-and-set; ``base``: the state at
         ``version``, whose last snapshot is at ``snap_version``); on success cache the state
@@ -330,6 +371,9 @@ class Commits:
             and not _boundary(base, change.state)
         ):
             patch = patches.diff(base, change.state)
+        closes_window = held is not None and game_room.window_key(
+            base or {}
+        ) != game_room.window_key(change.state)
         res = await self.store.commit(
             room,
             version,
@@ -340,32 +384,41 @@ class Commits:
             deadline=next_deadline,
             patch=patch,
             answers_n=held[0] if held is not None else None,
-            close_window=held is not None
-            and game_room.window_key(base or {}) != game_room.window_key(change.state),
+            close_window=closes_window,
         )
         if res.status == "ok":
-            log.debug(
-                "commit",
-                extra={
-                    "room": room,
-                    "version": res.version,
-                    "kind": change.kind,
-                    "actor": change.actor,
-                    "actions": len(change.actions),
-                },
-            )
-            self.metrics.commits[change.kind] += 1
-            self.metrics.inc("actions", len(change.actions))
-            snapped = res.version if res.snapshot else snap_version
-            if held is None or game_room.window_key(base or {}) != game_room.window_key(
-                change.state
-            ):
-                self.answers_seen[room] = (res.version, 0, {})  # (closed: deleted)
-            else:
-                self.answers_seen[room] = (res.version, held[0], held[1])
-            self._remember_state(room, res.version, change.state, snapped)
+            self._committed(room, res, change, snap_version, None if closes_window else held)
             await self.after_commit(room, res.version, change.state, entry, next_deadline)
         return res
+
+    def _committed(
+        self,
+        room: str,
+        res: CommitResult,
+        change: Change,
+        snap_version: int | None,
+        still_held: tuple[int, Answers] | None,
+    ) -> None:
+        """What this process keeps of a commit: the metrics, the answers held for the claim
+        window still open (``still_held``; none when the commit closed it), the state."""
+        log.debug(
+            "commit",
+            extra={
+                "room": room,
+                "version": res.version,
+                "kind": change.kind,
+                "actor": change.actor,
+                "actions": len(change.actions),
+            },
+        )
+        self.metrics.commits[change.kind] += 1
+        self.metrics.inc("actions", len(change.actions))
+        snapped = res.version if res.snapshot else snap_version
+        if still_held is None:
+            self.answers_seen[room] = (res.version, 0, {})  # (closed: deleted)
+        else:
+            self.answers_seen[room] = (res.version, still_held[0], still_held[1])
+        self._remember_state(room, res.version, change.state, snapped)
 
     async def after_commit(
         self, room: str, version: int, state: JSON, entry: JSON, deadline: int | None
@@ -394,6 +447,32 @@ class Commits:
         self.states.pop(room, None)
         self.snap_versions.pop(room, None)
         self.answers_seen.pop(room, None)
+
+
+class _Again(enum.Enum):
+    """Why an attempt of a change is made again: ``RELOAD`` from Redis's state, or
+    ``KEEP`` this process's copy and read the answers held for the claim window."""
+
+    RELOAD = "reload"
+    KEEP = "keep"
+
+
+class _Dup(NamedTuple):
+    """A request already applied (its client seq), found at an attempt's load."""
+
+    result: CommitResult
+    state: JSON
+
+
+async def _compute(
+    fn: WindowFn, offload: Offload, state: JSON, answers: Answers
+) -> Change | Held | None:
+    """``fn`` of the state where ``offload`` says (the event loop, a thread, elsewhere)."""
+    if callable(offload):
+        return await offload(state, answers)
+    if offload:
+        return await asyncio.to_thread(fn, state, answers)
+    return fn(state, answers)
 
 
 def _boundary(before: JSON, after: JSON) -> bool:

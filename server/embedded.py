@@ -117,22 +117,49 @@ class EmbeddedRedis:
                 "use a shorter --data-dir"
             )
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        old = self._stale_pid()
-        if old is not None:
-            # A previous server process was killed (SIGKILL) and left its redis-server running.
-            # It still holds all data; stop it cleanly (it rewrites/fsyncs the AOF) first.
-            log.info("stopping leftover embedded redis-server", extra={"pid": old})
-            os.kill(old, signal.SIGTERM)
-            deadline = time.monotonic() + timeout
-            while time.monotonic() < deadline:
-                try:
-                    os.kill(old, 0)
-                except OSError:
-                    break
-                time.sleep(0.05)
+        self._stop_leftover(timeout)
         if self.socket.exists():
             self.socket.unlink()
-        args = [
+        self.proc = subprocess.Popen(
+            pinned(self.cpu, self._command()),
+            stdin=subprocess.DEVNULL,
+            start_new_session=self.new_session,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise EmbeddedRedisError(
+                    f"redis-server exited with {self.proc.returncode}; see "
+                    f"{self.data_dir / 'redis.log'}"
+                )
+            if self.socket.exists():
+                log.info(
+                    "embedded redis-server started",
+                    extra={"socket": str(self.socket), "pid": self.proc.pid},
+                )
+                return
+            time.sleep(0.02)
+        self.stop()
+        raise EmbeddedRedisError("redis-server did not start in time")
+
+    def _stop_leftover(self, timeout: float) -> None:
+        """A previous server process was killed (SIGKILL) and left its redis-server running:
+        it still holds all data; stop it cleanly (it rewrites/fsyncs the AOF) first."""
+        old = self._stale_pid()
+        if old is None:
+            return
+        log.info("stopping leftover embedded redis-server", extra={"pid": old})
+        os.kill(old, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                os.kill(old, 0)
+            except OSError:
+                break
+            time.sleep(0.05)
+
+    def _command(self) -> list[str]:
+        return [
             self.binary,
             "--port",
             "0",
@@ -156,25 +183,6 @@ class EmbeddedRedis:
             str(self.data_dir / "redis.log"),
             *self.args,
         ]
-        self.proc = subprocess.Popen(
-            pinned(self.cpu, args), stdin=subprocess.DEVNULL, start_new_session=self.new_session
-        )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise EmbeddedRedisError(
-                    f"redis-server exited with {self.proc.returncode}; see "
-                    f"{self.data_dir / 'redis.log'}"
-                )
-            if self.socket.exists():
-                log.info(
-                    "embedded redis-server started",
-                    extra={"socket": str(self.socket), "pid": self.proc.pid},
-                )
-                return
-            time.sleep(0.02)
-        self.stop()
-        raise EmbeddedRedisError("redis-server did not start in time")
 
     def stop(self, timeout: float = 10.0) -> None:
         if self.proc is None or self.proc.poll() is not None:

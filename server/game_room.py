@@ -357,12 +357,7 @@ def deadlines(
     out: list[Deadline] = []
     if state["status"] != "playing" or held(state) is not None:
         return out
-    away = False
-    for i, seat in enumerate(state["seats"]):
-        if seat and seat.get("away") is not None:
-            away = True
-            if not seat["bot"] and not seat.get("auto"):
-                out.append((int(seat["away"]) + grace_ms, "grace", i))
+    away = _grace_deadlines(state, grace_ms, out)
     if away and paused(state):  # (a paused game has a seat whose player is away)
         return []
     if state.get("next_hand_at") is not None:
@@ -371,12 +366,7 @@ def deadlines(
     kinds = state.get("pending_kinds")
     if not kinds:
         return out  # (no open decision: nothing else is due)
-    o = state["options"]
     since = state.get("pending_since") or {}
-    auto = state.get("pending_auto") or ()
-    acts = state.get("pending_act") or {}
-    ids = state.get("pending_ids") or {}
-    seats = state["seats"]
     seed = str(state.get("window_seed") or state.get("id", ""))
     hi = window_hi(state, bot_delay_ms)
     answered = held_answers(state, answers) if answers else {}
@@ -384,45 +374,70 @@ def deadlines(
     for k in sorted(kinds) if len(kinds) > 1 else kinds:
         kind = kinds[k]
         i = int(k)
-        seat = seats[i]
         t0 = int(since.get(k, 0))
         claim = kind == "claim"
-        at: int | None
         if claim and i in answered:
             window.append((t0, "held", i))
             continue
-        if seat and (seat["bot"] or seat.get("auto")):
-            # a bot's answer to a claim window waits like a seat without a choice
-            at = (
-                t0 + window_delay(seed, int(ids.get(k, 0)), i, hi)
-                if claim
-                else t0 + _bot_delay(state, bot_delay_ms)
-            )
-            what = "bot"
-        elif k in acts:
-            # the player's own setting: on a turn at once, in a window when the others are
-            at = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi) if claim else t0
-            what = "act"
-        elif k in auto:
-            at, what = t0 + window_delay(seed, int(ids.get(k, 0)), i, hi), "pass"
-        else:
-            secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
-            at, what = (t0 + secs * 1000 if secs else None), "timeout"
+        at, what = _decision_due(state, k, kind, t0, seed, hi, bot_delay_ms)
         if claim:
             window.append((at, what, i))
         elif at is not None:
             out.append((at, what, i))
     if window:
-        close: int | None = None
-        for at, _, _ in window:
-            if at is None:
-                return out  # a player asked without a timeout holds the window open
-            if close is None or at > close:
-                close = at
-        assert close is not None
-        for _, what, i in window:
-            out.append((close, what, i))
+        _close_window(window, out)
     return out
+
+
+def _grace_deadlines(state: JSON, grace_ms: int, out: list[Deadline]) -> bool:
+    """The grace periods of the players away (appended to ``out``); whether any seat's
+    player is away."""
+    away = False
+    for i, seat in enumerate(state["seats"]):
+        if seat and seat.get("away") is not None:
+            away = True
+            if not seat["bot"] and not seat.get("auto"):
+                out.append((int(seat["away"]) + grace_ms, "grace", i))
+    return away
+
+
+def _decision_due(
+    state: JSON, k: str, kind: str, t0: int, seed: str, hi: int, bot_delay_ms: int
+) -> tuple[int | None, str]:
+    """When seat ``k``'s open decision (asked at ``t0``) is taken for it, and how: a bot's
+    move, the player's own setting ("act"), an automatic pass, or the timeout (None: no
+    timeout, the seat is waited for)."""
+    seat = state["seats"][int(k)]
+    claim = kind == "claim"
+    ids = state.get("pending_ids") or {}
+    if seat and (seat["bot"] or seat.get("auto")):
+        # a bot's answer to a claim window waits like a seat without a choice
+        if claim:
+            return t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi), "bot"
+        return t0 + _bot_delay(state, bot_delay_ms), "bot"
+    if k in (state.get("pending_act") or {}):
+        # the player's own setting: on a turn at once, in a window when the others are
+        at = t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi) if claim else t0
+        return at, "act"
+    if k in (state.get("pending_auto") or ()):
+        return t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi), "pass"
+    o = state["options"]
+    secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
+    return (t0 + secs * 1000 if secs else None), "timeout"
+
+
+def _close_window(window: list[tuple[int | None, str, int]], out: list[Deadline]) -> None:
+    """A claim window's seats, all due when its last one is (appended to ``out``); none
+    while a seat asked without a timeout holds it open."""
+    close: int | None = None
+    for at, _, _ in window:
+        if at is None:
+            return  # a player asked without a timeout holds the window open
+        if close is None or at > close:
+            close = at
+    assert close is not None
+    for _, what, i in window:
+        out.append((close, what, i))
 
 
 def next_deadline(
@@ -463,38 +478,56 @@ def tick(
             break
         _at, kind, i = min(due)
         steps += 1
-        if kind == "grace":
-            seats = list(s["seats"])  # (the seats are shared with ``state``: copied here)
-            seats[i] = {**seats[i], "auto": True}
-            s["seats"] = seats
-            change.lobby_changed = True
-            change.notice = {"type": "bot_took_over", "seat": i}
-            continue
-        if kind == "deal":
-            s["next_hand_at"] = None
-            _deal_if_needed(s, change, now, wall_seed)
-            continue
-        if (s.get("pending_kinds") or {}).get(str(i)) == "claim":
-            # the whole window closes in this one commit, whoever could claim: the number
-            # of commits does not tell whether a seat could (two per window: the discard
-            # and the close)
-            close_window(s, change, now, answers, rng, bot_budget_s)
-            _after_game_step(s, change, now)
+        if _tick_step(s, change, now, kind, i, rng, bot_budget_s, wall_seed, answers):
             break
-        parsed = None
-        if kind == "bot":
-            action = game.bot_action(s["game"], i, rng, bot_budget_s, s["id"])
-        elif kind == "act":
-            action = dict(s["pending_act"][str(i)])
-        else:  # the server's timeout: not parsed again
-            action, parsed = game.server_action(s["game"], i, timeout=True)
-        s["game"], events = game.apply(s["game"], action, parsed, s["id"])
-        change.actions.append(action)
-        change.events.extend(events)
-        _after_game_step(s, change, now)
     if steps == 0:
         return None
     return change
+
+
+def _tick_step(
+    s: JSON,
+    change: Change,
+    now: int,
+    kind: str,
+    i: int,
+    rng: random.Random,
+    bot_budget_s: float | None,
+    wall_seed: WallSeed,
+    answers: Answers | None,
+) -> bool:
+    """Apply the due ``kind`` of seat ``i`` to ``s`` (changed in place, told to
+    ``change``); whether the tick stops there (a claim window closed: one per commit)."""
+    if kind == "grace":
+        seats = list(s["seats"])  # (the seats are shared with the state before: copied)
+        seats[i] = {**seats[i], "auto": True}
+        s["seats"] = seats
+        change.lobby_changed = True
+        change.notice = {"type": "bot_took_over", "seat": i}
+        return False
+    if kind == "deal":
+        s["next_hand_at"] = None
+        _deal_if_needed(s, change, now, wall_seed)
+        return False
+    if (s.get("pending_kinds") or {}).get(str(i)) == "claim":
+        # the whole window closes in this one commit, whoever could claim: the number
+        # of commits does not tell whether a seat could (two per window: the discard
+        # and the close)
+        close_window(s, change, now, answers, rng, bot_budget_s)
+        _after_game_step(s, change, now)
+        return True
+    parsed = None
+    if kind == "bot":
+        action = game.bot_action(s["game"], i, rng, bot_budget_s, s["id"])
+    elif kind == "act":
+        action = dict(s["pending_act"][str(i)])
+    else:  # the server's timeout: not parsed again
+        action, parsed = game.server_action(s["game"], i, timeout=True)
+    s["game"], events = game.apply(s["game"], action, parsed, s["id"])
+    change.actions.append(action)
+    change.events.extend(events)
+    _after_game_step(s, change, now)
+    return False
 
 
 def answer(

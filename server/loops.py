@@ -182,85 +182,17 @@ class Loops:
             log.exception("timer fire crashed", extra={"room": room})
 
     async def fire(self, room: str) -> None:
-        rt, cfg = self.rt, self.rt.cfg
+        rt = self.rt
         if rt.shutting_down:
             return  # take no new work; the next process (or start) fires it
         rt.metrics.inc("timer_fires")
-        t = self.rt.clock.now_ms()
-        budget = cfg.bot_budget_ms / 1000
-
-        def step(state: JSON, answers: game_room.Answers) -> Change | None:
-            # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
-            # claim window's automatic passes) choose nothing (see off_loop)
-            rng = random.Random(secrets.randbits(64))
-            return game_room.tick(
-                state,
-                t,
-                rt.grace_ms,
-                cfg.bot_delay_ms,
-                rng,
-                bot_budget_s=budget,
-                answers=answers,
-            )
-
-        async def off_loop(state: JSON, answers: game_room.Answers) -> Change | None:
-            """Where the tick runs: in a bot worker process when a bot is due to move (a
-            worker thread when there is no such process); a deal in a worker thread; the
-            rest (a claim window's automatic answers, timeouts, a player's own settings, a
-            grace period ending) in the event loop, one step, as a player's action is: an
-            engine step costs less than a thread's hand-off and wake-ups (the threads took
-            a quarter of the server's CPU at paced play)."""
-            kinds: set[str] = set()
-            if state.get("next_hand_at") is not None or any(
-                seat and (seat["bot"] or seat.get("auto")) for seat in state["seats"]
-            ):  # (else neither a bot's move nor a deal can be due)
-                try:
-                    # (the commit of this state computed them: remembered, not redone)
-                    due = game_room.committed_deadlines(
-                        state, rt.grace_ms, cfg.bot_delay_ms, answers
-                    )
-                except game.GameError:
-                    due = []
-                kinds = {kind for at, kind, _ in due if at <= t}
-            if "bot" in kinds:
-                if cfg.bot_processes > 0:
-                    args = (
-                        state,
-                        t,
-                        rt.grace_ms,
-                        cfg.bot_delay_ms,
-                        secrets.randbits(64),
-                        budget,
-                        answers,
-                    )
-                    fut = bot_pool.in_bot_process(bot_worker.tick, *args)
-                    if fut is not None:
-                        try:
-                            return bot_worker.result(await asyncio.wrap_future(fut))
-                        except concurrent.futures.BrokenExecutor:
-                            bot_pool.drop_bot_pool()  # a worker died: a new one next time
-                return await asyncio.to_thread(step, state, answers)
-            if "deal" in kinds:
-                return await asyncio.to_thread(step, state, answers)
-            # one step: a bot due after it (bot delay 0) waits for the next fire, which
-            # sends it to the worker process; no bot chooses, so no seeded generator
-            return game_room.tick(
-                state,
-                t,
-                rt.grace_ms,
-                cfg.bot_delay_ms,
-                _NO_CHOICE,
-                max_steps=1,
-                bot_budget_s=budget,
-                answers=answers,
-            )
-
+        tick = TimerTick(rt, rt.clock.now_ms())
         try:
             # the tick (engine steps and real-bot decisions) runs where off_loop says: a slow
             # bot decision never stalls the event loop, and in a bot worker process it never
             # holds the event loop's interpreter lock either
-            offload: Offload = off_loop if cfg.bot_thread else False
-            res, _ = await self.commits.mutate_window(room, step, offload=offload)
+            offload: Offload = tick.off_loop if rt.cfg.bot_thread else False
+            res, _ = await self.commits.mutate_window(room, tick.step, offload=offload)
         except RoomError as exc:
             if exc.code == ErrorCode.ROOM_NOT_FOUND:
                 await rt.store.r.zrem("mj:timers", room)
@@ -273,6 +205,97 @@ class Loops:
         if res is None:
             # nothing was due (another process fired first): re-arm from the stored deadline
             await rt.store.reindex_timer(room)
+
+
+class TimerTick:
+    """One timer fire's tick of a room at ``t``: what is due, and where it runs."""
+
+    def __init__(self, rt: Runtime, t: int) -> None:
+        self.rt = rt
+        self.t = t
+        self.budget = rt.cfg.bot_budget_ms / 1000
+
+    def step(self, state: JSON, answers: game_room.Answers) -> Change | None:
+        # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
+        # claim window's automatic passes) choose nothing (see off_loop)
+        rng = random.Random(secrets.randbits(64))
+        return game_room.tick(
+            state,
+            self.t,
+            self.rt.grace_ms,
+            self.rt.cfg.bot_delay_ms,
+            rng,
+            bot_budget_s=self.budget,
+            answers=answers,
+        )
+
+    def due_kinds(self, state: JSON, answers: game_room.Answers) -> set[str]:
+        """The kinds of what is due in ``state`` that need more than one engine step (a
+        bot's move, a deal): none when no seat is a bot or on automatic and no deal waits."""
+        if state.get("next_hand_at") is None and not any(
+            seat and (seat["bot"] or seat.get("auto")) for seat in state["seats"]
+        ):
+            return set()
+        try:
+            # (the commit of this state computed them: remembered, not redone)
+            due = game_room.committed_deadlines(
+                state, self.rt.grace_ms, self.rt.cfg.bot_delay_ms, answers
+            )
+        except game.GameError:
+            return set()
+        return {kind for at, kind, _ in due if at <= self.t}
+
+    async def off_loop(self, state: JSON, answers: game_room.Answers) -> Change | None:
+        """Where the tick runs: in a bot worker process when a bot is due to move (a
+        worker thread when there is no such process); a deal in a worker thread; the
+        rest (a claim window's automatic answers, timeouts, a player's own settings, a
+        grace period ending) in the event loop, one step, as a player's action is: an
+        engine step costs less than a thread's hand-off and wake-ups (the threads took
+        a quarter of the server's CPU at paced play)."""
+        kinds = self.due_kinds(state, answers)
+        if "bot" in kinds:
+            if self.rt.cfg.bot_processes > 0:
+                done = await self.in_bot_process(state, answers)
+                if done is not None:
+                    return done[0]
+            return await asyncio.to_thread(self.step, state, answers)
+        if "deal" in kinds:
+            return await asyncio.to_thread(self.step, state, answers)
+        # one step: a bot due after it (bot delay 0) waits for the next fire, which
+        # sends it to the worker process; no bot chooses, so no seeded generator
+        return game_room.tick(
+            state,
+            self.t,
+            self.rt.grace_ms,
+            self.rt.cfg.bot_delay_ms,
+            _NO_CHOICE,
+            max_steps=1,
+            bot_budget_s=self.budget,
+            answers=answers,
+        )
+
+    async def in_bot_process(
+        self, state: JSON, answers: game_room.Answers
+    ) -> tuple[Change | None] | None:
+        """The tick in a bot worker process: (its change,), or None when no process
+        could take it (the pool is stopping, or a worker died: a new pool next time)."""
+        args = (
+            state,
+            self.t,
+            self.rt.grace_ms,
+            self.rt.cfg.bot_delay_ms,
+            secrets.randbits(64),
+            self.budget,
+            answers,
+        )
+        fut = bot_pool.in_bot_process(bot_worker.tick, *args)
+        if fut is None:
+            return None
+        try:
+            return (bot_worker.result(await asyncio.wrap_future(fut)),)
+        except concurrent.futures.BrokenExecutor:
+            bot_pool.drop_bot_pool()  # a worker died: a new one next time
+            return None
 
 
 class PubSubNotifier:

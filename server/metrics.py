@@ -159,34 +159,7 @@ class Metrics:
             yield CounterMetricFamily(
                 f"mahjong_{name}_total", help_, value=int(self.counters.get(name, 0))
             )
-        for name, family, help_, values in (
-            (
-                "gc_collections_total",
-                CounterMetricFamily,
-                "Garbage collections, by generation.",
-                GC.count,
-            ),
-            (
-                "gc_pause_seconds_total",
-                CounterMetricFamily,
-                "Collector pause time, by generation.",
-                GC.total,
-            ),
-            (
-                "gc_pause_seconds_max",
-                GaugeMetricFamily,
-                "Longest collector pause, by generation.",
-                GC.max,
-            ),
-            (
-                "gc_pause_cpu_seconds_max",
-                GaugeMetricFamily,
-                "Longest pause in CPU time, by gen.",
-                GC.cpu_max,
-            ),
-        ):
-            by_gen = {str(g): values[g] for g in range(3)}
-            yield _labelled(family, f"mahjong_{name}", help_, "generation", by_gen)
+        yield from _gc_families()
         yield from _learned(learned)
         if self.archive_lag is not None:
             yield _gauge(
@@ -202,14 +175,29 @@ class Metrics:
         yield _gauge(
             "mahjong_loop_lag_seconds_max", "Latest event-loop wake-up seen.", self.loop_lag_max
         )
-        h = self.action_latency
-        cum = itertools.accumulate(h.counts[:-1])
-        yield HistogramMetricFamily(
-            "mahjong_action_seconds",
-            "Time from receiving a request to its commit.",
-            buckets=[*zip(map(floatToGoString, BUCKETS), cum, strict=True), ("+Inf", h.n)],
-            sum_value=h.total,
-        )
+        yield _histogram(self.action_latency)
+
+
+def _gc_families() -> Iterator[Metric]:
+    """The collector's counts and pauses, by generation (:data:`GC`)."""
+    for name, family, help_, values in (
+        ("gc_collections_total", CounterMetricFamily, "Garbage collections, by generation.", GC.count),
+        ("gc_pause_seconds_total", CounterMetricFamily, "Collector pause time, by generation.", GC.total),
+        ("gc_pause_seconds_max", GaugeMetricFamily, "Longest collector pause, by generation.", GC.max),
+        ("gc_pause_cpu_seconds_max", GaugeMetricFamily, "Longest pause in CPU time, by gen.", GC.cpu_max),
+    ):  # fmt: skip
+        by_gen = {str(g): values[g] for g in range(3)}
+        yield _labelled(family, f"mahjong_{name}", help_, "generation", by_gen)
+
+
+def _histogram(h: Histogram) -> Metric:
+    cum = itertools.accumulate(h.counts[:-1])
+    return HistogramMetricFamily(
+        "mahjong_action_seconds",
+        "Time from receiving a request to its commit.",
+        buckets=[*zip(map(floatToGoString, BUCKETS), cum, strict=True), ("+Inf", h.n)],
+        sum_value=h.total,
+    )
 
 
 class _Scrape:

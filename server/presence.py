@@ -81,35 +81,12 @@ class Presence:
         return ok
 
     async def _hello(self, conn: Conn, msg: m.Hello) -> bool:
-        rt, store, cfg = self.rt, self.rt.store, self.rt.cfg
-        name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
-        resumed = renamed = False
-        room_ids: list[str] = []  # a new player has none
-        if msg.token:
-            found = await store.resume_player(msg.token)
-            if found is None:
-                send_error(rt, conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
-                await flush_all([conn], 2.0)
-                await conn.close(CloseCode.BAD_TOKEN, "unknown token")
-                return False
-            pid, old_name, room_ids = found
-            token = msg.token
-            resumed = True
-            if name and name != old_name:
-                await store.set_player_name(pid, name)
-                renamed = True
-            else:
-                name = old_name
-        else:
-            name = name or "player"
-            pid, token = await store.new_player(name)
-        # one live connection per player on this process: the newest wins
-        for other in list(self.by_player.get(pid, ())):
-            other.closed = True
-            self.by_player[pid].discard(other)
-            for room in list(other.rooms):
-                self.feeds.drop(other, room)
-            await other.close(CloseCode.SUPERSEDED, "resumed on another connection")
+        rt, store = self.rt, self.rt.store
+        who = await self._identify(conn, msg)
+        if who is None:
+            return False
+        pid, token, name, room_ids, resumed, renamed = who
+        await self._supersede(pid)
         conn.player, conn.name = pid, name
         conn.sparse = bool(msg.sparse)
         rt.greeted(conn)
@@ -121,7 +98,63 @@ class Presence:
             # says hello again)
             with rt.redis_guard():
                 await store.note_online(pid, rt.proc_key)
-        lim = self.limits
+        self._welcome(conn, msg, pid, token, name, resumed, room_ids)
+        log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
+        attached = []
+        for room in room_ids:
+            if await self.feeds.attach(conn, room):
+                attached.append(room)
+            else:
+                await store.remove_player_room(pid, room)
+        if renamed:
+            for room in attached:
+                with contextlib.suppress(RoomError):
+                    await self.commits.mutate(room, lambda s: rooms.rename(s, pid, name))
+        await self.sync(pid, attached)
+        return True
+
+    async def _identify(
+        self, conn: Conn, msg: m.Hello
+    ) -> tuple[str, str, str, list[str], bool, bool] | None:
+        """Who says hello: (player id, token, name, their rooms, resumed, renamed) — a new
+        player, or the one the token names (None, the connection closed: an unknown token)."""
+        store = self.rt.store
+        name = rooms.clean_text(msg.name or "")[: m.NAME_MAX]
+        if not msg.token:
+            pid, token = await store.new_player(name or "player")
+            return pid, token, name or "player", [], False, False
+        found = await store.resume_player(msg.token)
+        if found is None:
+            send_error(self.rt, conn, ErrorCode.BAD_TOKEN, "unknown token", msg.id)
+            await flush_all([conn], 2.0)
+            await conn.close(CloseCode.BAD_TOKEN, "unknown token")
+            return None
+        pid, old_name, room_ids = found
+        if name and name != old_name:
+            await store.set_player_name(pid, name)
+            return pid, msg.token, name, room_ids, True, True
+        return pid, msg.token, old_name, room_ids, True, False
+
+    async def _supersede(self, pid: str) -> None:
+        """One live connection per player on this process: the newest wins."""
+        for other in list(self.by_player.get(pid, ())):
+            other.closed = True
+            self.by_player[pid].discard(other)
+            for room in list(other.rooms):
+                self.feeds.drop(other, room)
+            await other.close(CloseCode.SUPERSEDED, "resumed on another connection")
+
+    def _welcome(
+        self,
+        conn: Conn,
+        msg: m.Hello,
+        pid: str,
+        token: str,
+        name: str,
+        resumed: bool,
+        room_ids: list[str],
+    ) -> None:
+        cfg, lim = self.rt.cfg, self.limits
         conn.send(
             m.Welcome(
                 v=PROTOCOL_VERSION,
@@ -130,7 +163,7 @@ class Presence:
                 name=name,
                 resumed=resumed,
                 rooms=room_ids,
-                server=rt.server_id,
+                server=self.rt.server_id,
                 limits={
                     "max_frame_bytes": cfg.max_frame_bytes,
                     "hard_frame_bytes": cfg.hard_frame_bytes,
@@ -154,19 +187,6 @@ class Presence:
                 build=self.web_build() if msg.client_build is not None else None,
             )
         )
-        log.info("hello", extra={"player": pid, "resumed": resumed, "conn": conn.cid})
-        attached = []
-        for room in room_ids:
-            if await self.feeds.attach(conn, room):
-                attached.append(room)
-            else:
-                await store.remove_player_room(pid, room)
-        if renamed:
-            for room in attached:
-                with contextlib.suppress(RoomError):
-                    await self.commits.mutate(room, lambda s: rooms.rename(s, pid, name))
-        await self.sync(pid, attached)
-        return True
 
     async def sync(self, pid: str, room_list: list[str] | None = None) -> None:
         """Mark the player's seats away or back: back while any live process (this one or

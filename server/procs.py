@@ -89,26 +89,24 @@ def start_listening(
     names ``name``.
     """
 
-    def popen(err: int | IO[Any] | None) -> subprocess.Popen[str]:
-        return subprocess.Popen(
+    with contextlib.ExitStack() as stack:  # our copy of a stderr file: the child has its own
+        collected: IO[bytes] | None = None
+        err_to: int | IO[Any] | None
+        if isinstance(stderr, str):  # COLLECT
+            err_to = collected = stack.enter_context(tempfile.TemporaryFile())
+        elif isinstance(stderr, Path):
+            err_to = stack.enter_context(stderr.open("ab"))
+        else:
+            err_to = stderr
+        proc = subprocess.Popen(
             list(cmd),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=err,
+            stderr=err_to,
             cwd=cwd,
             env=env,
             text=True,
         )
-
-    with contextlib.ExitStack() as stack:  # our copy of a stderr file: the child has its own
-        collected: IO[bytes] | None = None
-        if isinstance(stderr, str):  # COLLECT
-            collected = stack.enter_context(tempfile.TemporaryFile())
-            proc = popen(collected)
-        elif isinstance(stderr, Path):
-            proc = popen(stack.enter_context(stderr.open("ab")))
-        else:
-            proc = popen(stderr)
         assert proc.stdout is not None
         first: queue.Queue[str] = queue.Queue()
         threading.Thread(target=_pump, args=(proc.stdout, first), daemon=True).start()
@@ -129,14 +127,21 @@ def start_listening(
             err = stderr.read_text(errors="replace")
         else:
             err = ""
+    raise _start_error(name, timeout, line, proc.returncode, err)
+
+
+def _start_error(
+    name: str, timeout: float, line: str | None, returncode: int | None, err: str
+) -> StartError:
+    """What went wrong at a start, with the end of what the process wrote on stderr."""
     if line is None:
         what = f"{name} printed no listening line within {timeout:g} s"
     elif line:
         what = f"{name} printed {line.strip()[:200]!r} instead of its listening line"
     else:
-        what = f"{name} exited with {proc.returncode} before listening"
+        what = f"{name} exited with {returncode} before listening"
     err = err.strip()[-4000:]
-    raise StartError(f"{what}: {err}" if err else what)
+    return StartError(f"{what}: {err}" if err else what)
 
 
 def server_command(*args: str) -> list[str]:
