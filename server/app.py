@@ -29,8 +29,7 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import bot_pool, facts, game, transport, web
-from server import frames as framing
+from server import bot_pool, game, transport, web
 from server.archive import archive_url
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
@@ -46,7 +45,7 @@ from server.memtrace import log_memory_top, tracing
 from server.metrics import Metrics
 from server.ops import Ops
 from server.presence import Presence
-from server.reconnect import Learned, Plan
+from server.reconnect import Learned
 from server.retention import Sweeper
 from server.rooms import Change
 from server.runtime import Runtime
@@ -185,28 +184,6 @@ class App:
     def members_here(self, room: str) -> set[str]:
         """Players connected to ``room`` on this process (the retention host)."""
         return self.presence.members_here(room)
-
-    def room_deadlines(self, state: JSON) -> list[facts.Deadline]:
-        return self.commits.room_deadlines(state)
-
-    def build_entry(
-        self, change: Change, now: int, deadlines: list[facts.Deadline] | None = None
-    ) -> JSON:
-        return self.commits.build_entry(change, now, deadlines)
-
-    def events_frame(
-        self,
-        room: str,
-        v: int,
-        entry: JSON,
-        seat: int | None,
-        prev: int | None = None,
-        events: list[JSON] | None = None,
-    ) -> bytes:
-        return framing.events_frame(room, v, entry, seat, prev, events)
-
-    def reconnect_plan(self, n: int, others: int = 0) -> Plan:
-        return self.stopping.reconnect_plan(n, others)
 
     # ------------------------------------------------------------------ lifecycle
 

@@ -1,4 +1,4 @@
-"""``App.events_frame`` builds the ``events`` wire dict directly (no message object): the
+"""``frames.events_frame`` builds the ``events`` wire dict directly (no message object): the
 bytes equal ``encode(m.Events(...).to_wire())`` with that seat's redacted events, legal
 actions and deadline and the table's public clocks, for every seat view, over the entries of a played game and entries
 carrying a lobby, chat and notice."""
@@ -11,6 +11,7 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import decode, encode
+from server import frames as framing
 from server import game
 from server.app import App
 from server.config import Config
@@ -42,8 +43,8 @@ def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> byt
 def test_events_frame_equals_the_message_encoding() -> None:
     app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
     joins, ch = started_room("zung-jung", 0, hands=1, turn_seconds=30)
-    entries = [app.build_entry(j, 0) for j in joins]
-    entries.append(app.build_entry(ch, 0))
+    entries = [app.commits.build_entry(j, 0) for j in joins]
+    entries.append(app.commits.build_entry(ch, 0))
     entries.append({**entries[-1], "chat": {"from": "p1", "text": "hi"}, "notice": {"x": 1}})
     s, entry = ch.state, entries[-2]
     rng = random.Random(3)
@@ -51,13 +52,13 @@ def test_events_frame_equals_the_message_encoding() -> None:
     while s["status"] == "playing" and len(entries) < 300:
         now += 10
         ch, _ = next_change(s, entry, rng, now)
-        entry = app.build_entry(ch, now)
+        entry = app.commits.build_entry(ch, now)
         entries.append(entry)
         s = ch.state
     assert any(e.get("legal") for e in entries) and any(e.get("deadlines") for e in entries)
     for v, entry in enumerate(entries):
         for seat in (None, 0, 1, 2, 3):
-            assert app.events_frame(ROOM, v, entry, seat) == _expected(ROOM, v, entry, seat)
+            assert framing.events_frame(ROOM, v, entry, seat) == _expected(ROOM, v, entry, seat)
 
 
 def test_seats_an_event_does_not_name_see_it_alike() -> None:
@@ -85,7 +86,6 @@ def test_shared_frames_equal_the_message_encoding_in_any_order() -> None:
     """The frame the seats an entry does not name share (``EntryFrames.frame``, one per
     view: ``frames.view_of``) is the bytes of each of them, whichever seat asks first, with
     ``prev`` or without, with the caller's visible events (``EntryFrames``) or not."""
-    from server import frames as framing
 
     entries = _entries("zung-jung", 5, n=400, claim_seconds=0)
     rng = random.Random(7)

@@ -235,14 +235,14 @@ def test_a_graceful_stop_spreads_the_reconnects_over_a_window():
     from server.config import Config
 
     app = App(Config(reconnect_after_seconds=2.0, reconnect_rate=1000.0), None)  # type: ignore[arg-type]
-    delays = app.reconnect_plan(4000).delays(4000, random.Random())
+    delays = app.stopping.reconnect_plan(4000).delays(4000, random.Random())
     assert len(delays) == 4000 and all(2000 <= d <= 6000 for d in delays)
     per_second = [
         sum(1 for d in delays if 2000 + 1000 * k <= d < 3000 + 1000 * k) for k in range(4)
     ]
     assert all(800 <= n <= 1200 for n in per_second), per_second  # even, not all at once
     still = App(Config(reconnect_rate=0), None)  # type: ignore[arg-type]
-    assert still.reconnect_plan(3).delays(3, random.Random()) == [1000] * 3
+    assert still.stopping.reconnect_plan(3).delays(3, random.Random()) == [1000] * 3
 
 
 def documented_metrics() -> dict[str, tuple[str, set[str], bool]]:

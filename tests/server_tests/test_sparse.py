@@ -17,6 +17,7 @@ import msgpack
 import pytest
 
 from loadtest.selfplay import next_change, started_room
+from server import frames
 from server.app import App, quiet, visible_events
 from server.config import Config
 from server_tests.helpers import FAST_ONE_HAND, Player, read_log, setup_table
@@ -43,12 +44,12 @@ def _entries(
     _, ch = started_room(
         ruleset, 0, hands=3, turn_seconds=30, claim_seconds=claim_seconds, wall_seed=wall_seed
     )
-    entries = [app.build_entry(ch, 0)]
+    entries = [app.commits.build_entry(ch, 0)]
     s, rng, now = ch.state, random.Random(seed), 0
     while s["status"] == "playing" and len(entries) < n:
         now += 100
         ch, _ = next_change(s, entries[-1], rng, now, wall_seed=wall_seed)
-        entries.append(app.build_entry(ch, now))
+        entries.append(app.commits.build_entry(ch, now))
         s = ch.state
     return entries
 
@@ -64,14 +65,13 @@ def _client_view(frames: list[JSON]) -> tuple[list[JSON], Any, Any]:
 @pytest.mark.parametrize("ruleset", ["zung-jung", "hk-tw16"])
 def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
     entries = _entries(ruleset, seed=7, n=500)
-    app = App(Config(), None)  # type: ignore[arg-type]
     skipped = unasked = 0
     for view in VIEWS:
         dense: list[JSON] = []
         sparse: list[JSON] = []
         last_sent = 0
         for v, entry in enumerate(entries, start=1):
-            frame = msgpack.unpackb(app.events_frame("r_1", v, entry, view))
+            frame = msgpack.unpackb(frames.events_frame("r_1", v, entry, view))
             before = entries[v - 2] if v > 1 else None
             if view is not None and before is not None and before["legal"].get(str(view)) == []:
                 # the server's pass for a seat it did not ask (no choice), mid-window: its
@@ -87,8 +87,8 @@ def test_a_sparse_client_knows_what_a_dense_one_knows(ruleset: str) -> None:
             if before is not None and quiet(entry, before, view):
                 skipped += 1
             else:
-                raw = app.events_frame("r_1", v, entry, view, last_sent)
-                assert app.events_frame("r_1", v, entry, view, last_sent, seen) == raw
+                raw = frames.events_frame("r_1", v, entry, view, last_sent)
+                assert frames.events_frame("r_1", v, entry, view, last_sent, seen) == raw
                 frame = msgpack.unpackb(raw)
                 assert frame["prev"] == last_sent and frame["seq"] == v
                 sparse.append(frame)
