@@ -156,8 +156,12 @@ def test_no_process_outlives_a_failed_step_by_5_s(tmp_path: Path) -> None:
     assert not late, late
 
 
+#: (the signals start at their default: a run under ``nohup`` inherits SIGHUP ignored, and a
+#: run that ignores a signal is not stopped by it, so leftovers leaves it alone)
 SIGNALLED = """
-import subprocess, sys, time
+import signal, subprocess, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_DFL)
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 import leftovers
 p = subprocess.Popen(["sleep", "600"])
 leftovers.track(p)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from scoring import decompose
+from server import frames as framing
 from server.app import App
 from server.config import Config
 from server_tests.test_sparse import VIEWS, _entries
@@ -44,7 +45,7 @@ def test_playing_and_framing_make_no_cycles(ruleset: str) -> None:
         entries = _entries(ruleset, seed=11, n=300, app=app)
         for v, entry in enumerate(entries, start=1):
             for view in VIEWS:
-                app.events_frame("r_1", v, entry, view)
+                framing.events_frame("r_1", v, entry, view)
 
     assert cyclic_garbage(play) == Counter()
 
