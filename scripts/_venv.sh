@@ -49,7 +49,8 @@ fi
 # fails, the pure modules run (scripts/test fails instead: it expects what it can build).
 # How the caller waits for it:
 # - _VENV_BUILD_BACKGROUND=1 (scripts/test): the build runs in the background while the
-#   caller goes on; NATIVE_BUILD_PID is then the job to wait for.
+#   caller goes on; NATIVE_BUILD_PID is then the job to wait for (and the id of its process
+#   group, to stop it with if the caller exits before it is done).
 # - _VENV_BUILD_DETACHED=1 (scripts/serve): the build runs detached, at a low priority, and
 #   outlives the caller; this start runs the pure modules and the next start the compiled
 #   ones (a half-done build is never used: mahjong_native/build.py swaps it in whole).
@@ -79,7 +80,9 @@ if python -m mahjong_native.build --wanted >/dev/null 2>&1 \
     _venv_say "compiling the hot paths (mypyc; a few minutes, once per change of their sources;" \
       "MAHJONG_NO_COMPILE=1 skips it)"
     if [ -n "${_VENV_BUILD_BACKGROUND:-}" ]; then
-      flock .venv/native-build.lock bash -c "$(declare -f _native_build); _native_build" &
+      # (a session and process group of its own: a caller that exits early stops the
+      # whole build, compilers included, with kill -- -$NATIVE_BUILD_PID; scripts/test)
+      setsid flock .venv/native-build.lock bash -c "$(declare -f _native_build); _native_build" &
       NATIVE_BUILD_PID=$!
     else
       flock .venv/native-build.lock bash -c "$(declare -f _native_build); _native_build"
