@@ -218,13 +218,18 @@ class TimerTick:
     def step(self, state: JSON, answers: game_room.Answers) -> Change | None:
         # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
         # claim window's automatic passes) choose nothing (see off_loop)
-        rng = random.Random(secrets.randbits(64))
+        return self._tick(state, answers, random.Random(secrets.randbits(64)))
+
+    def _tick(
+        self, state: JSON, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
+    ) -> Change | None:
         return game_room.tick(
             state,
             self.t,
             self.rt.grace_ms,
             self.rt.cfg.bot_delay_ms,
             rng,
+            max_steps=max_steps,
             bot_budget_s=self.budget,
             answers=answers,
         )
@@ -263,16 +268,7 @@ class TimerTick:
             return await asyncio.to_thread(self.step, state, answers)
         # one step: a bot due after it (bot delay 0) waits for the next fire, which
         # sends it to the worker process; no bot chooses, so no seeded generator
-        return game_room.tick(
-            state,
-            self.t,
-            self.rt.grace_ms,
-            self.rt.cfg.bot_delay_ms,
-            _NO_CHOICE,
-            max_steps=1,
-            bot_budget_s=self.budget,
-            answers=answers,
-        )
+        return self._tick(state, answers, _NO_CHOICE, max_steps=1)
 
     async def in_bot_process(
         self, state: JSON, answers: game_room.Answers

@@ -300,21 +300,21 @@ class Archiver:
         record joins the stretches those hands kept with the entries read now: each entry
         is read from Redis once; if a hand kept no stretch (written by an older process),
         the game is read whole again."""
-        if g.continues is None:
-            record = game_record(g)
-            await archive.put_hands(hand_records(g, logs=False))
-            if record is not None:
-                await archive.put_game(record)
+        if g.continues is not None:
+            await archive.put_hands(hand_records(g))
+            start = await self.store.read_log(
+                room, g.first_version, g.first_version, keep=KEPT_KEYS
+            )
+            record = game_record(g, start[0][1]) if start else None
+            if record is not None and await archive.put_game(record, joined=True):
                 self.archived_games += 1
-            return
-        await archive.put_hands(hand_records(g))
-        start = await self.store.read_log(room, g.first_version, g.first_version, keep=KEPT_KEYS)
-        record = game_record(g, start[0][1]) if start else None
-        if record is not None and await archive.put_game(record, joined=True):
-            self.archived_games += 1
-            return
-        whole = split_games(room, await self.read_from(room, g.first_version))
-        record = game_record(whole[0]) if whole else None
+                return
+            whole = split_games(room, await self.read_from(room, g.first_version))
+            if not whole:
+                return
+            g = whole[0]
+        record = game_record(g)
+        await archive.put_hands(hand_records(g, logs=False))
         if record is not None:
             await archive.put_game(record)
             self.archived_games += 1

@@ -143,7 +143,7 @@ async def put_game(db: Db, g: GameRecord, joined: bool = False) -> bool:
     when they cannot be joined."""
     seats = [{"seat": s.seat, "player": s.player, "name": s.name, "bot": s.bot} for s in g.seats]
     async with db.transaction():
-        if await db.fetch("SELECT 1 FROM games WHERE game_id = ?", (g.game_id,)):
+        if await has_game(db, g.game_id):
             return True
         log = await joined_log(db, g) if joined else _j(g.log)
         if log is None:
