@@ -142,6 +142,24 @@ def create_options(args: argparse.Namespace) -> dict[str, object]:
     return options
 
 
+# options whose value may begin with '-' (a token is URL-safe base64: 1 in 64 begins with it),
+# which argparse would take for an option of its own ("expected one argument")
+VALUE_OPTIONS = ("--token",)
+
+
+def glue_values(argv: list[str]) -> list[str]:
+    """``--token -abc`` as ``--token=-abc``, so a value that begins with '-' is read as one."""
+    out: list[str] = []
+    it = iter(argv)
+    for a in it:
+        if a in VALUE_OPTIONS:
+            value = next(it, None)
+            out.append(a if value is None else f"{a}={value}")
+        else:
+            out.append(a)
+    return out
+
+
 def replay_main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(
         prog="mahjong-cli replay", description="Step through a finished game's log."
@@ -155,7 +173,7 @@ def replay_main(argv: list[str]) -> int:
     p.add_argument("--plain", action="store_true", help="plain-text tiles")
     add_lang(p)
     p.add_argument("--no-colour", "--no-color", dest="colour", action="store_false")
-    args = p.parse_args(argv)
+    args = p.parse_args(glue_values(argv))
     set_lang(args.lang)
     from clients.cli.replay import ReplayApp, ReplayError, load
 
@@ -184,7 +202,7 @@ def games_main(argv: list[str]) -> int:
     )
     p.add_argument("--token-file", type=Path, default=None, help="where resume tokens are kept")
     add_lang(p)
-    args = p.parse_args(argv)
+    args = p.parse_args(glue_values(argv))
     set_lang(args.lang)
     from clients.cli.games import http_base, lines, room_games
     from clients.cli.replay import ReplayError

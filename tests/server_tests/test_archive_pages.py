@@ -147,7 +147,7 @@ def cli_games(port: int, room: str, token: str) -> list[str]:
     """What ``mahjong-cli games ROOM --url ws://… --token …`` prints, line by line."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        rc = cli_main(["games", room, "--url", f"ws://127.0.0.1:{port}", f"--token={token}"])
+        rc = cli_main(["games", room, "--url", f"ws://127.0.0.1:{port}", "--token", token])
     assert rc == 0
     return out.getvalue().splitlines()
 

@@ -13,6 +13,7 @@ import {
 } from "../protocol/types";
 import { errorText, t } from "../i18n";
 import { answeredThrough, applyEvents, fromSnapshot, type RoomModel } from "../state/reducer";
+import { clockOffset } from "./clock";
 
 export type Status = "connecting" | "online" | "reconnecting" | "restarting" | "replaced";
 
@@ -262,7 +263,7 @@ export class Client {
         });
         const t = Date.now();
         void this.request({ type: "ping", t }).then((p) => {
-          if (p.type === "pong" && p.server_ms) this.set({ offset: p.server_ms - (t + Date.now()) / 2 });
+          if (p.type === "pong" && p.server_ms) this.set({ offset: clockOffset(t, Date.now(), p.server_ms) });
         });
         if (this.wantRoomCode && this.hasName) {
           const code = this.wantRoomCode;

@@ -8,14 +8,18 @@ export function useClient(client: Client): AppState {
   return client.state;
 }
 
-/** Re-render every `ms` while mounted (countdowns). */
+/**
+ * Re-render every `ms` while mounted (countdowns), and return the time of this render. The
+ * time is read when the component renders, not when the timer last fired: a render caused by
+ * something else (a new deadline) must not count from a time up to `ms` old.
+ */
 export function useTick(ms: number): number {
-  const [now, setNow] = useState(Date.now());
+  const [, bump] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), ms);
+    const t = setInterval(() => bump((n) => n + 1), ms);
     return () => clearInterval(t);
   }, [ms]);
-  return now;
+  return Date.now();
 }
 
 /** Re-render (the whole tree below) when the page's language changes. */

@@ -5,17 +5,18 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { RoomModel } from "../state/reducer";
 import { t } from "../i18n";
 import { useTick } from "./hooks";
+import { secondsLeft } from "../net/clock";
 import { play, setSound, soundOn } from "./sound";
 
 /** The public clocks of one seat: "12 s to play", "away: a bot plays in 40 s". */
 export function SeatClock({ room, seat, offset }: { room: RoomModel; seat: number; offset: number }) {
-  const now = useTick(500) + offset;
+  const now = useTick(500);
   const mine = room.clocks.filter((c) => c.seat === seat);
   if (!mine.length) return null;
   return (
     <>
       {mine.map((c) => {
-        const secs = Math.max(0, Math.ceil((c.at - now) / 1000));
+        const secs = secondsLeft(c.at, now, offset);
         const text = c.kind === "turn" ? t.turnClock(secs) : t.botIn(secs);
         return (
           <span key={c.kind} class={`clock clock-${c.kind}`} data-testid="seat-clock" data-kind={c.kind} role="timer" aria-label={text}>

@@ -16,6 +16,7 @@ import { discardClicked, riverGrew } from "./perf";
 import { seatWords } from "./seat";
 import { SeatClock, SoundSwitch, useSignals } from "./signals";
 import { MeldView, Tile } from "./tile";
+import { secondsLeft } from "../net/clock";
 
 type WindCode = "we" | "ws" | "ww" | "wn";
 const WIND_ZH: Record<string, string> = { we: "東", ws: "南", ww: "西", wn: "北" };
@@ -375,10 +376,10 @@ function River({ room, seat, where }: { room: RoomModel; seat: number; where: st
 }
 
 function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar?: boolean }) {
-  const now = useTick(250) + offset;
+  const now = useTick(250);
   if (!room.deadline) return null;
-  const left = Math.max(0, room.deadline - now);
-  const secs = Math.ceil(left / 1000);
+  const left = Math.max(0, room.deadline - (now + offset));
+  const secs = secondsLeft(room.deadline, now, offset);
   if (bar) {
     const total = (room.lobby.options.claim_seconds as number | undefined) ?? 10;
     return (
