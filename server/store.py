@@ -89,7 +89,6 @@ from server.store_base import (
     room_of_channel,
     token_hash,
     unpack,
-    unpack_maps,
 )
 from server.store_players import PlayerStore
 from server.store_rooms import RoomRegistry
@@ -282,16 +281,17 @@ class Store(PlayerStore, RoomRegistry):
         return int(raw[0] or 0), int(raw[1] or 0)
 
     async def read_log(
-        self,
-        room: str,
-        start: int,
-        end: int | None = None,
-        count: int | None = None,
-        keep: frozenset[str] | None = None,
+        self, room: str, start: int, end: int | None = None, count: int | None = None
     ) -> list[tuple[int, JSON]]:
         """The room's log entries from version ``start`` to ``end`` (the last when None), at
-        most ``count``; with ``keep``, each entry holds only those keys (the others are
-        skipped unread)."""
+        most ``count``."""
+        return [(v, unpack(d)) for v, d in await self.read_log_packed(room, start, end, count)]
+
+    async def read_log_packed(
+        self, room: str, start: int, end: int | None = None, count: int | None = None
+    ) -> list[tuple[int, bytes]]:
+        """:meth:`read_log`'s entries as stored (msgpack maps), not unpacked: the archive's
+        reads (server/archive/scan.py)."""
         lo, hi = f"{start}-1", "+" if end is None else f"{end}-1"
         rows: list[tuple[int, bytes]] = []
         if self.commits is not None:  # on the pipelined connection (no pool): raw replies
@@ -302,10 +302,7 @@ class Store(PlayerStore, RoomRegistry):
         else:
             for entry_id, fields in await self.r.xrange(k_log(room), min=lo, max=hi, count=count):
                 rows.append((int(entry_id.split(b"-")[0]), fields[b"d"]))
-        if keep is not None:
-            entries = unpack_maps([d for _, d in rows], keep)
-            return [(v, e) for (v, _), e in zip(rows, entries, strict=True)]
-        return [(v, unpack(d)) for v, d in rows]
+        return rows
 
     async def reindex_timer(self, room: str) -> None:
         """:meth:`reindex_timers` for one room."""

@@ -106,26 +106,6 @@ def unpack(data: bytes) -> Any:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
 
 
-def unpack_maps(blobs: list[bytes], keep: frozenset[str]) -> list[JSON]:
-    """Each of ``blobs`` (msgpack maps with string keys) with only the keys in ``keep``: the
-    other values are skipped without being built (the archive's reads of the log, whose
-    entries carry every pending seat's legal actions: about half the cost of unpacking them
-    whole)."""
-    u = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=0)
-    out = []
-    for blob in blobs:
-        u.feed(blob)
-        entry: JSON = {}
-        for _ in range(u.read_map_header()):
-            key = u.unpack()
-            if key in keep:
-                entry[key] = u.unpack()
-            else:
-                u.skip()
-        out.append(entry)
-    return out
-
-
 def expire_room_keys(p: Any, room: str, ttl_seconds: float) -> None:
     """Queue on pipeline ``p`` the expiry of the room's own keys (state, log, client seqs,
     patches, held answers)."""

@@ -33,13 +33,13 @@ from typing import Any
 
 from server.archive import OFF, Archive, open_archive
 from server.archive.records import (
-    KEPT_KEYS,
     GameLog,
     game_record,
     hand_records,
     last_hand_end,
     split_games,
 )
+from server.archive.scan import Entry, scan
 from server.metrics import Metrics
 from server.rooms import JSON, game_id_of
 from server.store import Store
@@ -91,7 +91,8 @@ return 0
 
 
 def closes(entry: JSON) -> bool:
-    """Whether a log entry closes its room (a leave, a kick or the sweeper's close)."""
+    """Whether a log entry closes its room (a leave, a kick or the sweeper's close); ``entry``:
+    the entry, or an :class:`Entry`'s ``head``."""
     return bool((entry.get("lobby") or {}).get("status") == "closed")
 
 
@@ -302,10 +303,8 @@ class Archiver:
         the game is read whole again."""
         if g.continues is not None:
             await archive.put_hands(hand_records(g))
-            start = await self.store.read_log(
-                room, g.first_version, g.first_version, keep=KEPT_KEYS
-            )
-            record = game_record(g, start[0][1]) if start else None
+            start = scan(await self.store.read_log_packed(room, g.first_version, g.first_version))
+            record = game_record(g, start[0]) if start else None
             if record is not None and await archive.put_game(record, joined=True):
                 self.archived_games += 1
                 return
@@ -335,16 +334,17 @@ class Archiver:
             if int(at) > pos:
                 start, continues = int(at), (pos, gid)
         entries = await self.read_from(room, start)
-        closed = any(closes(e) for _, e in entries)
+        closed = any(closes(e.head) for e in entries)
         games = split_games(room, entries, continues)
-        return games, entries[-1][0] + 1 if entries else start, closed
+        return games, entries[-1].version + 1 if entries else start, closed
 
-    async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
-        """The room's log from ``start`` on, the fields the archive keeps only."""
-        out: list[tuple[int, JSON]] = []
+    async def read_from(self, room: str, start: int) -> list[Entry]:
+        """The room's log from ``start`` on, as the archive reads it (server/archive/scan.py:
+        the kept fields packed, not unpacked)."""
+        out: list[Entry] = []
         while True:
-            rows = await self.store.read_log(room, start, count=LOG_CHUNK, keep=KEPT_KEYS)
-            out.extend(rows)
+            rows = await self.store.read_log_packed(room, start, count=LOG_CHUNK)
+            out.extend(scan(rows))
             if len(rows) < LOG_CHUNK:
                 return out
             start = rows[-1][0] + 1

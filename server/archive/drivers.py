@@ -28,7 +28,7 @@ import aiosqlite
 import asyncpg
 
 #: a value a query takes or returns
-Value = str | int | float | bool | None
+Value = str | int | float | bool | bytes | None
 Row = tuple[Value, ...]
 
 #: how long an SQLite connection waits for another process's write lock (ms)

@@ -6,7 +6,8 @@ after the other; a game begins at an entry of kind ``start`` (its ``lobby`` name
 id, rule set, options and seats) and ends at the entry whose notice is ``game_over`` (its
 summary: final scores and the whole ledger). Each hand ends with a ``hand_ended`` event,
 after the ``hand_won`` event of a win (winners, breakdown and payments) or a ``hand_drawn``.
-No I/O here: :mod:`server.archive.archiver` reads the log and writes what this returns.
+No I/O here: :mod:`server.archive.archiver` reads the log (as :mod:`server.archive.scan`'s
+entries: the kept fields packed, a few decoded) and writes what this returns.
 """
 
 from __future__ import annotations
@@ -14,12 +15,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-JSON = dict[str, Any]
+from server.archive.scan import KEPT, KEPT_KEYS, Entry, events_of
 
-#: the fields of a log entry the archive keeps for a replay (not the seats' legal actions,
-#: deadlines or chat: what happened, not what could have); the archiver reads only these
-KEPT = ("t", "kind", "actor", "actions", "events", "lobby", "notice")
-KEPT_KEYS = frozenset(KEPT)
+__all__ = ["KEPT", "KEPT_KEYS", "GameLog", "GameRecord", "HandRecord", "Seat"]
+
+JSON = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,10 +41,11 @@ class HandRecord:
     scores: list[int]  # every seat's score after the hand
     winners: list[JSON]  # hand_won's winners: seat, scored hand, breakdown, payments
     how: str | None  # hand_won's how (self_drawn, discard...); None on a draw
-    #: the hand's stretch of the game's log (KEPT fields): the entries after the end of the
-    #: hand before (or from the game's start) to its own end, kept until the game's record
-    #: joins them; None: not kept (the game's record holds them, or not read back)
-    log: list[JSON] | None = None
+    #: the hand's stretch of the game's log, packed (its entries' KEPT maps one after the
+    #: other: :mod:`server.archive.scan`): the entries after the end of the hand before (or
+    #: from the game's start) to its own end, kept until the game's record joins them;
+    #: None: not kept (the game's record holds them, or not read back)
+    log: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,10 @@ class GameRecord:
     scores: list[int]
     summary: JSON  # the game_over notice's summary (ledger, last result)
     log: list[JSON] = field(default_factory=list)  # the game's log entries (KEPT fields)
+    #: the log packed as the archiver read it (its entries' KEPT maps one after the other;
+    #: only the entries after the last hand when the archive joins the hands' stretches);
+    #: None: :attr:`log` is written, packed then. Never read back (reads give ``log``)
+    packed: bytes | None = field(default=None, compare=False)
 
     @property
     def actions(self) -> list[JSON]:
@@ -77,7 +82,7 @@ class GameLog:
 
     room: str
     first_version: int  # the version of its start entry
-    entries: list[tuple[int, JSON]] = field(default_factory=list)
+    entries: list[Entry] = field(default_factory=list)
     last_version: int = 0
     #: a stretch that continues a game whose start was read before (its hands only): the
     #: game's id, which its lobby would give; None for a stretch from the game's start
@@ -85,11 +90,11 @@ class GameLog:
 
     @property
     def finished(self) -> bool:
-        return bool(self.entries) and _is_game_over(self.entries[-1][1])
+        return bool(self.entries) and _is_game_over(self.entries[-1])
 
     @property
     def lobby(self) -> JSON:
-        return dict(self.entries[0][1].get("lobby") or {})
+        return dict(self.entries[0].head.get("lobby") or {})
 
     @property
     def game_id(self) -> str:
@@ -100,15 +105,15 @@ class GameLog:
         return str(gid) if gid else f"{self.room}-{lobby.get('game_no', 0)}"
 
 
-def _is_game_over(entry: JSON) -> bool:
-    notice = entry.get("notice") or {}
+def _is_game_over(entry: Entry) -> bool:
+    notice = entry.head.get("notice") or {}
     return bool(notice.get("type") == "game_over")
 
 
 def split_games(
-    room: str, entries: list[tuple[int, JSON]], continues: tuple[int, str] | None = None
+    room: str, entries: list[Entry], continues: tuple[int, str] | None = None
 ) -> list[GameLog]:
-    """The games in a stretch of a room's log (``(version, entry)`` in order); entries
+    """The games in a stretch of a room's log (in order); entries
     before the first ``start`` (the lobby, or the end of a game before the stretch) and
     between games are not part of any — unless the stretch ``continues`` a game: then
     they are that game's (``(its start's version, its id)``; its hands, not its record)."""
@@ -117,29 +122,21 @@ def split_games(
     if continues is not None:
         current = GameLog(room, continues[0], continues=continues[1])
         games.append(current)
-    for version, entry in entries:
-        if entry.get("kind") == "start":
-            current = GameLog(room, version)
+    for entry in entries:
+        if entry.head.get("kind") == "start":
+            current = GameLog(room, entry.version)
             games.append(current)
         if current is None:
             continue
-        current.entries.append((version, entry))
-        current.last_version = version
+        current.entries.append(entry)
+        current.last_version = entry.version
         if _is_game_over(entry):
             current = None
     return games
 
 
-def kept(entry: JSON) -> JSON:
-    """The fields of a log entry the archive keeps (:data:`KEPT`): the entry itself when
-    it holds no other (as the archiver reads them)."""
-    if entry.keys() <= KEPT_KEYS:
-        return entry
-    return {k: entry[k] for k in KEPT if k in entry}
-
-
-def _ends_hand(entry: JSON) -> bool:
-    return any(ev.get("type") == "hand_ended" for ev in entry.get("events") or [])
+def _ends_hand(entry: Entry) -> bool:
+    return any(ev.get("type") == "hand_ended" for ev in events_of(entry))
 
 
 def hand_records(game: GameLog, logs: bool = True) -> list[HandRecord]:
@@ -147,11 +144,11 @@ def hand_records(game: GameLog, logs: bool = True) -> list[HandRecord]:
     of the log (``game`` starts at the game's start or right after a hand's end: a mark)."""
     out: list[HandRecord] = []
     won: JSON | None = None
-    stretch: list[JSON] = []
-    for _, entry in game.entries:
+    stretch: list[bytes] = []
+    for entry in game.entries:
         if logs:
-            stretch.append(kept(entry))
-        for ev in entry.get("events") or []:
+            stretch.append(entry.packed)
+        for ev in events_of(entry):
             kind = ev.get("type")
             if kind == "hand_won":
                 won = ev
@@ -161,11 +158,11 @@ def hand_records(game: GameLog, logs: bool = True) -> list[HandRecord]:
                         game_id=game.game_id,
                         hand=int(ev["hand"]),
                         result=str(ev["result"]),
-                        ended_ms=int(entry.get("t") or 0),
+                        ended_ms=int(entry.head.get("t") or 0),
                         scores=[int(x) for x in ev["scores"]],
                         winners=list(won["winners"]) if won else [],
                         how=str(won["how"]) if won else None,
-                        log=stretch if logs else None,
+                        log=b"".join(stretch) if logs else None,
                     )
                 )
                 won = None
@@ -174,16 +171,16 @@ def hand_records(game: GameLog, logs: bool = True) -> list[HandRecord]:
     return out
 
 
-def tail_log(game: GameLog) -> list[JSON]:
-    """The entries of ``game`` after its last hand's end (KEPT fields): with the hands'
-    stretches (:func:`hand_records`), the game's whole log."""
-    out: list[JSON] = []
-    for _, entry in reversed(game.entries):
+def tail_log(game: GameLog) -> bytes:
+    """The entries of ``game`` after its last hand's end, packed: with the hands' stretches
+    (:func:`hand_records`), the game's whole log."""
+    out: list[bytes] = []
+    for entry in reversed(game.entries):
         if _ends_hand(entry):
             break
-        out.append(kept(entry))
+        out.append(entry.packed)
     out.reverse()
-    return out
+    return b"".join(out)
 
 
 def seats_of(lobby: JSON) -> list[Seat]:
@@ -197,13 +194,13 @@ def seats_of(lobby: JSON) -> list[Seat]:
 
 def last_hand_end(game: GameLog) -> int | None:
     """The version of the last entry of ``game`` in which a hand ended (None: none did)."""
-    for version, entry in reversed(game.entries):
+    for entry in reversed(game.entries):
         if _ends_hand(entry):
-            return version
+            return entry.version
     return None
 
 
-def game_record(game: GameLog, start: JSON | None = None) -> GameRecord | None:
+def game_record(game: GameLog, start: Entry | None = None) -> GameRecord | None:
     """The record of ``game`` once it is over, else None. Read from its start, the record
     holds the whole log. A stretch that continues a game from its last archived hand needs
     the game's ``start`` entry (else None) and its record's log is the stretch's tail only
@@ -212,12 +209,12 @@ def game_record(game: GameLog, start: JSON | None = None) -> GameRecord | None:
     if not game.finished or (game.continues is not None and start is None):
         return None
     if start is None:
-        start = game.entries[0][1]
-        log = [kept(e) for _, e in game.entries]
+        start = game.entries[0]
+        packed = b"".join(e.packed for e in game.entries)
     else:
-        log = tail_log(game)
-    lobby = dict(start.get("lobby") or {})
-    end = game.entries[-1][1]
+        packed = tail_log(game)
+    lobby = dict(start.head.get("lobby") or {})
+    end = game.entries[-1].head
     summary = dict((end.get("notice") or {}).get("summary") or {})
     options = dict(lobby.get("options") or {})
     return GameRecord(
@@ -228,10 +225,10 @@ def game_record(game: GameLog, start: JSON | None = None) -> GameRecord | None:
         options=options,
         public=bool(options.get("public")),
         seats=seats_of(lobby),
-        started_ms=int(start.get("t") or 0),
+        started_ms=int(start.head.get("t") or 0),
         finished_ms=int(end.get("t") or 0),
         hands_played=int(summary.get("hands_played") or 0),
         scores=[int(x) for x in summary.get("scores") or []],
         summary=summary,
-        log=log,
+        packed=packed,
     )

@@ -4,7 +4,8 @@ migrations that run at start (:func:`migrate`).
 Every write is keyed (a game by its id, a hand by game id and number, a seat by game id and
 seat) and is an ``INSERT … ON CONFLICT DO NOTHING``: writing the same game or hand again,
 from this process or another, changes nothing. JSON values are stored as text (the same on
-both databases; the archive never queries inside them).
+both databases; the archive never queries inside them); logs are stored packed (msgpack, as
+Redis holds them: BLOB on SQLite, BYTEA on PostgreSQL; revision 5).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from server.archive.drivers import Db, Row, Value
 from server.archive.records import GameRecord, HandRecord, Seat
+from server.archive.scan import pack_log, unpack_log
 
 #: the schema's revisions, in order: each a list of statements run in one transaction
 MIGRATIONS: list[list[str]] = [
@@ -61,6 +63,10 @@ MIGRATIONS: list[list[str]] = [
     [  # 4: each hand's stretch of the log, kept until its game's record joins them
         "ALTER TABLE hands ADD COLUMN log TEXT",
     ],
+    [  # 5: logs kept packed (msgpack, as Redis holds them): a game's, a hand's stretch
+        "ALTER TABLE games ADD COLUMN packed BLOB",
+        "ALTER TABLE hands ADD COLUMN packed BLOB",
+    ],
 ]
 
 #: the newest revision
@@ -87,11 +93,16 @@ async def migrate(db: Db, to: int = HEAD) -> int:
             if now >= to:
                 return now
             for stmt in MIGRATIONS[now]:
-                await db.execute(stmt)
+                await db.execute(_in_dialect(stmt, db.dialect))
             if now == 0:
                 await db.execute("INSERT INTO archive_schema (revision) VALUES (?)", (1,))
             else:
                 await db.execute("UPDATE archive_schema SET revision = ?", (now + 1,))
+
+
+def _in_dialect(stmt: str, dialect: str) -> str:
+    """A migration's statement for the database: PostgreSQL's type of bytes is BYTEA."""
+    return stmt.replace(" BLOB", " BYTEA") if dialect == "postgresql" else stmt
 
 
 def _j(value: object) -> str:
@@ -102,8 +113,8 @@ async def put_hands(db: Db, hands: list[HandRecord]) -> None:
     async with db.transaction():
         for h in hands:
             await db.execute(
-                "INSERT INTO hands (game_id, hand, result, how, ended_ms, scores, winners, log) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                "INSERT INTO hands (game_id, hand, result, how, ended_ms, scores, winners, "
+                "packed) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (
                     h.game_id,
                     h.hand,
@@ -112,46 +123,50 @@ async def put_hands(db: Db, hands: list[HandRecord]) -> None:
                     h.ended_ms,
                     _j(h.scores),
                     _j(h.winners),
-                    None if h.log is None else _j(h.log),
+                    h.log,
                 ),
             )
 
 
-async def joined_log(db: Db, g: GameRecord) -> str | None:
-    """The game's whole log as JSON text: its hands' kept stretches (in order) and then
-    ``g.log`` (the entries after its last hand), joined as text, not parsed again. None when
-    a hand of the game is missing or kept no stretch (written before revision 4, or by an
-    older process): the caller reads the game whole instead."""
+async def joined_log(db: Db, g: GameRecord) -> bytes | None:
+    """The game's whole log, packed: its hands' kept stretches (in order) and then
+    ``g.packed`` (the entries after its last hand), joined as bytes, not unpacked. None when
+    a hand of the game is missing or kept no packed stretch (written before revision 5, or
+    by an older process): the caller reads the game whole instead."""
     rows = await db.fetch(
-        "SELECT hand, log FROM hands WHERE game_id = ? ORDER BY hand", (g.game_id,)
+        "SELECT hand, packed FROM hands WHERE game_id = ? ORDER BY hand", (g.game_id,)
     )
     if [int(r[0] or 0) for r in rows] != list(range(g.hands_played)):
         return None
     parts = []
-    for _, text in rows:
-        if text is None:
+    for _, packed in rows:
+        if not isinstance(packed, bytes):
             return None
-        parts.append(str(text)[1:-1])
-    parts.append(_j(g.log)[1:-1])
-    return "[" + ",".join(p for p in parts if p) + "]"
+        parts.append(packed)
+    parts.append(g.packed or b"")
+    return b"".join(parts)
 
 
 async def put_game(db: Db, g: GameRecord, joined: bool = False) -> bool:
     """Keep the finished game ``g`` (once: a game kept already is left as it is) and drop
-    its hands' stretches. ``joined``: ``g.log`` is the entries after its last hand only and
-    the hands' stretches come before it (:func:`joined_log`); False, with nothing written,
-    when they cannot be joined."""
+    its hands' stretches. ``joined``: ``g.packed`` is the entries after its last hand only
+    and the hands' stretches come before it (:func:`joined_log`); False, with nothing
+    written, when they cannot be joined. The log is kept packed (revision 5); the column
+    ``log`` of before it is left empty."""
     seats = [{"seat": s.seat, "player": s.player, "name": s.name, "bot": s.bot} for s in g.seats]
     async with db.transaction():
         if await has_game(db, g.game_id):
             return True
-        log = await joined_log(db, g) if joined else _j(g.log)
-        if log is None:
+        if joined:
+            packed = await joined_log(db, g)
+        else:
+            packed = g.packed if g.packed is not None else pack_log(g.log)
+        if packed is None:
             return False
         await db.execute(
             "INSERT INTO games (game_id, room, game_no, ruleset, public, started_ms, "
-            "finished_ms, hands_played, options, seats, scores, summary, log) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            "finished_ms, hands_played, options, seats, scores, summary, log, packed) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (
                 g.game_id,
                 g.room,
@@ -165,7 +180,8 @@ async def put_game(db: Db, g: GameRecord, joined: bool = False) -> bool:
                 _j(seats),
                 _j(g.scores),
                 _j(g.summary),
-                log,
+                "",
+                packed,
             ),
         )
         for s in g.seats:
@@ -176,7 +192,9 @@ async def put_game(db: Db, g: GameRecord, joined: bool = False) -> bool:
                     (g.game_id, s.seat, s.player, g.finished_ms),
                 )
         await db.execute(
-            "UPDATE hands SET log = NULL WHERE game_id = ? AND log IS NOT NULL", (g.game_id,)
+            "UPDATE hands SET log = NULL, packed = NULL "
+            "WHERE game_id = ? AND (log IS NOT NULL OR packed IS NOT NULL)",
+            (g.game_id,),
         )
     return True
 
@@ -187,7 +205,14 @@ _GAME_COLUMNS = (
 )
 
 
-def _game_of(row: Row, log: Value = None) -> GameRecord:
+def _log_of(log: Value, packed: Value) -> list[dict[str, Any]]:
+    """A game's log as kept: packed (revision 5 on), else JSON text (written before)."""
+    if isinstance(packed, bytes):
+        return unpack_log(packed)
+    return list(json.loads(str(log))) if log else []
+
+
+def _game_of(row: Row, log: list[dict[str, Any]] | None = None) -> GameRecord:
     seats: list[dict[str, Any]] = json.loads(str(row[9]))
     return GameRecord(
         game_id=str(row[0]),
@@ -202,16 +227,16 @@ def _game_of(row: Row, log: Value = None) -> GameRecord:
         seats=[Seat(int(s["seat"]), s["player"], str(s["name"]), bool(s["bot"])) for s in seats],
         scores=json.loads(str(row[10])),
         summary=json.loads(str(row[11])),
-        log=json.loads(str(log)) if log is not None else [],
+        log=log or [],
     )
 
 
 async def get_game(db: Db, game_id: str, with_log: bool = True) -> GameRecord | None:
-    cols = _GAME_COLUMNS + (", log" if with_log else "")
+    cols = _GAME_COLUMNS + (", log, packed" if with_log else "")
     rows = await db.fetch(f"SELECT {cols} FROM games WHERE game_id = ?", (game_id,))
     if not rows:
         return None
-    return _game_of(rows[0], rows[0][12] if with_log else None)
+    return _game_of(rows[0], _log_of(rows[0][12], rows[0][13]) if with_log else None)
 
 
 async def get_hands(db: Db, game_id: str) -> list[HandRecord]:

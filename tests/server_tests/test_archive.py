@@ -21,6 +21,7 @@ import redis.asyncio
 from server import game
 from server.archive import Archive, archiver, open_archive, sql
 from server.archive.records import KEPT, GameRecord
+from server.archive.scan import Entry
 from server.rooms import JSON
 from server.store import Store
 
@@ -200,7 +201,7 @@ async def test_migrations_from_empty_and_from_the_previous_revision(archive_url,
     opened = await asyncio.gather(*(open_archive(archive_url) for _ in range(3)))
     try:
         for a in opened:
-            assert await a.revision() == sql.HEAD == 4
+            assert await a.revision() == sql.HEAD == 5
         assert (await opened[0].game("g-old")) == sample_game("g-old")
         assert [g.game_id for g in await opened[1].games_of("p1")] == ["g-old"]
         assert [g.game_id for g in await opened[2].games_of_room("r_1")] == ["g-old"]
@@ -344,9 +345,9 @@ class SeenSoFar(archiver.Archiver):
     upto = 0
     starts: list[int]
 
-    async def read_from(self, room: str, start: int) -> list[tuple[int, JSON]]:
+    async def read_from(self, room: str, start: int) -> list[Entry]:
         self.starts.append(start)
-        return [(v, e) for v, e in await super().read_from(room, start) if v <= self.upto]
+        return [e for e in await super().read_from(room, start) if e.version <= self.upto]
 
 
 async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url, tmp_path):
@@ -385,7 +386,7 @@ async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url,
         assert await store.r.hget(archiver.HANDS, room) is None  # nothing left for it
         # the hands' stretches are dropped once the game's record holds them
         db = archive.db
-        assert [r[0] for r in await db.fetch("SELECT log FROM hands")] == [None] * 3
+        assert await db.fetch("SELECT log, packed FROM hands") == [(None, None)] * 3
     finally:
         await arch.close()
         await store.close()
@@ -410,7 +411,8 @@ async def test_a_hand_kept_without_its_stretch_has_the_game_read_whole(redis_url
         arch.upto = first_end
         await arch.archive_room(room)
         archive = await arch.connect()
-        await archive.db.execute("UPDATE hands SET log = NULL")  # as an older process wrote it
+        # as a process of before revision 5 wrote it (its stretch as JSON text, not packed)
+        await archive.db.execute("UPDATE hands SET packed = NULL, log = '[]'")
         arch.upto = max(log)
         await arch.archive_room(room)
         assert arch.starts == [1, first_end + 1, start]  # the join failed: read whole

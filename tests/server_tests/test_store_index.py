@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from server.store import LEAVERS, TIMERS, Store
-from server.store_base import pack, unpack, unpack_maps
+from server.store_base import unpack
 
 
 async def test_reindex_timer_follows_the_stored_deadline(redis_url: str) -> None:
@@ -239,36 +236,12 @@ async def test_reads_on_the_pipelined_connection_equal_redis_py_reads(redis_url)
         for args in [(1,), (3,), (2, 4), (1, None, 2), (7,)]:
             assert await piped.read_log("r_reads", *args) == await pooled.read_log("r_reads", *args)
         assert [v for v, _ in await piped.read_log("r_reads", 2, 4)] == [2, 3, 4]
-        # with ``keep``: the same entries with those keys only (the archive's reads)
-        keep = frozenset({"kind", "e", "absent"})
+        # packed: the same entries as stored, not unpacked (the archive's reads)
         whole = await piped.read_log("r_reads", 1)
         for store in (piped, pooled):
-            assert await store.read_log("r_reads", 1, keep=keep) == [
-                (v, {k: e[k] for k in keep if k in e}) for v, e in whole
-            ]
+            packed = await store.read_log_packed("r_reads", 1)
+            assert [(v, unpack(d)) for v, d in packed] == whole
+            assert await store.read_log_packed("r_reads", 2, 4) == packed[1:4]
     finally:
         await piped.close()
         await pooled.close()
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text() | st.binary(),
-    lambda inner: (
-        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
-    ),
-    max_leaves=20,
-)
-
-
-@settings(deadline=None)  # what is tested is the result, not its time
-@given(
-    st.lists(st.dictionaries(st.sampled_from("abcdef"), json_values, max_size=6), max_size=5),
-    st.frozensets(st.sampled_from("abcdefg")),
-)
-def test_unpack_maps_equals_unpacking_whole_then_keeping(entries, keep):
-    """The archive's partial unpacking (values it does not keep are skipped unread) is the
-    whole unpacking with only the kept keys, entry after entry in one unpacker."""
-    blobs = [pack(e) for e in entries]
-    assert unpack_maps(blobs, keep) == [
-        {k: v for k, v in unpack(b).items() if k in keep} for b in blobs
-    ]
