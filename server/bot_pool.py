@@ -145,6 +145,16 @@ def choose(
     return action
 
 
+def chooser(budget_s: float) -> Callable[[JSON, list[JSON], random.Random], JSON | None]:
+    """:func:`choose` with a budget of ``budget_s`` seconds: what the room logic is given to
+    have its bots decide (``server.game.Chooser``)."""
+
+    def choose_in_budget(view: JSON, legal_actions: list[JSON], rng: random.Random) -> JSON | None:
+        return choose(view, legal_actions, rng, budget_s)
+
+    return choose_in_budget
+
+
 def _choose_seeded(view: JSON, legal_actions: list[JSON], seed: int) -> JSON:
     """:func:`bots.choose` in a bot worker process (the caller's rng is not sent: a seed
     drawn from it is)."""

@@ -14,7 +14,7 @@ import contextlib
 import random
 from typing import Any
 
-from server import game, game_room, memos
+from server import bot_pool, game, game_room, memos
 from server.rooms import Change, RoomError
 
 JSON = dict[str, Any]
@@ -60,7 +60,7 @@ def _tick(
             grace_ms,
             bot_delay_ms,
             random.Random(seed),
-            bot_budget_s=budget_s,
+            bot_choose=bot_pool.chooser(budget_s),
             answers=answers,
         )
     except RoomError as exc:

@@ -20,17 +20,23 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import bots
 import scoring
 import table as t
 from bots.hints import hints as hints_of
-from server import bot_pool, memos
+from server import memos
 
 JSON = dict[str, Any]
 
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
+
+#: how the shell has a bot decide within its time budget: ``(the seat's view, its legal
+#: actions, rng) -> the action``, or None when the decision took too long (the bot pool:
+#: server/bot_pool.py). The room logic is given one and imports no pool of its own.
+Chooser = Callable[[JSON, list[JSON], random.Random], JSON | None]
 
 
 class GameError(Exception):
@@ -329,20 +335,20 @@ def bot_action(
     state: JSON,
     seat: int,
     rng: random.Random,
-    budget_s: float | None = None,
+    choose: Chooser | None = None,
     room: str | None = None,
 ) -> JSON:
     """The real bot's action (``bots.choose``) for ``seat``, decided from that seat's view
-    and legal actions only. With ``budget_s``, it is decided in the bot pool
-    (server/bot_pool.py), and a decision that takes longer falls back to
-    :func:`fast_action` (the slow decision finishes in the background and is dropped)."""
+    and legal actions only. With ``choose`` (the shell's: a time budget in the bot pool),
+    a decision that takes longer falls back to :func:`fast_action` (the slow decision
+    finishes in the background and is dropped)."""
     legal_actions = legal(state, seat, room)
     if not legal_actions:
         return timeout_action(state, seat)
     seen = view(state, seat, room)
-    if budget_s is None:
+    if choose is None:
         return dict(bots.choose(seen, legal_actions, rng))
-    action = bot_pool.choose(seen, legal_actions, rng, budget_s)
+    action = choose(seen, legal_actions, rng)
     return action if action is not None else fast_action(legal_actions)
 
 

@@ -454,15 +454,15 @@ def tick(
     bot_delay_ms: int,
     rng: random.Random,
     max_steps: int = 32,
-    bot_budget_s: float | None = None,
+    bot_choose: game.Chooser | None = None,
     wall_seed: WallSeed = secret_wall_seed,
     answers: Answers | None = None,
 ) -> Change | None:
     """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal, the
     close of a claim window with the ``answers`` held for it).
 
-    Bot moves are the real bot's (``game.bot_action``), each given ``bot_budget_s`` before it
-    falls back to a fast legal action."""
+    Bot moves are the real bot's (``game.bot_action``), decided by ``bot_choose`` (the
+    shell's bot pool, with its time budget; None: here, without one)."""
     s = _copy_game_step(state)
     change = Change(s, "tick", None)
     steps = 0
@@ -478,7 +478,7 @@ def tick(
             break
         _at, kind, i = min(due)
         steps += 1
-        if _tick_step(s, change, now, kind, i, rng, bot_budget_s, wall_seed, answers):
+        if _tick_step(s, change, now, kind, i, rng, bot_choose, wall_seed, answers):
             break
     if steps == 0:
         return None
@@ -492,7 +492,7 @@ def _tick_step(
     kind: str,
     i: int,
     rng: random.Random,
-    bot_budget_s: float | None,
+    bot_choose: game.Chooser | None,
     wall_seed: WallSeed,
     answers: Answers | None,
 ) -> bool:
@@ -513,12 +513,12 @@ def _tick_step(
         # the whole window closes in this one commit, whoever could claim: the number
         # of commits does not tell whether a seat could (two per window: the discard
         # and the close)
-        close_window(s, change, now, answers, rng, bot_budget_s)
+        close_window(s, change, now, answers, rng, bot_choose)
         _after_game_step(s, change, now)
         return True
     parsed = None
     if kind == "bot":
-        action = game.bot_action(s["game"], i, rng, bot_budget_s, s["id"])
+        action = game.bot_action(s["game"], i, rng, bot_choose, s["id"])
     elif kind == "act":
         action = dict(s["pending_act"][str(i)])
     else:  # the server's timeout: not parsed again

@@ -99,7 +99,7 @@ def close_window(
     now: int,
     answers: Answers | None,
     rng: random.Random | None,
-    bot_budget_s: float | None,
+    bot_choose: game.Chooser | None,
 ) -> None:
     """Close the claim window open in ``s`` (changed in place): every seat's answer applied
     in turn order, in one step — the held answer of a player who gave one, a bot's, a
@@ -128,7 +128,7 @@ def close_window(
         elif seat is not None and (seat["bot"] or seat.get("auto")):
             base = game.state_json(base, base_st, st, s["id"])
             base_st = st
-            action = game.bot_action(base, i, rng or random.Random(now), bot_budget_s, s["id"])
+            action = game.bot_action(base, i, rng or random.Random(now), bot_choose, s["id"])
         elif k in acts:
             action = dict(acts[k])
         else:  # the server's own pass (a seat with no choice) or timeout: not parsed again

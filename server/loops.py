@@ -230,7 +230,7 @@ class TimerTick:
             self.rt.cfg.bot_delay_ms,
             rng,
             max_steps=max_steps,
-            bot_budget_s=self.budget,
+            bot_choose=bot_pool.chooser(self.budget),
             answers=answers,
         )
 

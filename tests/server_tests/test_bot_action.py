@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from server import game
+from server import bot_pool, game
 
 
 @pytest.mark.parametrize("ruleset", game.rulesets())
@@ -28,7 +28,7 @@ def test_bot_and_fallback_actions_are_legal_through_a_game(ruleset: str) -> None
         fast = game.fast_action(legal)
         assert fast in legal
         # alternate: the real bot with a generous budget, and the fallback itself
-        action = game.bot_action(st, seat, rng, 5.0) if n % 3 else fast
+        action = game.bot_action(st, seat, rng, bot_pool.chooser(5.0)) if n % 3 else fast
         assert action in legal, (action, legal)
         decisions += 1
         fallbacks += action is fast

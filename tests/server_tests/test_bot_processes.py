@@ -29,7 +29,7 @@ def play_hand(rng: random.Random) -> int:
             st, _ = game.apply(st, start)
             continue
         seat = sorted(game.pending(st))[0]
-        action = game.bot_action(st, seat, rng, 10.0)
+        action = game.bot_action(st, seat, rng, bot_pool.chooser(10.0))
         assert action in game.legal(st, seat)
         st, _ = game.apply(st, action)
         n += 1
