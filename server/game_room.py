@@ -205,7 +205,6 @@ def refresh_pending(s: JSON, now: int) -> None:
     s["pending_ids"] = _same(old_ids, ids)
     s["pending_auto"] = _same(s.get("pending_auto"), _no_choice(s, kinds))
     s["pending_act"] = _same(s.get("pending_act"), _auto_acts(s, kinds))
-    s.pop("pending_seq", None)  # what rooms stored before decision ids: not used any more
 
 
 def _same(old: T | None, new: T) -> T:

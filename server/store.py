@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server import patches
+from server import patches, stored
 from server.patches import Patch
 from server.store_base import (
     ANSWER_LUA,
@@ -261,7 +261,7 @@ class Store(PlayerStore, RoomRegistry):
                 return None
             version = int(version_b)
             if state_b is not None:
-                return version, unpack(state_b), None
+                return version, stored.current(unpack(state_b)), None
             if snap_b is None or sv_b is None:
                 return None  # (never written so: a key of something else)
             sv = int(sv_b)
@@ -269,7 +269,7 @@ class Store(PlayerStore, RoomRegistry):
             if sv_after != sv_b or len(tail) < n:
                 continue  # a snapshot was written in between: read again
             state = patches.replay(unpack(snap_b), [unpack(p) for p in tail[:n]])
-            return version, state, sv
+            return version, stored.current(state), sv
         raise RuntimeError(f"room {room}: no consistent read of its state")
 
     async def version(self, room: str) -> int:
