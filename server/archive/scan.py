@@ -13,9 +13,9 @@ of a game's hands join by concatenation.
 
 The archiver decides by the entry's time, kind, lobby and notice (decoded: they are small
 or rare) and by whether a hand ends or is won in it: the events are decoded only when their
-bytes hold the packed string ``hand_ended`` or ``hand_won`` (a msgpack string is its bytes
-after a header: an event's type is found by a byte search; a match elsewhere in an event,
-such as a player's name, only costs a decode).
+bytes hold ``hand_`` (a msgpack string is its bytes after a header, so the type of an event
+``hand_ended`` or ``hand_won`` is found by a byte search; a match elsewhere, such as
+``hand_started`` or a player's name, only costs a decode).
 """
 
 from __future__ import annotations
@@ -34,8 +34,10 @@ KEPT = ("t", "kind", "actor", "actions", "events", "lobby", "notice")
 KEPT_KEYS = frozenset(KEPT)
 #: the kept fields decoded for the archiver's decisions (small, or on few entries)
 HEAD_KEYS = frozenset(("t", "kind", "actor", "lobby", "notice"))
-#: "hand_ended" and "hand_won" packed (msgpack fixstr: 0xa0 | length, then the bytes)
-_MARKS = (b"\xaahand_ended", b"\xa8hand_won")
+#: what the events of an entry where a hand ends or is won hold (``hand_ended``,
+#: ``hand_won``: a msgpack string is its bytes after a header); also ``hand_started`` and
+#: ``hand_drawn``, and any value that happens to hold it: those are decoded for nothing
+_MARK = b"hand_"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,36 +57,45 @@ def _unpacker() -> msgpack.Unpacker:
 
 
 def scan(rows: list[tuple[int, bytes]]) -> list[Entry]:
-    """Each packed log entry ``(version, msgpack map)`` as an :class:`Entry`."""
+    """Each packed log entry ``(version, msgpack map)`` as an :class:`Entry`. One unpacker
+    reads them all; a run of kept fields is copied as one slice."""
     data = b"".join(blob for _, blob in rows)
     view = memoryview(data)
     u = _unpacker()
     u.feed(data)
+    tell, unpack, skip, header = u.tell, u.unpack, u.skip, u.read_map_header
     out: list[Entry] = []
     for version, _ in rows:
         head: JSON = {}
         parts: list[memoryview] = []
         n = 0
-        for _ in range(u.read_map_header()):
-            at = u.tell()
-            key = u.unpack()
+        span = -1  # where the run of kept fields being read began
+        for _ in range(header()):
+            at = tell()
+            key = unpack()
             if key not in KEPT_KEYS:
-                u.skip()
+                if span >= 0:
+                    parts.append(view[span:at])
+                    span = -1
+                skip()
                 continue
+            if span < 0:
+                span = at
+            n += 1
             if key in HEAD_KEYS:
-                head[key] = u.unpack()
+                head[key] = unpack()
             elif key == "events":
-                start = u.tell()
-                u.skip()
-                end = u.tell()
-                if any(data.find(mark, start, end) >= 0 for mark in _MARKS):
+                start = tell()
+                skip()
+                end = tell()
+                if data.find(_MARK, start, end) >= 0:
                     head["events"] = msgpack.unpackb(
                         view[start:end], raw=False, strict_map_key=False
                     )
             else:
-                u.skip()
-            parts.append(view[at : u.tell()])
-            n += 1
+                skip()
+        if span >= 0:
+            parts.append(view[span : tell()])
         out.append(Entry(version, bytes((0x80 | n,)) + b"".join(parts), head))
     return out
 
