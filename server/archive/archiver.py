@@ -29,9 +29,10 @@ import asyncio
 import contextlib
 import logging
 import random
+from dataclasses import dataclass, field
 from typing import Any
 
-from server.archive import OFF, Archive, open_archive
+from server.archive import OFF, Archive, HandRecord, open_archive
 from server.archive.records import (
     GameLog,
     game_record,
@@ -62,6 +63,9 @@ BATCH = 50
 LOG_CHUNK = 1000
 #: seconds between passes when nothing wakes the loop (another process's queued rooms)
 PERIOD = 5.0
+#: seconds a woken loop waits before its pass, so that the hands that end meanwhile in
+#: other rooms go in the same pass (one round trip and one transaction for all of them)
+GATHER = 0.5
 #: the longest back-off after database errors (seconds)
 MAX_BACKOFF = 60.0
 
@@ -88,6 +92,20 @@ if n == ARGV[2] or (n == false and ARGV[2] == '') then
 end
 return 0
 """
+
+
+@dataclass(slots=True)
+class RoomPass:
+    """One room's part of a pass: what to write, and the marks to set once written."""
+
+    room: str
+    next_pos: int  # where the next pass reads from (``pos``)
+    closed: bool  # an entry read closed the room
+    finished: list[GameLog] = field(default_factory=list)
+    hands: list[HandRecord] = field(default_factory=list)  # of the game in progress
+    mark: str = ""  # the game in progress's mark (``hands``), or none
+    token: str = ""  # the queue count read ('': queued by the backfill only)
+    drop: str = "0"  # "1": no game in progress, its mark is dropped
 
 
 def closes(entry: JSON) -> bool:
@@ -217,6 +235,8 @@ class Archiver:
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), PERIOD)
+            if not self.stopped:
+                await asyncio.sleep(GATHER)
 
     async def drop_connection(self) -> None:
         if self.archive is not None:
@@ -245,11 +265,7 @@ class Archiver:
             m.decode() if isinstance(m, bytes) else str(m)
             for m in await self.r.zrange(DUE, 0, BATCH - 1)
         ]
-        done = 0
-        for room in rooms:
-            if await self.archive_room(room):
-                done += 1
-        return done
+        return await self.archive_rooms(rooms) if rooms else 0
 
     async def measure_lag(self) -> None:
         async with self.r.pipeline(transaction=False) as p:
@@ -263,37 +279,72 @@ class Archiver:
             self.metrics.archive_lag = self.lag
 
     async def archive_room(self, room: str) -> bool:
-        """Archive what the room's log holds from ``pos`` on; take it off the queue unless
-        it was queued again meanwhile. Raises on a database error (the room stays queued)."""
+        """:meth:`archive_rooms` of one room: whether it was taken off the queue."""
+        return await self.archive_rooms([room]) == 1
+
+    async def archive_rooms(self, rooms: list[str]) -> int:
+        """Archive what each room's log holds from its ``pos`` on; take each off the queue
+        unless it was queued again meanwhile; returns how many were. The rooms' marks are
+        read in one round trip, the hands of all of them written in one transaction, and
+        the rooms taken off the queue in one more. Raises on a database error (the rooms
+        stay queued)."""
         archive = await self.connect()
         async with self.r.pipeline(transaction=False) as p:
-            p.hget(QUEUED, room)
-            p.hget(POS, room)
-            p.hget(HANDS, room)
-            queued, raw_pos, raw_mark = await p.execute()
+            for room in rooms:
+                p.hget(QUEUED, room)
+                p.hget(POS, room)
+                p.hget(HANDS, room)
+            marks = await p.execute()
+        passes = []
+        for i, room in enumerate(rooms):
+            queued, raw_pos, raw_mark = marks[3 * i : 3 * i + 3]
+            passes.append(await self.read_pass(room, queued, raw_pos, raw_mark))
+        # the hands of the games in progress (a finished game's are written with it)
+        await archive.put_hands([h for ps in passes for h in ps.hands])
+        for ps in passes:
+            for g in ps.finished:
+                await self.archive_game(archive, ps.room, g)
+        keys = (DUE, QUEUED, POS, HANDS, HELD)
+        async with self.r.pipeline(transaction=False) as p:
+            for ps in passes:
+                p.eval(DONE, len(keys), *keys, ps.room, ps.token, ps.next_pos, ps.mark, ps.drop)
+            dones = await p.execute()
+        done = 0
+        for ps, d in zip(passes, dones, strict=True):
+            if not d:
+                continue  # queued again meanwhile: the next pass reads on
+            done += 1
+            # off the queue first, then the expiry of a closed room its close left to us
+            if (int(d) == 2 or ps.closed) and self.ttl > 0:
+                await self.store.expire_room(ps.room, self.ttl)
+        return done
+
+    async def read_pass(
+        self,
+        room: str,
+        queued: bytes | str | None,
+        raw_pos: bytes | str | None,
+        raw_mark: bytes | str | None,
+    ) -> RoomPass:
+        """What a pass does for ``room``, from its queue count, ``pos`` and mark (as read):
+        its log read on from there, split into the finished games and the hands of the game
+        in progress, and the marks to set when it is done."""
         games, next_pos, closed = await self.games_from(room, raw_pos, raw_mark)
-        mark = ""
+        ps = RoomPass(room, next_pos=next_pos, closed=closed)
         for g in games:
             if g.finished:
-                await self.archive_game(archive, room, g)
+                ps.finished.append(g)
                 continue
             # in progress: its start is read again for its record
-            await archive.put_hands(hand_records(g))
-            next_pos = min(next_pos, g.first_version)
+            ps.hands.extend(hand_records(g))
+            ps.next_pos = min(ps.next_pos, g.first_version)
             end = last_hand_end(g)
             if end is not None:
-                mark = f"{end + 1} {g.game_id}"
+                ps.mark = f"{end + 1} {g.game_id}"
         # '' : queued by the backfill only (no count)
-        token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
-        drop_mark = "1" if all(g.finished for g in games) else "0"
-        keys = (DUE, QUEUED, POS, HANDS, HELD)
-        done = await self.r.eval(DONE, len(keys), *keys, room, token, next_pos, mark, drop_mark)
-        if not done:
-            return False  # queued again meanwhile: the next pass reads on
-        # off the queue first, then the expiry of a closed room its close left to us (hold)
-        if (int(done) == 2 or closed) and self.ttl > 0:
-            await self.store.expire_room(room, self.ttl)
-        return True
+        ps.token = queued.decode() if isinstance(queued, bytes) else str(queued or "")
+        ps.drop = "1" if all(g.finished for g in games) else "0"
+        return ps
 
     async def archive_game(self, archive: Archive, room: str, g: GameLog) -> None:
         """Keep a finished game and its hands. Read from its start, the game's record
