@@ -10,7 +10,7 @@ archive (hash tag ``{mj:archive}``: one Redis Cluster slot):
 * ``{mj:archive}:n`` — hash, room → how many times it was queued (a pass removes the room
   only if nobody queued it again meanwhile);
 * ``{mj:archive}:pos`` — hash, room → the log version the next pass reads from (the start
-  of the room's first game not yet archived whole).
+  of the room's first game not yet archived whole); dropped once a closed room is done.
 
 The commit of a hand's end or a game's end queues the room (:meth:`Archiver.committed`: a
 task of its own, after the commit). Each process's loop takes the rooms waiting, reads their
@@ -159,9 +159,12 @@ class Archiver:
     async def queue(self, room: str, closed: bool = False) -> None:
         try:
             if closed:
-                # a closed room waiting to be archived keeps its keys until it is
+                # a closed room waiting to be archived keeps its keys until it is; one done
+                # with plays no more games: where to read its log from is dropped
                 if await self.r.zscore(DUE, room) is not None:
                     await self.hold(room)
+                else:
+                    await self.forget(room)
                 return
             async with self.r.pipeline(transaction=False) as p:
                 p.zadd(DUE, {room: self.store.clock.now_ms()}, nx=True)
@@ -171,6 +174,14 @@ class Archiver:
             log.warning("could not queue a room for the archive", extra={"room": room})
             return
         self.wake.set()
+
+    async def forget(self, room: str) -> None:
+        """Drop where a closed room's log is read from (``pos``, the mark of a game it
+        left unfinished): it plays no more games."""
+        async with self.r.pipeline(transaction=False) as p:
+            p.hdel(POS, room)
+            p.hdel(HANDS, room)
+            await p.execute()
 
     async def hold(self, room: str) -> None:
         """Keep the closed room's keys (no expiry) while it waits for the archive, marked
@@ -314,9 +325,13 @@ class Archiver:
             if not d:
                 continue  # queued again meanwhile: the next pass reads on
             done += 1
-            # off the queue first, then the expiry of a closed room its close left to us
-            if (int(d) == 2 or ps.closed) and self.ttl > 0:
-                await self.store.expire_room(ps.room, self.ttl)
+            if int(d) == 2 or ps.closed:
+                # off the queue first, then the expiry of a closed room its close left to
+                # us; it plays no more games: where to read its log from is dropped too
+                # (a backfill that queues it again reads it whole anyway)
+                await self.forget(ps.room)
+                if self.ttl > 0:
+                    await self.store.expire_room(ps.room, self.ttl)
         return done
 
     async def read_pass(

@@ -310,6 +310,13 @@ async def test_a_database_that_is_down_delays_no_game_and_is_caught_up_with(redi
             return (await lag(srv.port))[0] == 0 and await state_ttl(redis_url, room) > 0
 
         await until(done, "the room is off the queue and expires as a closed room does", 3000)
+        # and the archive keeps nothing of it in Redis (where its log was read to)
+        store = Store.from_url(redis_url)
+        try:
+            assert await store.r.hget(archiver.POS, room) is None
+            assert await store.r.hget(archiver.HANDS, room) is None
+        finally:
+            await store.close()
 
 
 async def test_games_finished_before_the_archive_are_backfilled_at_start(redis_url, tmp_path):
@@ -422,3 +429,40 @@ async def test_a_hand_kept_without_its_stretch_has_the_game_read_whole(redis_url
     finally:
         await arch.close()
         await store.close()
+
+
+async def test_a_room_closed_after_its_games_were_archived_leaves_no_mark(redis_url, tmp_path):
+    """A room whose games are all archived, closed later (its last member leaves), is not
+    queued again; where its log was read to (``pos``) goes with the close, so the queue's
+    hashes do not keep an entry for every room that ever played."""
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    async with running_server(redis_url, archive_url=url, closed_room_ttl=3600) as srv:
+        host = await Client.connect(srv.port, "w-closer")
+        await host.hello("w-closer")
+        options = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
+        ack = await host.request({"type": "create_room", "ruleset": "mcr", "options": options})
+        room = str(ack["room"])
+        for seat in range(4):
+            await host.request({"type": "add_bot", "room": room, "seat": seat})
+        assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
+        await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+        store = Store.from_url(redis_url)
+        try:
+
+            async def archived_and_off_the_queue() -> bool:
+                return (await lag(srv.port))[0] == 0 and await store.r.hget(
+                    archiver.POS, room
+                ) is not None
+
+            await until(archived_and_off_the_queue, "the game archived, the room done", 3000)
+            assert (await host.request({"type": "leave_room", "room": room}))["type"] == "left"
+
+            async def forgotten() -> bool:
+                return await store.r.hget(archiver.POS, room) is None
+
+            await until(forgotten, "the closed room's pos dropped", 3000)
+            assert await store.r.hget(archiver.HANDS, room) is None
+            assert (await lag(srv.port))[0] == 0  # not queued again
+        finally:
+            await store.close()
+            await host.close()
