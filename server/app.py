@@ -29,7 +29,7 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import bot_pool, game, transport, web
+from server import bot_pool, commands, game, transport, web
 from server.archive import archive_url
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
@@ -47,7 +47,6 @@ from server.ops import Ops
 from server.presence import Presence
 from server.reconnect import Learned
 from server.retention import Sweeper
-from server.rooms import Change
 from server.runtime import Runtime
 from server.session import Session
 from server.snapshots import Snapshots
@@ -175,11 +174,11 @@ class App:
         """websockets' HTTP hook (:class:`server.ops.Ops`)."""
         return await self.ops.process_request(conn, request)
 
-    async def mutate(
-        self, room: str, fn: Callable[[JSON], Change | None]
+    async def apply(
+        self, room: str, command: commands.Command
     ) -> tuple[CommitResult | None, JSON | None]:
-        """Commit ``fn``'s change of ``room`` (:meth:`Commits.mutate`; the retention host)."""
-        return await self.commits.mutate(room, fn)
+        """Commit ``command`` to ``room`` (:meth:`Commits.apply`; the retention host)."""
+        return await self.commits.apply(room, command)
 
     def members_here(self, room: str) -> set[str]:
         """Players connected to ``room`` on this process (the retention host)."""

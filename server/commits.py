@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from protocol.codes import ErrorCode
-from server import facts, game, game_room, patches
+from server import commands, facts, game, game_room, patches
 from server.clock import Clock
 from server.config import Config
 from server.metrics import Metrics
@@ -160,6 +160,23 @@ class Commits:
         conflicting on the version check; other processes still race through it."""
         async with self._lock(room):
             return await self._mutate(room, lambda s, _a: fn(s), player, client_seq, offload)
+
+    async def apply(
+        self,
+        room: str,
+        command: commands.Command,
+        player: str | None = None,
+        client_seq: int | None = None,
+    ) -> tuple[CommitResult | None, JSON | None]:
+        """Commit ``command`` to the room: :func:`server.commands.step` on its latest state,
+        at the time of each attempt, with the answers held for its claim window (a
+        :class:`~server.commands.Play` may hold one more). As :meth:`mutate` otherwise."""
+
+        def fn(state: JSON, answers: Answers) -> Change | Held | None:
+            return commands.step(state, command, self.clock.now_ms(), answers)
+
+        async with self._lock(room):
+            return await self._mutate(room, fn, player, client_seq, False)
 
     async def mutate_window(
         self,

@@ -16,10 +16,10 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
-from server import game, game_room, host, rooms
+from server import commands, game, rooms
 from server.commits import Commits
 from server.fanout import Feeds
-from server.rooms import Change, RoomError
+from server.rooms import RoomError
 from server.runtime import Runtime
 from server.store import CommitResult
 from server.transport import Conn
@@ -63,11 +63,11 @@ def _in_room(conn: Conn, room: str) -> None:
 
 
 async def _simple(
-    cx: Context, conn: Conn, room: str, re: int | None, fn: Callable[[JSON], Change | None]
+    cx: Context, conn: Conn, room: str, re: int | None, command: commands.Command
 ) -> None:
-    """A change of a room the connection is in, acknowledged with the room's seq."""
+    """A command to a room the connection is in, acknowledged with the room's seq."""
     _in_room(conn, room)
-    res, _ = await cx.commits.mutate(room, fn)
+    res, _ = await cx.commits.apply(room, command)
     _ack(conn, room, res, conn.rooms.get(room, 0), re)
 
 
@@ -127,9 +127,7 @@ async def on_join_room(cx: Context, conn: Conn, msg: m.JoinRoom) -> None:
         len(await store.player_rooms(pid)) >= cx.rt.cfg.max_rooms_per_player
     ):
         raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
-    res, _state = await cx.commits.mutate(
-        room, lambda s: rooms.join(s, pid, conn.name, cx.rt.clock.now_ms())
-    )
+    res, _state = await cx.commits.apply(room, commands.Join(pid, conn.name))
     await store.add_player_room(pid, room)
     if room not in conn.rooms:
         await cx.feeds.attach(conn, room)  # the snapshot goes out before the ack
@@ -140,7 +138,7 @@ async def on_leave_room(cx: Context, conn: Conn, msg: m.LeaveRoom) -> None:
     assert conn.player is not None
     pid = conn.player
     _in_room(conn, msg.room)
-    await cx.commits.mutate(msg.room, lambda s: rooms.leave(s, pid, cx.rt.clock.now_ms()))
+    await cx.commits.apply(msg.room, commands.Leave(pid))
     await cx.rt.store.remove_player_room(pid, msg.room)
     cx.feeds.drop(conn, msg.room)
     conn.send(m.Left(room=msg.room, re=msg.id))
@@ -148,71 +146,65 @@ async def on_leave_room(cx: Context, conn: Conn, msg: m.LeaveRoom) -> None:
 
 async def on_sit(cx: Context, conn: Conn, msg: m.Sit) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.sit(s, pid, msg.seat))
+    await _simple(cx, conn, msg.room, msg.id, commands.Sit(pid, msg.seat))
 
 
 async def on_stand(cx: Context, conn: Conn, msg: m.Stand) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.stand(s, pid))
+    await _simple(cx, conn, msg.room, msg.id, commands.Stand(pid))
 
 
 async def on_ready(cx: Context, conn: Conn, msg: m.Ready) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.ready(s, pid, msg.ready))
+    await _simple(cx, conn, msg.room, msg.id, commands.Ready(pid, msg.ready))
 
 
 async def on_add_bot(cx: Context, conn: Conn, msg: m.AddBot) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.add_bot(s, pid, msg.seat))
+    await _simple(cx, conn, msg.room, msg.id, commands.AddBot(pid, msg.seat))
 
 
 async def on_remove_bot(cx: Context, conn: Conn, msg: m.RemoveBot) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: rooms.remove_bot(s, pid, msg.seat))
+    await _simple(cx, conn, msg.room, msg.id, commands.RemoveBot(pid, msg.seat))
 
 
 async def on_swap_seats(cx: Context, conn: Conn, msg: m.SwapSeats) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.swap_seats(s, pid, msg.a, msg.b))
+    await _simple(cx, conn, msg.room, msg.id, commands.SwapSeats(pid, msg.a, msg.b))
 
 
 async def on_kick(cx: Context, conn: Conn, msg: m.Kick) -> None:
     """The kicked player's connections, on whichever process, are detached by the fan-out
     when the commit reaches them (``Feeds.deliver``: a ``left`` with reason ``kicked``)."""
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.kick(s, pid, msg.player))
+    await _simple(cx, conn, msg.room, msg.id, commands.Kick(pid, msg.player))
     await cx.rt.store.remove_player_room(msg.player, msg.room)
 
 
 async def on_make_host(cx: Context, conn: Conn, msg: m.MakeHost) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: host.make_host(s, pid, msg.player))
+    await _simple(cx, conn, msg.room, msg.id, commands.MakeHost(pid, msg.player))
 
 
 async def on_pause_game(cx: Context, conn: Conn, msg: m.PauseGame) -> None:
     pid = conn.player or ""
-    await _simple(
-        cx, conn, msg.room, msg.id, lambda s: host.pause_game(s, pid, cx.rt.clock.now_ms())
-    )
+    await _simple(cx, conn, msg.room, msg.id, commands.PauseGame(pid))
 
 
 async def on_resume_game(cx: Context, conn: Conn, msg: m.ResumeGame) -> None:
     pid = conn.player or ""
-    await _simple(
-        cx, conn, msg.room, msg.id, lambda s: host.resume_game(s, pid, cx.rt.clock.now_ms())
-    )
+    await _simple(cx, conn, msg.room, msg.id, commands.ResumeGame(pid))
 
 
 async def on_start_game(cx: Context, conn: Conn, msg: m.StartGame) -> None:
     pid = conn.player or ""
-    await _simple(
-        cx, conn, msg.room, msg.id, lambda s: game_room.start(s, pid, cx.rt.clock.now_ms())
-    )
+    await _simple(cx, conn, msg.room, msg.id, commands.StartGame(pid))
 
 
 async def on_rematch(cx: Context, conn: Conn, msg: m.Rematch) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, lambda s: game_room.rematch(s, pid))
+    await _simple(cx, conn, msg.room, msg.id, commands.Rematch(pid))
 
 
 async def on_chat(cx: Context, conn: Conn, msg: m.Chat) -> None:
@@ -225,10 +217,7 @@ async def on_chat(cx: Context, conn: Conn, msg: m.Chat) -> None:
     if len(conn.chats) >= cfg.chat_per_minute:
         raise RoomError(ErrorCode.CHAT_RATE_LIMITED, "too many chat messages; wait a bit")
     conn.chats.append(t)
-    n = cx.rt.clock.now_ms()
-    await _simple(
-        cx, conn, msg.room, msg.id, lambda s: rooms.chat(s, pid, msg.text, n, cfg.chat_max_len)
-    )
+    await _simple(cx, conn, msg.room, msg.id, commands.Chat(pid, msg.text, cfg.chat_max_len))
 
 
 async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
@@ -241,17 +230,12 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
             {"table_code": "not-your-seat"},
         )
     action = {k: v for k, v in action_to_wire(msg.action).items() if k != "seat"}
-    grace, bot_delay = cx.commits.grace_ms, cx.rt.cfg.bot_delay_ms
-
-    def act(s: JSON, answers: game_room.Answers) -> Change | game_room.Held:
-        # an answer to a claim window is held until the window closes (the ack says so and
-        # has no new seq), unless it closes the window now -- or a live process of before
-        # held answers (a rolling upgrade) would not see it: then it is committed
-        if cx.rt.store.unheld_peers:
-            return game_room.play(s, pid, action, cx.rt.clock.now_ms())
-        return game_room.answer(s, pid, action, cx.rt.clock.now_ms(), answers, grace, bot_delay)
-
-    res, _ = await cx.commits.mutate_window(msg.room, act, pid, msg.seq)
+    # an answer to a claim window is held until the window closes (the ack says so and has
+    # no new seq), unless it closes the window now -- or a live process of before held
+    # answers (a rolling upgrade) would not see it: then it is committed
+    hold = not cx.rt.store.unheld_peers
+    play = commands.Play(pid, action, hold, cx.commits.grace_ms, cx.rt.cfg.bot_delay_ms)
+    res, _ = await cx.commits.apply(msg.room, play, pid, msg.seq)
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 
 
@@ -342,13 +326,7 @@ async def on_toggles(cx: Context, conn: Conn, msg: m.SetToggles) -> None:
         )
         if v is not None
     }
-    await _simple(
-        cx,
-        conn,
-        msg.room,
-        msg.id,
-        lambda s: game_room.set_toggles(s, pid, changes, cx.rt.clock.now_ms()),
-    )
+    await _simple(cx, conn, msg.room, msg.id, commands.SetToggles(pid, changes))
 
 
 Handler = Callable[[Context, Conn, Any], Awaitable[None]]

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import bot_pool, bot_worker, game, game_room, resp
+from server import bot_pool, bot_worker, commands, game, game_room, resp
 from server.commits import Commits, Offload
 from server.fanout import Feeds
 from server.presence import Presence
@@ -223,16 +223,13 @@ class TimerTick:
     def _tick(
         self, state: JSON, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
     ) -> Change | None:
-        return game_room.tick(
-            state,
-            self.t,
-            self.rt.grace_ms,
-            self.rt.cfg.bot_delay_ms,
-            rng,
-            max_steps=max_steps,
-            bot_choose=bot_pool.chooser(self.budget),
-            answers=answers,
+        cfg = self.rt.cfg
+        tick = commands.Tick(
+            self.rt.grace_ms, cfg.bot_delay_ms, rng, bot_pool.chooser(self.budget), max_steps
         )
+        out = commands.step(state, tick, self.t, answers)
+        assert not isinstance(out, game_room.Held)  # a tick holds no answer
+        return out
 
     def due_kinds(self, state: JSON, answers: game_room.Answers) -> set[str]:
         """The kinds of what is due in ``state`` that need more than one engine step (a

@@ -11,7 +11,7 @@ from protocol import messages as m
 from protocol.codec import Limits
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
-from server import game, rooms
+from server import commands, game, rooms
 from server.commits import Commits
 from server.fanout import Feeds
 from server.rooms import RoomError
@@ -109,7 +109,7 @@ class Presence:
         if renamed:
             for room in attached:
                 with contextlib.suppress(RoomError):
-                    await self.commits.mutate(room, lambda s: rooms.rename(s, pid, name))
+                    await self.commits.apply(room, commands.Rename(pid, name))
         await self.sync(pid, attached)
         return True
 
@@ -209,9 +209,7 @@ class Presence:
                 # (nothing is committed for a seat whose presence is already right: see the
                 # version check in Commits._mutate)
                 with contextlib.suppress(RoomError):
-                    await self.commits.mutate(
-                        room, lambda s: rooms.set_away(s, pid, away, self.rt.clock.now_ms())
-                    )
+                    await self.commits.apply(room, commands.SetAway(pid, away))
 
         async with lock:
             room_ids = await store.player_rooms(pid) if room_list is None else room_list

@@ -25,13 +25,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Protocol
 
 import redis.exceptions
 
-from server import rooms
+from server import commands, rooms
 from server.archive.archiver import waits_for_archive
 from server.clock import Clock
 from server.config import Config
@@ -81,10 +81,10 @@ class Host(Protocol):
     @property
     def shutting_down(self) -> bool: ...
 
-    async def mutate(
-        self, room: str, fn: Callable[[rooms.JSON], rooms.Change | None]
+    async def apply(
+        self, room: str, command: commands.Command
     ) -> tuple[CommitResult | None, rooms.JSON | None]:
-        """Commit ``fn``'s change of ``room`` through the server's commit path."""
+        """Commit ``command`` to ``room`` through the server's commit path."""
         ...
 
     def members_here(self, room: str) -> set[str]:
@@ -172,13 +172,10 @@ class Sweeper:
             return
         members = list(state["members"])
 
-        def close(s: rooms.JSON) -> rooms.Change | None:
+        try:
             # the room as this process is about to change it must be the one judged idle: a
             # change since (a player came back, a move) makes it differ and the close is off
-            return rooms.close_idle(s) if s == state else None
-
-        try:
-            res, _ = await self.host.mutate(room, close)
+            res, _ = await self.host.apply(room, commands.CloseIdle(state))
         except RoomError:
             return  # gone meanwhile
         if res is None or res.status != "ok":
