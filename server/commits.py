@@ -1,8 +1,9 @@
 """Commits: the only way a room's state changes in Redis — the room lock, the state cache, loads, the mutate loop with its compare-and-set retry, and the after-commit hooks. Room creation goes through here too.
 
-A change is a pure function of the room's state (:mod:`server.rooms`), returning a
-:class:`~server.rooms.Change` or None; :meth:`Commits.mutate` applies it to the latest state
-and commits it with the version check of ``commit.lua``, retrying on a conflict.
+A change is a command to the room (:mod:`server.commands`), whose ``step`` is a pure
+function of the room's state returning a :class:`~server.rooms.Change` or None;
+:meth:`Commits.apply` applies it to the latest state and commits it with the version check
+of ``commit.lua``, retrying on a conflict.
 """
 
 from __future__ import annotations
@@ -144,23 +145,6 @@ class Commits:
             raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
         return res
 
-    async def mutate(
-        self,
-        room: str,
-        fn: Callable[[JSON], Change | None],
-        player: str | None = None,
-        client_seq: int | None = None,
-        offload: Offload = False,
-    ) -> tuple[CommitResult | None, JSON | None]:
-        """Apply ``fn`` to the room's latest state and commit it atomically, retrying on
-        version conflicts. Returns (result or None when nothing changed, state).
-
-        Changes to one room are serialised within this process (a lock per room), so
-        concurrent requests for a room (three seats answering a discard) queue up instead of
-        conflicting on the version check; other processes still race through it."""
-        async with self._lock(room):
-            return await self._mutate(room, lambda s, _a: fn(s), player, client_seq, offload)
-
     async def apply(
         self,
         room: str,
@@ -170,7 +154,13 @@ class Commits:
     ) -> tuple[CommitResult | None, JSON | None]:
         """Commit ``command`` to the room: :func:`server.commands.step` on its latest state,
         at the time of each attempt, with the answers held for its claim window (a
-        :class:`~server.commands.Play` may hold one more). As :meth:`mutate` otherwise."""
+        :class:`~server.commands.Play` may hold one more: written by answer.lua, no commit;
+        the result's status is "held" and its version the room's). Atomic, retried on
+        version conflicts. Returns (result or None when nothing changed, state).
+
+        Changes to one room are serialised within this process (a lock per room), so
+        concurrent requests for a room (three seats answering a discard) queue up instead of
+        conflicting on the version check; other processes still race through it."""
 
         def fn(state: JSON, answers: Answers) -> Change | Held | None:
             return commands.step(state, command, self.clock.now_ms(), answers)
@@ -186,9 +176,8 @@ class Commits:
         client_seq: int | None = None,
         offload: Offload = False,
     ) -> tuple[CommitResult | None, JSON | None]:
-        """:meth:`mutate` of a change that reads the answers held for the room's open claim
-        window, and may hold one more (``fn`` returns a ``game_room.Held``: written by
-        answer.lua, no commit; the result's status is "held" and its version the room's)."""
+        """:meth:`apply` of a function of the room's state and held answers rather than a
+        command: the timer's tick, which ``offload`` may run in a bot worker process."""
         async with self._lock(room):
             return await self._mutate(room, fn, player, client_seq, offload)
 
