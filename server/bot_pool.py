@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import bots
-from server import memtrace
+from server import game, memtrace
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -145,7 +145,7 @@ def choose(
     return action
 
 
-def chooser(budget_s: float) -> Callable[[JSON, list[JSON], random.Random], JSON | None]:
+def chooser(budget_s: float) -> game.Chooser:
     """:func:`choose` with a budget of ``budget_s`` seconds: what the room logic is given to
     have its bots decide (``server.game.Chooser``)."""
 

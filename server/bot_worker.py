@@ -1,4 +1,4 @@
-"""A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.game_room.tick`, off the server process and its interpreter lock.
+"""A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.commands.tick`, off the server process and its interpreter lock.
 
 The server sends the room's state and gets back the :class:`~server.rooms.Change` (or None),
 which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
@@ -14,7 +14,7 @@ import contextlib
 import random
 from typing import Any
 
-from server import bot_pool, game, game_room, memos
+from server import bot_pool, commands, game, game_room, memos
 from server.rooms import Change, RoomError
 
 JSON = dict[str, Any]
@@ -29,7 +29,7 @@ def tick(
     budget_s: float,
     answers: game_room.Answers | None = None,
 ) -> tuple[Any, ...]:
-    """``game_room.tick`` in the worker: ("ok", change or None, the legal actions of the
+    """``commands.tick`` in the worker: ("ok", change or None, the legal actions of the
     seats asked to decide in the new state) or the error it raised. Then forgets what the
     engine and room caches remembered of the tick's states (keyed by identity: this
     process is sent each state anew, as a new object, so no later task could find them)."""
@@ -54,15 +54,10 @@ def _tick(
     answers: game_room.Answers | None,
 ) -> tuple[Any, ...]:
     try:
-        change = game_room.tick(
-            state,
-            now,
-            grace_ms,
-            bot_delay_ms,
-            random.Random(seed),
-            bot_choose=bot_pool.chooser(budget_s),
-            answers=answers,
+        tick = commands.Tick(
+            grace_ms, bot_delay_ms, random.Random(seed), bot_pool.chooser(budget_s)
         )
+        change = commands.tick(state, tick, now, answers)
     except RoomError as exc:
         return ("room_error", exc.code, exc.message, exc.detail)
     except game.GameError as exc:

@@ -177,12 +177,20 @@ def step(
         case Play():
             return _play(state, command, now, answers)
         case Tick():
-            return game_room.tick(
-                state, now, command.grace_ms, command.bot_delay_ms, command.rng,
-                max_steps=command.max_steps, bot_choose=command.choose, answers=answers,
-            )  # fmt: skip
+            return tick(state, command, now, answers)
         case _:
             return _lobby(state, command, now)
+
+
+def tick(
+    state: JSON, command: Tick, now: int, answers: game_room.Answers | None = None
+) -> Change | None:
+    """:func:`step` of a :class:`Tick` (which never holds an answer): what the timer loop
+    and the bot worker process run."""
+    return game_room.tick(
+        state, now, command.grace_ms, command.bot_delay_ms, command.rng,
+        max_steps=command.max_steps, bot_choose=command.choose, answers=answers,
+    )  # fmt: skip
 
 
 def _play(

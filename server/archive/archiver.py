@@ -289,10 +289,6 @@ class Archiver:
         if self.metrics is not None:
             self.metrics.archive_lag = self.lag
 
-    async def archive_room(self, room: str) -> bool:
-        """:meth:`archive_rooms` of one room: whether it was taken off the queue."""
-        return await self.archive_rooms([room]) == 1
-
     async def archive_rooms(self, rooms: list[str]) -> int:
         """Archive what each room's log holds from its ``pos`` on; take each off the queue
         unless it was queued again meanwhile; returns how many were. The rooms' marks are

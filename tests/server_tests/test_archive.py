@@ -376,11 +376,11 @@ async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url,
     try:
         for i, end in enumerate(ends):
             arch.upto = end  # the commit that ended hand i, and the room queued
-            await arch.archive_room(room)
+            await arch.archive_rooms([room])
             hands = await (await arch.connect()).hands(entries[0]["lobby"]["game_id"])
             assert [h.hand for h in hands] == list(range(i + 1))
         arch.upto = max(log)  # the game is over
-        await arch.archive_room(room)
+        await arch.archive_rooms([room])
         # the first pass read from the room's first entry, the next from after the hand
         # before theirs; the last hand's commit also ended the game: that pass read on
         # from its mark, and the game's record joined the stretches its hands kept (the
@@ -416,12 +416,12 @@ async def test_a_hand_kept_without_its_stretch_has_the_game_read_whole(redis_url
     arch.starts = []
     try:
         arch.upto = first_end
-        await arch.archive_room(room)
+        await arch.archive_rooms([room])
         archive = await arch.connect()
         # as a process of before revision 5 wrote it (its stretch as JSON text, not packed)
         await archive.db.execute("UPDATE hands SET packed = NULL, log = '[]'")
         arch.upto = max(log)
-        await arch.archive_room(room)
+        await arch.archive_rooms([room])
         assert arch.starts == [1, first_end + 1, start]  # the join failed: read whole
         record = await archived(archive, entries[0]["lobby"]["game_id"])
         assert record.log == [{k: e[k] for k in KEPT if k in e} for e in entries]
