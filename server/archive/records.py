@@ -201,10 +201,10 @@ def last_hand_end(game: GameLog) -> int | None:
 
 
 def game_record(game: GameLog, start: Entry | None = None) -> GameRecord | None:
-    """The record of ``game`` once it is over, else None. Read from its start, the record
-    holds the whole log. A stretch that continues a game from its last archived hand needs
-    the game's ``start`` entry (else None) and its record's log is the stretch's tail only
-    (:func:`tail_log`): the archive joins the hands' stretches before it
+    """The record of ``game`` once it is over, else None. Read from its start, the record's
+    ``packed`` holds the whole log. A stretch that continues a game from its last archived
+    hand needs the game's ``start`` entry (else None) and its record's ``packed`` is the
+    stretch's tail only (:func:`tail_log`): the archive joins the hands' stretches before it
     (:meth:`server.archive.Archive.put_game`, ``joined``)."""
     if not game.finished or (game.continues is not None and start is None):
         return None
