@@ -512,7 +512,7 @@ def test_a_name_typed_while_the_first_hello_is_answered_is_the_name_used(
     page.get_by_test_id("name").blur()
     assert page.evaluate("() => window.mahjong.state.status") != "online"
     release()
-    page.wait_for_function("() => window.mahjong.state.status === 'online'")
+    page.wait_for_function("() => window.mahjong?.state.status === 'online'")
     page.get_by_test_id("create").click()
     page.get_by_test_id("room-code").wait_for()
     page.wait_for_function(

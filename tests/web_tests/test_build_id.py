@@ -53,7 +53,7 @@ def test_a_page_of_an_older_build_offers_a_reload(browser: Any, second_build: Pa
             page.goto(url + "/")
             page.evaluate("() => localStorage.setItem('mahjong.name', 'Reloader')")
             page.reload()
-            page.wait_for_function("() => window.mahjong.state.status === 'online'")
+            page.wait_for_function("() => window.mahjong?.state.status === 'online'")
             assert page.evaluate("() => window.mahjong.state.serverBuild") == first
             expect(page.get_by_test_id("new-version")).to_have_count(0)
         # the server is upgraded: the same port and data, another build of the client
@@ -62,7 +62,7 @@ def test_a_page_of_an_older_build_offers_a_reload(browser: Any, second_build: Pa
             expect(banner).to_be_visible(timeout=30_000)
             assert "new version" in banner.inner_text()
             page.get_by_test_id("reload").click()
-            page.wait_for_function("() => window.mahjong.state.status === 'online'")
+            page.wait_for_function("() => window.mahjong?.state.status === 'online'")
             assert page.evaluate("() => window.mahjong.state.serverBuild") == "test-build-b"
             expect(page.get_by_test_id("new-version")).to_have_count(0)
             assert build_of(page) == "test-build-b"

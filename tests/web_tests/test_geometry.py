@@ -103,7 +103,7 @@ def test_every_state_fits(
     friend = page_in(browser, viewport)
     friend.goto(f"{base_url}/r/{code}")
     friend.get_by_test_id("name").wait_for()
-    friend.wait_for_function("() => window.mahjong.state.status === 'online'")
+    friend.wait_for_function("() => window.mahjong?.state.status === 'online'")
     look(found, friend, "invite", vp, fit=False)
     friend.context.close()
 
@@ -130,7 +130,7 @@ def test_every_state_fits(
     other.close()
     page.route_web_socket("**/ws", lambda ws: ws.close())
     page.get_by_test_id("banner").get_by_role("button").click()
-    page.wait_for_function("() => window.mahjong.state.status === 'reconnecting'")
+    page.wait_for_function("() => window.mahjong?.state.status === 'reconnecting'")
     look(found, page, "banner-reconnecting", vp)
     page.context.close()
 

@@ -47,6 +47,6 @@ def test_opened_offline_the_app_says_so_and_retries(browser: Any, base_url: str)
     # not a blank page: the home screen is there, its name field too
     assert page.get_by_test_id("name").is_visible()
     ctx.set_offline(False)
-    page.wait_for_function("() => window.mahjong.state.status === 'online'", timeout=20_000)
+    page.wait_for_function("() => window.mahjong?.state.status === 'online'", timeout=20_000)
     assert not page.get_by_test_id("banner").count()
     ctx.close()

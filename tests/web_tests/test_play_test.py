@@ -326,7 +326,7 @@ def test_11_banners_keep_the_hand_on_screen_and_discard_says_why(
     start_to_my_turn(page)
     page.route_web_socket("**/ws", lambda ws: ws.close())
     page.evaluate("() => window.mahjong.takeOver()")  # a new connection: refused
-    page.wait_for_function("() => window.mahjong.state.status === 'reconnecting'")
+    page.wait_for_function("() => window.mahjong?.state.status === 'reconnecting'")
     page.get_by_test_id("banner").wait_for()
     for sel in ("[data-testid=discard]", "[data-testid=hand]"):
         box = rect(page, sel)
