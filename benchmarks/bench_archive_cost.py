@@ -9,7 +9,11 @@ Redis's CPU per action are read from the load test's report. Prints every run, t
 each mode and on ÷ off, and each round's on ÷ off with their median: the figure quoted
 (issue 41: archiving adds ≤ 5 %).
 
-    python benchmarks/bench_archive_cost.py --rounds 4
+``--control`` adds a third run to each round, off again, and prints each round's off ÷ off
+with their median: what the method reads when nothing differs (its noise and any bias of
+the order the runs go in; the three take turns going first).
+
+    python benchmarks/bench_archive_cost.py --rounds 12 [--control]
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+#: seconds a started server idles before the load test
+SETTLE = 2.0
 
 
 def free_port() -> int:
@@ -58,6 +64,9 @@ def run_once(archive: bool, rooms: int, duration: int) -> dict[str, float]:
             time.sleep(0.1)
         else:
             raise SystemExit(f"the server did not start: {out.read_text()[-2000:]}")
+        # both modes idle a moment: the archive's opening (its migrations, at start) is
+        # done before the load test's window, which is the steady state's cost
+        time.sleep(SETTLE)
         redis = int((data / "redis.pid").read_text())
         report = data / "report.json"
         subprocess.run(
@@ -85,16 +94,31 @@ def run_once(archive: bool, rooms: int, duration: int) -> dict[str, float]:
         shutil.rmtree(data, ignore_errors=True)
 
 
+def order(i: int, control: bool) -> tuple[str, ...]:
+    """Round ``i``'s runs: each mode goes first in turn, so a drift of the machine falls on
+    all alike."""
+    modes = ("on", "off", "ctl") if control else ("on", "off")
+    k = i % len(modes)
+    return modes[k:] + modes[:k]
+
+
+def ratios(a: list[dict[str, float]], b: list[dict[str, float]]) -> list[float]:
+    """Each round's server CPU per action of ``a`` ÷ ``b``, sorted: the two runs of a round
+    are minutes apart at most, so their ratio is the least touched by the machine's drift,
+    and the median of those ratios the figure to quote."""
+    return sorted(x["server"] / y["server"] for x, y in zip(a, b, strict=True))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=4)
     ap.add_argument("--rooms", type=int, default=20)
     ap.add_argument("--duration", type=int, default=20)
+    ap.add_argument("--control", action="store_true", help="a third run per round, off again")
     a = ap.parse_args()
-    runs: dict[str, list[dict[str, float]]] = {"on": [], "off": []}
+    runs: dict[str, list[dict[str, float]]] = {"on": [], "off": [], "ctl": []}
     for i in range(a.rounds):
-        # alternate which goes first, so a drift of the machine falls on both alike
-        for mode in ("on", "off") if i % 2 == 0 else ("off", "on"):
+        for mode in order(i, a.control):
             r = run_once(mode == "on", a.rooms, a.duration)
             runs[mode].append(r)
             print(
@@ -102,18 +126,21 @@ def main() -> None:
                 f"redis {r['redis']:.1f}, {r['actions_per_s']:.0f} actions/s",
                 flush=True,
             )
-    med = {m: statistics.median(r["server"] for r in rs) for m, rs in runs.items()}
-    # each round's two runs are minutes apart at most: their ratio is the least touched by
-    # the machine's drift, and the median of those ratios the figure to quote
-    ratios = sorted(
-        on["server"] / off["server"] for on, off in zip(runs["on"], runs["off"], strict=True)
-    )
+    on_off = ratios(runs["on"], runs["off"])
     print(
         "each round's on ÷ off: "
-        + " ".join(f"{x:.3f}" for x in ratios)
-        + f"; median {statistics.median(ratios):.3f}"
+        + " ".join(f"{x:.3f}" for x in on_off)
+        + f"; median {statistics.median(on_off):.3f}"
     )
-    red = {m: statistics.median(r["redis"] for r in rs) for m, rs in runs.items()}
+    if a.control:
+        ctl = ratios(runs["ctl"], runs["off"])
+        print(
+            "each round's off ÷ off (control): "
+            + " ".join(f"{x:.3f}" for x in ctl)
+            + f"; median {statistics.median(ctl):.3f}"
+        )
+    med = {m: statistics.median(r["server"] for r in rs) for m, rs in runs.items() if rs}
+    red = {m: statistics.median(r["redis"] for r in rs) for m, rs in runs.items() if rs}
     print(
         f"median server CPU per action: on {med['on']:.1f} µs, off {med['off']:.1f} µs, "
         f"on ÷ off {med['on'] / med['off']:.3f}; redis on {red['on']:.1f}, off {red['off']:.1f}"

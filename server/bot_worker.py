@@ -1,7 +1,7 @@
 """A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.commands.tick`, off the server process and its interpreter lock.
 
-The server sends the room's state and gets back the :class:`~server.rooms.Change` (or None),
-which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
+The server sends the room's state and gets back the :class:`~server.commands.Outcome` (or
+None), which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
 of its arguments, so where it runs changes nothing but which process pays for it. Errors
 come back as values (the exceptions' own constructors do not survive pickling) and are
 raised again in the server by :func:`result`. The worker keeps nothing of a tick's states
@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from server import bot_pool, commands, game, game_room, memos
-from server.rooms import Change, RoomError
+from server.rooms import RoomError
 
 JSON = dict[str, Any]
 
@@ -29,7 +29,7 @@ def tick(
     budget_s: float,
     answers: game_room.Answers | None = None,
 ) -> tuple[Any, ...]:
-    """``commands.tick`` in the worker: ("ok", change or None, the legal actions of the
+    """``commands.tick`` in the worker: ("ok", its outcome or None, the legal actions of the
     seats asked to decide in the new state) or the error it raised. Then forgets what the
     engine and room caches remembered of the tick's states (keyed by identity: this
     process is sent each state anew, as a new object, so no later task could find them)."""
@@ -54,31 +54,30 @@ def _tick(
     answers: game_room.Answers | None,
 ) -> tuple[Any, ...]:
     try:
-        tick = commands.Tick(
-            grace_ms, bot_delay_ms, random.Random(seed), bot_pool.chooser(budget_s)
-        )
-        change = commands.tick(state, tick, now, answers)
+        tick = commands.Tick(random.Random(seed), bot_pool.chooser(budget_s))
+        timing = commands.Timing(grace_ms, bot_delay_ms)
+        out = commands.tick(state, tick, now, timing, answers)
     except RoomError as exc:
         return ("room_error", exc.code, exc.message, exc.detail)
     except game.GameError as exc:
         return ("game_error", exc.code, exc.message)
     legal: dict[int, list[JSON]] = {}
-    if change is not None and change.state.get("game") is not None:
-        auto = change.state.get("pending_auto") or ()
-        for k in change.state.get("pending_kinds") or {}:
+    if out is not None and out.state.get("game") is not None:
+        auto = out.state.get("pending_auto") or ()
+        for k in out.state.get("pending_kinds") or {}:
             if k not in auto:
                 with contextlib.suppress(game.GameError):
-                    legal[int(k)] = game.legal(change.state["game"], int(k), change.state["id"])
-    return ("ok", change, legal)
+                    legal[int(k)] = game.legal(out.state["game"], int(k), out.state["id"])
+    return ("ok", out, legal)
 
 
-def result(reply: tuple[Any, ...]) -> Change | None:
-    """The change :func:`tick` sent back, or its error raised again."""
+def result(reply: tuple[Any, ...]) -> commands.Outcome | None:
+    """The outcome :func:`tick` sent back, or its error raised again."""
     if reply[0] == "room_error":
         raise RoomError(reply[1], reply[2], reply[3])
     if reply[0] == "game_error":
         raise game.GameError(reply[1], reply[2])
-    change: Change | None = reply[1]
-    if change is not None and reply[2]:
-        game.known_legal(change.state["game"], reply[2], change.state.get("id"))
-    return change
+    out: commands.Outcome | None = reply[1]
+    if out is not None and reply[2]:
+        game.known_legal(out.state["game"], reply[2], out.state.get("id"))
+    return out

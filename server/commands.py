@@ -2,9 +2,12 @@
 
 The shell (handlers, presence, retention, the timer loop) builds a command and has
 :meth:`server.commits.Commits.apply` commit it; the commit calls :func:`step` with the room's
-latest state, the time of that attempt and the answers held for its claim window. Nothing
-here reads a clock, draws randomness of its own or does I/O: the time is ``now``, and the
-tick's randomness and its bots' decisions come in the command (docs/server.md, "Layers").
+latest state, the time of that attempt, the server's :class:`Timing` and the answers held
+for its claim window, and gets back an :class:`Outcome`: everything the commit writes (the
+new state, its log entry, the room's next deadline) and the two facts it decides how to
+write it by. Nothing here reads a clock, draws randomness of its own or does I/O: the time
+is ``now``, and the tick's randomness and its bots' decisions come in the command
+(docs/server.md, "Layers").
 """
 
 from __future__ import annotations
@@ -13,11 +16,40 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from server import game, game_room, host, rooms
-from server.held_answers import Held
+from server import facts, game, game_room, host, rooms
+from server.held_answers import Held, window_key
 from server.rooms import Change
 
 JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """The server's settings a room's deadlines are computed with: how long an away
+    player's seat waits before a bot plays it, and how long a bot waits before it moves."""
+
+    grace_ms: int
+    bot_delay_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A command's effect on a room, ready to commit: the :class:`~server.rooms.Change`
+    (its new state, events, notice), the log entry committed at the step's ``now`` (with
+    each pending seat's legal actions and deadline: ``facts.build_entry``), the room's next
+    deadline (None: nothing is due by itself), whether the claim window open before is no
+    longer the one open (the answers held for it are deleted with the commit), and whether
+    the change crosses a hand boundary (the commit writes the whole state, not a patch)."""
+
+    change: Change
+    entry: JSON
+    next_deadline: int | None
+    window_changed: bool
+    boundary: bool
+
+    @property
+    def state(self) -> JSON:
+        return self.change.state
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,8 +165,6 @@ class Play:
     player: str
     action: JSON
     hold: bool
-    grace_ms: int
-    bot_delay_ms: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +181,6 @@ class Tick:
     claim window's close. ``rng``: the randomness of the bots' choices (recorded by the
     caller); ``choose``: how the bots decide within their time budget (None: here)."""
 
-    grace_ms: int
-    bot_delay_ms: int
     rng: random.Random
     choose: game.Chooser | None = None
     max_steps: int = 32
@@ -166,40 +194,98 @@ Command = (
 
 
 def step(
-    state: JSON, command: Command, now: int, answers: game_room.Answers | None = None
-) -> Change | Held | None:
-    """Apply ``command`` to the room ``state`` at ``now`` (ms), with the ``answers`` held
-    for its open claim window: the change (its new state, log entry parts and notice), an
-    answer to hold (:class:`Held`: no commit), or None when nothing changes. Raises
-    :class:`~server.rooms.RoomError` or :class:`~server.game.GameError` and changes nothing
-    for a command the room refuses."""
+    state: JSON,
+    command: Command,
+    now: int,
+    timing: Timing,
+    answers: game_room.Answers | None = None,
+) -> Outcome | Held | None:
+    """Apply ``command`` to the room ``state`` at ``now`` (ms), with the server's ``timing``
+    and the ``answers`` held for its open claim window: the outcome to commit, an answer to
+    hold (:class:`Held`: no commit), or None when nothing changes (or nothing anyone would
+    be told of). Raises :class:`~server.rooms.RoomError` or :class:`~server.game.GameError`
+    and changes nothing for a command the room refuses."""
     match command:
         case Play():
-            return _play(state, command, now, answers)
+            out = _play(state, command, now, timing, answers)
         case Tick():
-            return tick(state, command, now, answers)
+            return tick(state, command, now, timing, answers)
         case _:
-            return _lobby(state, command, now)
+            out = _lobby(state, command, now)
+    if isinstance(out, Held):
+        return out
+    return _settled(state, out, now, timing, answers)
 
 
 def tick(
-    state: JSON, command: Tick, now: int, answers: game_room.Answers | None = None
-) -> Change | None:
+    state: JSON,
+    command: Tick,
+    now: int,
+    timing: Timing,
+    answers: game_room.Answers | None = None,
+) -> Outcome | None:
     """:func:`step` of a :class:`Tick` (which never holds an answer): what the timer loop
     and the bot worker process run."""
-    return game_room.tick(
-        state, now, command.grace_ms, command.bot_delay_ms, command.rng,
+    change = game_room.tick(
+        state, now, timing.grace_ms, timing.bot_delay_ms, command.rng,
         max_steps=command.max_steps, bot_choose=command.choose, answers=answers,
     )  # fmt: skip
+    return _settled(state, change, now, timing, answers)
+
+
+def _settled(
+    state: JSON,
+    change: Change | None,
+    now: int,
+    timing: Timing,
+    answers: game_room.Answers | None,
+) -> Outcome | None:
+    """The outcome of ``change``, None when there is none or it tells nobody anything."""
+    if change is None or not facts.changes_anything(change):
+        return None
+    return outcome(state, change, now, timing, answers)
+
+
+def outcome(
+    base: JSON | None,
+    change: Change,
+    now: int,
+    timing: Timing,
+    answers: game_room.Answers | None = None,
+) -> Outcome:
+    """The :class:`Outcome` of ``change`` from the room state ``base`` (None: a new room's
+    first state) at ``now``: its deadlines computed once, with the held ``answers``, and
+    shared by the entry and the room's next deadline."""
+    g, b = timing.grace_ms, timing.bot_delay_ms
+    deadlines = facts.room_deadlines(change.state, g, b, answers)
+    return Outcome(
+        change,
+        facts.build_entry(change, now, g, b, deadlines, answers),
+        facts.next_deadline(deadlines),
+        base is not None and window_key(base) != window_key(change.state),
+        base is None or boundary(base, change.state),
+    )
+
+
+def boundary(before: JSON, after: JSON) -> bool:
+    """Whether a change from ``before`` to ``after`` crosses a hand boundary (a hand or a
+    game starts or ends, the room's status changes): a commit writing a snapshot there
+    starts each hand's patches afresh."""
+    if before.get("status") != after.get("status") or before.get("game_no") != after.get("game_no"):
+        return True
+    g0, g1 = before.get("game") or {}, after.get("game") or {}
+    if g0.get("hands_played") != g1.get("hands_played"):
+        return True
+    return bool((g0.get("hand") or {}).get("number") != (g1.get("hand") or {}).get("number"))
 
 
 def _play(
-    state: JSON, c: Play, now: int, answers: game_room.Answers | None
+    state: JSON, c: Play, now: int, timing: Timing, answers: game_room.Answers | None
 ) -> Change | Held | None:
     if not c.hold:
         return game_room.play(state, c.player, c.action, now)
     return game_room.answer(
-        state, c.player, c.action, now, answers or {}, c.grace_ms, c.bot_delay_ms
+        state, c.player, c.action, now, answers or {}, timing.grace_ms, timing.bot_delay_ms
     )
 
 

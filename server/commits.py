@@ -1,9 +1,9 @@
 """Commits: the only way a room's state changes in Redis — the room lock, the state cache, loads, the mutate loop with its compare-and-set retry, and the after-commit hooks. Room creation goes through here too.
 
 A change is a command to the room (:mod:`server.commands`), whose ``step`` is a pure
-function of the room's state returning a :class:`~server.rooms.Change` or None;
-:meth:`Commits.apply` applies it to the latest state and commits it with the version check
-of ``commit.lua``, retrying on a conflict.
+function of the room's state returning a :class:`~server.commands.Outcome` (the state, log
+entry and next deadline to write) or None; :meth:`Commits.apply` applies it to the latest
+state and commits it with the version check of ``commit.lua``, retrying on a conflict.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from protocol.codes import ErrorCode
-from server import commands, facts, game, game_room, patches
+from server import commands, game, game_room, patches
 from server.clock import Clock
 from server.config import Config
 from server.metrics import Metrics
@@ -32,12 +32,14 @@ STATE_CACHE_ROOMS = 2048
 
 Answers = game_room.Answers
 Held = game_room.Held
+Outcome = commands.Outcome
 #: a change of a room given its state and the answers held for its open claim window
-#: (``game_room.held_answers``): a change, None, or (``game_room.answer``) an answer to hold
-WindowFn = Callable[[JSON, Answers], Change | Held | None]
+#: (``game_room.held_answers``): its outcome, None, or (``game_room.answer``) an answer to
+#: hold (``commands.step`` of a command)
+WindowFn = Callable[[JSON, Answers], Outcome | Held | None]
 #: where a change is computed: False in the event loop, True in a worker thread, or a
 #: coroutine function computing it elsewhere (a bot worker process, server/loops.py)
-Offload = bool | Callable[[JSON, Answers], Awaitable[Change | None]]
+Offload = bool | Callable[[JSON, Answers], Awaitable[Outcome | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)
 Hook = Callable[[str, int, JSON, int | None], None]
@@ -52,6 +54,8 @@ class Commits:
         self.store = store
         self.metrics = metrics
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        #: the server's settings a room's deadlines are computed with
+        self.timing = commands.Timing(self.grace_ms, cfg.bot_delay_ms)
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
@@ -67,22 +71,6 @@ class Commits:
         self.hooks: list[Hook] = []
         #: called after an answer is held (no commit): (room, the room's next deadline)
         self.held_hooks: list[Callable[[str, int | None], None]] = []
-
-    # ------------------------------------------------------------------ pure helpers
-
-    def room_deadlines(self, state: JSON, answers: Answers | None = None) -> list[facts.Deadline]:
-        return facts.room_deadlines(state, self.grace_ms, self.cfg.bot_delay_ms, answers)
-
-    def build_entry(
-        self,
-        change: Change,
-        now: int,
-        deadlines: list[facts.Deadline] | None = None,
-        answers: Answers | None = None,
-    ) -> JSON:
-        return facts.build_entry(
-            change, now, self.grace_ms, self.cfg.bot_delay_ms, deadlines, answers
-        )
 
     # ------------------------------------------------------------------ reads
 
@@ -139,8 +127,9 @@ class Commits:
     async def create(self, room: str, change: Change) -> CommitResult:
         """Commit a new room's first state (version 1), under the room's lock, cached and
         announced to the hooks like every other commit."""
+        out = commands.outcome(None, change, self.clock.now_ms(), self.timing)
         async with self._lock(room):
-            res = await self._commit(room, 0, change)
+            res = await self._commit(room, 0, out)
         if res.status != "ok":  # a room id taken (never: 64 random bits)
             raise RoomError(ErrorCode.BUSY, "could not create the room; retry")
         return res
@@ -162,8 +151,8 @@ class Commits:
         concurrent requests for a room (three seats answering a discard) queue up instead of
         conflicting on the version check; other processes still race through it."""
 
-        def fn(state: JSON, answers: Answers) -> Change | Held | None:
-            return commands.step(state, command, self.clock.now_ms(), answers)
+        def fn(state: JSON, answers: Answers) -> Outcome | Held | None:
+            return commands.step(state, command, self.clock.now_ms(), self.timing, answers)
 
         async with self._lock(room):
             return await self._mutate(room, fn, player, client_seq, False)
@@ -236,7 +225,7 @@ class Commits:
             if res.status == "held":
                 self._held(room, version, answers_n, answers, out)
             return res, state
-        if out is None or not facts.changes_anything(out):
+        if out is None:
             return await self._nothing(room, version, state, cached, guessed, client_seq)
         held = (answers_n, answers) if answers_n is not None else None
         res = await self._commit(
@@ -344,7 +333,7 @@ class Commits:
         self,
         room: str,
         version: int,
-        change: Change,
+        out: Outcome,
         *,
         player: str | None = None,
         client_seq: int | None = None,
@@ -352,49 +341,42 @@ class Commits:
         snap_version: int | None = None,
         held: tuple[int, Answers] | None = None,
     ) -> CommitResult:
-        """Commit ``change`` over ``version`` (compare-and-set; ``base``: the state at
-        ``version``, whose last snapshot is at ``snap_version``); on success cache the state
-        and run the after-commit work. The one call of ``Store.commit`` in the server.
+        """Commit the outcome ``out`` over ``version`` (compare-and-set; ``base``: the state
+        at ``version``, whose last snapshot is at ``snap_version``); on success cache the
+        state and run the after-commit work. The one call of ``Store.commit`` in the server.
 
-        ``held``: (n, the answers) held for the claim window open in ``base``, as read:
-        the deadlines take them into account, the commit fails if one was added since, and
-        a change that closes the window deletes them (it applied them: ``game_room.tick``).
+        ``held``: (n, the answers) held for the claim window open in ``base``, as read (the
+        outcome's deadlines took them into account): the commit fails if one was added
+        since, and a change that closes the window deletes them (it applied them:
+        ``game_room.tick``).
 
         The whole state is written when the last snapshot is ``--snapshot-every`` versions
-        old or at a hand boundary (:func:`_boundary`); else a patch from ``base``."""
-        now = self.clock.now_ms()
-        answers = held[1] if held is not None else None
-        deadlines = self.room_deadlines(change.state, answers)
-        next_deadline = facts.next_deadline(deadlines)
-        entry = self.build_entry(change, now, deadlines, answers)
-        if client_seq is not None:
-            entry["cseq"] = client_seq
+        old or at a hand boundary (``out.boundary``); else a patch from ``base``."""
+        entry = out.entry if client_seq is None else {**out.entry, "cseq": client_seq}
         patch = None
         if (
             base is not None
             and snap_version is not None
             and version + 1 - snap_version < self.cfg.snapshot_every
-            and not _boundary(base, change.state)
+            and not out.boundary
         ):
-            patch = patches.diff(base, change.state)
-        closes_window = held is not None and game_room.window_key(
-            base or {}
-        ) != game_room.window_key(change.state)
+            patch = patches.diff(base, out.state)
+        closes_window = held is not None and out.window_changed
         res = await self.store.commit(
             room,
             version,
-            change.state,
+            out.state,
             entry,
             player,
             client_seq,
-            deadline=next_deadline,
+            deadline=out.next_deadline,
             patch=patch,
             answers_n=held[0] if held is not None else None,
             close_window=closes_window,
         )
         if res.status == "ok":
-            self._committed(room, res, change, snap_version, None if closes_window else held)
-            await self.after_commit(room, res.version, change.state, entry, next_deadline)
+            self._committed(room, res, out.change, snap_version, None if closes_window else held)
+            await self.after_commit(room, res.version, out.state, entry, out.next_deadline)
         return res
 
     def _committed(
@@ -472,22 +454,10 @@ class _Dup(NamedTuple):
 
 async def _compute(
     fn: WindowFn, offload: Offload, state: JSON, answers: Answers
-) -> Change | Held | None:
+) -> Outcome | Held | None:
     """``fn`` of the state where ``offload`` says (the event loop, a thread, elsewhere)."""
     if callable(offload):
         return await offload(state, answers)
     if offload:
         return await asyncio.to_thread(fn, state, answers)
     return fn(state, answers)
-
-
-def _boundary(before: JSON, after: JSON) -> bool:
-    """Whether a change from ``before`` to ``after`` crosses a hand boundary (a hand or a
-    game starts or ends, the room's status changes): a commit writing a snapshot there
-    starts each hand's patches afresh."""
-    if before.get("status") != after.get("status") or before.get("game_no") != after.get("game_no"):
-        return True
-    g0, g1 = before.get("game") or {}, after.get("game") or {}
-    if g0.get("hands_played") != g1.get("hands_played"):
-        return True
-    return bool((g0.get("hand") or {}).get("number") != (g1.get("hand") or {}).get("number"))

@@ -234,7 +234,7 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
     # no new seq), unless it closes the window now -- or a live process of before held
     # answers (a rolling upgrade) would not see it: then it is committed
     hold = not cx.rt.store.unheld_peers
-    play = commands.Play(pid, action, hold, cx.commits.grace_ms, cx.rt.cfg.bot_delay_ms)
+    play = commands.Play(pid, action, hold)
     res, _ = await cx.commits.apply(msg.room, play, pid, msg.seq)
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)
 

@@ -20,10 +20,10 @@ import redis.exceptions
 
 from protocol.codes import ErrorCode
 from server import bot_pool, bot_worker, commands, game, game_room, resp
-from server.commits import Commits, Offload
+from server.commits import Commits, Offload, Outcome
 from server.fanout import Feeds
 from server.presence import Presence
-from server.rooms import Change, RoomError
+from server.rooms import RoomError
 from server.runtime import REDIS_OR_OS, Runtime
 from server.store import CHANNEL_PATTERN, room_of_channel
 from server.store_base import BATCH
@@ -214,20 +214,18 @@ class TimerTick:
         self.rt = rt
         self.t = t
         self.budget = rt.cfg.bot_budget_ms / 1000
+        self.timing = commands.Timing(rt.grace_ms, rt.cfg.bot_delay_ms)
 
-    def step(self, state: JSON, answers: game_room.Answers) -> Change | None:
+    def step(self, state: JSON, answers: game_room.Answers) -> Outcome | None:
         # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
         # claim window's automatic passes) choose nothing (see off_loop)
         return self._tick(state, answers, random.Random(secrets.randbits(64)))
 
     def _tick(
         self, state: JSON, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
-    ) -> Change | None:
-        cfg = self.rt.cfg
-        tick = commands.Tick(
-            self.rt.grace_ms, cfg.bot_delay_ms, rng, bot_pool.chooser(self.budget), max_steps
-        )
-        return commands.tick(state, tick, self.t, answers)
+    ) -> Outcome | None:
+        tick = commands.Tick(rng, bot_pool.chooser(self.budget), max_steps)
+        return commands.tick(state, tick, self.t, self.timing, answers)
 
     def due_kinds(self, state: JSON, answers: game_room.Answers) -> set[str]:
         """The kinds of what is due in ``state`` that need more than one engine step (a
@@ -239,13 +237,13 @@ class TimerTick:
         try:
             # (the commit of this state computed them: remembered, not redone)
             due = game_room.committed_deadlines(
-                state, self.rt.grace_ms, self.rt.cfg.bot_delay_ms, answers
+                state, self.timing.grace_ms, self.timing.bot_delay_ms, answers
             )
         except game.GameError:
             return set()
         return {kind for at, kind, _ in due if at <= self.t}
 
-    async def off_loop(self, state: JSON, answers: game_room.Answers) -> Change | None:
+    async def off_loop(self, state: JSON, answers: game_room.Answers) -> Outcome | None:
         """Where the tick runs: in a bot worker process when a bot is due to move (a
         worker thread when there is no such process); a deal in a worker thread; the
         rest (a claim window's automatic answers, timeouts, a player's own settings, a
@@ -267,14 +265,14 @@ class TimerTick:
 
     async def in_bot_process(
         self, state: JSON, answers: game_room.Answers
-    ) -> tuple[Change | None] | None:
+    ) -> tuple[Outcome | None] | None:
         """The tick in a bot worker process: (its change,), or None when no process
         could take it (the pool is stopping, or a worker died: a new pool next time)."""
         args = (
             state,
             self.t,
-            self.rt.grace_ms,
-            self.rt.cfg.bot_delay_ms,
+            self.timing.grace_ms,
+            self.timing.bot_delay_ms,
             secrets.randbits(64),
             self.budget,
             answers,

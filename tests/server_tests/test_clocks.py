@@ -10,7 +10,7 @@ import random
 import pytest
 
 from loadtest.selfplay import next_change, started_room
-from server import facts
+from server import commands, facts
 from server.app import App
 from server.config import Config
 
@@ -21,7 +21,7 @@ GRACE_MS = 60_000
 def test_clocks_show_turns_and_never_a_claim_window(ruleset: str) -> None:
     app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
     _, ch = started_room(ruleset, 0, hands=1, turn_seconds=30, claim_seconds=10)
-    entry = app.commits.build_entry(ch, 0)
+    entry = commands.outcome(None, ch, 0, app.commits.timing).entry
     s = ch.state
     rng = random.Random(ruleset)
     now = 0
@@ -40,7 +40,7 @@ def test_clocks_show_turns_and_never_a_claim_window(ruleset: str) -> None:
                 assert clocks == [{"seat": int(k), "kind": "turn", "at": since + 30_000}]
         now += 10
         ch, _ = next_change(s, entry, rng, now)
-        entry = app.commits.build_entry(ch, now)
+        entry = commands.outcome(None, ch, now, app.commits.timing).entry
         s = ch.state
     assert turns and windows
     assert "clocks" not in entry or entry.get("playing")

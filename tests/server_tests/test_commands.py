@@ -1,6 +1,7 @@
 """The room's one entry point (server/commands.py): each command applied by ``step`` is the
-room logic's own function with the same arguments (a differential test over sequences of
-commands by several players), a refused command raises and changes nothing, and a game is
+room logic's own function with the same arguments, and its outcome carries that change's log
+entry and next deadline as ``server.facts`` makes them (a differential test over sequences
+of commands by several players), a refused command raises and changes nothing, and a game is
 played to its end through ``step`` alone (the players' actions, and the ticks)."""
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server import commands as c
-from server import game, game_room, host, rooms
+from server import facts, game, game_room, host, rooms
 
 PLAYERS = ["p_a", "p_b", "p_c"]
 RS = game.rulesets()[0]
 NOW = 1_000
+TIMING = c.Timing(grace_ms=60_000, bot_delay_ms=0)
 
 who = st.sampled_from(PLAYERS)
 seat = st.integers(-1, 4)
@@ -87,14 +89,23 @@ def test_step_is_the_room_logic_itself(cmds: list[c.Command]) -> None:
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "Ann", RS, opts, 0).state
     for cmd in cmds:
         before = copy.deepcopy(state)
-        got = outcome(c.step, state, cmd, NOW)
+        got = outcome(c.step, state, cmd, NOW, TIMING)
         assert state == before, "a command changed the state it was given"
-        # a fresh room: the first game's id is drawn at random, so compare the rest
         want = outcome(direct, copy.deepcopy(state), cmd)
-        if isinstance(got, rooms.Change) and isinstance(want, rooms.Change):
+        if isinstance(want, rooms.Change) and not facts.changes_anything(want):
+            assert got is None  # nothing anyone would be told of: nothing to commit
+        elif isinstance(want, rooms.Change):
+            assert isinstance(got, c.Outcome)
+            g, b = TIMING.grace_ms, TIMING.bot_delay_ms
+            assert got.next_deadline == facts.next_deadline(facts.room_deadlines(got.state, g, b))
             if isinstance(cmd, c.StartGame):
-                return  # a dealt wall is the server's secret randomness: not equal twice
-            assert got == want
+                # a dealt wall is the server's secret randomness: not equal twice, and the
+                # first game's id is drawn at random
+                assert got.boundary and got.entry == facts.build_entry(got.change, NOW, g, b)
+                return
+            assert got.change == want
+            assert got.entry == facts.build_entry(want, NOW, g, b)
+            assert got.boundary == (want.state["status"] != state["status"])
             state = got.state
         else:
             assert got == want
@@ -106,18 +117,19 @@ def test_a_game_is_played_through_step_alone() -> None:
     )
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "Ann", RS, opts, 0).state
     for s in range(4):
-        out = c.step(state, c.AddBot("p_a", s), NOW)
-        assert isinstance(out, rooms.Change)
+        out = c.step(state, c.AddBot("p_a", s), NOW, TIMING)
+        assert isinstance(out, c.Outcome)
         state = out.state
-    out = c.step(state, c.StartGame("p_a"), NOW)
-    assert isinstance(out, rooms.Change)
+    out = c.step(state, c.StartGame("p_a"), NOW, TIMING)
+    assert isinstance(out, c.Outcome)
     state, now, rng = out.state, NOW, random.Random(7)
     for _ in range(2000):
         if game.finished(state["game"]):
             break
         now += 60_000
-        out = c.step(state, c.Tick(0, 0, rng), now, {})
-        assert isinstance(out, rooms.Change)
+        out = c.step(state, c.Tick(rng), now, TIMING, {})
+        assert isinstance(out, c.Outcome)
+        assert out.entry["t"] == now and out.entry["actions"]
         state = out.state
     assert game.finished(state["game"])
 
@@ -125,4 +137,4 @@ def test_a_game_is_played_through_step_alone() -> None:
 def test_a_command_it_does_not_know_is_refused() -> None:
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "Ann", RS, {}, 0).state
     with pytest.raises(TypeError):
-        c.step(state, object(), NOW)  # type: ignore[arg-type]
+        c.step(state, object(), NOW, TIMING)  # type: ignore[arg-type]

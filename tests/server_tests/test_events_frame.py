@@ -11,8 +11,8 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import decode, encode
+from server import commands, game
 from server import frames as framing
-from server import game
 from server.app import App
 from server.config import Config
 from server_tests.test_sparse import _entries
@@ -43,8 +43,8 @@ def _expected(room: str, v: int, entry: dict[str, Any], seat: int | None) -> byt
 def test_events_frame_equals_the_message_encoding() -> None:
     app = App(Config(), None)  # type: ignore[arg-type]  # no store: nothing is committed
     joins, ch = started_room("zung-jung", 0, hands=1, turn_seconds=30)
-    entries = [app.commits.build_entry(j, 0) for j in joins]
-    entries.append(app.commits.build_entry(ch, 0))
+    entries = [commands.outcome(None, j, 0, app.commits.timing).entry for j in joins]
+    entries.append(commands.outcome(None, ch, 0, app.commits.timing).entry)
     entries.append({**entries[-1], "chat": {"from": "p1", "text": "hi"}, "notice": {"x": 1}})
     s, entry = ch.state, entries[-2]
     rng = random.Random(3)
@@ -52,7 +52,7 @@ def test_events_frame_equals_the_message_encoding() -> None:
     while s["status"] == "playing" and len(entries) < 300:
         now += 10
         ch, _ = next_change(s, entry, rng, now)
-        entry = app.commits.build_entry(ch, now)
+        entry = commands.outcome(None, ch, now, app.commits.timing).entry
         entries.append(entry)
         s = ch.state
     assert any(e.get("legal") for e in entries) and any(e.get("deadlines") for e in entries)

@@ -17,7 +17,7 @@ import msgpack
 import pytest
 
 from loadtest.selfplay import next_change, started_room
-from server import frames
+from server import commands, frames
 from server.app import App, quiet, visible_events
 from server.config import Config
 from server_tests.helpers import FAST_ONE_HAND, Player, read_log, setup_table
@@ -44,12 +44,12 @@ def _entries(
     _, ch = started_room(
         ruleset, 0, hands=3, turn_seconds=30, claim_seconds=claim_seconds, wall_seed=wall_seed
     )
-    entries = [app.commits.build_entry(ch, 0)]
+    entries = [commands.outcome(None, ch, 0, app.commits.timing).entry]
     s, rng, now = ch.state, random.Random(seed), 0
     while s["status"] == "playing" and len(entries) < n:
         now += 100
         ch, _ = next_change(s, entries[-1], rng, now, wall_seed=wall_seed)
-        entries.append(app.commits.build_entry(ch, now))
+        entries.append(commands.outcome(None, ch, now, app.commits.timing).entry)
         s = ch.state
     return entries
 
