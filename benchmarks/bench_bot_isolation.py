@@ -56,7 +56,7 @@ async def bot_room(port: int, ruleset: str | None, stop: asyncio.Event, started:
     frames = 0
     async with connect(f"ws://127.0.0.1:{port}/", max_size=2**22) as ws:
         await request(ws, {"type": "hello", "v": 1, "name": "host"}, 1)
-        from server import game
+        from server.room import game
 
         msg = {"type": "create_room", "options": BOT_ROOM, "ruleset": ruleset or game.rulesets()[0]}
         ack = await request(ws, msg, 3)

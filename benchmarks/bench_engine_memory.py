@@ -1,5 +1,5 @@
 """Where the game's own memory grows over many actions, in one process: the table engine,
-scoring and the server's game boundary (``server.game``), without sockets or Redis.
+scoring and the server's game boundary (``server.room.game``), without sockets or Redis.
 
 Plays games of ``--ruleset`` back to back with the load-test client's policy
 (``loadtest.rooms.pick_action``: win, else pass, else a random discard), asking every
@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 from memwatch import growth_sites  # noqa: E402
 
 from loadtest.rooms import pick_action  # noqa: E402
-from server import game, memos  # noqa: E402
+from server.room import game, memos  # noqa: E402
 
 
 def memo_sizes() -> dict[str, tuple[int, int | None]]:
@@ -87,7 +87,7 @@ def main() -> int:
         print(f"  {name}: {size:,} / {bound if bound is not None else 'unbounded'}")
     # (the games here are in no room: their states share the memos' bucket of no room)
     for name, size in memos.sizes().items():
-        print(f"  server.memos {name}: {size:,} states / {memos.LOOSE:,} outside a room")
+        print(f"  server.room.memos {name}: {size:,} states / {memos.LOOSE:,} outside a room")
     return 0
 
 

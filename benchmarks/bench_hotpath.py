@@ -24,7 +24,7 @@ turn order. ``--answers committed``: each answer is its own ``game_room.play`` a
 the model before held answers.
 
 An action is every table action a commit carries (``--count carried``, the default: the
-answers a window's close applies, the server's automatic passes (server/windows.py) and
+answers a window's close applies, the server's automatic passes (server/room/windows.py) and
 the players' own moves; deals excepted), as at ``d1dd70d`` (the base of the issue-23
 target), where each commit carried one. ``--count commits`` counts one per commit (the
 count of this script between 2026-12-01 and held answers, when a tick that closed a window
@@ -48,9 +48,9 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, next_step, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server import facts, frames, game, game_room, patches, rooms
 from server.commits import _boundary
 from server.config import Config
+from server.room import facts, frames, game, game_room, patches, rooms
 from server.store import pack
 
 RULESET = "zung-jung"

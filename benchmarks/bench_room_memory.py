@@ -58,7 +58,7 @@ async def play_room(port: int, ruleset: str, hands: int) -> tuple[str, int]:
 
 
 async def main_async(args: argparse.Namespace) -> dict:  # type: ignore[type-arg]
-    from server import game
+    from server.room import game
 
     ruleset = args.ruleset or game.rulesets()[0]
     tmp = Path(tempfile.mkdtemp(prefix="bench-mem-"))

@@ -1,4 +1,4 @@
-"""What snapshots and patches cost (server/patches.py, server/store.py), side by side with writing the whole state on every commit.
+"""What snapshots and patches cost (server/room/patches.py, server/store.py), side by side with writing the whole state on every commit.
 
 On the states of a real four-bot game (one action per commit, as with human players):
 
@@ -27,8 +27,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server import game, game_room, patches, rooms
 from server.embedded import EmbeddedRedis
+from server.room import game, game_room, patches, rooms
 from server.store import Store, k_state, k_tail, pack
 
 

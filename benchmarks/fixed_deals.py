@@ -3,7 +3,7 @@
     python benchmarks/fixed_deals.py SEED SCRIPT [script options...]
 
 The server draws each wall seed (and a game's id) from the operating system
-(``secrets.token_hex`` / ``token_urlsafe`` in ``server.game_room``); here they come from
+(``secrets.token_hex`` / ``token_urlsafe`` in ``server.room.game_room``); here they come from
 ``random.Random(SEED)`` instead, so two runs, or two checkouts whose engines agree, play the
 same games, and a count of instructions per action compares code, not deals (the random
 walls of ``bench_hotpath.py`` move its figure by a few per mille to a few per cent). Works

@@ -154,7 +154,7 @@ class GameRoom(_Room):
         super().__init__(urls, index, rec, pacing)
         self.ruleset = ruleset
         #: the rooms' ``window_ms`` option (None: the server's default): the longest wait of
-        #: a claim window's automatic answers (server/windows.py)
+        #: a claim window's automatic answers (server/room/windows.py)
         self.window_ms = window_ms
         self.reconnect = reconnect
         # hello.sparse only when asked for: a server older than sparse delivery refuses the field

@@ -1,4 +1,4 @@
-"""One room played in-process through the server's room functions (:mod:`server.rooms`), no
+"""One room played in-process through the server's room functions (:mod:`server.room.rooms`), no
 sockets and no Redis: four seated players ``p0``..``p3`` answer with the load test's policy
 (:func:`loadtest.rooms.pick_action`). Used by ``benchmarks/bench_hotpath.py`` (CPU per
 action) and by the events-frame test (the entries of a played game)."""
@@ -10,7 +10,7 @@ from collections.abc import Callable, Container
 from typing import Any
 
 from loadtest.rooms import pick_action
-from server import game_room, rooms
+from server.room import game_room, rooms
 
 __all__ = ["ROOM", "StuckTableError", "next_change", "next_step", "started_room"]
 

@@ -97,13 +97,13 @@ MODULES: tuple[str, ...] = (
     "scoring.riichi.fu",
     "scoring.riichi.limits",
     "bots.shanten",
-    "server.windows",
-    "server.patches",
-    "server.held_answers",
-    "server.facts",
-    "server.frames",
-    "server.game_room",
-    "server.game",
+    "server.room.windows",
+    "server.room.patches",
+    "server.room.held_answers",
+    "server.room.facts",
+    "server.room.frames",
+    "server.room.game_room",
+    "server.room.game",
 )
 
 #: The mypyc group's shared library (a top-level module name, resolved by the finder).

@@ -1,7 +1,7 @@
 """The nested objects of the server's messages, typed (lobby, notices, the game view, …).
 
 These dataclasses are descriptions: the server builds the maps where they come from
-(``server/rooms.py``, ``table/views.py``) and the conformance tests check every frame
+(``server/room/rooms.py``, ``table/views.py``) and the conformance tests check every frame
 against the schema generated from them (``python -m protocol.schema``). Field markers are
 ``table.wire``'s.
 """

@@ -2,6 +2,7 @@
 to a file it had already left.
 
     python scripts/action_path.py [--ruleset hk-tw16] [--runs 5] [--all] [--with-core]
+        [--room-files]
 
 It starts a Redis (a temporary ``redis-server``) and the game server in this process, seats
 four players over real WebSocket connections (the load test's client, ``loadtest.conn``),
@@ -14,6 +15,9 @@ module, whose frames it also sees) whose code lies in the server's shell and the
 (``server``, ``protocol``; not the client's own ``loadtest``). The pure core (``table``,
 ``scoring``, ``bots``) is one step of the shell's and is left out, as its own modules
 calling each other are not what the path is about (``--with-core`` counts them too). The
+room logic, ``server/room/`` (pure too: ``.importlinter``), is one step of the path, counted
+as one file, ``server/room/``, however many of its modules it goes through (``--room-files``
+counts them one by one, as the path of before the package was, at ``354bfb2``). The
 path is the sequence of files those calls are in, a file counted again only when the path
 moves to another file and back:
 
@@ -54,6 +58,7 @@ from server.store import Store  # noqa: E402
 
 SHELL = ("server", "protocol")
 CORE = ("table", "scoring", "bots")
+ROOM = "server/room/"
 JSON = dict[str, Any]
 
 
@@ -66,8 +71,9 @@ def free_port() -> int:
 class Path_:
     """The sequence of our files that calls went through."""
 
-    def __init__(self, packages: tuple[str, ...]) -> None:
+    def __init__(self, packages: tuple[str, ...], room_files: bool = False) -> None:
         self.steps: list[str] = []
+        self.room_files = room_files
         self.packages = packages
         self.prefixes = tuple(str(ROOT / p) + os.sep for p in packages)
 
@@ -85,6 +91,8 @@ class Path_:
         if not name.startswith(self.prefixes):
             return
         rel = os.path.relpath(name, ROOT)
+        if not self.room_files and rel.startswith(ROOM):
+            rel = ROOM  # the room's step: one file of the path
         if not self.steps or self.steps[-1] != rel:
             self.steps.append(rel)
 
@@ -142,7 +150,7 @@ async def wait_for(cond: Callable[[], bool], what: str, timeout: float = 20.0) -
         await asyncio.sleep(0.005)
 
 
-async def measure(url: str, ruleset: str, packages: tuple[str, ...]) -> Path_:
+async def measure(url: str, ruleset: str, packages: tuple[str, ...], room_files: bool) -> Path_:
     conns, room, latest = await seat_four(url, ruleset)
 
     def asked() -> tuple[int, JSON] | None:
@@ -160,7 +168,7 @@ async def measure(url: str, ruleset: str, packages: tuple[str, ...]) -> Path_:
     discard = next(a for a in msg["legal"] if a.get("type") == "discard")
     body = {k: v for k, v in discard.items() if k != "seat"}
     await asyncio.sleep(0.2)  # the server's own work after the deal has settled
-    path = Path_(packages)
+    path = Path_(packages, room_files)
     sys.setprofile(path.profile)
     try:
         await conns[seat].send(
@@ -190,7 +198,9 @@ async def run(args: argparse.Namespace, redis_url: str) -> list[Path_]:
     try:
         url = f"ws://127.0.0.1:{ports[0]}"
         packages = SHELL + CORE if args.with_core else SHELL
-        return [await measure(url, args.ruleset, packages) for _ in range(args.runs)]
+        return [
+            await measure(url, args.ruleset, packages, args.room_files) for _ in range(args.runs)
+        ]
     finally:
         stop.set()
         await asyncio.wait_for(server, 30)
@@ -202,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="discards measured, a room each")
     ap.add_argument("--all", action="store_true", help="print every step of the path")
     ap.add_argument("--with-core", action="store_true", help="count table/, scoring/, bots/")
+    ap.add_argument(
+        "--room-files", action="store_true", help="count server/room/'s modules one by one"
+    )
     args = ap.parse_args(argv)
     redis = shutil.which("redis-server") or "/usr/bin/redis-server"
     port = free_port()

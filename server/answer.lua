@@ -1,5 +1,5 @@
 -- Hold a player's answer to the open claim window, outside the room's commits (the window
--- closes in one commit that applies every answer: server/game_room.py, docs/protocol.md
+-- closes in one commit that applies every answer: server/room/game_room.py, docs/protocol.md
 -- "Simultaneous claims").
 -- KEYS[1] {room:<id>}:state    hash: version, deadline (see commit.lua)
 -- KEYS[2] {room:<id>}:answers  hash: <seat> -> the answer (msgpack), n -> answers written

@@ -3,7 +3,7 @@
 The parts, each in its own module (docs/architecture.md has the picture):
 :mod:`server.transport` (websockets), :mod:`server.session` (frames to handlers),
 :mod:`server.handlers`, :mod:`server.presence`, :mod:`server.commits` (the only writer of room
-state), :mod:`server.fanout`, :mod:`server.frames` and :mod:`server.facts` (pure),
+state), :mod:`server.fanout`, :mod:`server.room.frames` and :mod:`server.room.facts` (pure),
 :mod:`server.loops` (notifications, timers, healing), :mod:`server.stopping` (graceful stop,
 reconnect learning), :mod:`server.ops` (HTTP) and :mod:`server.retention`.
 """
@@ -29,7 +29,7 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import bot_pool, commands, game, transport, web
+from server import bot_pool, transport, web
 from server.archive import archive_url
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
@@ -38,7 +38,6 @@ from server.collector import freeze_loop
 from server.commits import Commits
 from server.config import Config
 from server.fanout import Feed, Feeds
-from server.frames import EntryFrames, quiet, visible_events
 from server.handlers import Context
 from server.loops import Loops, NotifierFactory, PubSubNotifier
 from server.memtrace import log_memory_top, tracing
@@ -47,6 +46,8 @@ from server.ops import Ops
 from server.presence import Presence
 from server.reconnect import Learned
 from server.retention import Sweeper
+from server.room import commands, game
+from server.room.frames import EntryFrames, quiet, visible_events
 from server.runtime import Runtime
 from server.session import Session
 from server.snapshots import Snapshots

@@ -23,7 +23,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import bots
-from server import game, memtrace
+from server import memtrace
+from server.room import game
 
 JSON = dict[str, Any]
 T = TypeVar("T")
@@ -73,8 +74,8 @@ def _init_worker() -> None:
         target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
     ).start()
     memtrace.install_handler()  # PYTHONTRACEMALLOC set: SIGUSR1 writes a snapshot
-    # (imported here: server.game imports this module; the engine is reached through it)
-    from server import game
+    # (imported here: server.room.game imports this module; the engine is reached through it)
+    from server.room import game
 
     game.warm_up()
 
@@ -125,7 +126,7 @@ def choose(
     view: JSON, legal_actions: list[JSON], rng: random.Random, budget_s: float
 ) -> JSON | None:
     """:func:`bots.choose` in the pool, given ``budget_s`` seconds; None when it took longer
-    or a worker process died (the caller falls back: ``server.game.fast_action``)."""
+    or a worker process died (the caller falls back: ``server.room.game.fast_action``)."""
     fut: concurrent.futures.Future[Any]
     try:
         if _BOT_PROCESSES:
@@ -147,7 +148,7 @@ def choose(
 
 def chooser(budget_s: float) -> game.Chooser:
     """:func:`choose` with a budget of ``budget_s`` seconds: what the room logic is given to
-    have its bots decide (``server.game.Chooser``)."""
+    have its bots decide (``server.room.game.Chooser``)."""
 
     def choose_in_budget(view: JSON, legal_actions: list[JSON], rng: random.Random) -> JSON | None:
         return choose(view, legal_actions, rng, budget_s)

@@ -1,4 +1,4 @@
-"""A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.commands.tick`, off the server process and its interpreter lock.
+"""A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.room.commands.tick`, off the server process and its interpreter lock.
 
 The server sends the room's state and gets back the :class:`~server.commands.Outcome` (or
 None), which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
@@ -14,8 +14,9 @@ import contextlib
 import random
 from typing import Any
 
-from server import bot_pool, commands, game, game_room, memos
-from server.rooms import RoomError
+from server import bot_pool
+from server.room import commands, game, game_room, memos
+from server.room.rooms import RoomError
 
 JSON = dict[str, Any]
 

@@ -13,7 +13,7 @@
 -- ARGV[6] pub/sub channel for the notification
 -- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
 --         global timers index is updated by the caller, see server/store.py)
--- ARGV[8] with ARGV[2] "": the patch (msgpack, server/patches.py) from the state at the
+-- ARGV[8] with ARGV[2] "": the patch (msgpack, server/room/patches.py) from the state at the
 --         expected version to the new one
 -- ARGV[9] the format of a whole state: "snap" (snap + sv, the tail emptied) or "state" (the
 --         format of before snapshots, which their processes read: state, no snap, no tail)

@@ -1,6 +1,6 @@
 """Commits: the only way a room's state changes in Redis — the room lock, the state cache, loads, the mutate loop with its compare-and-set retry, and the after-commit hooks. Room creation goes through here too.
 
-A change is a command to the room (:mod:`server.commands`), whose ``step`` is a pure
+A change is a command to the room (:mod:`server.room.commands`), whose ``step`` is a pure
 function of the room's state returning a :class:`~server.commands.Outcome` (the state, log
 entry and next deadline to write) or None; :meth:`Commits.apply` applies it to the latest
 state and commits it with the version check of ``commit.lua``, retrying on a conflict.
@@ -17,11 +17,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from protocol.codes import ErrorCode
-from server import commands, game, game_room, patches
 from server.clock import Clock
 from server.config import Config
 from server.metrics import Metrics
-from server.rooms import Change, RoomError
+from server.room import commands, game, game_room, patches
+from server.room.rooms import Change, RoomError
 from server.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.server")
@@ -141,7 +141,7 @@ class Commits:
         player: str | None = None,
         client_seq: int | None = None,
     ) -> tuple[CommitResult | None, JSON | None]:
-        """Commit ``command`` to the room: :func:`server.commands.step` on its latest state,
+        """Commit ``command`` to the room: :func:`server.room.commands.step` on its latest state,
         at the time of each attempt, with the answers held for its claim window (a
         :class:`~server.commands.Play` may hold one more: written by answer.lua, no commit;
         the result's status is "held" and its version the room's). Atomic, retried on

@@ -2,7 +2,7 @@
 
 :class:`Feeds` keeps the feeds (one per room with a connection here) and decides what each
 connection is sent of an entry (:meth:`Feeds.deliver`, with the pure framing of
-:mod:`server.frames`); :class:`Feed` runs one room's catch-up.
+:mod:`server.room.frames`); :class:`Feed` runs one room's catch-up.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 import redis.exceptions
 
 from protocol import messages as m
-from server import frames as framing
+from server.room import frames as framing
 from server.transport import Conn
 
 log = logging.getLogger("mahjong.server")

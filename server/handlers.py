@@ -16,10 +16,10 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
-from server import commands, game, rooms
 from server.commits import Commits
 from server.fanout import Feeds
-from server.rooms import RoomError
+from server.room import commands, game, rooms
+from server.room.rooms import RoomError
 from server.runtime import Runtime
 from server.store import CommitResult
 from server.transport import Conn

@@ -19,11 +19,12 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import bot_pool, bot_worker, commands, game, game_room, resp
+from server import bot_pool, bot_worker, resp
 from server.commits import Commits, Offload, Outcome
 from server.fanout import Feeds
 from server.presence import Presence
-from server.rooms import RoomError
+from server.room import commands, game, game_room
+from server.room.rooms import RoomError
 from server.runtime import REDIS_OR_OS, Runtime
 from server.store import CHANNEL_PATTERN, room_of_channel
 from server.store_base import BATCH

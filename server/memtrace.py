@@ -1,7 +1,7 @@
 """Where this process's memory is: tracemalloc's top allocation sites (and its snapshot, for diffs) on SIGUSR1, when PYTHONTRACEMALLOC is set.
 
 The game server installs :func:`log_memory_top` on its event loop; a bot worker process
-(server/game.py) as a plain signal handler. Diff two snapshots with
+(server/room/game.py) as a plain signal handler. Diff two snapshots with
 ``python benchmarks/memwatch.py OLD NEW`` (docs/memory.md).
 """
 

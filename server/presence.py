@@ -11,10 +11,10 @@ from protocol import messages as m
 from protocol.codec import Limits
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
-from server import commands, game, rooms
 from server.commits import Commits
 from server.fanout import Feeds
-from server.rooms import RoomError
+from server.room import commands, game, rooms
+from server.room.rooms import RoomError
 from server.runtime import Runtime
 from server.transport import Conn, flush_all
 

@@ -18,7 +18,7 @@ from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import ProtocolError, parse_client, request_id_of
 from server.handlers import Context, dispatch
 from server.presence import Presence, send_error
-from server.rooms import RoomError
+from server.room.rooms import RoomError
 from server.runtime import Runtime
 from server.transport import Closed, Conn
 

@@ -2,16 +2,16 @@
 
 The one read of a room's whole state for a connection (:meth:`server.commits.Commits.load_shared`:
 this process's copy when it is current, else one load shared by the room's members); what
-the member may see is :func:`server.frames.snapshot`'s.
+the member may see is :func:`server.room.frames.snapshot`'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from server import frames as framing
-from server import game_room, rooms
 from server.commits import Commits
+from server.room import frames as framing
+from server.room import game_room, rooms
 from server.runtime import Runtime
 from server.transport import Conn
 

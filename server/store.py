@@ -7,7 +7,7 @@ Per room (hash-tagged so one room lives in one Redis Cluster slot):
   two formats:
 
   - ``snap`` (msgpack room state at version ``sv``) plus ``{room:<id>}:tail``, a list of the
-    state patches (``server/patches.py``) of versions ``sv + 1`` .. ``version``, in order: the
+    state patches (``server/room/patches.py``) of versions ``sv + 1`` .. ``version``, in order: the
     format of ``--snapshot-every`` N > 1, where a commit writes the whole state only every N
     versions and at hand boundaries (a new snapshot empties the tail);
   - ``state`` (msgpack room state at ``version``): the format of every commit before
@@ -48,8 +48,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server import patches, stored
-from server.patches import Patch
+from server.room import patches, stored
+from server.room.patches import Patch
 from server.store_base import (
     ANSWER_LUA,
     BATCH,
@@ -156,7 +156,7 @@ class Store(PlayerStore, RoomRegistry):
     ) -> CommitResult:
         """Commit ``state`` as the room's version ``expected_version + 1`` with its log
         ``entry`` (compare-and-set on the version, idempotent per client seq). With ``patch``
-        (the difference from the committed state at ``expected_version``, server/patches.py)
+        (the difference from the committed state at ``expected_version``, server/room/patches.py)
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
         (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is

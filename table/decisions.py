@@ -20,7 +20,7 @@ it advances with every other accepted action. So:
   is not the id of an open decision is refused as stale (``stale-seq``).
 
 The server keeps a decision's start time and deadline exactly as long as its id is
-unchanged (``server/rooms.py``); it never guesses whether two windows are "the same".
+unchanged (``server/room/rooms.py``); it never guesses whether two windows are "the same".
 """
 
 from __future__ import annotations

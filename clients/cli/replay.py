@@ -47,7 +47,7 @@ class Replay:
         length = options.get("length")
         try:
             # the room's house rules and settlement options, as the server set the table
-            # (server.game.new_game): without them a replay scores its wins differently
+            # (server.room.game.new_game): without them a replay scores its wins differently
             cfg = table.GameConfig(
                 str(log["ruleset"]),
                 rounds=LENGTH_ROUNDS.get(str(length)),

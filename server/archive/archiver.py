@@ -42,7 +42,7 @@ from server.archive.records import (
 )
 from server.archive.scan import Entry, scan
 from server.metrics import Metrics
-from server.rooms import JSON, game_id_of
+from server.room.rooms import JSON, game_id_of
 from server.store import Store
 from server.store_base import k_answers, k_log, k_seq, k_state, k_tail
 

@@ -35,8 +35,8 @@ from websockets.http11 import Request, Response
 
 from server.archive import Archive
 from server.archive.records import GameRecord, HandRecord
-from server.game import open_events
-from server.rooms import normalize_code
+from server.room.game import open_events
+from server.room.rooms import normalize_code
 from server.store import Store
 from server.store_base import k_token
 

@@ -207,7 +207,7 @@ def compiled_modules() -> tuple[str, ...]:
 
 
 def module_file(dotted: str) -> Path | None:
-    """The source of a module of this repository (``server.game``), or None."""
+    """The source of a module of this repository (``server.room.game``), or None."""
     base = ROOT.joinpath(*dotted.split("."))
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():

@@ -80,7 +80,7 @@ def _exists(path: str) -> bool:
 
 @pytest.mark.parametrize("path", DOCS)
 def test_named_paths_exist(path: str) -> None:
-    """Every repository path a doc names in a code span (`server/game.py`) exists."""
+    """Every repository path a doc names in a code span (`server/room/game.py`) exists."""
     problems = []
     for line, text in parse(path).code_spans:
         named = _repo_path(text)
@@ -122,7 +122,7 @@ def _module_problem(dotted: str) -> str | None:
 
 @pytest.mark.parametrize("path", DOCS)
 def test_named_modules_exist(path: str) -> None:
-    """Every dotted name of ours a doc names (`server.game`, `table.wins.may_self_win`)
+    """Every dotted name of ours a doc names (`server.room.game`, `table.wins.may_self_win`)
     is a module, or a name a module defines."""
     problems = []
     for line, text in parse(path).code_spans:
@@ -254,7 +254,7 @@ def _resolve_doc(path: str, name: str) -> str | None:
 
 
 def _cell_names(cell: str) -> list[str]:
-    return re.findall(r"`([\w.]+)`", cell)
+    return re.findall(r"`([\w./]+)`", cell)
 
 
 def test_compiled_modules_listed() -> None:
@@ -292,7 +292,7 @@ def test_compiled_modules_listed() -> None:
         )
     for row in table.rows if table.header[2:3] == ["compiled"] else ():
         for name in _cell_names(row[0]):
-            mod = "server." + name.removesuffix(".py")
+            mod = "server." + name.removesuffix(".py").replace("/", ".")
             marked = row[2].strip() == "yes"
             if marked != (mod in modules):
                 want = "yes" if mod in modules else "—"
@@ -346,8 +346,8 @@ def _server_table() -> Table:
 
 
 def test_server_modules_listed() -> None:
-    """docs/server.md lists every module of server/ once, with its docstring's first
-    paragraph as its job."""
+    """docs/server.md lists every module of server/ and server/room/ once (``room/game.py``),
+    with its docstring's first paragraph as its job."""
     table = _server_table()
     rows = {}
     problems = []
@@ -359,11 +359,16 @@ def test_server_modules_listed() -> None:
         if names[0] in rows:
             problems.append(f"docs/server.md:{table.line}: `{names[0]}` is listed twice")
         rows[names[0]] = row[1].strip()
-    modules = sorted(p.name for p in (ROOT / "server").glob("*.py") if p.name != "__init__.py")
+    server = ROOT / "server"
+    modules = sorted(
+        p.relative_to(server).as_posix()
+        for p in [*server.glob("*.py"), *(server / "room").glob("*.py")]
+        if p.name != "__init__.py"
+    )
     compiled = set(compiled_modules())
     for name in modules:
-        job = summary(ROOT / "server" / name)
-        mark = "yes" if f"server.{name[:-3]}" in compiled else "—"
+        job = summary(server / name)
+        mark = "yes" if f"server.{name[:-3].replace('/', '.')}" in compiled else "—"
         if job is None:
             problems.append(f"server/{name} has no docstring: its first line says its one job")
         elif name not in rows:

@@ -20,7 +20,7 @@ from server.procs import StartError, start_listening
 
 def _server_cmd(port: int, data: Path) -> list[str]:
     # --bot-delay-ms 0: no bots here, but the server's bot delay also sets the default claim
-    # window of a seat with no choice (server/windows.py: 400-1000 ms per such pass with the
+    # window of a seat with no choice (server/room/windows.py: 400-1000 ms per such pass with the
     # default 600 ms bot delay, 0 with none); these tests are about load, not that clock, and
     # spent most of their time waiting on it
     return [

@@ -12,7 +12,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from server import game
+from server.room import game
 from server.store import Store
 from server_tests.wsclient import Client
 
@@ -379,7 +379,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
     """Put a known table state into the room, through the same atomic commit the server uses
     (a test fixture: production deals always come from the server's own secret seeds); its
     decisions start now. Returns the commit's room seq."""
-    from server import game_room, rooms
+    from server.room import game_room, rooms
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:

@@ -18,11 +18,11 @@ import asyncpg
 import pytest
 import redis.asyncio
 
-from server import game
 from server.archive import Archive, archiver, open_archive, sql
 from server.archive.records import KEPT, GameRecord
 from server.archive.scan import Entry
-from server.rooms import JSON
+from server.room import game
+from server.room.rooms import JSON
 from server.store import Store
 
 from .conftest import running_server

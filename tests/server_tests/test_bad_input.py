@@ -265,7 +265,7 @@ async def test_fuzz_ten_thousand_bad_frames(redis_url):
 
 
 async def _ruleset() -> str:
-    from server import game
+    from server.room import game
 
     assert game.available() and game.rulesets()
     return game.rulesets()[0]

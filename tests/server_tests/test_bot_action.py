@@ -1,4 +1,4 @@
-"""The server's bot (server/game.py): the real bot decides from the seat's view and legal
+"""The server's bot (server/room/game.py): the real bot decides from the seat's view and legal
 actions only; its answer, and the fast fallback used over the time budget, are always legal,
 through whole games of every playable rule set."""
 
@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from server import bot_pool, game
+from server import bot_pool
+from server.room import game
 
 
 @pytest.mark.parametrize("ruleset", game.rulesets())

@@ -14,7 +14,8 @@ import time
 import psutil
 import pytest
 
-from server import bot_pool, game
+from server import bot_pool
+from server.room import game
 
 
 def play_hand(rng: random.Random) -> int:
@@ -127,7 +128,8 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
     never be found again. Before issue 34 they kept every tick's states up to the server's
     bounds (4,096 / 1,024 / 4,096 entries): the worker grew ~9 MB per 1,000 decisions to
     ~70 MB more (benchmarks/bench_bot_memory.py). Now nothing stays after a tick."""
-    from server import bot_worker, game_room, rooms
+    from server import bot_worker
+    from server.room import game_room, rooms
 
     rs = game.rulesets()[0]
     opts = rooms.validate_options(rs, {"length": "hands", "hands": 1, "hand_pause_ms": 0})

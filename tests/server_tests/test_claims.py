@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server import game
+from server.room import game
 from server_tests.helpers import Player, inject_game, read_log, setup_table
 
 pytestmark = pytest.mark.timeout(120)

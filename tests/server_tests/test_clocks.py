@@ -10,9 +10,9 @@ import random
 import pytest
 
 from loadtest.selfplay import next_change, started_room
-from server import commands, facts
 from server.app import App
 from server.config import Config
+from server.room import commands, facts
 
 GRACE_MS = 60_000
 

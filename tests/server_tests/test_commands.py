@@ -1,6 +1,6 @@
-"""The room's one entry point (server/commands.py): each command applied by ``step`` is the
+"""The room's one entry point (server/room/commands.py): each command applied by ``step`` is the
 room logic's own function with the same arguments, and its outcome carries that change's log
-entry and next deadline as ``server.facts`` makes them (a differential test over sequences
+entry and next deadline as ``server.room.facts`` makes them (a differential test over sequences
 of commands by several players), a refused command raises and changes nothing, and a game is
 played to its end through ``step`` alone (the players' actions, and the ticks)."""
 
@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server import commands as c
-from server import facts, game, game_room, host, rooms
+from server.room import commands as c
+from server.room import facts, game, game_room, host, rooms
 
 PLAYERS = ["p_a", "p_b", "p_c"]
 RS = game.rulesets()[0]

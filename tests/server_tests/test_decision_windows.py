@@ -6,7 +6,7 @@ timeout) closed the first one: it gets the whole claim time again, and an answer
 the first window is refused as stale (``illegal_action``, ``stale-seq``), changing nothing.
 
 Table-driven over every rule set with 叮 (the others with the ``ting`` house rule), on
-``server.rooms`` with fixed wall seeds and an injected clock.
+``server.room.rooms`` with fixed wall seeds and an injected clock.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
-from server import game_room, rooms
-from server.windows import window_delay
+from server.room import game_room, rooms
+from server.room.windows import window_delay
 
 CLAIM_S = 10
 TURN_S = 20

@@ -11,10 +11,10 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import decode, encode
-from server import commands, game
-from server import frames as framing
 from server.app import App
 from server.config import Config
+from server.room import commands, game
+from server.room import frames as framing
 from server_tests.test_sparse import _entries
 
 
@@ -65,7 +65,7 @@ def test_seats_an_event_does_not_name_see_it_alike() -> None:
     """``frames._view_class``: the engine's redaction shows an event alike to every seat
     it does not name (owner or ``seat``), so those seats (``frames._unnamed``, without
     legal actions of their own) share one frame."""
-    from server.frames import _view_class
+    from server.room.frames import _view_class
 
     seen = 0
     for ruleset, seed in (("zung-jung", 1), ("mcr", 2), ("hk-tw16", 3)):

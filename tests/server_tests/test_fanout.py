@@ -14,8 +14,8 @@ import msgpack
 import pytest
 from websockets.frames import Frame, Opcode
 
-from server import frames as frames_module
 from server import transport as transport_module
+from server.room import frames as frames_module
 from server_tests.conftest import running_server
 from server_tests.helpers import http_get, metric
 from server_tests.wsclient import Client

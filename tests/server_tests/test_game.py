@@ -8,7 +8,7 @@ import random
 import msgpack
 import pytest
 
-from server import game
+from server.room import game
 from server_tests.helpers import (
     Player,
     check_against_log,

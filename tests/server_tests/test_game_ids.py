@@ -4,7 +4,7 @@ lobby shows it; a room stored before game ids keeps loading and its game gets th
 
 from __future__ import annotations
 
-from server import game_room, rooms
+from server.room import game_room, rooms
 
 JSON = dict
 

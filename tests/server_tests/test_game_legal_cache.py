@@ -1,4 +1,4 @@
-"""The legal actions the server remembers per state (``server.game.legal``), including the
+"""The legal actions the server remembers per state (``server.room.game.legal``), including the
 ones an answer that leaves a claim window open carries over to the next state
 (``game._carry_legal``), are the engine's own for that state; the pending decisions read
 from the JSON (``game.pending``, ``game.claim_open_in``) are the engine's ``table.decisions``; and the state JSON
@@ -12,7 +12,7 @@ import pytest
 
 import table as t
 from loadtest.selfplay import next_change, started_room
-from server import facts, game, memos
+from server.room import facts, game, memos
 
 RULESETS = ["zung-jung", "hk-tw16", "mcr"]
 

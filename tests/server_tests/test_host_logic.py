@@ -1,4 +1,4 @@
-"""Host controls in the room logic (server/host.py), with fixed wall seeds and an injected
+"""Host controls in the room logic (server/room/host.py), with fixed wall seeds and an injected
 clock: only the host may use them (anyone else: ``not_host``, nothing changes); a kicked
 member is gone for the room's life; a paused game does nothing by itself, refuses actions,
 and on resume every decision keeps the time it had left."""
@@ -12,8 +12,8 @@ import random
 import pytest
 
 from protocol.codes import ErrorCode
-from server import facts, game, game_room, host, rooms
-from server.rooms import RoomError
+from server.room import facts, game, game_room, host, rooms
+from server.room.rooms import RoomError
 
 GRACE_MS = 60_000
 BOT_DELAY_MS = 500
@@ -165,7 +165,7 @@ def test_a_paused_game_does_nothing_refuses_actions_and_keeps_the_time_left():
     assert game_room.tick(s, 10**9, GRACE_MS, BOT_DELAY_MS, random.Random(1)) is None
     assert facts.seat_legal(s, seat) == []
     assert facts.seat_deadline(s, seat, GRACE_MS, BOT_DELAY_MS) is None
-    from server.rooms import Change
+    from server.room.rooms import Change
 
     entry = facts.build_entry(Change(s, "x", None), 7000, GRACE_MS, BOT_DELAY_MS)
     assert entry["legal"][str(seat)] == [] and entry["deadlines"] == {}

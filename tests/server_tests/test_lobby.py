@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.codes import ErrorCode
-from server import game, game_room, rooms
+from server.room import game, game_room, rooms
 from server_tests.helpers import check_view_message
 from server_tests.wsclient import Client
 

@@ -1,4 +1,4 @@
-"""What a server remembers of its rooms' states (``server/memos.py``) follows the number of
+"""What a server remembers of its rooms' states (``server/room/memos.py``) follows the number of
 rooms, not the traffic: a few busy all-bot rooms played through many commits keep at most
 two states per room in each memo (before issue 34 the memos were global LRUs of 4,096 /
 1,024 / 4,096 states, which a few busy rooms filled with their old states: whole ones,
@@ -11,7 +11,8 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from server import bot_pool, game, memos
+from server import bot_pool
+from server.room import game, memos
 from server.store import k_state
 
 from .conftest import running_server

@@ -13,9 +13,9 @@ from collections.abc import Callable
 import pytest
 
 from scoring import decompose
-from server import frames as framing
 from server.app import App
 from server.config import Config
+from server.room import frames as framing
 from server_tests.test_sparse import VIEWS, _entries
 
 

@@ -13,9 +13,9 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codes import CloseCode
-from server import game
 from server.config import load_config
 from server.reconnect import GAP_FACTOR, GAP_MARGIN_S
+from server.room import game
 from server.store import RESTART
 from server_tests.conftest import ServerProc, running_server
 from server_tests.helpers import http_get, metric, metrics_of, until

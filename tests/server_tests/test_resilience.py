@@ -26,7 +26,7 @@ FAST = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms
 
 
 def ruleset() -> str:
-    from server import game
+    from server.room import game
 
     assert game.available() and game.rulesets(), "needs the table engine and a rule set"
     return game.rulesets()[0]

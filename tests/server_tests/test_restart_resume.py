@@ -21,7 +21,7 @@ FAST = {"turn_seconds": 0, "claim_seconds": 0, "hand_pause_ms": 0, "bot_delay_ms
 
 
 async def test_graceful_restart_resumes_every_seat_at_the_committed_version(redis_url: str) -> None:
-    from server import game
+    from server.room import game
 
     ruleset = game.rulesets()[0]
     async with running_server(redis_url, restart_resume_seconds=3.0) as srv:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from server import game
+from server.room import game
 from server_tests.wsclient import Client
 
 pytestmark = pytest.mark.timeout(60)

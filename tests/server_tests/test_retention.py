@@ -12,9 +12,9 @@ import time
 import pytest
 import redis.asyncio as aioredis
 
-from server import rooms
 from server.app import App
 from server.config import load_config
+from server.room import rooms
 from server.store import PUBLIC, ROOMS, TIMERS, Store, k_log, k_seq, k_state
 from server_tests.conftest import make_config, running_server
 from server_tests.helpers import load_room, until

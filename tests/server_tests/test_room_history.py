@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server import game_room, rooms
+from server.room import game_room, rooms
 
 JSON = dict
 

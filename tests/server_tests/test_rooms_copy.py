@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import random
 
-from server import game, game_room, rooms
+from server.room import game, game_room, rooms
 
 RS = game.rulesets()[0]
 

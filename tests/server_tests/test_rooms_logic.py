@@ -1,4 +1,4 @@
-"""Property test of the pure room logic (server/rooms.py): any sequence of lobby operations
+"""Property test of the pure room logic (server/room/rooms.py): any sequence of lobby operations
 by any players either raises a RoomError (changing nothing) or keeps the room consistent."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from protocol.codes import ErrorCode
-from server import game, rooms
+from server.room import game, rooms
 
 PLAYERS = ["p_a", "p_b", "p_c", "p_d", "p_e"]
 RS = game.rulesets()[0]

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from loadtest.selfplay import next_step, started_room
-from server import facts, game_room
 from server.config import Config
+from server.room import facts, game_room
 
 JSON = dict[str, Any]
 

@@ -15,7 +15,7 @@ import redis.asyncio as aioredis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server import game, game_room, patches, rooms
+from server.room import game, game_room, patches, rooms
 from server.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
 
 from .conftest import running_server

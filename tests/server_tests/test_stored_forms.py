@@ -1,10 +1,10 @@
-"""Rooms stored in an earlier form load in the current one (server/stored.py), whether kept
+"""Rooms stored in an earlier form load in the current one (server/room/stored.py), whether kept
 whole (the format of before snapshots) or as a snapshot with patches; the room logic never
 sees the older form."""
 
 from __future__ import annotations
 
-from server import stored
+from server.room import stored
 from server.store import Store
 from server.store_base import k_state, pack
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server import game
+from server.room import game
 from server_tests.conftest import running_server
 from server_tests.helpers import FAST_ONE_HAND, setup_table
 from server_tests.test_bad_input import _check_consistent

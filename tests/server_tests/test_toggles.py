@@ -12,7 +12,7 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
-from server import game, game_room, rooms
+from server.room import game, game_room, rooms
 from server_tests.helpers import setup_table
 
 GRACE_MS = 60_000

@@ -7,7 +7,7 @@ receive during a claim window — the number of commits and frames, their times 
 same whether that seat could have claimed (and was a bot that passed) or could not (and
 was passed for).
 
-Room logic (``server.rooms``) with an injected clock; frames built by ``server.frames``
+Room logic (``server.room.rooms``) with an injected clock; frames built by ``server.room.frames``
 for an observer seat, sparse and dense."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import hashlib
 import random
 
 import table
-from server import facts, frames, game_room, rooms
-from server.windows import window_delay
+from server.room import facts, frames, game_room, rooms
+from server.room.windows import window_delay
 
 GRACE_MS = 60_000
 BOT_DELAY_MS = 600

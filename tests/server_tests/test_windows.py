@@ -1,4 +1,4 @@
-"""The claim window's delays (server/windows.py): the HMAC they are drawn from is HMAC-SHA256
+"""The claim window's delays (server/room/windows.py): the HMAC they are drawn from is HMAC-SHA256
 (``hmac.digest``), from a keyed HMAC made once per seed and copied."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import hmac
 import random
 
-from server import windows
+from server.room import windows
 
 
 def test_hmac_is_the_standard_one() -> None:

@@ -3,16 +3,16 @@
 Each of the table engine's golden games (tests/table/golden/) is replayed, and after every
 action each seat (0-3) and a spectator get the ``events`` frame the server would send it:
 the events through the server's view function (``server.app.visible_events`` →
-``server.game.view_event``) and the seat's legal actions; a ``snapshot`` (``server.game.view``)
+``server.room.game.view_event``) and the seat's legal actions; a ``snapshot`` (``server.room.game.view``)
 opens each stream and replaces the state once in the middle, as a reload does. Every frame
-carries ``expect``: what the screen must show after it, taken from ``server.game.view`` of
+carries ``expect``: what the screen must show after it, taken from ``server.room.game.view`` of
 the new state for that seat (null: the same as after the frame before).
 
     python tests/web_tests/make_web_fixtures.py     # rewrite clients/web/test/fixtures/*.json
 
 It also writes the replay viewer's fixtures (``fixtures/replay/<game>.json``): a golden
 game's log as ``game_log`` has it (``events``: each step's events as their owners saw them,
-``server.game.open_events``) and, after every step, each seat's concealed tiles and the
+``server.room.game.open_events``) and, after every step, each seat's concealed tiles and the
 scores as the engine's views show them (clients/web/test/replay.test.ts).
 
 ``tests/web_tests/test_web_fixtures.py`` fails when the committed files differ from what this
@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from server import game  # noqa: E402
 from server.app import visible_events  # noqa: E402
+from server.room import game  # noqa: E402
 from table import Action, GameConfig, apply, new_game  # noqa: E402
 
 JSON = dict[str, Any]

@@ -3,9 +3,9 @@
 A claim prompt of each kind (chow, pung, kong, win), a self-drawn win offered on your turn,
 a 16-tile hand, the win dialog and the end of the game are hard to reach by playing random
 deals in a browser. Each scene here is the frames the server would send one seat — a
-``snapshot`` from ``server.game.view`` at the chosen moment with the seat's legal actions,
+``snapshot`` from ``server.room.game.view`` at the chosen moment with the seat's legal actions,
 then, for the dialogs, the ``events`` frames that follow (``server.app.visible_events``, the
-``game_over`` notice with ``server.game.summary``) — replayed from tests/table/golden/. The
+``game_over`` notice with ``server.room.game.summary``) — replayed from tests/table/golden/. The
 test hands them to the page's client (``window.mahjong.receive``), whose real reducer and
 components draw them: the same path as frames from the socket.
 """
@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from server import game
 from server.app import visible_events
+from server.room import game
 from table import Action, GameConfig, apply, new_game
 
 JSON = dict[str, Any]

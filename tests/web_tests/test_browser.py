@@ -46,7 +46,7 @@ def create_room(
     """Create a room through the form. ``window_ms`` (the room option the form does not
     show) is added to the options the form sends: with a bot delay, claim windows otherwise
     default to 1000 ms (each bot answer and each pass of a seat without a choice waits
-    400-1000 ms: server/windows.py)."""
+    400-1000 ms: server/room/windows.py)."""
     page.goto(base_url + "/")
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("name").blur()

@@ -2,7 +2,7 @@
 seat 1 with a self-draw or on the dealer's discard, from a preset wall.
 
 The table engine plays the hand (``table.apply``, as the server does); the frames are the
-ones the server would send seat 1: a ``snapshot`` from ``server.game.view`` just before the
+ones the server would send seat 1: a ``snapshot`` from ``server.room.game.view`` just before the
 win, then the ``events`` of the win (``server.app.visible_events``). The engine's own
 ``hand_won`` is returned with them: the payments the page must show are the settlement the
 server computed.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.codes import ErrorCode
-from server import game
+from server.room import game
 
 JSON = dict[str, Any]
 SEATS = 4
@@ -35,7 +35,7 @@ DEFAULT_OPTIONS: JSON = {
     "hand_pause_ms": 3000,  # pause after a hand before the next deal
     "bot_delay_ms": None,  # None: the server's default
     #: the longest a bot, or a seat with no choice, takes to answer a claim window (each
-    #: answer drawn in [0.4x, 1x] of it: server/windows.py); None: 1000 ms, 0 when bots
+    #: answer drawn in [0.4x, 1x] of it: server/room/windows.py); None: 1000 ms, 0 when bots
     #: answer at once (bot_delay_ms 0)
     "window_ms": None,
     "house_rules": None,  # the table's house rules (docs/table.md), e.g. {"max_winners": 1}
@@ -170,7 +170,7 @@ def new_room(
 
 def game_id_of(state: JSON) -> str | None:
     """The id of the room's current or last game: given when it started
-    (``server.game_room.start``); a game started before game ids existed gets
+    (``server.room.game_room.start``); a game started before game ids existed gets
     ``<room id>-<game_no>`` (stable, so its archive record and links keep one id); None
     before the first game."""
     if not state.get("game_no"):
@@ -233,7 +233,7 @@ def seat_of(state: JSON, player: str) -> int | None:
 
 
 def held(state: JSON) -> JSON | None:
-    """Who paused the room's game with ``pause_game`` (server/host.py) and when:
+    """Who paused the room's game with ``pause_game`` (server/room/host.py) and when:
     ``{player, name, since}``; None: not paused by anyone. While it is held the game does
     nothing by itself and refuses every action."""
     pause: JSON | None = state.get("pause")
@@ -298,7 +298,7 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
     s["members"][player] = name
     if s["host"] not in s["members"]:
         # the room's members had all gone (a paused game keeps its room): the first to come
-        # back hosts it, so someone can resume a game the host paused (server/host.py)
+        # back hosts it, so someone can resume a game the host paused (server/room/host.py)
         s["host"] = player
     # a player who left mid-game and comes back gets their seat back
     for seat in s["seats"]:
@@ -571,7 +571,7 @@ def _unpause(before: JSON, s: JSON, now: int) -> None:
     """The step after a change ``before`` -> ``s`` that can end a pause (a player joins or
     comes back, a spectator connects): if the game was paused and no longer is, its clocks
     start again now. A game the host holds (:func:`held`) keeps its clocks stopped: they go
-    on when the host resumes it (server/host.py)."""
+    on when the host resumes it (server/room/host.py)."""
     if paused(before) and not paused(s) and held(s) is None:
         _resume_clocks(s, now)
 

@@ -1,6 +1,6 @@
 """The answers players gave to a claim window that the server holds outside the room's commits, and the window's close in one step that applies every answer.
 
-Pure functions over a room's state (``server/game_room.py`` decides when a window closes and
+Pure functions over a room's state (``server/room/game_room.py`` decides when a window closes and
 holds a player's answer; ``server/answer.lua`` stores it). Time and randomness are arguments.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from server import game
-from server.rooms import JSON, SEATS, Change
+from server.room import game
+from server.room.rooms import JSON, SEATS, Change
 
 __all__ = [
     "Answers",

@@ -16,9 +16,9 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from server import facts, game, game_room, host, rooms
-from server.held_answers import Held, window_key
-from server.rooms import Change
+from server.room import facts, game, game_room, host, rooms
+from server.room.held_answers import Held, window_key
+from server.room.rooms import Change
 
 JSON = dict[str, Any]
 

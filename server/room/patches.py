@@ -11,7 +11,7 @@ after it (:func:`replay`). A patch is plain msgpack-able data:
 
 Dicts are compared key by key, and lists of dicts of equal length (the seats) index by
 index; anything else that differs (a list of tiles, a string) is set whole. Equal values, shared or not, cost nothing in the patch. The room logic
-never changes a stored state in place (``server/rooms.py``, ``copy_state``), and :func:`replay`
+never changes a stored state in place (``server/room/rooms.py``, ``copy_state``), and :func:`replay`
 copies the containers it changes, so a state it is given is never changed either.
 """
 

@@ -1,7 +1,7 @@
 """Values worked out from room and game states, remembered by each state's identity and bounded per room.
 
 A room's state and its game's state (plain dicts) are never changed in place once made
-(``server/rooms.py`` and ``server.game.apply`` build new ones), so what is computed from one
+(``server/room/rooms.py`` and ``server.room.game.apply`` build new ones), so what is computed from one
 (its parsed ``GameState``, a seat's legal actions, the room's deadlines) can be found again
 by the dict's identity: an entry holds a reference to its dict, so the id is not reused
 while it is remembered, and a hit is checked with ``is``.
@@ -12,7 +12,7 @@ the number of rooms, not the traffic: a few busy rooms (all-bot rooms, whose eve
 bot worker process sends back whole, sharing nothing with the states before) no longer fill
 it with thousands of their old states (docs/memory.md). The rooms themselves are bounded
 (``rooms``, least recently used first). States of no room (``room`` None: tests and tools
-that call ``server.game`` directly) share one bucket of ``loose`` states.
+that call ``server.room.game`` directly) share one bucket of ``loose`` states.
 
 Locked: the rooms' timer ticks and hints run in worker threads.
 """
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 V = TypeVar("V")
 JSON = dict[str, Any]
-#: something that will happen by itself in a room: (at_ms, kind, seat) (``server.game_room``)
+#: something that will happen by itself in a room: (at_ms, kind, seat) (``server.room.game_room``)
 Deadline = tuple[int, str, int]
 
 #: the states each room keeps in a memo: its latest and the one before it (a commit reads
@@ -114,15 +114,15 @@ class StateMemo(Generic[V]):
 
 
 #: a game state's JSON -> (the parsed ``GameState``, whether the JSON is its own
-#: ``to_json()``, made by ``server.game.apply``: only then may the next state's JSON be made
+#: ``to_json()``, made by ``server.room.game.apply``: only then may the next state's JSON be made
 #: by copying it); one action needs the same state parsed for apply, the legal actions of up
 #: to three seats, the bot and the deadlines, and the next action starts from it
 PARSED: StateMemo[tuple[GameState, bool]] = StateMemo()
-#: a game state's JSON -> seat -> its legal actions (``server.game.legal``): one commit asks
+#: a game state's JSON -> seat -> its legal actions (``server.room.game.legal``): one commit asks
 #: for them twice (who is asked, then the log entry's ``legal``)
 LEGAL: StateMemo[dict[int, list[JSON]]] = StateMemo()
 #: a committed room state -> (grace_ms, bot_delay_ms) -> its deadlines
-#: (``server.game_room.committed_deadlines``): the commit computes them and the timer's tick
+#: (``server.room.game_room.committed_deadlines``): the commit computes them and the timer's tick
 #: of the same state finds them
 DEADLINES: StateMemo[dict[tuple[int, int], list[Deadline]]] = StateMemo()
 

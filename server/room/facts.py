@@ -1,7 +1,7 @@
 """Game facts a room's state implies, computed by pure functions: deadlines, each seat's legal actions, and the log entry of a change.
 
-These sit beside :mod:`server.rooms` (which changes a room's state) and are used by the commit
-path (:mod:`server.commits`), the snapshot (:mod:`server.frames`) and the timers; none of them
+These sit beside :mod:`server.room.rooms` (which changes a room's state) and are used by the commit
+path (:mod:`server.commits`), the snapshot (:mod:`server.room.frames`) and the timers; none of them
 does any I/O.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server import game, game_room, rooms
-from server.rooms import Change
+from server.room import game, game_room, rooms
+from server.room.rooms import Change
 
 JSON = dict[str, Any]
 Deadline = game_room.Deadline
@@ -88,7 +88,7 @@ def seat_legal(
     """``seat``'s legal actions in the room's game: none unless it has a pending decision
     it has not answered yet (``answers``: those held for the open claim window)."""
     if seat is None or str(seat) in (state.get("pending_auto") or ()):
-        return []  # not asked: no choice, the server passes for it (server/windows.py)
+        return []  # not asked: no choice, the server passes for it (server/room/windows.py)
     if seat in game_room.held_answers(state, _own(answers, seat)):
         return []  # answered: its answer is held until the window closes
     if rooms.held(state) is not None:
@@ -110,7 +110,7 @@ def build_entry(
     notice, and while a game is played each pending seat's legal actions and deadline
     (``deadlines``: the room's :func:`room_deadlines` when the caller has them). A seat
     whose answer to the open claim window is held (``answers``) has no legal actions and no
-    deadline (each seat is sent only its own: server/frames.py)."""
+    deadline (each seat is sent only its own: server/room/frames.py)."""
     state = change.state
     entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
     if change.actions:

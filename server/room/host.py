@@ -1,7 +1,7 @@
 """Host controls: what only a room's host may do to it — swap seats, kick a member, hand the host role over, pause and resume the game.
 
-Pure functions over a room's state, like :mod:`server.rooms` (adding and removing bots and
-starting the game are there and in :mod:`server.game_room`): each returns a
+Pure functions over a room's state, like :mod:`server.room.rooms` (adding and removing bots and
+starting the game are there and in :mod:`server.room.game_room`): each returns a
 :class:`~server.rooms.Change` or raises :class:`~server.rooms.RoomError` with a wire error
 code. Time (``now`` in ms) is an argument.
 
@@ -19,7 +19,7 @@ code. Time (``now`` in ms) is an argument.
 from __future__ import annotations
 
 from protocol.codes import ErrorCode
-from server.rooms import (
+from server.room.rooms import (
     JSON,
     SEATS,
     Change,

@@ -27,7 +27,7 @@ import bots
 import scoring
 import table as t
 from bots.hints import hints as hints_of
-from server import memos
+from server.room import memos
 
 JSON = dict[str, Any]
 
@@ -70,7 +70,7 @@ def _wrap(exc: Exception) -> GameError:
 
 
 # What is worked out from a game state's JSON (parsed, legal actions) is remembered by the
-# dict's identity, per room (server/memos.py: a room's latest two states); ``room`` is the
+# dict's identity, per room (server/room/memos.py: a room's latest two states); ``room`` is the
 # room's id (None: a caller outside a room, e.g. a test). State JSON is never mutated in
 # place (rooms.py always builds new dicts).
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from protocol import messages as m
 from protocol.codec import encode
-from server import facts, game, game_room, rooms
+from server.room import facts, game, game_room, rooms
 
 JSON = dict[str, Any]
 

@@ -1,10 +1,10 @@
 """The game in a room: starting and playing it, and what happens by itself while it runs.
 
-Pure functions over a room's state, like :mod:`server.rooms` (the lobby, members and
+Pure functions over a room's state, like :mod:`server.room.rooms` (the lobby, members and
 presence): :func:`start`, :func:`play` and :func:`rematch`; each open decision's clock
 (:func:`refresh_pending`: a decision keeps its start time exactly while the engine's id for
 it is unchanged), the automatic answers — bots, seats without a choice
-(``server/windows.py``), a player's own settings (:func:`set_toggles`) —, the room's
+(``server/room/windows.py``), a player's own settings (:func:`set_toggles`) —, the room's
 :func:`deadlines` and the timer :func:`tick` that applies what is due. Time (``now`` in
 ms) and randomness (wall seeds, bot choices) are arguments.
 """
@@ -17,30 +17,30 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from protocol.codes import ErrorCode
-from server import game, memos
-from server.held_answers import (
+from server.room import game, memos
+from server.room.held_answers import (
     Answers as Answers,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     Held as Held,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     close_window as close_window,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     held_answers as held_answers,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     holds_answers as holds_answers,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     window_key as window_key,
 )
-from server.held_answers import (
+from server.room.held_answers import (
     window_needs_bot as window_needs_bot,
 )
-from server.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
-from server.rooms import (
+from server.room.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
+from server.room.rooms import (
     JSON,
     Change,
     RoomError,
@@ -53,7 +53,7 @@ from server.rooms import (
     require_member,
     seat_of,
 )
-from server.windows import DEFAULT_WINDOW_MS, window_delay
+from server.room.windows import DEFAULT_WINDOW_MS, window_delay
 
 T = TypeVar("T")
 
@@ -88,7 +88,7 @@ def _copy_game_step(state: JSON) -> JSON:
     top-level keys are set (the game, the pending maps, the status...), so the members and
     the seat dicts stay shared with ``state`` (``rooms.copy_state`` copies them too); a step that
     changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
-    patch (server/patches.py) nothing."""
+    patch (server/room/patches.py) nothing."""
     return dict(state)
 
 
@@ -198,7 +198,7 @@ def refresh_pending(s: JSON, now: int) -> None:
         kinds[k] = kind
         ids[k] = decision
         since[k] = old[k] if old_ids.get(k) == decision and k in old else now
-    # an unchanged map stays the same object: the commit's patch (server/patches.py) skips
+    # an unchanged map stays the same object: the commit's patch (server/room/patches.py) skips
     # it at once, and nothing changes these maps in place (they are only ever replaced)
     s["pending_since"] = _same(old, since)
     s["pending_kinds"] = _same(s.get("pending_kinds"), kinds)
@@ -215,7 +215,7 @@ def _same(old: T | None, new: T) -> T:
 def _no_choice(s: JSON, kinds: JSON) -> list[str]:
     """The seats of players in a claim window whose only legal answer is "pass" — or who
     said "no claims" and cannot win: the server passes for them (not asked, no deadline;
-    server/windows.py). A seat a bot plays while its player is away is listed too: the
+    server/room/windows.py). A seat a bot plays while its player is away is listed too: the
     bot answers for it (its deadline comes first), and a player who takes the seat back
     during the window (``join_room``, a resume) is not asked either."""
     out = []
@@ -349,7 +349,7 @@ def deadlines(
     """Everything that will happen by itself in this room: (at_ms, kind, seat).
 
     A claim window closes all at once (:func:`tick`): every seat in it is due at the same
-    time, the latest of each automatic answer's drawn time (``server/windows.py``), each
+    time, the latest of each automatic answer's drawn time (``server/room/windows.py``), each
     held answer (``answers``: kind "held", due at once) and each other asked player's claim
     timeout; a player asked without a timeout who has not answered holds the window open
     (no deadline)."""
