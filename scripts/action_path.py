@@ -2,7 +2,7 @@
 to a file it had already left.
 
     python scripts/action_path.py [--ruleset hk-tw16] [--runs 5] [--all] [--with-core]
-        [--room-files]
+        [--room-files] [--resumes]
 
 It starts a Redis (a temporary ``redis-server``) and the game server in this process, seats
 four players over real WebSocket connections (the load test's client, ``loadtest.conn``),
@@ -17,7 +17,10 @@ module, whose frames it also sees) whose code lies in the server's shell and the
 calling each other are not what the path is about (``--with-core`` counts them too). The
 room logic, ``server/room/`` (pure too: ``.importlinter``), is one step of the path, counted
 as one file, ``server/room/``, however many of its modules it goes through (``--room-files``
-counts them one by one, as the path of before the package was, at ``354bfb2``). The
+counts them one by one, as the path of before the package was, at ``354bfb2``). A
+coroutine taking up again where it awaited (the commit's caller when Redis has answered) is
+the same visit going on, not a call into its file: it is not a step of the path
+(``--resumes`` counts it as one, as the figures of before ``c00e750`` did). The
 path is the sequence of files those calls are in, a file counted again only when the path
 moves to another file and back:
 
@@ -34,6 +37,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dis
+import functools
+import inspect
 import os
 import shutil
 import socket
@@ -43,7 +49,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from types import FrameType
+from types import CodeType, FrameType
 from typing import Any
 
 os.environ.setdefault("MAHJONG_PURE", "1")
@@ -68,17 +74,42 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+#: the code flags of a function whose frame can be suspended and taken up again
+SUSPENDS = inspect.CO_COROUTINE | inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
+
+
+@functools.cache
+def first_resume(code: CodeType) -> int:
+    """The offset of ``code``'s first RESUME: where a frame of it starts (3.11+)."""
+    for ins in dis.get_instructions(code):
+        if ins.opname == "RESUME":
+            return ins.offset
+    return 0
+
+
+def resumed(frame: FrameType) -> bool:
+    """Whether this "call" event is a suspended coroutine or generator taken up again
+    (its frame is past its first instruction), not a new call."""
+    code = frame.f_code
+    return bool(code.co_flags & SUSPENDS) and frame.f_lasti > first_resume(code)
+
+
 class Path_:
     """The sequence of our files that calls went through."""
 
-    def __init__(self, packages: tuple[str, ...], room_files: bool = False) -> None:
+    def __init__(
+        self, packages: tuple[str, ...], room_files: bool = False, resumes: bool = False
+    ) -> None:
         self.steps: list[str] = []
         self.room_files = room_files
+        self.resumes = resumes
         self.packages = packages
         self.prefixes = tuple(str(ROOT / p) + os.sep for p in packages)
 
     def profile(self, frame: FrameType, event: str, arg: object) -> None:
         if event == "call":
+            if not self.resumes and resumed(frame):
+                return
             name = frame.f_code.co_filename
         elif event == "c_call":  # a compiled module's function: its module's file
             mod = getattr(arg, "__module__", None) or ""
@@ -150,7 +181,9 @@ async def wait_for(cond: Callable[[], bool], what: str, timeout: float = 20.0) -
         await asyncio.sleep(0.005)
 
 
-async def measure(url: str, ruleset: str, packages: tuple[str, ...], room_files: bool) -> Path_:
+async def measure(
+    url: str, ruleset: str, packages: tuple[str, ...], room_files: bool, resumes: bool
+) -> Path_:
     conns, room, latest = await seat_four(url, ruleset)
 
     def asked() -> tuple[int, JSON] | None:
@@ -168,7 +201,7 @@ async def measure(url: str, ruleset: str, packages: tuple[str, ...], room_files:
     discard = next(a for a in msg["legal"] if a.get("type") == "discard")
     body = {k: v for k, v in discard.items() if k != "seat"}
     await asyncio.sleep(0.2)  # the server's own work after the deal has settled
-    path = Path_(packages, room_files)
+    path = Path_(packages, room_files, resumes)
     sys.setprofile(path.profile)
     try:
         await conns[seat].send(
@@ -199,7 +232,8 @@ async def run(args: argparse.Namespace, redis_url: str) -> list[Path_]:
         url = f"ws://127.0.0.1:{ports[0]}"
         packages = SHELL + CORE if args.with_core else SHELL
         return [
-            await measure(url, args.ruleset, packages, args.room_files) for _ in range(args.runs)
+            await measure(url, args.ruleset, packages, args.room_files, args.resumes)
+            for _ in range(args.runs)
         ]
     finally:
         stop.set()
@@ -214,6 +248,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--with-core", action="store_true", help="count table/, scoring/, bots/")
     ap.add_argument(
         "--room-files", action="store_true", help="count server/room/'s modules one by one"
+    )
+    ap.add_argument(
+        "--resumes", action="store_true", help="count a coroutine taken up again as a call"
     )
     args = ap.parse_args(argv)
     redis = shutil.which("redis-server") or "/usr/bin/redis-server"
