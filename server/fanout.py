@@ -1,8 +1,9 @@
 """Fan-out: each room's feed delivers its committed entries, in order, to this process's connections in the room; given a log reader and delivery callbacks, never the App.
 
-:class:`Feeds` keeps the feeds (one per room with a connection here) and decides what each
-connection is sent of an entry (:meth:`Feeds.deliver`, with the pure framing of
-:mod:`server.room.frames`); :class:`Feed` runs one room's catch-up.
+:class:`Feeds` keeps the feeds (one per room with a connection here) and delivers each
+entry to the connections at the version before it (:meth:`Feeds.deliver`: what each is sent
+is decided purely, for all of them at once, by :func:`server.room.delivery.deliveries`);
+:class:`Feed` runs one room's catch-up.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ from typing import Any
 import redis.exceptions
 
 from protocol import messages as m
+from server.room import delivery
 from server.room import frames as framing
-from server.transport import Conn
+from server.transport import Conn, send_frames
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
@@ -27,8 +29,8 @@ LOG_PAGE = 256
 
 #: read_log(room, start, count) -> [(version, entry), ...] from version ``start`` on
 LogReader = Callable[[str, int, int], Awaitable[list[tuple[int, JSON]]]]
-#: deliver(conn, room, version, entry, frames, entry before it or None)
-Deliver = Callable[[Conn, str, int, JSON, framing.EntryFrames, JSON | None], None]
+#: deliver(the connections at the version before, room, version, entry, entry before it or None)
+Deliver = Callable[[list[Conn], str, int, JSON, JSON | None], None]
 #: resnapshot(conn, room) -> whether the connection was sent a snapshot
 Resnapshot = Callable[[Conn, str], Awaitable[bool]]
 
@@ -123,10 +125,7 @@ class Feed:
         for c in conns:
             if c.rooms.get(room, 0) != version - 1:
                 return False
-        frames = framing.EntryFrames()
-        before = self.recent.get(version - 1)
-        for c in conns:
-            self.deliver(c, room, version, entry, frames, before)
+        self.deliver(conns, room, version, entry, self.recent.get(version - 1))
         return True
 
     def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
@@ -159,10 +158,9 @@ class Feed:
         entry's frames encoded once per seat view)."""
         before = self.recent.get(entries[0][0] - 1) if entries else None
         for v, entry in entries:
-            frames = framing.EntryFrames()
-            for c in list(self.conns):
-                if c.rooms.get(self.room, 0) == v - 1:
-                    self.deliver(c, self.room, v, entry, frames, before)
+            conns = [c for c in self.conns if c.rooms.get(self.room, 0) == v - 1]
+            if conns:
+                self.deliver(conns, self.room, v, entry, before)
             before = entry
 
     async def catch_up(self) -> None:
@@ -301,61 +299,34 @@ class Feeds:
             f.kick()
 
     def deliver(
-        self,
-        conn: Conn,
-        room: str,
-        v: int,
-        entry: JSON,
-        frames: framing.EntryFrames | None = None,
-        before: JSON | None = None,
+        self, conns: list[Conn], room: str, v: int, entry: JSON, before: JSON | None = None
     ) -> None:
-        """Send log entry ``v`` to ``conn`` as its seat may see it. ``frames`` is shared by
-        the connections the entry is delivered to: every connection with the same view (a
-        seat, one view for every seat the entry does not name, or None for spectators; for a
-        sparse connection the view and ``prev``) gets the same bytes, built and encoded once,
-        and the seat's visible events are computed once for both the quiet decision and the
-        frame.
-
-        A sparse connection (``hello.sparse``) is not sent an entry that is
-        :func:`~server.frames.quiet` for its seat after ``before`` (entry ``v - 1``; None
-        when this process does not have it: then the entry is sent) once it has had a frame
-        of the room; each frame it is sent carries ``prev``, the seq of the frame sent to it
-        before (or of its snapshot). By induction a client that applied only the frames it
-        was sent knows what one that applied every entry knows: each skipped entry showed
-        nothing to its seat and left its legal actions and deadline as the entry before had
-        them."""
-        lobby = entry.get("lobby")
-        if lobby is not None and conn.player is not None:
-            seat = None
-            for i, s in enumerate(lobby["seats"]):
-                if s and s.get("player") == conn.player:
-                    seat = i
-            conn.seats[room] = seat
-        seat = conn.seats.get(room)
-        if frames is None:
-            frames = framing.EntryFrames()
-        prev = None
-        if conn.sparse:
-            last = conn.sent.get(room)
-            if last is not None and before is not None:
-                q = frames.quiet.get(seat)
-                if q is None:
-                    q = frames.quiet[seat] = framing.quiet(
-                        entry, before, seat, frames.visible(entry, seat)
-                    )
-                if q:
-                    conn.rooms[room] = v
-                    return
-            prev = last if last is not None else v - 1
-            conn.sent[room] = v
-        data = frames.frame(room, v, entry, seat, prev)
-        conn.rooms[room] = v
-        conn.send_frame(data)
-        if lobby is not None and conn.player not in {
-            *(s["player"] for s in lobby["spectators"]),
-            *(s.get("player") for s in lobby["seats"] if s),
-        }:
-            self.drop(conn, room)  # we left (or were removed)
-            notice = entry.get("notice") or {}
-            if notice.get("type") == "kicked" and notice.get("player") == conn.player:
-                conn.send(m.Left(room=room, reason="kicked"))
+        """Send log entry ``v`` to ``conns`` (each at version ``v - 1``) as each one's seat
+        may see it (``before``: entry ``v - 1``, None when this process does not have it).
+        What each gets is decided at once (:func:`~server.room.delivery.deliveries`: every
+        connection with the same view gets the same bytes, built and encoded once; a sparse
+        connection is not sent an entry quiet for its seat, and each frame it is sent
+        carries ``prev``: by induction a client that applied only the frames it was sent
+        knows what one that applied every entry knows); then the frames are written in one
+        call, and a connection the entry took out of the room leaves its feed (told
+        ``left`` when it was kicked)."""
+        readers = [
+            delivery.Reader(c.player, c.seats.get(room), c.sparse, c.sent.get(room)) for c in conns
+        ]
+        got = delivery.deliveries(room, v, entry, before, readers, framing.EntryFrames())
+        named = entry.get("lobby") is not None
+        sends = []
+        for c, d in zip(conns, got, strict=True):
+            if named and c.player is not None:
+                c.seats[room] = d.seat
+            c.rooms[room] = v
+            if d.frame is not None:
+                if c.sparse:
+                    c.sent[room] = v
+                sends.append((c, d.frame))
+        send_frames(sends)
+        for c, d in zip(conns, got, strict=True):
+            if not d.member:
+                self.drop(c, room)  # we left (or were removed)
+                if d.kicked:
+                    c.send(m.Left(room=room, reason="kicked"))

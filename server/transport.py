@@ -464,3 +464,10 @@ async def listen(
     ) as ws_server:
         port = next(iter(ws_server.sockets)).getsockname()[1]
         yield ws_server, port
+
+
+def send_frames(sends: list[tuple[Conn, bytes]]) -> None:
+    """Send each encoded frame to its connection (:meth:`Conn.send_frame`): one committed
+    entry's frames to the connections of its room here, in one call."""
+    for conn, data in sends:
+        conn.send_frame(data)
