@@ -317,6 +317,11 @@ class StoreBase:
             return await self.commits.execute(*args)
         return await self.r.execute_command(*args)
 
+    async def round_trip(self, *commands: tuple[str | int | float | bytes, ...]) -> list[object]:
+        """Several commands of a caller outside the store (the archive's queue), in one round
+        trip and in this order; their raw replies (:meth:`_cmds`)."""
+        return await self._cmds(*commands)
+
     async def _cmds(self, *commands: tuple[Any, ...]) -> list[Any]:
         """Several commands in one round trip, run in this order, their replies as
         :meth:`_cmd` gives them: on the pipelined connection when there is one, else a

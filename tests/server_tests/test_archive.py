@@ -466,3 +466,54 @@ async def test_a_room_closed_after_its_games_were_archived_leaves_no_mark(redis_
         finally:
             await store.close()
             await host.close()
+
+
+async def test_rooms_whose_hands_end_together_are_queued_in_one_round_trip(redis_url):
+    """The commit hook gathers the rooms whose hand ended within ``COALESCE`` seconds and
+    queues them in one round trip (each counted once); an entry that ends nothing queues
+    nothing."""
+    store = Store.from_url(redis_url)
+    arch = archiver.Archiver(store, "sqlite:///unused", 0)  # (its loop is not run)
+    trips: list[int] = []
+    round_trip = store.round_trip
+
+    async def counted(*commands):  # type: ignore[no-untyped-def]
+        trips.append(len(commands))
+        return await round_trip(*commands)
+
+    store.round_trip = counted  # type: ignore[method-assign]
+    rooms = ["r_a", "r_b", "r_c"]
+    try:
+        for room in rooms:
+            arch.committed(room, 9, {"events": [{"type": "hand_ended"}]}, None)
+        arch.committed("r_d", 9, {"events": [{"type": "discarded"}]}, None)
+        assert await store.r.zcard(archiver.DUE) == 0  # gathered, not queued yet
+        await asyncio.sleep(archiver.COALESCE + 0.3)
+        assert trips == [1 + len(rooms)]  # one ZADD for all, a count each
+        assert sorted(m.decode() for m in await store.r.zrange(archiver.DUE, 0, -1)) == rooms
+        assert {r: int(await store.r.hget(archiver.QUEUED, r)) for r in rooms} == dict.fromkeys(
+            rooms, 1
+        )
+    finally:
+        await arch.close()
+        await store.close()
+
+
+async def test_a_room_closed_before_its_hand_end_was_queued_is_held(redis_url):
+    """A close right after a hand's end (before the gathered rooms are queued) queues the
+    hand's end first, so the closed room waits for the archive with its keys kept (held),
+    instead of being forgotten with its last hand unarchived."""
+    store = Store.from_url(redis_url)
+    arch = archiver.Archiver(store, "sqlite:///unused", 3600)
+    try:
+        arch.committed("r_x", 9, {"events": [{"type": "hand_ended"}]}, None)
+        arch.committed("r_x", 10, {"lobby": {"status": "closed"}}, None)
+        await until(lambda: _held(store, "r_x"), "the closed room held", 200)
+        assert await store.r.zscore(archiver.DUE, "r_x") is not None
+    finally:
+        await arch.close()
+        await store.close()
+
+
+async def _held(store: Store, room: str) -> bool:
+    return await store.r.hget(archiver.HELD, room) is not None
