@@ -20,6 +20,7 @@ import socket
 import ssl
 import time
 from collections.abc import Callable, Coroutine
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import redis.exceptions
@@ -30,7 +31,8 @@ import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
 from server import bot_pool, transport, web
-from server.archive import archive_url
+from server.archive import OFF, archive_url
+from server.archive import process as archive_process
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
 from server.clock import REAL, Clock
@@ -103,8 +105,17 @@ class App:
         self.ws_server: Server | None = None
         self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
         # the game archive (server/archive/): hands and finished games, after their commits
+        url = archive_url(cfg.archive_url, cfg.data_dir)
+        #: the archiver's own process (``--archive-process``): what it needs, None when this
+        #: process archives (or nothing is archived)
+        self.archive_plan: archive_process.Plan | None = None
+        if cfg.archive_process and url != OFF and store.url is not None:
+            self.archive_plan = archive_process.Plan(
+                store.url, store.cluster_url, url, cfg.closed_room_ttl, cfg.log_level, cfg.log_json
+            )
+        self.archive_proc: BaseProcess | None = None
         self.archiver = Archiver(
-            store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
+            store, url, cfg.closed_room_ttl, rt.metrics, passes=self.archive_plan is None
         )
         self.commits.hooks.append(self.archiver.committed)
         self.ops.api = GamePages(store, lambda: self.archiver.archive).respond
@@ -197,6 +208,8 @@ class App:
         # the bot worker processes start with the first bot move (bot_pool.configure_bots)
         bot_pool.configure_bots(rt.cfg.bot_processes)
         await self.wait_for_redis()
+        if self.archive_plan is not None:  # the archive's passes: in a process of their own
+            self.archive_proc = archive_process.start(self.archive_plan)
         # a process of before snapshots live (a rolling upgrade): write the format it reads
         await rt.store.check_peers()
         await self.loops.reconcile_timers()
@@ -350,6 +363,8 @@ async def run_server(
         await app.record_leavers()  # handlers that ended after the graceful part
         bot_pool.stop_bots()
         await app.archiver.close()
+        if app.archive_proc is not None:
+            await asyncio.to_thread(archive_process.stop, app.archive_proc)
         await store.close()
     log.info("stopped")
 

@@ -140,7 +140,9 @@ class ClusterStore(Store):
             socket_timeout=5,
             socket_connect_timeout=2,
         )
-        return cls(client, wait_replicas, wait_ms)
+        store = cls(client, wait_replicas, wait_ms)
+        store.url, store.cluster_url = url, True
+        return store
 
     async def close(self) -> None:
         for c in self._nodes.values():

@@ -105,6 +105,9 @@ class Config:
     # the game archive (docs/archive.md): a postgresql:// URL, or sqlite:///<path>, or
     # "off" (no archive); none: the SQLite file <data dir>/archive.sqlite3
     archive_url: str | None = None
+    # the archive's passes (reading the finished hands' logs, writing the database) run in a
+    # process of their own, off the game server's event loop and CPU; off: in this process
+    archive_process: bool = True
 
     @property
     def data_path(self) -> Path:

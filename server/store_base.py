@@ -258,6 +258,11 @@ class StoreBase:
         self.unheld_peers = False
         #: write the format of before snapshots always (``--snapshot-every 1``)
         self.old_format = False
+        #: the URL the store was made from (:meth:`from_url`; None: made otherwise), and
+        #: whether it is a Redis Cluster's: another process of this server (the archiver's)
+        #: connects to the same Redis with them
+        self.url: str | None = None
+        self.cluster_url = False
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Self:
@@ -270,7 +275,9 @@ class StoreBase:
             socket_connect_timeout=CONNECT_TIMEOUT,
         )
         commits = PipelinedConnection(url) if resp_supported(url) else None
-        return cls(aioredis.Redis(connection_pool=pool), commits)
+        store = cls(aioredis.Redis(connection_pool=pool), commits)
+        store.url = url
+        return store
 
     async def close(self) -> None:
         """Close the client and its pool's connections (bounded: a connection that does not

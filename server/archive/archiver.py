@@ -66,10 +66,8 @@ LOG_CHUNK = 1000
 #: seconds between passes when nothing wakes the loop (another process's queued rooms)
 PERIOD = 5.0
 #: seconds a woken loop waits before its pass, so that the hands that end meanwhile in
-#: other rooms go in the same pass (one round trip and one transaction for all of them):
-#: at 0.5 s archiving cost the game server 6.2 % of its CPU per action in the pinned load
-#: test, at 2 s 4.1 % (BENCHMARKS.md ``archive-cost``)
-GATHER = 2.0
+#: other rooms go in the same pass (one round trip and one transaction for all of them)
+GATHER = 0.5
 #: seconds the rooms whose hand ended wait to be queued together (one round trip)
 COALESCE = 0.05
 #: rooms whose logs a pass reads at once
@@ -133,9 +131,24 @@ class Archiver:
     """One process's part of archiving (a background loop, and the commit hook)."""
 
     def __init__(
-        self, store: Store, url: str, closed_room_ttl: float, metrics: Metrics | None = None
+        self,
+        store: Store,
+        url: str,
+        closed_room_ttl: float,
+        metrics: Metrics | None = None,
+        *,
+        passes: bool = True,
+        period: float = PERIOD,
+        gather: float = GATHER,
     ) -> None:
         self.store = store
+        #: whether this process's loop archives (its passes and the backfill); False: the
+        #: archiver's own process does (server/archive/process.py), and this one's loop only
+        #: keeps the lag metric and the archive open for the game pages
+        self.passes = passes
+        #: seconds between loop turns when nothing wakes it, and a woken loop's wait for more
+        self.period = period
+        self.gather = gather
         self.metrics = metrics
         self.url = url
         self.ttl = closed_room_ttl
@@ -275,10 +288,10 @@ class Archiver:
                 log.debug("archive lag: redis error", exc_info=True)
             try:
                 await self.connect()
-                if not self.backfilled:
+                if self.passes and not self.backfilled:
                     await self.backfill()
                     self.backfilled = True
-                if await self.pass_once():
+                if self.passes and await self.pass_once():
                     await self.measure_lag()
                 backoff = 0.5
             except asyncio.CancelledError:
@@ -292,10 +305,10 @@ class Archiver:
                 continue
             self.wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), PERIOD)
-            if not self.stopped:
+                await asyncio.wait_for(self.wake.wait(), self.period)
+            if not self.stopped and self.passes and self.gather > 0:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.hurry.wait(), GATHER)
+                    await asyncio.wait_for(self.hurry.wait(), self.gather)
                 self.hurry.clear()
 
     async def drop_connection(self) -> None:

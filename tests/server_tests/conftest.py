@@ -116,6 +116,7 @@ def make_config(**over: Any) -> Config:
         log_json=False,
         shutdown_grace=2.0,
         bot_processes=0,  # bots in worker threads (no process to spawn per test server)
+        archive_process=False,  # the archive's passes in the test's event loop (the same)
     )
     return replace(base, **over)
 

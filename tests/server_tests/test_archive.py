@@ -15,6 +15,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import asyncpg
+import psutil
 import pytest
 import redis.asyncio
 
@@ -517,3 +518,41 @@ async def test_a_room_closed_before_its_hand_end_was_queued_is_held(redis_url):
 
 async def _held(store: Store, room: str) -> bool:
     return await store.r.hget(archiver.HELD, room) is not None
+
+
+async def test_the_archivers_own_process_archives_what_the_server_queues(redis_url, tmp_path):
+    """``--archive-process`` (the default of ``mahjong-server``): the game server only
+    queues; the process it starts for the archive's passes archives the game (with its
+    hand), and stops with the server."""
+    url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
+    me = psutil.Process()
+
+    def archivers() -> list[psutil.Process]:
+        return [p for p in me.children() if "spawn_main" in " ".join(p.cmdline())]
+
+    assert archivers() == []
+    async with running_server(redis_url, archive_url=url, archive_process=True) as srv:
+        (proc,) = archivers()
+        host = await Client.connect(srv.port, "w-proc")
+        await host.hello("w-proc")
+        options = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
+        ack = await host.request({"type": "create_room", "ruleset": "mcr", "options": options})
+        room = str(ack["room"])
+        for seat in range(4):
+            await host.request({"type": "add_bot", "room": room, "seat": seat})
+        assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
+        await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+        await host.close()
+        archive = await open_archive(url)
+        try:
+
+            async def kept() -> bool:
+                return len(await archive.games_of_room(room)) == 1
+
+            await until(kept, "the game archived by the archiver's process", 1500)
+            (record,) = await archive.games_of_room(room)
+            assert len(await archive.hands(record.game_id)) == 1
+        finally:
+            await archive.close()
+    proc.wait(15)  # stopped with the server
+    assert not proc.is_running()
