@@ -109,9 +109,10 @@ class App:
         #: the archiver's own process (``--archive-process``): what it needs, None when this
         #: process archives (or nothing is archived)
         self.archive_plan: archive_process.Plan | None = None
-        if cfg.archive_process and url != OFF and store.url is not None:
+        redis_url: str | None = getattr(store, "url", None)  # (None: a test's App, no store)
+        if cfg.archive_process and url != OFF and redis_url is not None:
             self.archive_plan = archive_process.Plan(
-                store.url, store.cluster_url, url, cfg.closed_room_ttl, cfg.log_level, cfg.log_json
+                redis_url, store.cluster_url, url, cfg.closed_room_ttl, cfg.log_level, cfg.log_json
             )
         self.archive_proc: BaseProcess | None = None
         self.archiver = Archiver(
