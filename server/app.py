@@ -85,7 +85,7 @@ class App:
     ) -> None:
         self.rt = rt = Runtime(cfg, store, clock=clock)
         self.limits = Limits(max_frame_bytes=cfg.max_frame_bytes)
-        self.commits = Commits(cfg, store, rt.metrics, clock)
+        self.commits = Commits(cfg, store, rt.metrics, clock, rt.timing)
         self.snapshots = Snapshots(rt, self.commits)
         self.feeds = Feeds(
             self.snapshots.read_log, self.snapshots.send, lambda: rt.metrics.inc("redis_errors")

@@ -24,8 +24,7 @@ JSON = dict[str, Any]
 def tick(
     state: JSON,
     now: int,
-    grace_ms: int,
-    bot_delay_ms: int,
+    timing: commands.Timing,
     seed: int,
     budget_s: float,
     answers: game_room.Answers | None = None,
@@ -35,7 +34,7 @@ def tick(
     engine and room caches remembered of the tick's states (keyed by identity: this
     process is sent each state anew, as a new object, so no later task could find them)."""
     try:
-        return _tick(state, now, grace_ms, bot_delay_ms, seed, budget_s, answers)
+        return _tick(state, now, timing, seed, budget_s, answers)
     finally:
         memos.forget_all()
 
@@ -48,15 +47,13 @@ def remembered() -> dict[str, int]:
 def _tick(
     state: JSON,
     now: int,
-    grace_ms: int,
-    bot_delay_ms: int,
+    timing: commands.Timing,
     seed: int,
     budget_s: float,
     answers: game_room.Answers | None,
 ) -> tuple[Any, ...]:
     try:
         tick = commands.Tick(random.Random(seed), bot_pool.chooser(budget_s))
-        timing = commands.Timing(grace_ms, bot_delay_ms)
         out = commands.tick(state, tick, now, timing, answers)
     except RoomError as exc:
         return ("room_error", exc.code, exc.message, exc.detail)

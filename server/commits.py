@@ -48,14 +48,15 @@ Hook = Callable[[str, int, JSON, int | None], None]
 class Commits:
     """Changes to rooms, committed atomically (see the module docstring)."""
 
-    def __init__(self, cfg: Config, store: Store, metrics: Metrics, clock: Clock) -> None:
+    def __init__(
+        self, cfg: Config, store: Store, metrics: Metrics, clock: Clock, timing: commands.Timing
+    ) -> None:
         self.cfg = cfg
         self.clock = clock
         self.store = store
         self.metrics = metrics
-        self.grace_ms = int(cfg.grace_seconds * 1000)
-        #: the server's settings a room's deadlines are computed with
-        self.timing = commands.Timing(self.grace_ms, cfg.bot_delay_ms)
+        #: the server's settings a room's deadlines are computed with (``Runtime.timing``)
+        self.timing = timing
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
         self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()

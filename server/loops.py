@@ -215,7 +215,7 @@ class TimerTick:
         self.rt = rt
         self.t = t
         self.budget = rt.cfg.bot_budget_ms / 1000
-        self.timing = commands.Timing(rt.grace_ms, rt.cfg.bot_delay_ms)
+        self.timing = rt.timing
 
     def step(self, state: JSON, answers: game_room.Answers) -> Outcome | None:
         # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
@@ -272,8 +272,7 @@ class TimerTick:
         args = (
             state,
             self.t,
-            self.timing.grace_ms,
-            self.timing.bot_delay_ms,
+            self.timing,
             secrets.randbits(64),
             self.budget,
             answers,

@@ -20,6 +20,7 @@ from server.clock import REAL, Clock
 from server.config import Config
 from server.metrics import Metrics
 from server.reconnect import Learned
+from server.room.commands import Timing
 from server.store import Store
 from server.transport import Conn
 
@@ -84,6 +85,8 @@ class Runtime:
         #: gets the real port only once listening), unique even for a reused pid
         self.proc_key = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
         self.grace_ms = int(cfg.grace_seconds * 1000)
+        #: the server's settings a room's deadlines are computed with (every room step)
+        self.timing = Timing(self.grace_ms, cfg.bot_delay_ms)
         self.shutting_down = False
         #: set by App.stop_tasks: every background loop ends at its next turn (a cancellation
         #: alone is not enough: one landing inside a redis-py call is sometimes swallowed)

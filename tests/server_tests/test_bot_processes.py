@@ -15,7 +15,7 @@ import psutil
 import pytest
 
 from server import bot_pool
-from server.room import game
+from server.room import commands, game
 
 
 def play_hand(rng: random.Random) -> int:
@@ -143,7 +143,9 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
         now = 0
         while state["status"] == "playing" and ticks < 60:
             now += 1000
-            fut = bot_pool.in_bot_process(bot_worker.tick, state, now, 1000, 0, ticks, 10.0)
+            fut = bot_pool.in_bot_process(
+                bot_worker.tick, state, now, commands.Timing(1000, 0), ticks, 10.0
+            )
             assert fut is not None
             change = bot_worker.result(fut.result(60))
             if change is not None:
