@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from server.room.frames import quiet
+from server.room.rooms import seat_of
 
 JSON = dict[str, Any]
 
@@ -83,7 +84,7 @@ def deliveries(
     for r in readers:
         seat = r.seat
         if lobby is not None and r.player is not None:
-            seat = _seat_in(lobby, r.player)
+            seat = seat_of(lobby, r.player)  # (a lobby's seats as a state's)
         frame: bytes | None
         if r.sparse and r.last_sent is not None and before is not None:
             q = frames.quiet.get(seat)
@@ -97,12 +98,3 @@ def deliveries(
         kicked = not member and kicked_player is not None and r.player == kicked_player
         out.append(Delivery(frame, seat, member, kicked))
     return out
-
-
-def _seat_in(lobby: JSON, player: str) -> int | None:
-    """``player``'s seat in the lobby (None: none, a spectator or gone)."""
-    seat = None
-    for i, s in enumerate(lobby["seats"]):
-        if s and s.get("player") == player:
-            seat = i
-    return seat
