@@ -163,8 +163,6 @@ class Archiver:
         #: rooms whose hand or game ended, to be queued at the next flush (:meth:`flush`)
         self.due: set[str] = set()
         self.flushing: asyncio.TimerHandle | None = None
-        #: fleet-wide lag at the last pass: (rooms waiting, age of the oldest in seconds)
-        self.lag: tuple[int, float] = (0, 0.0)
         self.errors = 0
         self.archived_games = 0
 
@@ -182,7 +180,7 @@ class Archiver:
             return
         loop = asyncio.get_running_loop()
         if closes(entry):
-            self._spawn(self.queue(room, True))
+            self._spawn(self.room_closed(room))
             return
         self.due.add(room)
         if self.flushing is None:
@@ -215,25 +213,18 @@ class Archiver:
             return
         self.wake.set()
 
-    async def queue(self, room: str, closed: bool = False) -> None:
+    async def room_closed(self, room: str) -> None:
+        """A room closed: the rooms gathered are queued first (its last hand's end among
+        them, maybe); then, waiting to be archived, it keeps its keys until it is, and done,
+        it plays no more games: where to read its log from is dropped."""
+        await self.flush()
         try:
-            if closed:
-                await self.flush()  # (its hand's end, if not queued yet)
-                # a closed room waiting to be archived keeps its keys until it is; one done
-                # with plays no more games: where to read its log from is dropped
-                if await self.r.zscore(DUE, room) is not None:
-                    await self.hold(room)
-                else:
-                    await self.forget(room)
-                return
-            async with self.r.pipeline(transaction=False) as p:
-                p.zadd(DUE, {room: self.store.clock.now_ms()}, nx=True)
-                p.hincrby(QUEUED, room, 1)
-                await p.execute()
+            if await self.r.zscore(DUE, room) is not None:
+                await self.hold(room)
+            else:
+                await self.forget(room)
         except Exception:  # Redis down: the backfill at the next start finds the room
             log.warning("could not queue a room for the archive", extra={"room": room})
-            return
-        self.wake.set()
 
     async def forget(self, room: str) -> None:
         """Drop where a closed room's log is read from (``pos``, the mark of a game it
@@ -346,15 +337,17 @@ class Archiver:
         return await self.archive_rooms(rooms) if rooms else 0
 
     async def measure_lag(self) -> None:
+        """The fleet-wide lag, for this process's metrics (rooms waiting, the oldest's age
+        in seconds); not read without them (the archiver's own process)."""
+        if self.metrics is None:
+            return
         async with self.r.pipeline(transaction=False) as p:
             p.zcard(DUE)
             p.zrange(DUE, 0, 0, withscores=True)
             n, oldest = await p.execute()
         now = self.store.clock.now_ms()
         age = max(0.0, (now - float(oldest[0][1])) / 1000) if oldest else 0.0
-        self.lag = (int(n), age)
-        if self.metrics is not None:
-            self.metrics.archive_lag = self.lag
+        self.metrics.archive_lag = (int(n), age)
 
     async def archive_rooms(self, rooms: list[str]) -> int:
         """Archive what each room's log holds from its ``pos`` on; take each off the queue
