@@ -105,19 +105,11 @@ class App:
         self.ws_server: Server | None = None
         self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
         # the game archive (server/archive/): hands and finished games, after their commits
-        url = archive_url(cfg.archive_url, cfg.data_dir)
-        #: the archiver's own process (``--archive-process``): what it needs, None when this
-        #: process archives (or nothing is archived)
-        self.archive_plan: archive_process.Plan | None = None
-        redis_url: str | None = getattr(store, "url", None)  # (None: a test's App, no store)
-        if cfg.archive_process and url != OFF and redis_url is not None:
-            self.archive_plan = archive_process.Plan(
-                redis_url, store.cluster_url, url, cfg.closed_room_ttl, cfg.log_level, cfg.log_json
-            )
-        self.archive_proc: BaseProcess | None = None
         self.archiver = Archiver(
-            store, url, cfg.closed_room_ttl, rt.metrics, passes=self.archive_plan is None
+            store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
         )
+        #: the archive's own process (``--archive-process``), once started
+        self.archive_proc: BaseProcess | None = None
         self.commits.hooks.append(self.archiver.committed)
         self.ops.api = GamePages(store, lambda: self.archiver.archive).respond
 
@@ -209,8 +201,10 @@ class App:
         # the bot worker processes start with the first bot move (bot_pool.configure_bots)
         bot_pool.configure_bots(rt.cfg.bot_processes)
         await self.wait_for_redis()
-        if self.archive_plan is not None:  # the archive's passes: in a process of their own
-            self.archive_proc = archive_process.start(self.archive_plan)
+        plan = archive_plan(rt.cfg, rt.store, self.archiver.url)
+        if plan is not None:  # the archive's passes: in a process of their own
+            self.archiver.passes = False
+            self.archive_proc = archive_process.start(plan)
         # a process of before snapshots live (a rolling upgrade): write the format it reads
         await rt.store.check_peers()
         await self.loops.reconcile_timers()
@@ -318,6 +312,16 @@ class App:
 
     async def record_leavers(self) -> None:
         await self.presence.record_leavers()
+
+
+def archive_plan(cfg: Config, store: Store, url: str) -> archive_process.Plan | None:
+    """What the archive's own process needs (``--archive-process``); None when this process
+    runs the archive's passes, or nothing is archived."""
+    if not cfg.archive_process or url == OFF or store.url is None:
+        return None
+    return archive_process.Plan(
+        store.url, store.IS_CLUSTER, url, cfg.closed_room_ttl, cfg.log_level, cfg.log_json
+    )
 
 
 async def run_server(

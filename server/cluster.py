@@ -117,6 +117,8 @@ class _Cluster(RedisCluster):
 class ClusterStore(Store):
     """:class:`Store` on a Redis Cluster (``self.r`` is a ``RedisCluster``)."""
 
+    IS_CLUSTER = True
+
     def __init__(self, client: RedisCluster, wait_replicas: int = 1, wait_ms: int = 1000) -> None:
         super().__init__(client)  # type: ignore[arg-type]
         self.cluster = client
@@ -141,7 +143,7 @@ class ClusterStore(Store):
             socket_connect_timeout=2,
         )
         store = cls(client, wait_replicas, wait_ms)
-        store.url, store.cluster_url = url, True
+        store.url = url
         return store
 
     async def close(self) -> None:

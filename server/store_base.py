@@ -10,7 +10,7 @@ import contextlib
 import hashlib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import msgpack
 import redis.asyncio as aioredis
@@ -258,11 +258,12 @@ class StoreBase:
         self.unheld_peers = False
         #: write the format of before snapshots always (``--snapshot-every 1``)
         self.old_format = False
-        #: the URL the store was made from (:meth:`from_url`; None: made otherwise), and
-        #: whether it is a Redis Cluster's: another process of this server (the archiver's)
-        #: connects to the same Redis with them
+        #: the URL the store was made from (:meth:`from_url`; None: made otherwise): another
+        #: process of this server (the archiver's) connects to the same Redis with it
         self.url: str | None = None
-        self.cluster_url = False
+
+    #: whether :attr:`url` names a Redis Cluster (``server.cluster.ClusterStore``)
+    IS_CLUSTER: ClassVar[bool] = False
 
     @classmethod
     def from_url(cls, url: str, pool_size: int = 32) -> Self:
