@@ -18,12 +18,12 @@ import multiprocessing
 import os
 import random
 import threading
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import bots
 from server import memtrace
+from server.procs import end_with_parent
 from server.room import game
 
 JSON = dict[str, Any]
@@ -70,23 +70,12 @@ def _init_worker() -> None:
     rule sets loaded."""
     with contextlib.suppress(OSError):
         os.nice(BOT_NICE)
-    threading.Thread(
-        target=_exit_with_parent, args=(os.getppid(),), name="parent-watch", daemon=True
-    ).start()
+    end_with_parent(os.getppid())
     memtrace.install_handler()  # PYTHONTRACEMALLOC set: SIGUSR1 writes a snapshot
     # (imported here: server.room.game imports this module; the engine is reached through it)
     from server.room import game
 
     game.warm_up()
-
-
-def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
-    """Ends this worker process once its server process is gone: a server killed with
-    SIGKILL cannot shut its pool down, and its idle workers would otherwise live on (the
-    orphan is re-parented, so its parent id changes)."""
-    while os.getppid() == parent:
-        time.sleep(every_s)
-    os._exit(0)
 
 
 def _warm_worker() -> int:

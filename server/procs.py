@@ -1,21 +1,24 @@
-"""Starting a server as a child process and waiting until it listens.
+"""Child processes: starting a server as one and waiting until it listens, and a server's helper process ending with it.
 
 ``mahjong-server`` (``python -m server``) and the load test's baseline
 (``python -m loadtest.baseline``) print one line, ``{"listening": port}``, once they accept
 connections (:func:`announce_listening`). :func:`start_listening` starts such a command and
 returns the port from that line; the load-test harness, the benchmarks and the tests all
-start their servers with it.
+start their servers with it. A server's own helper processes (its bot workers, the archive's
+process) call :func:`end_with_parent` first.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
 import queue
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, Final, Literal
@@ -26,6 +29,7 @@ __all__ = [
     "COLLECT",
     "StartError",
     "announce_listening",
+    "end_with_parent",
     "pinned",
     "server_command",
     "start_listening",
@@ -171,3 +175,18 @@ def _stop(proc: subprocess.Popen[str], line: str | None) -> None:
     if proc.poll() is None:
         proc.kill()
         proc.wait()
+
+
+def end_with_parent(parent: int, every_s: float = 1.0) -> None:
+    """In a helper process of a server: a daemon thread that ends this process once its
+    server process ``parent`` is gone. A server killed with SIGKILL cannot stop its helpers,
+    which would otherwise live on (the orphan is re-parented, so its parent id changes)."""
+    threading.Thread(
+        target=_end_when_orphaned, args=(parent, every_s), name="parent-watch", daemon=True
+    ).start()
+
+
+def _end_when_orphaned(parent: int, every_s: float) -> None:
+    while os.getppid() == parent:
+        time.sleep(every_s)
+    os._exit(0)

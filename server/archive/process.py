@@ -17,9 +17,9 @@ import multiprocessing
 import multiprocessing.process
 import os
 import signal
-import threading
-import time
 from dataclasses import dataclass
+
+from server.procs import end_with_parent
 
 log = logging.getLogger("mahjong.archive")
 
@@ -65,16 +65,9 @@ def main(plan: Plan, parent: int) -> None:
     from server.logs import setup_logging
 
     setup_logging(plan.log_level, plan.log_json)
-    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True).start()
+    end_with_parent(parent)
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(_run(plan))
-
-
-def _exit_with_parent(parent: int, every_s: float = 1.0) -> None:
-    """End this process once the game server is gone (a SIGKILLed server stops nobody)."""
-    while os.getppid() == parent:
-        time.sleep(every_s)
-    os._exit(0)
 
 
 async def _run(plan: Plan) -> None:
