@@ -432,21 +432,28 @@ async def test_a_hand_kept_without_its_stretch_has_the_game_read_whole(redis_url
         await store.close()
 
 
+async def bots_play_one_hand(port: int, name: str) -> tuple[Client, str]:
+    """A host ``name`` opens an MCR room of one hand, four bots play it to its game over:
+    (the host's connection, still in the room; the room)."""
+    host = await Client.connect(port, name)
+    await host.hello(name)
+    options = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
+    ack = await host.request({"type": "create_room", "ruleset": "mcr", "options": options})
+    room = str(ack["room"])
+    for seat in range(4):
+        await host.request({"type": "add_bot", "room": room, "seat": seat})
+    assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
+    await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+    return host, room
+
+
 async def test_a_room_closed_after_its_games_were_archived_leaves_no_mark(redis_url, tmp_path):
     """A room whose games are all archived, closed later (its last member leaves), is not
     queued again; where its log was read to (``pos``) goes with the close, so the queue's
     hashes do not keep an entry for every room that ever played."""
     url = "sqlite:///" + str(tmp_path / "archive.sqlite3")
     async with running_server(redis_url, archive_url=url, closed_room_ttl=3600) as srv:
-        host = await Client.connect(srv.port, "w-closer")
-        await host.hello("w-closer")
-        options = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
-        ack = await host.request({"type": "create_room", "ruleset": "mcr", "options": options})
-        room = str(ack["room"])
-        for seat in range(4):
-            await host.request({"type": "add_bot", "room": room, "seat": seat})
-        assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
-        await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+        host, room = await bots_play_one_hand(srv.port, "w-closer")
         store = Store.from_url(redis_url)
         try:
 
@@ -533,15 +540,7 @@ async def test_the_archivers_own_process_archives_what_the_server_queues(redis_u
     assert archivers() == []
     async with running_server(redis_url, archive_url=url, archive_process=True) as srv:
         (proc,) = archivers()
-        host = await Client.connect(srv.port, "w-proc")
-        await host.hello("w-proc")
-        options = {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
-        ack = await host.request({"type": "create_room", "ruleset": "mcr", "options": options})
-        room = str(ack["room"])
-        for seat in range(4):
-            await host.request({"type": "add_bot", "room": room, "seat": seat})
-        assert (await host.request({"type": "start_game", "room": room}))["type"] == "ack"
-        await host.wait_for(lambda m: (m.get("notice") or {}).get("type") == "game_over", 120)
+        host, room = await bots_play_one_hand(srv.port, "w-proc")
         await host.close()
         archive = await open_archive(url)
         try:
