@@ -28,8 +28,8 @@ from pathlib import Path
 from server.app import run_server
 from server.archive import open_archive
 from server.archive.records import GameRecord, HandRecord, Seat
-from server.config import Config
-from server.store import Store
+from server.process.config import Config
+from server.storage.store import Store
 
 WINNER = {
     "seat": 0,

@@ -28,8 +28,8 @@ from typing import Any
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 
-from server.embedded import EmbeddedRedis
-from server.procs import server_command, start_listening
+from server.process.procs import server_command, start_listening
+from server.storage.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 BOT_ROOM = {

@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 from bench_bot_isolation import bot_room  # noqa: E402
 from memwatch import growth_sites, rss_kib, snapshots  # noqa: E402
 
-from server.embedded import EmbeddedRedis  # noqa: E402
-from server.procs import server_command, start_listening  # noqa: E402
+from server.process.procs import server_command, start_listening  # noqa: E402
 from server.room import game  # noqa: E402
+from server.storage.embedded import EmbeddedRedis  # noqa: E402
 
 
 def actions(port: int) -> int:

@@ -1,6 +1,6 @@
 """Capacity soak, reconnect storm and memory per connection of one game-server process.
 
-Starts its own redis-server (``server.embedded.EmbeddedRedis``: AOF on, unix socket), one
+Starts its own redis-server (``server.storage.embedded.EmbeddedRedis``: AOF on, unix socket), one
 ``mahjong-server`` pinned to ``--server-cpu`` and the ``mahjong-loadtest`` harness pinned to
 ``--harness-cpu`` (redis goes with ``--redis-cpu``), all on a fresh data directory, then:
 
@@ -52,8 +52,8 @@ from memwatch import RssSampler, growth_sites, snapshots  # noqa: E402
 from loadtest import cli as loadtest_cli  # noqa: E402
 from loadtest.stats import resumes_per_restart  # noqa: E402
 from protocol.fdlimit import raise_nofile_limit  # noqa: E402
-from server.embedded import EmbeddedRedis  # noqa: E402
-from server.procs import pinned, start_listening  # noqa: E402
+from server.process.procs import pinned, start_listening  # noqa: E402
+from server.storage.embedded import EmbeddedRedis  # noqa: E402
 
 
 def loadavg() -> list[float]:

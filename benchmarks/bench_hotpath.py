@@ -9,7 +9,7 @@ moves are ``loadtest.selfplay``'s, shared with the events-frame test) through th
 functions the server runs per action: ``game_room.play`` (room logic, ``table.apply`` and the
 state JSON), the room's deadlines (``facts.room_deadlines``), ``facts.build_entry`` (the log
 entry with each pending seat's legal actions), what the commit sends to Redis (``--payload patch``, the
-default: as ``server/commits.py`` does, a patch from the state before, ``patches.diff``, in
+default: as ``server/flow/commits.py`` does, a patch from the state before, ``patches.diff``, in
 msgpack, and the whole state every ``--snapshot-every`` commits and at a hand boundary;
 ``--payload state``: msgpack of the whole state every commit, as at ``d1dd70d``), msgpack of
 the entry, the events frame of each of the four seats
@@ -17,7 +17,7 @@ the entry, the events frame of each of the four seats
 
 A player's answer to a claim window goes through ``game_room.answer`` with the answers held
 so far, as the server takes it since held answers (``--answers held``, the default): it is
-checked and held (the record packed for ``server/answer.lua``, the player acked; no commit,
+checked and held (the record packed for ``server/storage/answer.lua``, the player acked; no commit,
 no frames), and the window closes in one commit, in the request of the last answer missing
 or in the timer's tick (``game_room.tick`` with the held answers), applying every answer in
 turn order. ``--answers committed``: each answer is its own ``game_room.play`` and commit,
@@ -48,10 +48,10 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, next_step, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server.commits import _boundary
-from server.config import Config
+from server.flow.commits import _boundary
+from server.process.config import Config
 from server.room import facts, frames, game, game_room, patches, rooms
-from server.store import pack
+from server.storage.store import pack
 
 RULESET = "zung-jung"
 
@@ -148,7 +148,7 @@ def run(
         if held:
             step, moved = next_step(s, entry, answers, rng, now, answer, tick)
             if isinstance(step, game_room.Held):
-                # held, not committed (server/answer.lua gets the record): the state, the
+                # held, not committed (server/storage/answer.lua gets the record): the state, the
                 # log and the frames are unchanged; the player is acked
                 answers[step.seat] = step.record
                 timed("pack held answer", pack, step.record)

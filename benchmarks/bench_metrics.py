@@ -1,4 +1,4 @@
-"""The cost of counting on the per-action path: the server's own counters (``server.metrics``) against prometheus-client's instruments, side by side in one run.
+"""The cost of counting on the per-action path: the server's own counters (``server.process.metrics``) against prometheus-client's instruments, side by side in one run.
 
     python benchmarks/bench_metrics.py [--n 1000000]
 
@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
 
-from server.metrics import BUCKETS, Metrics
+from server.process.metrics import BUCKETS, Metrics
 
 
 def cases() -> list[tuple[str, Callable[[], object], Callable[[], object]]]:

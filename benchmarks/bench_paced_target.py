@@ -23,8 +23,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from server.embedded import EmbeddedRedis
-from server.procs import pinned, server_command, start_listening
+from server.process.procs import pinned, server_command, start_listening
+from server.storage.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 

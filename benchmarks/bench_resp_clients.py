@@ -1,4 +1,4 @@
-"""Our RESP client (server/resp.py) side by side with redis-py, coredis and valkey-glide on the commit pattern: EVALSHA of server/commit.lua with a patch-sized state, plus a pipelined read, from many rooms at once.
+"""Our RESP client (server/storage/resp.py) side by side with redis-py, coredis and valkey-glide on the commit pattern: EVALSHA of server/storage/commit.lua with a patch-sized state, plus a pipelined read, from many rooms at once.
 
 Starts its own redis-server on a free TCP port of 127.0.0.1 (no persistence; the clients
 that can use a unix socket would gain the same there). For each client, ``--rooms`` tasks
@@ -31,9 +31,18 @@ from typing import Any
 import redis
 import redis.asyncio as aioredis
 
-from server.embedded import find_redis_server
-from server.resp import PipelinedConnection
-from server.store import COMMIT_LUA, k_answers, k_channel, k_log, k_seq, k_state, k_tail, pack
+from server.storage.embedded import find_redis_server
+from server.storage.resp import PipelinedConnection
+from server.storage.store import (
+    COMMIT_LUA,
+    k_answers,
+    k_channel,
+    k_log,
+    k_seq,
+    k_state,
+    k_tail,
+    pack,
+)
 
 Run = Callable[[list[Any]], Awaitable[Any]]  # one command -> its reply
 
@@ -76,7 +85,7 @@ async def ours(port: int) -> Any:
 
 @contextlib.asynccontextmanager
 async def redis_py(port: int) -> Any:
-    # as the server's pool (server/store_base.py): blocking, 32 connections
+    # as the server's pool (server/storage/store_base.py): blocking, 32 connections
     pool = aioredis.BlockingConnectionPool(host="127.0.0.1", port=port, max_connections=32)
     r = aioredis.Redis(connection_pool=pool)
     try:
@@ -113,7 +122,7 @@ async def glide_client(port: int) -> Any:
 
 
 CLIENTS: dict[str, Callable[[int], Any]] = {
-    "ours (server/resp.py)": ours,
+    "ours (server/storage/resp.py)": ours,
     "redis-py (hiredis)": redis_py,
     "coredis": coredis_client,
     "valkey-glide": glide_client,

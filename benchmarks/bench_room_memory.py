@@ -1,6 +1,6 @@
 """Redis memory per room and per finished game, for capacity planning (docs/deploy.md).
 
-Starts its own redis-server (``server.embedded.EmbeddedRedis`` with AOF off) and one ``mahjong-server`` process, plays
+Starts its own redis-server (``server.storage.embedded.EmbeddedRedis`` with AOF off) and one ``mahjong-server`` process, plays
 ``--rooms`` complete games of ``--hands`` hands with four bots each (the host watches), then
 reads ``MEMORY USAGE`` of every room key and Redis's ``used_memory``.
 
@@ -20,8 +20,8 @@ import msgpack
 import redis
 from websockets.asyncio.client import connect
 
-from server.embedded import EmbeddedRedis
-from server.procs import server_command, start_listening
+from server.process.procs import server_command, start_listening
+from server.storage.embedded import EmbeddedRedis
 
 ROOT = Path(__file__).resolve().parents[1]
 # bot_delay_ms 1: one bot action per commit, as with human players (0 batches a whole

@@ -34,8 +34,8 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from server.embedded import EmbeddedRedis  # noqa: E402
-from server.procs import server_command, start_listening  # noqa: E402
+from server.process.procs import server_command, start_listening  # noqa: E402
+from server.storage.embedded import EmbeddedRedis  # noqa: E402
 
 
 class Ws:

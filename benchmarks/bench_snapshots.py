@@ -1,4 +1,4 @@
-"""What snapshots and patches cost (server/room/patches.py, server/store.py), side by side with writing the whole state on every commit.
+"""What snapshots and patches cost (server/room/patches.py, server/storage/store.py), side by side with writing the whole state on every commit.
 
 On the states of a real four-bot game (one action per commit, as with human players):
 
@@ -27,9 +27,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server.embedded import EmbeddedRedis
 from server.room import game, game_room, patches, rooms
-from server.store import Store, k_state, k_tail, pack
+from server.storage.embedded import EmbeddedRedis
+from server.storage.store import Store, k_state, k_tail, pack
 
 
 def played_states(n: int, seed: int) -> list[dict[str, Any]]:

@@ -43,7 +43,7 @@ for _ in $(seq 100); do
     && [ -s "$BD/redis.pid" ] && [ -s "$AD/redis.pid" ] && break
   sleep 0.2
 done
-# each server's embedded redis-server writes its pid to <data dir>/redis.pid (server/embedded.py)
+# each server's embedded redis-server writes its pid to <data dir>/redis.pid (server/storage/embedded.py)
 BR=$(cat "$BD/redis.pid"); AR=$(cat "$AD/redis.pid")
 "$V/mahjong-loadtest" --url ws://127.0.0.1:18821 --rooms 20 --duration 20 --server-pid "$BS" \
   --server-pid "$BR" --quiet --json "$OUT/base.json" ${LT_BASE[@]+"${LT_BASE[@]}"} \

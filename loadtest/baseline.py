@@ -38,8 +38,8 @@ import msgpack
 import redis.asyncio as aioredis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
-from server.procs import announce_listening
-from server.resp import PipelinedConnection
+from server.process.procs import announce_listening
+from server.storage.resp import PipelinedConnection
 
 __all__ = ["HAS_UVLOOP", "TOY_COMMIT_LUA", "install_uvloop", "main", "run"]
 
@@ -91,7 +91,7 @@ class _RedisPyToy:
 
 
 class _RespToy:
-    """The toy on the game server's own pipelined connection (server/resp.py)."""
+    """The toy on the game server's own pipelined connection (server/storage/resp.py)."""
 
     def __init__(self, url: str) -> None:
         self.conn = PipelinedConnection(url)
@@ -194,7 +194,7 @@ async def run(
 ) -> None:
     """Serve until ``stop`` is set (or SIGINT/SIGTERM); ``redis_url``: be the toy, on
     ``client`` (``redis-py``: redis.asyncio with a blocking pool, the toy the load-test issue
-    calibrated; ``resp``: the game server's own pipelined connection, server/resp.py)."""
+    calibrated; ``resp``: the game server's own pipelined connection, server/storage/resp.py)."""
     toy: _Toy | None = None
     if redis_url is not None:
         toy = _RespToy(redis_url) if client == "resp" else _RedisPyToy(redis_url)
@@ -246,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=["redis-py", "resp"],
         default="redis-py",
         help="the toy's Redis client: redis.asyncio (the calibrated toy) or the game server's "
-        "own pipelined RESP connection (server/resp.py)",
+        "own pipelined RESP connection (server/storage/resp.py)",
     )
     args = ap.parse_args(argv)
     if args.uvloop:

@@ -37,8 +37,8 @@ from loadtest.baseline import HAS_UVLOOP, install_uvloop
 from loadtest.rooms import BaselineRoom, GameRoom, Pacing
 from loadtest.stats import Recorder
 from protocol.fdlimit import raise_nofile_limit
-from server.collector import freeze_loop
-from server.procs import pinned, start_listening
+from server.process.collector import freeze_loop
+from server.process.procs import pinned, start_listening
 
 __all__ = ["main", "run_baseline", "run_game", "start_baseline_server"]
 
@@ -68,7 +68,7 @@ def rss_kib(pid: int) -> int | None:
     return None
 
 
-#: the harness's collector freeze (``server.collector.freeze_loop``; 0: off), ``--gc-freeze-seconds``
+#: the harness's collector freeze (``server.process.collector.freeze_loop``; 0: off), ``--gc-freeze-seconds``
 GC_FREEZE_SECONDS = 0.1
 
 
@@ -264,7 +264,7 @@ def _embedded_redis(stack: contextlib.ExitStack, pids: list[int]) -> str:
     import tempfile
     from pathlib import Path
 
-    from server.embedded import EmbeddedRedis
+    from server.storage.embedded import EmbeddedRedis
 
     d = stack.enter_context(tempfile.TemporaryDirectory(prefix="mj-toy-"))
     r = EmbeddedRedis(Path(d))
@@ -409,7 +409,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=["redis-py", "resp"],
         default="redis-py",
         help="the toy's Redis client: redis.asyncio with a blocking pool (the toy issue 23 "
-        "calibrated against) or the game server's own pipelined connection (server/resp.py)",
+        "calibrated against) or the game server's own pipelined connection (server/storage/resp.py)",
     )
     ap.add_argument(
         "--uvloop",

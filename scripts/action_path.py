@@ -59,8 +59,8 @@ sys.path.insert(0, str(ROOT))
 from loadtest.conn import Conn  # noqa: E402
 from loadtest.stats import Recorder  # noqa: E402
 from server.app import run_server  # noqa: E402
-from server.config import load_config  # noqa: E402
-from server.store import Store  # noqa: E402
+from server.process.config import load_config  # noqa: E402
+from server.storage.store import Store  # noqa: E402
 
 SHELL = ("server", "protocol")
 CORE = ("table", "scoring", "bots")

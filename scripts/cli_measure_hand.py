@@ -27,7 +27,7 @@ from cli_tests.test_e2e_sizes import play_one_hand  # noqa: E402
 from server_tests.conftest import RedisProc  # noqa: E402
 
 from clients.cli.app import MIN_SIZE, MahjongApp  # noqa: E402
-from server.procs import server_command, start_listening, stop  # noqa: E402
+from server.process.procs import server_command, start_listening, stop  # noqa: E402
 
 
 async def one_hand(url: str, ruleset: str) -> tuple[dict[str, int], float]:

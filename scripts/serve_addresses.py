@@ -73,7 +73,7 @@ def announcement(host: str, port: int, tls: bool, implementation: str = "") -> s
 def _server_settings(argv: list[str]) -> tuple[str, bool]:
     """The server's ``--host`` and whether it serves TLS, as it reads its arguments."""
     try:
-        from server.config import load_config
+        from server.process.config import load_config
 
         cfg = load_config(argv)
     except (Exception, SystemExit):

@@ -1,11 +1,11 @@
 """Wiring: makes one server process's parts, hands each what it needs, starts and stops them (:func:`run_server`).
 
 The parts, each in its own module (docs/architecture.md has the picture):
-:mod:`server.transport` (websockets), :mod:`server.session` (frames to handlers),
-:mod:`server.handlers`, :mod:`server.presence`, :mod:`server.commits` (the only writer of room
-state), :mod:`server.fanout`, :mod:`server.room.frames` and :mod:`server.room.facts` (pure),
-:mod:`server.loops` (notifications, timers, healing), :mod:`server.stopping` (graceful stop,
-reconnect learning), :mod:`server.ops` (HTTP) and :mod:`server.retention`.
+:mod:`server.net.transport` (websockets), :mod:`server.api.session` (frames to handlers),
+:mod:`server.api.handlers`, :mod:`server.api.presence`, :mod:`server.flow.commits` (the only writer of room
+state), :mod:`server.flow.fanout`, :mod:`server.room.frames` and :mod:`server.room.facts` (pure),
+:mod:`server.flow.loops` (notifications, timers, healing), :mod:`server.api.stopping` (graceful stop,
+reconnect learning), :mod:`server.api.ops` (HTTP) and :mod:`server.flow.retention`.
 """
 
 from __future__ import annotations
@@ -30,32 +30,33 @@ from websockets.http11 import Request, Response
 import mahjong_native
 from protocol.codec import Limits
 from protocol.codes import CloseCode
-from server import bot_pool, transport, web
+from server.api.handlers import Context
+from server.api.ops import Ops
+from server.api.presence import Presence
+from server.api.session import Session
+from server.api.snapshots import Snapshots
+from server.api.stopping import Stopping, bounded
 from server.archive import OFF, archive_url
 from server.archive import process as archive_process
 from server.archive.archiver import Archiver
 from server.archive.pages import GamePages
-from server.clock import REAL, Clock
-from server.collector import freeze_loop
-from server.commits import Commits
-from server.config import Config
-from server.fanout import Feed, Feeds
-from server.handlers import Context
-from server.loops import Loops, NotifierFactory, PubSubNotifier
-from server.memtrace import log_memory_top, tracing
-from server.metrics import Metrics
-from server.ops import Ops
-from server.presence import Presence
-from server.reconnect import Learned
-from server.retention import Sweeper
+from server.flow import bot_pool
+from server.flow.commits import Commits
+from server.flow.fanout import Feed, Feeds
+from server.flow.loops import Loops, NotifierFactory, PubSubNotifier
+from server.flow.retention import Sweeper
+from server.flow.runtime import Runtime
+from server.net import transport, web
+from server.net.transport import Conn, Keepalive, binary_frame
+from server.process.clock import REAL, Clock
+from server.process.collector import freeze_loop
+from server.process.config import Config
+from server.process.memtrace import log_memory_top, tracing
+from server.process.metrics import Metrics
+from server.process.reconnect import Learned
 from server.room import commands, game
 from server.room.frames import EntryFrames, quiet, visible_events
-from server.runtime import Runtime
-from server.session import Session
-from server.snapshots import Snapshots
-from server.stopping import Stopping, bounded
-from server.store import CommitResult, Store
-from server.transport import Conn, Keepalive, binary_frame
+from server.storage.store import CommitResult, Store
 
 __all__ = [
     "App",
@@ -92,7 +93,7 @@ class App:
         )
         self.presence = Presence(rt, self.commits, self.feeds, self.limits)
         self.session = Session(Context(rt, self.commits, self.feeds), self.presence, self.limits)
-        self.loops = Loops(rt, self.feeds, self.commits, self.presence)
+        self.loops = Loops(rt, self.feeds, self.commits, self.presence.sweep_leavers)
         self.notifier = (notifier or PubSubNotifier)(rt, self.feeds, self.loops)
         self.stopping = Stopping(rt, self.presence)
         self.ops = Ops(rt, lambda: len(self.feeds))
@@ -103,7 +104,7 @@ class App:
         self.tasks: list[asyncio.Task[None]] = []
         self.timer_task: asyncio.Task[None] | None = None
         self.ws_server: Server | None = None
-        self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/retention.py)
+        self.sweeper = Sweeper(self)  # retention: idle rooms, expiry (server/flow/retention.py)
         # the game archive (server/archive/): hands and finished games, after their commits
         self.archiver = Archiver(
             store, archive_url(cfg.archive_url, cfg.data_dir), cfg.closed_room_ttl, rt.metrics
@@ -160,7 +161,7 @@ class App:
 
     async def handler(self, ws: ServerConnection) -> None:
         """websockets' connection handler: a client address over ``--max-conns-per-address``
-        (handshakes that passed :class:`server.ops.Ops`'s check together) is closed with
+        (handshakes that passed :class:`server.api.ops.Ops`'s check together) is closed with
         1013 (try again later) at once."""
         rt = self.rt
         address = rt.client_address(*transport.peer_of(ws))
@@ -176,7 +177,7 @@ class App:
             rt.addresses.remove(address)
 
     async def process_request(self, conn: ServerConnection, request: Request) -> Response | None:
-        """websockets' HTTP hook (:class:`server.ops.Ops`)."""
+        """websockets' HTTP hook (:class:`server.api.ops.Ops`)."""
         return await self.ops.process_request(conn, request)
 
     async def apply(
@@ -335,8 +336,8 @@ async def run_server(
 ) -> None:
     """Serve until SIGTERM/SIGINT (or until ``stop`` is set, when given). With
     ``ssl_context`` the server speaks wss:// (TLS) on the same port; ``notifier`` replaces
-    the pub/sub notifier (``server.cluster.ClusterNotifier`` on a Redis Cluster); ``clock``
-    the real clock (a test's ``server.clock.TestClock``)."""
+    the pub/sub notifier (``server.flow.cluster_notifier.ClusterNotifier`` on a Redis Cluster); ``clock``
+    the real clock (a test's ``server.process.clock.TestClock``)."""
     app = App(cfg, store, notifier, clock)
     await app.start()
     loop = asyncio.get_running_loop()

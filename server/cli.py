@@ -11,15 +11,15 @@ import sys
 from collections.abc import Callable
 
 from protocol.fdlimit import raise_nofile_limit
-from server.addresses import parse_networks
 from server.app import run_server
-from server.config import Config, load_config
-from server.embedded import EmbeddedRedis, EmbeddedRedisError
-from server.logs import setup_logging
-from server.loops import NotifierFactory
-from server.metrics import GC
-from server.procs import announce_listening
-from server.store import Store
+from server.flow.loops import NotifierFactory
+from server.net.addresses import parse_networks
+from server.process.config import Config, load_config
+from server.process.logs import setup_logging
+from server.process.metrics import GC
+from server.process.procs import announce_listening
+from server.storage.embedded import EmbeddedRedis, EmbeddedRedisError
+from server.storage.store import Store
 
 log = logging.getLogger("mahjong.server")
 
@@ -119,7 +119,8 @@ def _serve(
     store: Store
     notifier: NotifierFactory | None = None
     if cfg.redis_cluster or url.startswith(("redis+cluster://", "rediss+cluster://")):
-        from server.cluster import ClusterNotifier, ClusterStore
+        from server.flow.cluster_notifier import ClusterNotifier
+        from server.storage.cluster import ClusterStore
 
         store = ClusterStore.from_url(
             url, cfg.redis_pool_size, cfg.redis_wait_replicas, cfg.redis_wait_ms

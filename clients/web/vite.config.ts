@@ -1,6 +1,6 @@
 /// <reference types="vitest/config" />
 // Builds the browser client into the server package (server/webapp/), where mahjong-server
-// serves it (server/web.py). Hashed file names under assets/; every text file also written
+// serves it (server/net/web.py). Hashed file names under assets/; every text file also written
 // pre-compressed (.br, .gz) for the server to send as is. The build id (a hash of the
 // sources, or MAHJONG_WEB_BUILD_ID) is compiled into the client and written to
 // build-id.txt, which the server reads and says in its welcome: a page from an older build

@@ -43,10 +43,10 @@ from server.archive.records import (
     split_games,
 )
 from server.archive.scan import Entry, scan
-from server.metrics import Metrics
+from server.process.metrics import Metrics
 from server.room.rooms import JSON, game_id_of
-from server.store import Store
-from server.store_base import k_answers, k_log, k_seq, k_state, k_tail
+from server.storage.store import Store
+from server.storage.store_base import k_answers, k_log, k_seq, k_state, k_tail
 
 log = logging.getLogger("mahjong.archive")
 

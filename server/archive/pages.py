@@ -37,8 +37,8 @@ from server.archive import Archive
 from server.archive.records import GameRecord, HandRecord
 from server.room.game import open_events
 from server.room.rooms import normalize_code
-from server.store import Store
-from server.store_base import k_token
+from server.storage.store import Store
+from server.storage.store_base import k_token
 
 log = logging.getLogger("mahjong.archive")
 

@@ -19,7 +19,7 @@ import os
 import signal
 from dataclasses import dataclass
 
-from server.procs import end_with_parent
+from server.process.procs import end_with_parent
 
 log = logging.getLogger("mahjong.archive")
 
@@ -62,7 +62,7 @@ def stop(proc: multiprocessing.process.BaseProcess, timeout: float = 10.0) -> No
 
 def main(plan: Plan, parent: int) -> None:
     """The process's entry point."""
-    from server.logs import setup_logging
+    from server.process.logs import setup_logging
 
     setup_logging(plan.log_level, plan.log_json)
     end_with_parent(parent)
@@ -72,11 +72,11 @@ def main(plan: Plan, parent: int) -> None:
 
 async def _run(plan: Plan) -> None:
     from server.archive.archiver import Archiver
-    from server.store import Store
+    from server.storage.store import Store
 
     store: Store
     if plan.cluster:
-        from server.cluster import ClusterStore
+        from server.storage.cluster import ClusterStore
 
         store = ClusterStore.from_url(plan.redis_url)
     else:

@@ -1,7 +1,7 @@
 """A room's commands: every request that changes a room, and the timer's tick, as typed values, and :func:`step`, the one entry point that applies any of them to a room's state.
 
 The shell (handlers, presence, retention, the timer loop) builds a command and has
-:meth:`server.commits.Commits.apply` commit it; the commit calls :func:`step` with the room's
+:meth:`server.flow.commits.Commits.apply` commit it; the commit calls :func:`step` with the room's
 latest state, the time of that attempt, the server's :class:`Timing` and the answers held
 for its claim window, and gets back an :class:`Outcome`: everything the commit writes (the
 new state, its log entry, the room's next deadline) and the two facts it decides how to

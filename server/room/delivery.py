@@ -1,8 +1,8 @@
 """What each connection of a room is sent of one committed log entry, decided for all of them at once, purely: its frame (or nothing, when the entry is quiet for a sparse connection), its seat after the entry, and whether it is still in the room.
 
-The fan-out (:mod:`server.fanout`) describes its connections as :class:`Reader` values, calls
+The fan-out (:mod:`server.flow.fanout`) describes its connections as :class:`Reader` values, calls
 :func:`deliveries` once per entry, and then does what the :class:`Delivery` values say: the
-frames to :mod:`server.transport` in one call, the seat and position updates on each
+frames to :mod:`server.net.transport` in one call, the seat and position updates on each
 connection, and the drop of a connection the entry took out of the room. The frames are
 built by :mod:`server.room.frames`, once per seat view (an ``EntryFrames``, given by the
 caller so that a test can count what it builds).

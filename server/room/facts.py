@@ -1,7 +1,7 @@
 """Game facts a room's state implies, computed by pure functions: deadlines, each seat's legal actions, and the log entry of a change.
 
 These sit beside :mod:`server.room.rooms` (which changes a room's state) and are used by the commit
-path (:mod:`server.commits`), the snapshot (:mod:`server.room.frames`) and the timers; none of them
+path (:mod:`server.flow.commits`), the snapshot (:mod:`server.room.frames`) and the timers; none of them
 does any I/O.
 """
 

@@ -1,7 +1,7 @@
 """What each connection is shown of a room, computed purely: visible events, quiet decisions, and the ``events`` and ``snapshot`` messages built from :mod:`protocol` types.
 
-Nothing here does I/O or keeps state between calls; :mod:`server.fanout` decides who gets
-which frame (sharing one per seat view: :class:`EntryFrames`) and :mod:`server.transport`
+Nothing here does I/O or keeps state between calls; :mod:`server.flow.fanout` decides who gets
+which frame (sharing one per seat view: :class:`EntryFrames`) and :mod:`server.net.transport`
 writes it.
 """
 

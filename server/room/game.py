@@ -35,7 +35,7 @@ LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
 #: how the shell has a bot decide within its time budget: ``(the seat's view, its legal
 #: actions, rng) -> the action``, or None when the decision took too long (the bot pool:
-#: server/bot_pool.py). The room logic is given one and imports no pool of its own.
+#: server/flow/bot_pool.py). The room logic is given one and imports no pool of its own.
 Chooser = Callable[[JSON, list[JSON], random.Random], JSON | None]
 
 
@@ -238,7 +238,7 @@ def legal(state: JSON, seat: int, room: str | None = None) -> list[JSON]:
 
 def known_legal(state: JSON, by_seat: dict[int, list[JSON]], room: str | None = None) -> None:
     """Remember legal actions computed elsewhere for ``state`` (a bot worker process that
-    made it, server/bot_worker.py), so :func:`legal` does not compute them again."""
+    made it, server/flow/bot_worker.py), so :func:`legal` does not compute them again."""
     memos.LEGAL.setdefault(room, state, dict).update(by_seat)
 
 

@@ -1,7 +1,7 @@
 """The answers players gave to a claim window that the server holds outside the room's commits, and the window's close in one step that applies every answer.
 
 Pure functions over a room's state (``server/room/game_room.py`` decides when a window closes and
-holds a player's answer; ``server/answer.lua`` stores it). Time and randomness are arguments.
+holds a player's answer; ``server/storage/answer.lua`` stores it). Time and randomness are arguments.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 #: the answers players gave to the open claim window and the server holds outside the
-#: room's commits (server/store.py ``{room:<id>}:answers``): seat -> ``{"g": game_no, "a":
+#: room's commits (server/storage/store.py ``{room:<id>}:answers``): seat -> ``{"g": game_no, "a":
 #: the action}``. Only those to the window open now count (:func:`held_answers`)
 Answers = dict[int, JSON]
 

@@ -68,7 +68,7 @@ def kick(state: JSON, player: str, target: str) -> Change:
     """The host removes ``target`` from the room for good (module docstring). In a game
     their seat becomes a bot's (\"Bot 2\", as bots are named) until the game ends; otherwise it is
     free. The change's notice (``kicked``) is what each server process's fan-out acts on
-    to detach the kicked player's connections (server/fanout.py)."""
+    to detach the kicked player's connections (server/flow/fanout.py)."""
     require_member(state, player)
     require_host(state, player)
     name = _target(state, player, target, "kick")

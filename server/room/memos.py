@@ -36,7 +36,7 @@ Deadline = tuple[int, str, int]
 #: the state it starts from and makes the next; a snapshot may still read the one before)
 PER_ROOM = 2
 #: rooms a memo keeps: those whose latest state the server keeps in memory
-#: (``server.commits.STATE_CACHE_ROOMS``). (When the parsed states were one LRU of 512, a
+#: (``server.flow.commits.STATE_CACHE_ROOMS``). (When the parsed states were one LRU of 512, a
 #: server with 1,000 rooms in play parsed the state of nearly every action again: 506 µs of
 #: CPU per action, against 418 with 4,096, in a paced 1,000-room run; ~11 KB per room.)
 ROOMS = 2048
@@ -99,7 +99,7 @@ class StateMemo(Generic[V]):
             bucket.popitem(last=False)
 
     def clear(self) -> None:
-        """Forget everything (a bot worker process after each tick: server/bot_worker.py)."""
+        """Forget everything (a bot worker process after each tick: server/flow/bot_worker.py)."""
         with self._lock:
             self._by_room.clear()
 
@@ -129,7 +129,7 @@ DEADLINES: StateMemo[dict[tuple[int, int], list[Deadline]]] = StateMemo()
 
 def forget_all() -> None:
     """Forget what every memo of this module holds: a bot worker process after each tick
-    (server/bot_worker.py). The states it is sent arrive unpickled, new objects no later
+    (server/flow/bot_worker.py). The states it is sent arrive unpickled, new objects no later
     task is sent again, so what it remembered of them could never be found again."""
     for memo in (PARSED, LEGAL, DEADLINES):
         memo.clear()

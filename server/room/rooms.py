@@ -2,7 +2,7 @@
 
 Each operation takes the current room state and returns a :class:`Change` (the new state
 and what to log/broadcast) or raises :class:`RoomError` with a wire error code. No I/O here:
-``server/store.py`` commits changes atomically (through ``server/commits.py``), the other ``server/`` modules do the networking.
+``server/storage/store.py`` commits changes atomically (through ``server/flow/commits.py``), the other ``server/`` modules do the networking.
 Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
 """
 
@@ -433,7 +433,7 @@ def abandoned(state: JSON) -> bool:
     and, during a game, none of whose spectators is connected. The retention sweeper closes
     such a room once nothing has changed in it for ``--idle-room-seconds``. (A spectator's
     presence is only tracked during a game; in a lobby, only the sweeping process's own
-    connections show it, see server/retention.py.)"""
+    connections show it, see server/flow/retention.py.)"""
     if state["status"] == "closed":
         return False
     humans = [seat for seat in state["seats"] if seat and not seat["bot"]]

@@ -10,7 +10,7 @@ import leftovers
 import pytest
 from server_tests.conftest import RedisProc
 
-from server.procs import server_command, start_listening, stop
+from server.process.procs import server_command, start_listening, stop
 
 
 class ServerProcs:

@@ -7,9 +7,9 @@ import sys
 
 from drills.procs import ROOT
 
-from server.cluster import COMMIT_CLUSTER_LUA, cluster_url
-from server.config import load_config
-from server.store import COMMIT_LUA
+from server.process.config import load_config
+from server.storage.cluster import COMMIT_CLUSTER_LUA, cluster_url
+from server.storage.store import COMMIT_LUA
 
 
 def test_cluster_urls():
@@ -20,7 +20,7 @@ def test_cluster_urls():
 
 def test_cluster_commit_is_the_commit_script_without_its_publish_and_writing_on_dup():
     """The commit script less its PUBLISH, plus one write before the "dup" answer (see
-    server/cluster.py and tests/drills/test_cluster_dup_wait.py)."""
+    server/storage/cluster.py and tests/drills/test_cluster_dup_wait.py)."""
     assert "PUBLISH" in COMMIT_LUA and "PUBLISH" not in COMMIT_CLUSTER_LUA
     expected = []
     for line in COMMIT_LUA.splitlines():

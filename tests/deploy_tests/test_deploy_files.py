@@ -17,8 +17,8 @@ import pytest
 import yaml
 from drills.procs import NGINX, ROOT
 
-from server.addresses import parse_networks
-from server.config import Config, _env_name, build_parser
+from server.net.addresses import parse_networks
+from server.process.config import Config, _env_name, build_parser
 
 DEPLOY = ROOT / "deploy"
 ENV_NAMES = {_env_name(f.name) for f in fields(Config)}

@@ -15,7 +15,7 @@ from pathlib import Path
 import leftovers
 import redis
 
-from server.procs import server_command, start_listening, stop
+from server.process.procs import server_command, start_listening, stop
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 REDIS_CLI = shutil.which("redis-cli") or "/usr/bin/redis-cli"

@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from drills.procs import RedisCluster, RedisNode
-from server.cluster import ClusterStore
-from server.store import k_state
+from server.storage.cluster import ClusterStore
+from server.storage.store import k_state
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -16,7 +16,7 @@ from server_tests.wsclient import Client
 
 from drills.common import FAST, Seat, check_room, connect_retrying, setup_room
 from drills.procs import RedisCluster, RedisNode, ServerProcess
-from server.store import k_channel, k_log, k_seq, k_state
+from server.storage.store import k_channel, k_log, k_seq, k_state
 
 pytestmark = pytest.mark.timeout(200)
 

@@ -15,7 +15,7 @@ import pytest
 
 from loadtest.cli import run_game
 from loadtest.rooms import Pacing
-from server.procs import StartError, start_listening
+from server.process.procs import StartError, start_listening
 
 
 def _server_cmd(port: int, data: Path) -> list[str]:

@@ -18,10 +18,10 @@ import pytest
 import redis
 
 from server.app import App, run_server
-from server.clock import TestClock
-from server.config import Config
-from server.procs import server_command, start_listening, stop
-from server.store import Store
+from server.process.clock import TestClock
+from server.process.config import Config
+from server.process.procs import server_command, start_listening, stop
+from server.storage.store import Store
 
 REDIS = shutil.which("redis-server") or "/usr/bin/redis-server"
 

@@ -13,7 +13,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from server.room import game
-from server.store import Store
+from server.storage.store import Store
 from server_tests.wsclient import Client
 
 JSON = dict[str, Any]
@@ -324,7 +324,7 @@ def metric(body: str, series: str) -> float:
 async def read_log(redis_url: str, room: str) -> dict[int, JSON]:
     import redis.asyncio as aioredis
 
-    from server.store import Store
+    from server.storage.store import Store
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:

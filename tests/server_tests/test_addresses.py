@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Origin
 
-from server.addresses import AddressCounts, client_address, parse_networks
+from server.net.addresses import AddressCounts, client_address, parse_networks
 from server_tests.conftest import running_server
 
 pytestmark = pytest.mark.timeout(60)

@@ -24,7 +24,7 @@ from server.archive.records import KEPT, GameRecord
 from server.archive.scan import Entry
 from server.room import game
 from server.room.rooms import JSON
-from server.store import Store
+from server.storage.store import Store
 
 from .conftest import running_server
 from .helpers import http_get, metric, read_log, until

@@ -18,7 +18,7 @@ from clients.cli.main import main as cli_main
 from clients.cli.replay import ReplayError, load
 from server.archive.archiver import DUE
 from server.archive.pages import ranks
-from server.store import Store
+from server.storage.store import Store
 
 from .conftest import running_server
 from .helpers import FAST_ONE_HAND, Player, read_log, setup_table

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.archive.scan import HEAD_KEYS, KEPT, entry, pack_log, scan, unpack_log
-from server.store_base import pack, unpack
+from server.storage.store_base import pack, unpack
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text() | st.binary(),

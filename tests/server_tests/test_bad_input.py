@@ -275,7 +275,7 @@ async def _check_consistent(redis_url: str, room: str) -> None:
     import redis.asyncio as aioredis
 
     import table
-    from server.store import Store
+    from server.storage.store import Store
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:

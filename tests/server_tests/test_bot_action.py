@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from server import bot_pool
+from server.flow import bot_pool
 from server.room import game
 
 

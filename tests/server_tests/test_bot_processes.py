@@ -1,4 +1,4 @@
-"""Bots decide in worker processes (``--bot-processes``, server/bot_pool.py): their decisions are
+"""Bots decide in worker processes (``--bot-processes``, server/flow/bot_pool.py): their decisions are
 the real bot's, legal, made in another process (never holding the server's interpreter
 lock), and a worker that dies is replaced (the decision meanwhile is the fast fallback)."""
 
@@ -14,7 +14,7 @@ import time
 import psutil
 import pytest
 
-from server import bot_pool
+from server.flow import bot_pool
 from server.room import commands, game
 
 
@@ -60,11 +60,11 @@ def test_decisions_in_a_worker_process_are_legal_and_a_dead_worker_is_replaced()
 
 
 async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str) -> None:
-    """The timer ticks of a room run in the bot worker process (server/bot_worker.py) and
+    """The timer ticks of a room run in the bot worker process (server/flow/bot_worker.py) and
     are committed by the server: an all-bot game watched by its host is played to its end."""
     import redis.asyncio as aioredis
 
-    from server.store import k_state
+    from server.storage.store import k_state
 
     from .conftest import running_server
     from .helpers import setup_table, start_all_bots, until
@@ -92,7 +92,7 @@ async def test_a_server_with_a_bot_process_plays_an_all_bot_game(redis_url: str)
 
 _KILLED_SERVER = """
 import sys, time
-from server import bot_pool
+from server.flow import bot_pool
 if __name__ == "__main__":
     bot_pool.configure_bots(1)
     print(bot_pool._bot_pool().submit(bot_pool._warm_worker).result(60), flush=True)
@@ -128,7 +128,7 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
     never be found again. Before issue 34 they kept every tick's states up to the server's
     bounds (4,096 / 1,024 / 4,096 entries): the worker grew ~9 MB per 1,000 decisions to
     ~70 MB more (benchmarks/bench_bot_memory.py). Now nothing stays after a tick."""
-    from server import bot_worker
+    from server.flow import bot_worker
     from server.room import game_room, rooms
 
     rs = game.rulesets()[0]

@@ -138,7 +138,7 @@ async def test_three_claims_on_one_discard(server, redis_url, order):
         s, _ = table.apply(s, table.Action.from_json({**claims[seat], "seq": s.seq}))
     import redis.asyncio as aioredis
 
-    from server.store import Store
+    from server.storage.store import Store
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:

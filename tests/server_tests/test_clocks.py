@@ -11,7 +11,7 @@ import pytest
 
 from loadtest.selfplay import next_change, started_room
 from server.app import App
-from server.config import Config
+from server.process.config import Config
 from server.room import commands, facts
 
 GRACE_MS = 60_000

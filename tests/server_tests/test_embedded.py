@@ -15,14 +15,14 @@ import redis
 from clients.cli.model import ClientModel
 from clients.cli.session import Session
 from protocol import messages as m
-from server.embedded import (
+from server.process.procs import server_command, start_listening, stop
+from server.storage.embedded import (
     CANDIDATES_ENV,
     EmbeddedRedis,
     bundled_redis_server,
     find_redis_server,
     system_candidates,
 )
-from server.procs import server_command, start_listening, stop
 
 pytestmark = pytest.mark.timeout(60)
 

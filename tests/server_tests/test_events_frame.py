@@ -12,7 +12,7 @@ from loadtest.selfplay import ROOM, next_change, started_room
 from protocol import messages as m
 from protocol.codec import decode, encode
 from server.app import App
-from server.config import Config
+from server.process.config import Config
 from server.room import commands, game
 from server.room import frames as framing
 from server_tests.test_sparse import _entries

@@ -14,7 +14,7 @@ import msgpack
 import pytest
 from websockets.frames import Frame, Opcode
 
-from server import transport as transport_module
+from server.net import transport as transport_module
 from server.room import frames as frames_module
 from server_tests.conftest import running_server
 from server_tests.helpers import http_get, metric

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.fanout import Feed
+from server.flow.fanout import Feed
 
 
 async def _never(*args: object) -> Any:

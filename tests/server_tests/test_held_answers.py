@@ -16,7 +16,7 @@ import pytest
 import redis.asyncio as aioredis
 
 import table
-from server.store import Store, k_answers, k_state
+from server.storage.store import Store, k_answers, k_state
 from server_tests.conftest import ServerProc
 from server_tests.helpers import check_view_message, inject_game, read_log, setup_table, until
 from server_tests.wsclient import Client
@@ -266,7 +266,7 @@ async def test_a_held_answer_survives_a_kill(tmp_path):
 
 def test_the_answers_record_is_msgpack() -> None:
     """(What answer.lua stores: a msgpack map, read back by ``Store.answers``.)"""
-    from server.store_base import answers_reply, pack
+    from server.storage.store_base import answers_reply, pack
 
     n, out = answers_reply({b"n": b"2", b"1": pack({"g": 1, "a": {"type": "pass"}})})
     assert n == 2 and out == {1: {"g": 1, "a": {"type": "pass"}}}

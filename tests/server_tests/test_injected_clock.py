@@ -1,4 +1,4 @@
-"""The server's injected clock (``server/clock.py``): the test clock a test advances, and the
+"""The server's injected clock (``server/process/clock.py``): the test clock a test advances, and the
 rule that no part of the server reads the wall clock but through it."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.clock import REAL, TestClock
+from server.process.clock import REAL, TestClock
 
 SERVER = Path(__file__).parents[2] / "server"
 
@@ -18,19 +18,20 @@ SERVER = Path(__file__).parents[2] / "server"
 #: measure the real world, not the game's time (docs/server.md, "The clock")
 REAL_TIME_READERS = {
     "app.py": "the start-up wait for Redis, the shutdown's bounded wait",
-    "cluster.py": "retry back-offs against nodes, the replica count's cache, index healing",
-    "collector.py": "the collector's cadence",
-    "embedded.py": "waiting for the embedded redis-server to start and stop",
-    "metrics.py": "collector pause durations",
-    "session.py": "the hello timeout (transport) and request latencies",
-    "stopping.py": "how long each phase of a stop took, the hello-rate meter",
-    "transport.py": "keepalive pings and frame timing",
+    "storage/cluster.py": "retry back-offs against nodes, the replica count's cache",
+    "flow/cluster_notifier.py": "index healing",
+    "process/collector.py": "the collector's cadence",
+    "storage/embedded.py": "waiting for the embedded redis-server to start and stop",
+    "process/metrics.py": "collector pause durations",
+    "api/session.py": "the hello timeout (transport) and request latencies",
+    "api/stopping.py": "how long each phase of a stop took, the hello-rate meter",
+    "net/transport.py": "keepalive pings and frame timing",
 }
 
 
 def _time_calls(path: Path) -> set[str]:
     """The ``time.<name>`` attributes a module uses, and ``now_ms`` when it imports the
-    module-level (real) ``server.clock.now_ms``."""
+    module-level (real) ``server.process.clock.now_ms``."""
     tree = ast.parse(path.read_text("utf-8"))
     out: set[str] = set()
     for node in ast.walk(tree):
@@ -40,7 +41,7 @@ def _time_calls(path: Path) -> set[str]:
             and node.value.id == "time"
         ):
             out.add(node.attr)
-        if isinstance(node, ast.ImportFrom) and node.module == "server.clock":
+        if isinstance(node, ast.ImportFrom) and node.module == "server.process.clock":
             out |= {a.name for a in node.names if a.name == "now_ms"}
     return out
 
@@ -52,7 +53,7 @@ def test_only_the_clock_reads_the_wall_clock() -> None:
     wall, monotonic = [], []
     for path in sorted(SERVER.rglob("*.py")):
         rel = path.relative_to(SERVER).as_posix()
-        if rel == "clock.py":
+        if rel == "process/clock.py":
             continue
         used = _time_calls(path)
         if used & {"time", "time_ns", "now_ms"}:

@@ -11,9 +11,9 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from server import bot_pool
+from server.flow import bot_pool
 from server.room import game, memos
-from server.store import k_state
+from server.storage.store import k_state
 
 from .conftest import running_server
 from .helpers import setup_table, start_all_bots

@@ -14,7 +14,7 @@ import pytest
 
 from scoring import decompose
 from server.app import App
-from server.config import Config
+from server.process.config import Config
 from server.room import frames as framing
 from server_tests.test_sparse import VIEWS, _entries
 

@@ -13,10 +13,10 @@ import redis
 from websockets.exceptions import ConnectionClosed
 
 from protocol.codes import CloseCode
-from server.config import load_config
-from server.reconnect import GAP_FACTOR, GAP_MARGIN_S
+from server.process.config import load_config
+from server.process.reconnect import GAP_FACTOR, GAP_MARGIN_S
 from server.room import game
-from server.store import RESTART
+from server.storage.store import RESTART
 from server_tests.conftest import ServerProc, running_server
 from server_tests.helpers import http_get, metric, metrics_of, until
 from server_tests.wsclient import Client
@@ -53,7 +53,7 @@ async def test_readyz_fails_without_redis(redis_proc):
     import contextlib
 
     from server.app import App
-    from server.store import Store
+    from server.storage.store import Store
     from server_tests.conftest import make_config
 
     app = App(make_config(), Store.from_url(dead))
@@ -232,7 +232,7 @@ def test_a_graceful_stop_spreads_the_reconnects_over_a_window():
     """closing.retry_after_ms: after --reconnect-after-seconds, uniformly over connections /
     --reconnect-rate seconds (4,000 clients at 1,000/s: 2 s, then over 4 s)."""
     from server.app import App
-    from server.config import Config
+    from server.process.config import Config
 
     app = App(Config(reconnect_after_seconds=2.0, reconnect_rate=1000.0), None)  # type: ignore[arg-type]
     delays = app.stopping.reconnect_plan(4000).delays(4000, random.Random())

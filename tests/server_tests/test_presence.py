@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from server.clock import now_ms
-from server.store import PROCS, Store, k_online
+from server.process.clock import now_ms
+from server.storage.store import PROCS, Store, k_online
 from server_tests.conftest import running_server
 from server_tests.helpers import http_get, load_room, metric, until
 from server_tests.wsclient import Client

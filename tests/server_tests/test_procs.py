@@ -1,4 +1,4 @@
-"""``server.procs.start_listening``: the port from the ``{"listening": port}`` line, and a
+"""``server.process.procs.start_listening``: the port from the ``{"listening": port}`` line, and a
 clear ``StartError`` (exit status, stderr) when a command exits, prints something else or
 prints nothing in time. Real child processes (small Python scripts)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.procs import StartError, start_listening
+from server.process.procs import StartError, start_listening
 
 pytestmark = pytest.mark.timeout(60)
 

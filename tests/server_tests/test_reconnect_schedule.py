@@ -1,5 +1,5 @@
 """The reconnect schedule of a graceful stop, learned from earlier restarts
-(``server/reconnect.py``): the pure parts table-driven and by property, then the meter on a
+(``server/process/reconnect.py``): the pure parts table-driven and by property, then the meter on a
 real server saturated with hellos, measuring its hello rate into Redis and /metrics. (The
 restart gap learned from a real stop and used by the next one: ``test_ops.py``.)"""
 
@@ -14,7 +14,7 @@ import redis.asyncio as aredis
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from server.reconnect import (
+from server.process.reconnect import (
     GAP_FACTOR,
     GAP_MARGIN_S,
     MAX_GAP_MS,
@@ -33,7 +33,7 @@ from server.reconnect import (
     restart_gap,
     smooth,
 )
-from server.store import RESTART
+from server.storage.store import RESTART
 from server_tests.conftest import running_server
 from server_tests.helpers import http_get, metric, until
 from server_tests.wsclient import Client

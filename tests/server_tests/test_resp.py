@@ -1,4 +1,4 @@
-"""The pipelined connection the commit script runs on (server/resp.py), against a real
+"""The pipelined connection the commit script runs on (server/storage/resp.py), against a real
 Redis: replies, error types, ordering under concurrency, a lost connection, and commits
 through a Store using it."""
 
@@ -11,8 +11,8 @@ import redis
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from server.resp import PipelinedConnection, encode_command, psubscribe, supported
-from server.store import Store, k_state
+from server.storage.resp import PipelinedConnection, encode_command, psubscribe, supported
+from server.storage.store import Store, k_state
 
 
 def test_supported_urls() -> None:

@@ -10,7 +10,7 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
-from server.store import LEAVERS
+from server.storage.store import LEAVERS
 from server_tests.conftest import running_server
 from server_tests.helpers import check_view_message, http_get, load_room, metric, setup_table
 from server_tests.wsclient import Client

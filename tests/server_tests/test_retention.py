@@ -1,4 +1,4 @@
-"""Retention (server/retention.py, docs/server.md "Retention"): closed rooms' keys expire,
+"""Retention (server/flow/retention.py, docs/server.md "Retention"): closed rooms' keys expire,
 abandoned rooms are closed by the sweeper through the normal commit path, a player's room
 index drops expired rooms. Real Redis; times are either generous expiries whose TTL is read
 back, or the sweeper's ``now`` argument (no sleeping on the clock)."""
@@ -13,9 +13,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.app import App
-from server.config import load_config
+from server.process.config import load_config
 from server.room import rooms
-from server.store import PUBLIC, ROOMS, TIMERS, Store, k_log, k_seq, k_state
+from server.storage.store import PUBLIC, ROOMS, TIMERS, Store, k_log, k_seq, k_state
 from server_tests.conftest import make_config, running_server
 from server_tests.helpers import load_room, until
 from server_tests.wsclient import Client

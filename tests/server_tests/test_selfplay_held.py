@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from loadtest.selfplay import next_step, started_room
-from server.config import Config
+from server.process.config import Config
 from server.room import facts, game_room
 
 JSON = dict[str, Any]

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.room import game, game_room, patches, rooms
-from server.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
+from server.storage.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
 
 from .conftest import running_server
 from .helpers import setup_table, until

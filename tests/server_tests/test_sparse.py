@@ -18,7 +18,7 @@ import pytest
 
 from loadtest.selfplay import next_change, started_room
 from server.app import App, quiet, visible_events
-from server.config import Config
+from server.process.config import Config
 from server.room import commands, frames
 from server_tests.helpers import FAST_ONE_HAND, Player, read_log, setup_table
 

@@ -15,7 +15,7 @@ import redis
 import redis.exceptions
 
 from server.app import App
-from server.store import Store
+from server.storage.store import Store
 
 from .conftest import RedisProc, make_config
 

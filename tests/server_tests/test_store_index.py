@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from server.store import LEAVERS, TIMERS, Store
-from server.store_base import unpack
+from server.storage.store import LEAVERS, TIMERS, Store
+from server.storage.store_base import unpack
 
 
 async def test_reindex_timer_follows_the_stored_deadline(redis_url: str) -> None:
@@ -82,7 +82,7 @@ async def _resume_fixture(store: Store, name: str) -> tuple[str, str]:
 
 
 async def test_resume_player_in_one_script_equals_the_multi_step_path(redis_url: str) -> None:
-    """On a single Redis a resume is one script (server/resume.lua); Redis Cluster keeps the
+    """On a single Redis a resume is one script (server/storage/resume.lua); Redis Cluster keeps the
     multi-step path (a store without the pipelined connection takes it too): both give the
     same answer and leave Redis the same way."""
     import redis.asyncio as aioredis
@@ -111,7 +111,7 @@ async def test_commits_notify_only_when_another_live_process_exists(redis_url: s
     committer is registered in mj:procs (a store that never registered always publishes)."""
     import redis.asyncio as aioredis
 
-    from server.store import CHANNEL_PATTERN, PROCS
+    from server.storage.store import CHANNEL_PATTERN, PROCS
 
     sub = aioredis.Redis.from_url(redis_url)
     ps = sub.pubsub()
@@ -164,7 +164,7 @@ async def test_versions_in_one_script_equal_the_pipeline(redis_url: str) -> None
     the pipelined connection (as on a cluster): the same answer, across batch boundaries."""
     import redis.asyncio as aioredis
 
-    from server import store as store_module
+    from server.storage import store as store_module
 
     one = Store.from_url(redis_url)
     steps = Store(aioredis.Redis.from_url(redis_url))
@@ -189,7 +189,7 @@ async def test_players_expire_unless_seen_again(redis_url: str) -> None:
     all three; 0 keeps them forever."""
     import redis.asyncio as aioredis
 
-    from server.store import token_hash
+    from server.storage.store import token_hash
 
     one = Store.from_url(redis_url)
     steps = Store(aioredis.Redis.from_url(redis_url))

@@ -5,8 +5,8 @@ sees the older form."""
 from __future__ import annotations
 
 from server.room import stored
-from server.store import Store
-from server.store_base import k_state, pack
+from server.storage.store import Store
+from server.storage.store_base import k_state, pack
 
 
 def older(v: int) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""``server/transport.py`` writes below websockets' public send path and slims connections by
+"""``server/net/transport.py`` writes below websockets' public send path and slims connections by
 swapping websockets' internal containers (docs/server.md, "websockets"). These tests fail when
 an installed websockets no longer has what that code relies on: the version is within the pin
 of ``pyproject.toml``, and a real connection still has each internal it uses, with the type it
@@ -20,8 +20,8 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
 from protocol.codec import encode
-from server.config import Config
-from server.transport import Conn, _SmallQueue, slim_connection
+from server.net.transport import Conn, _SmallQueue, slim_connection
+from server.process.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 

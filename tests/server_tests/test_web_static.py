@@ -1,4 +1,4 @@
-"""The browser client's files on the WebSocket's port (server/web.py): the app at ``/`` and
+"""The browser client's files on the WebSocket's port (server/net/web.py): the app at ``/`` and
 ``/r/<code>``, hashed assets cached for good with pre-compressed copies, and nothing outside
 the bundle, however the path is spelled."""
 
@@ -15,8 +15,8 @@ from websockets.asyncio.client import connect
 from websockets.asyncio.server import serve
 
 from server.app import App
-from server.store import Store
-from server.web import IMMUTABLE, NO_BUNDLE, NO_CACHE, Site
+from server.net.web import IMMUTABLE, NO_BUNDLE, NO_CACHE, Site
+from server.storage.store import Store
 from server_tests.conftest import make_config
 
 pytestmark = pytest.mark.timeout(60)

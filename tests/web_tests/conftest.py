@@ -19,7 +19,7 @@ from typing import Any
 import leftovers
 import pytest
 
-from server.web import DEFAULT_ROOT
+from server.net.web import DEFAULT_ROOT
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"

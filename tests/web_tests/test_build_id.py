@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from server.web import BUILD_FILE, DEFAULT_ROOT
+from server.net.web import BUILD_FILE, DEFAULT_ROOT
 from tests.web_tests.conftest import ROOT, free_port, serving
 
 pytestmark = pytest.mark.timeout(300)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.web import DEFAULT_ROOT
+from server.net.web import DEFAULT_ROOT
 
 BUDGET = 150 * 1024
 

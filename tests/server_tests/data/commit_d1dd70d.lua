@@ -9,7 +9,7 @@
 -- ARGV[5] client seq, or ""
 -- ARGV[6] pub/sub channel for the notification
 -- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
---         global timers index is updated by the caller, see server/store.py)
+--         global timers index is updated by the caller, see server/storage/store.py)
 -- KEYS[4] (optional, single Redis only) mj:timers: the global deadline index, updated here
 --         too (ZADD ARGV[8] at ARGV[7]) so a commit is one round trip; with Redis Cluster
 --         it lives in another slot and the caller updates it after the commit

@@ -11,12 +11,12 @@ from protocol import messages as m
 from protocol.codec import Limits
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import PROTOCOL_VERSION, SUPPORTED_VERSIONS
-from server.commits import Commits
-from server.fanout import Feeds
+from server.flow.commits import Commits
+from server.flow.fanout import Feeds
+from server.flow.runtime import Runtime
+from server.net.transport import Conn, flush_all
 from server.room import commands, game, rooms
 from server.room.rooms import RoomError
-from server.runtime import Runtime
-from server.transport import Conn, flush_all
 
 log = logging.getLogger("mahjong.server")
 

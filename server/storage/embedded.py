@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from server.procs import pinned
+from server.process.procs import pinned
 
 log = logging.getLogger("mahjong.redis")
 

@@ -1,6 +1,6 @@
 """What the store keeps about players and server processes: tokens, names, room indexes, which process holds a player's connections, the live processes, what restarts taught them, and the leavers of a graceful stop.
 
-Key names and the shared round trips are in :mod:`server.store_base`; :class:`server.store.Store`
+Key names and the shared round trips are in :mod:`server.storage.store_base`; :class:`server.storage.store.Store`
 adds the rooms.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 
-from server.store_base import (
+from server.storage.store_base import (
     BATCH,
     LEAVERS,
     PLAYER_PREFIX,
@@ -55,7 +55,7 @@ class PlayerStore(StoreBase):
     async def check_peers(self) -> bool:
         """Whether a live process does not read the snapshot format (a process of before
         snapshots, during a rolling upgrade): while one does, commits write the whole state
-        in the format it reads (server/store.py). Kept in :attr:`old_peers`; checked at
+        in the format it reads (server/storage/store.py). Kept in :attr:`old_peers`; checked at
         start and with every :meth:`register_process`."""
         now = self.clock.now_ms()
         live, snap, held = await self._cmds(
@@ -114,7 +114,7 @@ class PlayerStore(StoreBase):
 
     async def learned_restart(self) -> tuple[float | None, float | None]:
         """(restart gap in seconds, hello rate) learned from earlier restarts, None where
-        nothing was learned yet (``server/reconnect.py``)."""
+        nothing was learned yet (``server/process/reconnect.py``)."""
         gap, rate = await self.r.hmget(RESTART, ["gap_ms", "hello_rate"])
         return (
             int(gap) / 1000 if gap is not None else None,
@@ -224,7 +224,7 @@ class PlayerStore(StoreBase):
         four — a reconnect storm is thousands of these at once — plus one pipelined existence
         check of its rooms when it has any (rooms expired after their retention are dropped
         from its index, as in :meth:`player_rooms`). On a single Redis (the pipelined
-        connection exists) all of it is one script, ``server/resume.lua``: one round trip."""
+        connection exists) all of it is one script, ``server/storage/resume.lua``: one round trip."""
         if self.commits is not None:
             res = await self._eval(
                 RESUME_LUA,

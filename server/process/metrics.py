@@ -25,7 +25,7 @@ from prometheus_client.core import (
 )
 from prometheus_client.utils import floatToGoString
 
-from server.reconnect import Learned
+from server.process.reconnect import Learned
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 
@@ -126,7 +126,7 @@ class Metrics:
     def render(
         self, rooms_open: int | None, rooms_local: int, learned: Learned | None = None
     ) -> str:
-        """The exposition text; ``learned``: what restarts taught (server/reconnect.py)."""
+        """The exposition text; ``learned``: what restarts taught (server/process/reconnect.py)."""
         self._scrape = (rooms_open, rooms_local, learned)
         return generate_latest(self.registry).decode()
 
@@ -229,7 +229,7 @@ def _labelled(
 
 
 def _learned(learned: Learned | None) -> Iterator[Metric]:
-    """What restarts taught (server/reconnect.py), once there is something."""
+    """What restarts taught (server/process/reconnect.py), once there is something."""
     if learned is not None and learned.restart_gap_s is not None:
         yield _gauge(
             "mahjong_learned_restart_gap_seconds",

@@ -1,9 +1,10 @@
 """Redis Cluster support: ``mahjong-server --redis-cluster --redis-url redis://node:port``.
 
-An adapter over :mod:`server.store` (:class:`ClusterStore`) and the process's notifier
-(:class:`ClusterNotifier`, given to ``run_server``); nothing else changes.
+An adapter over :mod:`server.storage.store` (:class:`ClusterStore`) and the process's notifier
+(:class:`server.flow.cluster_notifier.ClusterNotifier`, given to ``run_server``); nothing else
+changes.
 
-* **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/store.py``),
+* **One room, one slot.** Every per-room key is ``{room:<id>}:...`` (see ``server/storage/store.py``),
   so the commit script touches a single slot and runs on the shard that owns the room.
   Rooms spread over the shards by their random ids.
 * **Commit**: ``commit.lua`` (idempotency + version check + state/deadline write + log
@@ -31,7 +32,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Coroutine
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -39,10 +39,7 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import ConnectionPool
 
-from server.fanout import Feeds
-from server.loops import Loops
-from server.runtime import Runtime
-from server.store import (
+from server.storage.store import (
     ANSWER_LUA,
     COMMIT_LUA,
     JSON,
@@ -59,17 +56,16 @@ from server.store import (
     k_state,
     k_tail,
     k_token,
-    room_of_channel,
 )
 
 log = logging.getLogger("mahjong.cluster")
 
 _PUBLISH = "redis.call('PUBLISH', ARGV[6], nv)"
 if _PUBLISH not in COMMIT_LUA:  # pragma: no cover - caught by the cluster drill at once
-    raise RuntimeError("server/commit.lua changed: update server/cluster.py")
+    raise RuntimeError("server/storage/commit.lua changed: update server/storage/cluster.py")
 _DUP = "    return {'dup', v, last}"
 if _DUP not in COMMIT_LUA:  # pragma: no cover - caught by test_cluster_dup_wait at once
-    raise RuntimeError("server/commit.lua changed: update server/cluster.py")
+    raise RuntimeError("server/storage/commit.lua changed: update server/storage/cluster.py")
 # commit.lua without its PUBLISH: on a cluster the notification is an SPUBLISH sent after
 # WAIT. And a repeated change ("dup": the first attempt's connection was lost, perhaps before
 # its WAIT answered) writes the sequence number it found again, the same value: WAIT covers
@@ -84,7 +80,6 @@ COMMIT_CLUSTER_LUA = COMMIT_LUA.replace(_PUBLISH, "").replace(
 # errors after which the slot map is re-read and the command retried
 _RETRY_PREFIXES = ("MOVED", "ASK", "CLUSTERDOWN", "TRYAGAIN", "READONLY", "LOADING", "MASTERDOWN")
 COMMIT_RETRY_SECONDS = 8.0
-TIMER_RECONCILE_SECONDS = 5.0
 
 
 def cluster_url(url: str) -> str:
@@ -328,169 +323,3 @@ def node_redis(node: Any, max_connections: int | None = None) -> aioredis.Redis:
         connection_class=node.connection_class, max_connections=max_connections, **kwargs
     )
     return aioredis.Redis(connection_pool=pool)
-
-
-class _NodeSubscriber:
-    """The sharded subscriptions this process holds on one master."""
-
-    def __init__(self, owner: ClusterNotifier, node: Any) -> None:
-        self.owner = owner
-        self.name = node.name
-        self.client = node_redis(node)
-        self.pubsub = self.client.pubsub()
-        self.want: set[str] = set()
-        self.have: set[str] = set()
-        self.failed = False
-        self.closing = False
-        self.task = asyncio.get_running_loop().create_task(self._run())
-
-    def _kick(self, channel: str) -> None:
-        room = room_of_channel(channel)
-        f = self.owner.feeds.get(room) if room is not None else None
-        if f is not None:
-            f.kick()
-
-    async def _run(self) -> None:
-        try:
-            while not (self.closing or self.owner.rt.stopped):
-                for ch in sorted(self.want - self.have):
-                    await self.pubsub.ssubscribe(ch)
-                    self.have.add(ch)
-                    self._kick(ch)  # notifications may have been missed before this
-                for ch in sorted(self.have - self.want):
-                    await self.pubsub.sunsubscribe(ch)
-                    self.have.discard(ch)
-                if not self.have:
-                    await asyncio.sleep(0.2)
-                    continue
-                msg = await self.pubsub.get_message(timeout=0.2)
-                if msg is None:
-                    continue
-                kind = msg["type"]
-                kind = kind.decode() if isinstance(kind, bytes) else str(kind)
-                ch = msg["channel"]
-                ch = ch.decode() if isinstance(ch, bytes) else str(ch)
-                if kind == "smessage":
-                    self._kick(ch)
-                elif kind == "sunsubscribe" and ch in self.have:
-                    # the server dropped us: the slot moved (failover / resharding)
-                    self.have.discard(ch)
-                    if ch in self.want:
-                        raise redis.exceptions.ConnectionError(f"slot of {ch} moved")
-        except asyncio.CancelledError:
-            raise
-        except (redis.exceptions.RedisError, OSError) as exc:
-            self.owner.rt.metrics.inc("redis_errors")
-            log.warning("sharded pub/sub on %s lost: %s", self.name, exc)
-        finally:
-            self.failed = True
-            self.owner.subs_changed.set()
-
-    async def close(self) -> None:
-        # told to stop and cancelled, and waited for (bounded): see App.stop_tasks
-        self.closing = True
-        self.task.cancel()
-        await asyncio.wait({self.task}, timeout=2.0)
-        if self.task.done() and not self.task.cancelled():
-            self.task.exception()  # retrieved
-        with contextlib.suppress(Exception):
-            await self.pubsub.aclose()
-        with contextlib.suppress(Exception):
-            await self.client.aclose()
-
-
-class ClusterNotifier:
-    """Sharded pub/sub (one ``SSUBSCRIBE`` per room with a connection here, on the master
-    owning its slot) and periodic timer reconciliation: the notifier of a process on a Redis
-    Cluster (``run_server(..., notifier=ClusterNotifier)``)."""
-
-    def __init__(self, rt: Runtime, feeds: Feeds, loops: Loops) -> None:
-        assert isinstance(rt.store, ClusterStore)
-        self.rt = rt
-        self.store: ClusterStore = rt.store
-        self.feeds = feeds
-        self.owner = loops
-        self.subs_changed = asyncio.Event()
-        self.subscribers: dict[str, _NodeSubscriber] = {}
-        # a room's first and last connection here change what to subscribe
-        feeds.opened.append(self._changed)
-        feeds.closed.append(self._changed)
-
-    def _changed(self, room: str) -> None:
-        self.subs_changed.set()
-
-    def loops(self) -> list[Coroutine[Any, Any, None]]:
-        return [self.pubsub_loop(), self.timer_reconcile_loop()]
-
-    async def pubsub_loop(self) -> None:
-        try:
-            while not self.rt.stopped:
-                self.subs_changed.clear()
-                try:
-                    await self._reconcile_subscriptions()
-                except (
-                    redis.exceptions.RedisError,
-                    redis.exceptions.RedisClusterException,
-                    OSError,
-                ):
-                    self.rt.metrics.inc("redis_errors")
-                    log.warning("cannot map rooms to shards; retrying", exc_info=True)
-                    await asyncio.sleep(0.5)
-                    self.subs_changed.set()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.subs_changed.wait(), 1.0)
-        finally:
-            for sub in list(self.subscribers.values()):
-                await sub.close()
-            self.subscribers.clear()
-
-    async def _reconcile_subscriptions(self) -> None:
-        failed = [name for name, s in self.subscribers.items() if s.failed]
-        if failed:
-            for name in failed:
-                await self.subscribers.pop(name).close()
-            await self.store.refresh_topology()
-            await asyncio.sleep(0.2)  # do not spin against a node that is still down
-        desired: dict[str, tuple[Any, set[str]]] = {}
-        for room in self.feeds.rooms():
-            ch = k_channel(room)
-            node = await self.store.node_for(ch)
-            desired.setdefault(node.name, (node, set()))[1].add(ch)
-        for name, (node, chans) in desired.items():
-            sub = self.subscribers.get(name)
-            if sub is None:
-                sub = self.subscribers[name] = _NodeSubscriber(self, node)
-                for ch in chans:  # whatever was published meanwhile
-                    self._kick_channel(ch)
-            sub.want = chans
-        for name, sub in list(self.subscribers.items()):
-            if name not in desired:
-                sub.want = set()
-                if not sub.have:
-                    await self.subscribers.pop(name).close()
-
-    def _kick_channel(self, ch: str) -> None:
-        room = room_of_channel(ch)
-        f = self.feeds.get(room) if room is not None else None
-        if f is not None:
-            f.kick()
-
-    async def timer_reconcile_loop(self) -> None:
-        """Repair timers: at once for rooms whose timer write failed, and every
-        ``TIMER_RECONCILE_SECONDS`` for all open rooms (a timer write lost in a failover of the
-        timer set's master, or a process that died between a commit and its timer write)."""
-        last_full = time.monotonic()
-        while not self.rt.stopped:
-            await asyncio.sleep(0.5)
-            try:
-                for room in sorted(self.store.timer_debt):
-                    await self.store.reindex_timer(room)
-                    self.store.timer_debt.discard(room)
-                if time.monotonic() - last_full >= TIMER_RECONCILE_SECONDS:
-                    await self.owner.reconcile_timers()
-                    last_full = time.monotonic()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # a cluster in failover raises more than RedisError
-                self.rt.metrics.inc("redis_errors")
-                log.warning("timer reconciliation failed; retrying", exc_info=True)

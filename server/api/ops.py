@@ -1,4 +1,4 @@
-"""HTTP on the WebSocket's port: the ops endpoints (``/healthz``, ``/readyz``, ``/metrics``), the browser client's files (:mod:`server.web`), and the handshake refusal of a reconnect storm.
+"""HTTP on the WebSocket's port: the ops endpoints (``/healthz``, ``/readyz``, ``/metrics``), the browser client's files (:mod:`server.net.web`), and the handshake refusal of a reconnect storm.
 
 Requests and responses are websockets' public HTTP types (``process_request``).
 """
@@ -14,8 +14,9 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server import bot_pool, transport, web
-from server.runtime import Runtime
+from server.flow import bot_pool
+from server.flow.runtime import Runtime
+from server.net import transport, web
 
 
 def text_response(
@@ -44,7 +45,7 @@ class Ops:
     def __init__(self, rt: Runtime, open_feeds: Callable[[], int]) -> None:
         self.rt = rt
         self.open_feeds = open_feeds
-        # the browser client (server/web.py)
+        # the browser client (server/net/web.py)
         self.site = web.Site(Path(rt.cfg.web_root)) if rt.cfg.web_root else web.Site()
         #: the archive's read API (server/archive/pages.py: ``/api/…``), set by the App
         self.api: Callable[[Request], Awaitable[Response | None]] | None = None

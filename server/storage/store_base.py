@@ -1,6 +1,6 @@
-"""The store's connection to Redis: key names, value encoding, scripts and the one- or many-command round trips every part of the store (:mod:`server.store`) uses.
+"""The store's connection to Redis: key names, value encoding, scripts and the one- or many-command round trips every part of the store (:mod:`server.storage.store`) uses.
 
-Split from ``server/store.py``, which documents every key (its module docstring).
+Split from ``server/storage/store.py``, which documents every key (its module docstring).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError
 
 from protocol.codec import encode
-from server.clock import REAL, Clock
-from server.resp import PipelinedConnection
-from server.resp import supported as resp_supported
+from server.process.clock import REAL, Clock
+from server.storage.resp import PipelinedConnection
+from server.storage.resp import supported as resp_supported
 
 JSON = dict[str, Any]
 
@@ -32,16 +32,16 @@ BATCH = 256
 LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
 PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[6])
-#: the live processes that read the snapshot format (server/store.py), as in ``mj:procs``
+#: the live processes that read the snapshot format (server/storage/store.py), as in ``mj:procs``
 PROCS_SNAP = "mj:procs:snap"
-#: the live processes that hold players' answers to a claim window (server/answer.lua)
+#: the live processes that hold players' answers to a claim window (server/storage/answer.lua)
 PROCS_HELD = "mj:procs:held"
-#: what restarts taught the processes (server/reconnect.py): ``stopped_at``,
+#: what restarts taught the processes (server/process/reconnect.py): ``stopped_at``,
 #: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
 #: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
 #: listening), ``hello_rate`` (hellos/s of a saturated process)
 RESTART = "mj:restart"
-SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/retention.py)
+SWEEP_LOCK = "mj:sweep:lock"  # the retention sweeper's turn (server/flow/retention.py)
 SWEEP_CURSOR = "mj:sweep:cursor"  # its SSCAN cursor over mj:rooms, shared by the processes
 
 
@@ -58,12 +58,12 @@ def k_seq(room: str) -> str:
 
 
 def k_tail(room: str) -> str:
-    """The state patches since the room's last snapshot (server/store.py)."""
+    """The state patches since the room's last snapshot (server/storage/store.py)."""
     return f"{{room:{room}}}:tail"
 
 
 def k_answers(room: str) -> str:
-    """The answers held for the room's open claim window (server/answer.lua)."""
+    """The answers held for the room's open claim window (server/storage/answer.lua)."""
     return f"{{room:{room}}}:answers"
 
 
@@ -120,7 +120,7 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True)
 class CommitResult:
-    #: "ok" | "conflict" | "dup" | "held" (an answer held, no commit: server/answer.lua;
+    #: "ok" | "conflict" | "dup" | "held" (an answer held, no commit: server/storage/answer.lua;
     #: ``version`` the room's, unchanged) | "answers" (the held answers are not those the
     #: caller read: read them again) (| "snap": internal to Store.commit)
     status: str
@@ -130,9 +130,9 @@ class CommitResult:
     snapshot: bool = True
 
 
-COMMIT_LUA = resources.files("server").joinpath("commit.lua").read_text()
-ANSWER_LUA = resources.files("server").joinpath("answer.lua").read_text()
-RESUME_LUA = resources.files("server").joinpath("resume.lua").read_text()
+COMMIT_LUA = resources.files("server.storage").joinpath("commit.lua").read_text()
+ANSWER_LUA = resources.files("server.storage").joinpath("answer.lua").read_text()
+RESUME_LUA = resources.files("server.storage").joinpath("resume.lua").read_text()
 #: the committed version of each room whose state key is given (0: none), in one reply
 VERSIONS_LUA = """
 local out = {}
@@ -159,7 +159,7 @@ def commit_reply(res: list[Any]) -> CommitResult:
     return CommitResult(status, int(res[1]))
 
 
-#: ARGV[9] of commit.lua: the format a whole state is written in (see server/store.py)
+#: ARGV[9] of commit.lua: the format a whole state is written in (see server/storage/store.py)
 FORMAT_STATE, FORMAT_SNAP = "state", "snap"
 
 
@@ -239,7 +239,7 @@ class StoreBase:
         # decode_responses; we always use bytes, so the client is used untyped.
         self.r: Any = client
         self._shas: dict[str, str] = {}
-        #: the connection the commit script runs on (server/resp.py), None: redis-py's pool
+        #: the connection the commit script runs on (server/storage/resp.py), None: redis-py's pool
         self.commits = commits
         #: this process's id once it is registered as live (:meth:`register_process`):
         #: commits then publish their notification only if another live process exists
@@ -250,7 +250,7 @@ class StoreBase:
         self.clock: Clock = REAL
         #: a live process that does not read the snapshot format exists (a rolling upgrade
         #: from before snapshots): commits write the whole state in the old format
-        #: (server/store.py; kept up to date by ``register_process``)
+        #: (server/storage/store.py; kept up to date by ``register_process``)
         self.old_peers = False
         #: a live process that does not know held answers exists (a rolling upgrade from
         #: before them): a player's answer to a claim window is committed, not held, so
@@ -262,7 +262,7 @@ class StoreBase:
         #: process of this server (the archiver's) connects to the same Redis with it
         self.url: str | None = None
 
-    #: whether :attr:`url` names a Redis Cluster (``server.cluster.ClusterStore``)
+    #: whether :attr:`url` names a Redis Cluster (``server.storage.cluster.ClusterStore``)
     IS_CLUSTER: ClassVar[bool] = False
 
     @classmethod

@@ -1,6 +1,6 @@
 """The rooms' registry in the store: room codes, the open and public room sets, a closed room's expiry, and the scans and cursor of retention's sweeper.
 
-Key names and the shared round trips are in :mod:`server.store_base`; :class:`server.store.Store`
+Key names and the shared round trips are in :mod:`server.storage.store_base`; :class:`server.storage.store.Store`
 adds the rooms' states, their log and their timers.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from server.store_base import (
+from server.storage.store_base import (
     PUBLIC,
     ROOMS,
     SWEEP_CURSOR,

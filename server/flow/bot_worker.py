@@ -1,7 +1,7 @@
 """A room's timer tick run in a bot worker process (``--bot-processes``): the engine steps and the bots' decisions of :func:`server.room.commands.tick`, off the server process and its interpreter lock.
 
 The server sends the room's state and gets back the :class:`~server.commands.Outcome` (or
-None), which it commits as if it had computed it (``server/loops.py``); the tick is a pure function
+None), which it commits as if it had computed it (``server/flow/loops.py``); the tick is a pure function
 of its arguments, so where it runs changes nothing but which process pays for it. Errors
 come back as values (the exceptions' own constructors do not survive pickling) and are
 raised again in the server by :func:`result`. The worker keeps nothing of a tick's states
@@ -14,7 +14,7 @@ import contextlib
 import random
 from typing import Any
 
-from server import bot_pool
+from server.flow import bot_pool
 from server.room import commands, game, game_room, memos
 from server.room.rooms import RoomError
 

@@ -1,6 +1,6 @@
 """Snapshots: a room's latest state, as one member may see it, sent to their connection when it joins or resumes the room, or falls behind its feed.
 
-The one read of a room's whole state for a connection (:meth:`server.commits.Commits.load_shared`:
+The one read of a room's whole state for a connection (:meth:`server.flow.commits.Commits.load_shared`:
 this process's copy when it is current, else one load shared by the room's members); what
 the member may see is :func:`server.room.frames.snapshot`'s.
 """
@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.commits import Commits
+from server.flow.commits import Commits
+from server.flow.runtime import Runtime
+from server.net.transport import Conn
 from server.room import frames as framing
 from server.room import game_room, rooms
-from server.runtime import Runtime
-from server.transport import Conn
 
 JSON = dict[str, Any]
 
 
 class Snapshots:
-    """Sends snapshots; reads a room's log for its feed (:class:`server.fanout.Feeds`)."""
+    """Sends snapshots; reads a room's log for its feed (:class:`server.flow.fanout.Feeds`)."""
 
     def __init__(self, rt: Runtime, commits: Commits) -> None:
         self.rt = rt

@@ -32,12 +32,12 @@ from typing import Protocol
 import redis.exceptions
 
 from server.archive.archiver import waits_for_archive
-from server.clock import Clock
-from server.config import Config
-from server.metrics import Metrics
+from server.process.clock import Clock
+from server.process.config import Config
+from server.process.metrics import Metrics
 from server.room import commands, rooms
 from server.room.rooms import RoomError
-from server.store import CommitResult, Store
+from server.storage.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.retention")
 

@@ -31,8 +31,8 @@ from websockets.typing import Origin
 from protocol import messages as m
 from protocol.codec import encode
 from protocol.codes import CloseCode
-from server.config import Config
-from server.metrics import Metrics
+from server.process.config import Config
+from server.process.metrics import Metrics
 
 #: a connection closed (by either side) while it was read from or written to
 Closed = ConnectionClosed
@@ -330,7 +330,7 @@ async def flush_all(conns: list[Conn], timeout: float) -> None:
     await asyncio.sleep(0.01)  # a writer may still be inside ws.send
 
 
-#: X-Forwarded-For: the addresses a proxy forwarded the connection for (server/addresses.py)
+#: X-Forwarded-For: the addresses a proxy forwarded the connection for (server/net/addresses.py)
 FORWARDED_FOR = "X-Forwarded-For"
 
 

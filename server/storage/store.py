@@ -1,4 +1,4 @@
-"""Everything the server keeps in Redis about rooms: commits, loads, the event log and the timers (the rooms' registry: :mod:`server.store_rooms`; players and processes: :mod:`server.store_players`; key names and round trips: :mod:`server.store_base`).
+"""Everything the server keeps in Redis about rooms: commits, loads, the event log and the timers (the rooms' registry: :mod:`server.storage.store_rooms`; players and processes: :mod:`server.storage.store_players`; key names and round trips: :mod:`server.storage.store_base`).
 
 Per room (hash-tagged so one room lives in one Redis Cluster slot):
 
@@ -29,7 +29,7 @@ rooms), ``mj:timers`` (sorted set room -> next deadline in ms), ``mj:tok:<sha256
 player id, ``mj:player:<id>`` (hash name), ``mj:player:<id>:rooms`` (set),
 ``mj:player:<id>:on`` (set: the processes holding a connection of the player, see
 :meth:`Store.online_elsewhere`), ``mj:sweep:lock`` /
-``mj:sweep:cursor`` (the retention sweeper, ``server/retention.py``), ``mj:leavers`` (players
+``mj:sweep:cursor`` (the retention sweeper, ``server/flow/retention.py``), ``mj:leavers`` (players
 of a graceful stop), ``mj:procs`` (live server processes, see :meth:`Store.register_process`)
 and ``mj:procs:snap`` (those of them that read the snapshot format).
 
@@ -50,7 +50,7 @@ from typing import Any
 
 from server.room import patches, stored
 from server.room.patches import Patch
-from server.store_base import (
+from server.storage.store_base import (
     ANSWER_LUA,
     BATCH,
     CHANNEL_PATTERN,
@@ -90,8 +90,8 @@ from server.store_base import (
     token_hash,
     unpack,
 )
-from server.store_players import PlayerStore
-from server.store_rooms import RoomRegistry
+from server.storage.store_players import PlayerStore
+from server.storage.store_rooms import RoomRegistry
 
 __all__ = [
     "ANSWER_LUA",
@@ -197,7 +197,7 @@ class Store(PlayerStore, RoomRegistry):
         return await self._commit_script(room, args, deadline)
 
     async def answers(self, room: str) -> tuple[int, dict[int, JSON]]:
-        """The answers held for the room's open claim window (server/answer.lua): (how many
+        """The answers held for the room's open claim window (server/storage/answer.lua): (how many
         were written, seat -> ``{"g": game_no, "a": action}``); (0, {}) when none."""
         return answers_reply(await self._cmd("HGETALL", k_answers(room)))
 

@@ -1,7 +1,7 @@
 -- Atomically commit one change to a room.
 -- KEYS[1] {room:<id>}:state   hash: version (int), deadline, and the room's state: snap
 --                             (msgpack) at version sv, or (the format of before snapshots)
---                             state (msgpack) at version; see server/store.py
+--                             state (msgpack) at version; see server/storage/store.py
 -- KEYS[2] {room:<id>}:log     stream: one entry per version, ID "<version>-1", field d
 -- KEYS[3] {room:<id>}:seq     hash: <player> -> last applied client seq, <player>:v -> its version
 -- KEYS[4] {room:<id>}:tail    list: the state patches of versions sv+1 .. version, in order
@@ -12,13 +12,13 @@
 -- ARGV[5] client seq, or ""
 -- ARGV[6] pub/sub channel for the notification
 -- ARGV[7] the room's next deadline in ms, or "" for none (stored in the state hash; the
---         global timers index is updated by the caller, see server/store.py)
+--         global timers index is updated by the caller, see server/storage/store.py)
 -- ARGV[8] with ARGV[2] "": the patch (msgpack, server/room/patches.py) from the state at the
 --         expected version to the new one
 -- ARGV[9] the format of a whole state: "snap" (snap + sv, the tail emptied) or "state" (the
 --         format of before snapshots, which their processes read: state, no snap, no tail)
 -- KEYS[5] {room:<id>}:answers hash: the answers players gave to the open claim window,
---         held outside the commits (server/answer.lua): <seat> -> msgpack, n -> how many
+--         held outside the commits (server/storage/answer.lua): <seat> -> msgpack, n -> how many
 --         were ever written to it
 -- ARGV[10] "" (the commit does not read them), or the n the commit read: if an answer was
 --         added since, nothing is written ({"answers", version}: read them, compute again)

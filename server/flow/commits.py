@@ -17,12 +17,12 @@ from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
 from protocol.codes import ErrorCode
-from server.clock import Clock
-from server.config import Config
-from server.metrics import Metrics
+from server.process.clock import Clock
+from server.process.config import Config
+from server.process.metrics import Metrics
 from server.room import commands, game, game_room, patches
 from server.room.rooms import Change, RoomError
-from server.store import CommitResult, Store
+from server.storage.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
@@ -38,7 +38,7 @@ Outcome = commands.Outcome
 #: hold (``commands.step`` of a command)
 WindowFn = Callable[[JSON, Answers], Outcome | Held | None]
 #: where a change is computed: False in the event loop, True in a worker thread, or a
-#: coroutine function computing it elsewhere (a bot worker process, server/loops.py)
+#: coroutine function computing it elsewhere (a bot worker process, server/flow/loops.py)
 Offload = bool | Callable[[JSON, Answers], Awaitable[Outcome | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)

@@ -21,7 +21,7 @@ whose reconnects, spread at the learned rate, never saturated the process that t
 raises the learned rate a little (:func:`raised`), so it can go up as well as down.
 
 Pure: no clock, no Redis, no randomness of its own; the server passes times, counts and an
-RNG (``server/stopping.py``: ``Stopping.meter_loop``, ``Stopping.shutdown``, ``Stopping.note_listening``,
+RNG (``server/api/stopping.py``: ``Stopping.meter_loop``, ``Stopping.shutdown``, ``Stopping.note_listening``,
 ``Stopping.probe_plan``)."""
 
 from __future__ import annotations

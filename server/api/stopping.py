@@ -1,4 +1,4 @@
-"""Graceful stop and reconnect learning: tell every client when to come back, close, and learn from each restart how fast clients can return (``server/reconnect.py``)."""
+"""Graceful stop and reconnect learning: tell every client when to come back, close, and learn from each restart how fast clients can return (``server/process/reconnect.py``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 from protocol import messages as m
-from server.presence import Presence
-from server.reconnect import (
+from server.api.presence import Presence
+from server.flow.runtime import Runtime
+from server.net.transport import flush_all
+from server.process.reconnect import (
     HelloMeter,
     Learned,
     Plan,
@@ -20,8 +22,6 @@ from server.reconnect import (
     restart_gap,
     smooth,
 )
-from server.runtime import Runtime
-from server.transport import flush_all
 
 log = logging.getLogger("mahjong.server")
 
@@ -45,7 +45,7 @@ class Stopping:
 
     def reconnect_plan(self, n: int, others: int = 0) -> Plan:
         """The reconnect plan of a graceful stop with ``n`` clients and ``others`` live
-        processes besides this one (:func:`server.reconnect.plan`)."""
+        processes besides this one (:func:`server.process.reconnect.plan`)."""
         cfg = self.rt.cfg
         return plan(n, cfg.reconnect_after_seconds, cfg.reconnect_rate, self.rt.learned, others)
 
@@ -62,7 +62,7 @@ class Stopping:
         rt.shutting_down = True
         log.info("shutting down", extra={"connections": len(rt.conns)})
         # how long each part took, logged at the end: the restart gap clients wait out
-        # (server/reconnect.py) is mostly this stop at thousands of connections
+        # (server/process/reconnect.py) is mostly this stop at thousands of connections
         phases: dict[str, float] = {}
         t = time.monotonic()
 
@@ -113,7 +113,7 @@ class Stopping:
     async def meter_loop(self, every: float = 0.25) -> None:
         """Sample the hello meter: a window in which this process was saturated with hellos
         (a reconnect storm) measures its hello rate, kept (smoothed) in Redis for the next
-        graceful stop of any process (``server/reconnect.py``)."""
+        graceful stop of any process (``server/process/reconnect.py``)."""
         rt = self.rt
         while not rt.stopped:
             await asyncio.sleep(every)
@@ -151,7 +151,7 @@ class Stopping:
     async def probe_plan(self, until_ms: int, planned_rate: float) -> None:
         """After the last client of the graceful stop this process follows was due (and a
         little more): if its reconnects never saturated this process, they could have come
-        faster; raise the learned hello rate (:func:`server.reconnect.raised`)."""
+        faster; raise the learned hello rate (:func:`server.process.reconnect.raised`)."""
         rt = self.rt
         before = self.stretches
         await rt.clock.sleep(probe_wait(until_ms, rt.clock.now_ms()))

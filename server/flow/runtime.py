@@ -15,14 +15,14 @@ from types import TracebackType
 
 import redis.exceptions
 
-from server.addresses import AddressCounts, client_address, parse_networks
-from server.clock import REAL, Clock
-from server.config import Config
-from server.metrics import Metrics
-from server.reconnect import Learned
+from server.net.addresses import AddressCounts, client_address, parse_networks
+from server.net.transport import Conn
+from server.process.clock import REAL, Clock
+from server.process.config import Config
+from server.process.metrics import Metrics
+from server.process.reconnect import Learned
 from server.room.commands import Timing
-from server.store import Store
-from server.transport import Conn
+from server.storage.store import Store
 
 log = logging.getLogger("mahjong.server")
 
@@ -78,7 +78,7 @@ class Runtime:
         self.cfg = cfg
         self.store = store
         self.metrics = metrics or Metrics()
-        #: the game's time: deadlines, grace, timers, leavers (server/clock.py)
+        #: the game's time: deadlines, grace, timers, leavers (server/process/clock.py)
         self.clock = clock
         self.server_id = cfg.server_id or f"{socket.gethostname()}:{cfg.port}:{os.getpid()}"
         #: this process among the live ones (mj:procs): fixed for its lifetime (server_id
@@ -98,10 +98,10 @@ class Runtime:
         self.greeting = 0
         self.hellos_done = 0  # hellos answered (the reconnect schedule's meter)
         #: restart gap and saturated hello rate learned from earlier restarts (mj:restart),
-        #: used by a graceful stop's reconnect schedule (server/reconnect.py)
+        #: used by a graceful stop's reconnect schedule (server/process/reconnect.py)
         self.learned = Learned()
         #: open connections per client address (--max-conns-per-address), and the peers
-        #: whose X-Forwarded-For names the client (server/addresses.py)
+        #: whose X-Forwarded-For names the client (server/net/addresses.py)
         self.addresses = AddressCounts(
             cfg.max_conns_per_address, parse_networks(cfg.conn_limit_exempt)
         )
@@ -109,7 +109,7 @@ class Runtime:
 
     def client_address(self, peer: str | None, forwarded: list[str]) -> str | None:
         """The client address of a connection from ``peer`` with these ``X-Forwarded-For``
-        values (:func:`server.addresses.client_address`)."""
+        values (:func:`server.net.addresses.client_address`)."""
         return client_address(peer, forwarded, self.trusted_proxies)
 
     def redis_guard(

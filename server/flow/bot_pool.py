@@ -6,7 +6,7 @@ a server that never hosts a bot never starts them. Each runs at a lower priority
 server (:data:`BOT_NICE`), ends when its server process is gone (a server killed with
 SIGKILL cannot shut its pool down), and is replaced after :data:`TASKS_PER_WORKER` tasks
 (its memory then starts again from its loaded rule sets: docs/memory.md). What runs in
-them: :func:`choose` (a bot's decision) and the rooms' timer ticks (server/bot_worker.py,
+them: :func:`choose` (a bot's decision) and the rooms' timer ticks (server/flow/bot_worker.py,
 through :func:`in_bot_process`).
 """
 
@@ -22,8 +22,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import bots
-from server import memtrace
-from server.procs import end_with_parent
+from server.process import memtrace
+from server.process.procs import end_with_parent
 from server.room import game
 
 JSON = dict[str, Any]

@@ -1,7 +1,7 @@
 """Handlers: one small function per client message, each given the request's :class:`Context`, connection and typed message.
 
 A handler raises :class:`~server.rooms.RoomError` for what the client did wrong; the session
-(:mod:`server.session`) maps that, storage errors and crashes to ``error`` messages.
+(:mod:`server.api.session`) maps that, storage errors and crashes to ``error`` messages.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
-from server.commits import Commits
-from server.fanout import Feeds
+from server.flow.commits import Commits
+from server.flow.fanout import Feeds
+from server.flow.runtime import Runtime
+from server.net.transport import Conn
 from server.room import commands, game, rooms
 from server.room.rooms import RoomError
-from server.runtime import Runtime
-from server.store import CommitResult
-from server.transport import Conn
+from server.storage.store import CommitResult
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
@@ -331,7 +331,7 @@ async def on_toggles(cx: Context, conn: Conn, msg: m.SetToggles) -> None:
 
 Handler = Callable[[Context, Conn, Any], Awaitable[None]]
 
-#: every client message but ``hello`` (answered by :mod:`server.presence`), by type
+#: every client message but ``hello`` (answered by :mod:`server.api.presence`), by type
 HANDLERS: dict[type[m.ClientMessage], Handler] = {
     m.Ping: on_ping,
     m.ListRooms: on_list_rooms,

@@ -25,7 +25,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 #: where the build puts the bundle (package data of ``server``)
-DEFAULT_ROOT = Path(__file__).with_name("webapp")
+DEFAULT_ROOT = Path(__file__).parents[1] / "webapp"
 #: the build id the bundle was built with (vite.config.ts writes it; the client has it too)
 BUILD_FILE = "build-id.txt"
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -16,9 +16,9 @@ from typing import Any
 import redis.exceptions
 
 from protocol import messages as m
+from server.net.transport import Conn, send_frames
 from server.room import delivery
 from server.room import frames as framing
-from server.transport import Conn, send_frames
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]

@@ -1,7 +1,7 @@
 """Background loops: commit notifications (pub/sub), timers that fire due rooms, and the healing of lost notifications and timers.
 
 The subscription is a :class:`Notifier`: :class:`PubSubNotifier` here (one ``PSUBSCRIBE``),
-``server.cluster.ClusterNotifier`` on a Redis Cluster; ``App`` is given the one to use.
+``server.flow.cluster_notifier.ClusterNotifier`` on a Redis Cluster; ``App`` is given the one to use.
 """
 
 from __future__ import annotations
@@ -13,21 +13,21 @@ import functools
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Protocol
 
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server import bot_pool, bot_worker, resp
-from server.commits import Commits, Offload, Outcome
-from server.fanout import Feeds
-from server.presence import Presence
+from server.flow import bot_pool, bot_worker
+from server.flow.commits import Commits, Offload, Outcome
+from server.flow.fanout import Feeds
+from server.flow.runtime import REDIS_OR_OS, Runtime
 from server.room import commands, game, game_room
 from server.room.rooms import RoomError
-from server.runtime import REDIS_OR_OS, Runtime
-from server.store import CHANNEL_PATTERN, room_of_channel
-from server.store_base import BATCH
+from server.storage import resp
+from server.storage.store import CHANNEL_PATTERN, room_of_channel
+from server.storage.store_base import BATCH
 
 log = logging.getLogger("mahjong.server")
 JSON = dict[str, Any]
@@ -57,11 +57,19 @@ NotifierFactory = Callable[[Runtime, Feeds, "Loops"], Notifier]
 class Loops:
     """Timers and healing (see the module docstring)."""
 
-    def __init__(self, rt: Runtime, feeds: Feeds, commits: Commits, presence: Presence) -> None:
+    def __init__(
+        self,
+        rt: Runtime,
+        feeds: Feeds,
+        commits: Commits,
+        sweep_leavers: Callable[[], Awaitable[None]],
+    ) -> None:
         self.rt = rt
         self.feeds = feeds
         self.commits = commits
-        self.presence = presence
+        #: once a second: presence's sweep of the players a graceful stop disconnected
+        #: (given, as presence is a layer above: docs/server.md "Layers")
+        self.sweep_leavers = sweep_leavers
         #: room -> the task firing its timer (see timer_loop)
         self.firing: dict[str, asyncio.Task[None]] = {}
 
@@ -115,7 +123,7 @@ class Loops:
                 rt.metrics.inc("loop_lags")
             ticks += 1
             with rt.redis_guard():
-                await self.presence.sweep_leavers()
+                await self.sweep_leavers()
                 if ticks % 5 == 0 and rt.store.proc_id is not None:
                     await self.register_process()
             if ticks % 30 == 0:
@@ -329,7 +337,7 @@ class PubSubNotifier:
                 await asyncio.sleep(0.5)
 
     async def _run_pipelined(self, url: str) -> None:
-        """The pub/sub subscription on a connection of server/resp.py: notifications are
+        """The pub/sub subscription on a connection of server/storage/resp.py: notifications are
         handled as they are parsed, without redis-py's per-message polling."""
         rt = self.rt
         while not rt.stopped:

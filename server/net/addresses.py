@@ -11,7 +11,7 @@ listener) counts as the IPv4 address.
 :class:`AddressCounts` keeps the number of open connections per client address; addresses in
 ``--conn-limit-exempt`` (default loopback: tools and load tests on the server's own machine;
 a client behind a local proxy is known by its forwarded address, which is not loopback) are
-not limited. Pure: no sockets, no websockets; :mod:`server.transport` reads the peer and the
+not limited. Pure: no sockets, no websockets; :mod:`server.net.transport` reads the peer and the
 header of a connection."""
 
 from __future__ import annotations

@@ -16,11 +16,11 @@ from protocol import messages as m
 from protocol.codec import CodecError, Limits, decode
 from protocol.codes import CloseCode, ErrorCode
 from protocol.messages import ProtocolError, parse_client, request_id_of
-from server.handlers import Context, dispatch
-from server.presence import Presence, send_error
+from server.api.handlers import Context, dispatch
+from server.api.presence import Presence, send_error
+from server.flow.runtime import Runtime
+from server.net.transport import Closed, Conn
 from server.room.rooms import RoomError
-from server.runtime import Runtime
-from server.transport import Closed, Conn
 
 log = logging.getLogger("mahjong.server")
 
