@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from server.flow.entropy import OS_SEEDS
 from server.room import game, game_room, patches, rooms
 from server.storage.embedded import EmbeddedRedis
 from server.storage.store import Store, k_state, k_tail, pack
@@ -38,7 +39,7 @@ def played_states(n: int, seed: int) -> list[dict[str, Any]]:
     s = rooms.new_room("r_1", "ABCDEF", "p_a", "A", rs, opts, 0).state
     for seat in range(4):
         s = rooms.add_bot(s, "p_a", seat).state
-    s = game_room.start(s, "p_a", 0).state
+    s = game_room.start(s, "p_a", 0, OS_SEEDS).state
     rng, now, out = random.Random(seed), 0, [s]
     while len(out) < n:
         now += 2000

@@ -10,6 +10,7 @@ from collections.abc import Callable, Container
 from typing import Any
 
 from loadtest.rooms import pick_action
+from server.flow import entropy
 from server.room import game_room, rooms
 
 __all__ = ["ROOM", "StuckTableError", "next_change", "next_step", "started_room"]
@@ -31,7 +32,7 @@ def started_room(
     hands: int,
     turn_seconds: int,
     claim_seconds: int = 0,
-    wall_seed: game_room.WallSeed = game_room.secret_wall_seed,
+    wall_seed: game_room.WallSeed = entropy.secret_wall_seed,
 ) -> tuple[list[rooms.Change], rooms.Change]:
     """Room :data:`ROOM` opened by ``p0``, joined by ``p1``..``p3``, each player sitting at
     the seat of its number and ready, and the game of ``hands`` hands started (no pause
@@ -57,7 +58,7 @@ def started_room(
             s = ch.state
         s = rooms.sit(s, f"p{i}", i).state
         s = rooms.ready(s, f"p{i}", True).state
-    return joins, game_room.start(s, "p0", now, wall_seed=wall_seed)
+    return joins, game_room.start(s, "p0", now, game_room.Seeds(wall_seed, entropy.new_game_id))
 
 
 def _first_move(
@@ -88,7 +89,7 @@ def next_change(
     now: int,
     play: Callable[[JSON, str, JSON, int], rooms.Change] = game_room.play,
     tick: Callable[[JSON, int], rooms.Change | None] | None = None,
-    wall_seed: game_room.WallSeed = game_room.secret_wall_seed,
+    wall_seed: game_room.WallSeed = entropy.secret_wall_seed,
 ) -> tuple[rooms.Change, bool]:
     """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
     first seat by number with a legal action plays ``pick_action``'s choice through ``play``

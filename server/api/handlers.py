@@ -16,6 +16,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.actions import action_to_wire
 from protocol.codes import ErrorCode
+from server.flow import entropy
 from server.flow.commits import Commits
 from server.flow.fanout import Feeds
 from server.flow.runtime import Runtime
@@ -100,7 +101,7 @@ async def on_create_room(cx: Context, conn: Conn, msg: m.CreateRoom) -> None:
     options = rooms.validate_options(msg.ruleset, msg.options)
     room_id = "r_" + secrets.token_hex(8)
     for _ in range(20):
-        code = rooms.new_code()
+        code = rooms.new_code(entropy.SYSTEM)
         if await store.reserve_code(code, room_id):
             break
     else:
@@ -199,7 +200,7 @@ async def on_resume_game(cx: Context, conn: Conn, msg: m.ResumeGame) -> None:
 
 async def on_start_game(cx: Context, conn: Conn, msg: m.StartGame) -> None:
     pid = conn.player or ""
-    await _simple(cx, conn, msg.room, msg.id, commands.StartGame(pid))
+    await _simple(cx, conn, msg.room, msg.id, commands.StartGame(pid, entropy.OS_SEEDS))
 
 
 async def on_rematch(cx: Context, conn: Conn, msg: m.Rematch) -> None:

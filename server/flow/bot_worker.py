@@ -14,7 +14,7 @@ import contextlib
 import random
 from typing import Any
 
-from server.flow import bot_pool
+from server.flow import bot_pool, entropy
 from server.room import commands, game, game_room, memos
 from server.room.rooms import RoomError
 
@@ -53,7 +53,9 @@ def _tick(
     answers: game_room.Answers | None,
 ) -> tuple[Any, ...]:
     try:
-        tick = commands.Tick(random.Random(seed), bot_pool.chooser(budget_s))
+        tick = commands.Tick(
+            random.Random(seed), bot_pool.chooser(budget_s), wall_seed=entropy.secret_wall_seed
+        )
         out = commands.tick(state, tick, now, timing, answers)
     except RoomError as exc:
         return ("room_error", exc.code, exc.message, exc.detail)

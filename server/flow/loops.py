@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import redis.exceptions
 
 from protocol.codes import ErrorCode
-from server.flow import bot_pool, bot_worker
+from server.flow import bot_pool, bot_worker, entropy
 from server.flow.commits import Commits, Offload, Outcome
 from server.flow.fanout import Feeds
 from server.flow.runtime import REDIS_OR_OS, Runtime
@@ -233,7 +233,9 @@ class TimerTick:
     def _tick(
         self, state: JSON, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
     ) -> Outcome | None:
-        tick = commands.Tick(rng, bot_pool.chooser(self.budget), max_steps)
+        tick = commands.Tick(
+            rng, bot_pool.chooser(self.budget), max_steps, entropy.secret_wall_seed
+        )
         return commands.tick(state, tick, self.t, self.timing, answers)
 
     def due_kinds(self, state: JSON, answers: game_room.Answers) -> set[str]:

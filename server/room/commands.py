@@ -142,7 +142,11 @@ class ResumeGame:
 
 @dataclass(frozen=True, slots=True)
 class StartGame:
+    """The host starts the game, dealt and named from ``seeds`` (the server's: the OS's
+    randomness, ``server.flow.entropy.OS_SEEDS``)."""
+
     player: str
+    seeds: game_room.Seeds
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,11 +183,14 @@ class CloseIdle:
 class Tick:
     """What falls due by itself: timeouts, bots' moves, a grace's end, the next deal, a
     claim window's close. ``rng``: the randomness of the bots' choices (recorded by the
-    caller); ``choose``: how the bots decide within their time budget (None: here)."""
+    caller); ``choose``: how the bots decide within their time budget (None: here);
+    ``wall_seed``: where a deal's wall comes from (the server's: the OS's randomness; None:
+    drawn from ``rng``)."""
 
     rng: random.Random
     choose: game.Chooser | None = None
     max_steps: int = 32
+    wall_seed: game_room.WallSeed | None = None
 
 
 Command = (
@@ -228,7 +235,8 @@ def tick(
     and the bot worker process run."""
     change = game_room.tick(
         state, now, timing.grace_ms, timing.bot_delay_ms, command.rng,
-        max_steps=command.max_steps, bot_choose=command.choose, answers=answers,
+        max_steps=command.max_steps, bot_choose=command.choose,
+        wall_seed=command.wall_seed, answers=answers,
     )  # fmt: skip
     return _settled(state, change, now, timing, answers)
 
@@ -323,7 +331,7 @@ def _lobby(state: JSON, c: Command, now: int) -> Change | None:
         case ResumeGame():
             return host.resume_game(state, c.player, now)
         case StartGame():
-            return game_room.start(state, c.player, now)
+            return game_room.start(state, c.player, now, c.seeds)
         case Rematch():
             return game_room.rematch(state, c.player)
         case SetToggles():

@@ -6,7 +6,7 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 
 * ``new_game(ruleset, options)`` -> state JSON (before the first hand);
 * ``start_hand_action(state, seed)`` -> the system action that deals the next hand with a
-  wall seed made by the server (``secrets``), or None when no hand is waiting to be dealt;
+  wall seed the server drew (``server.flow.entropy``), or None when no hand is waiting to be dealt;
 * ``apply(state, action)`` -> (state, events), raising :class:`GameError` with the engine's
   stable code and changing nothing;
 * ``view(state, seat)`` / ``view_event(event, seat)`` -> what that seat (None: a spectator)

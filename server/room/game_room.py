@@ -12,8 +12,8 @@ ms) and randomness (wall seeds, bot choices) are arguments.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TypeVar
 
 from protocol.codes import ErrorCode
@@ -107,15 +107,21 @@ def _game_options(state: JSON) -> JSON:
 WallSeed = Callable[[], str]
 
 
-def secret_wall_seed() -> str:
-    """A wall seed for a real deal: 256 bits from the operating system's CSPRNG."""
-    return secrets.token_hex(32)
+@dataclass(frozen=True, slots=True)
+class Seeds:
+    """Where a game's randomness comes from, given by the shell (the room logic draws none
+    of its own): ``wall_seed()`` for each deal's wall (and once for the claim windows'
+    timing), ``game_id()`` for the game's id. The server's are the operating system's
+    (``server.flow.entropy.OS_SEEDS``); a test's replay a fixed deal."""
+
+    wall_seed: WallSeed
+    game_id: Callable[[], str]
 
 
-def new_game_id() -> str:
-    """A game's id (``lobby.game_id``, the archive's key, the ``/g/<id>`` link): 96 random
-    bits from the operating system's CSPRNG, URL-safe, so a link cannot be guessed."""
-    return secrets.token_urlsafe(12)
+def rng_wall_seed(rng: random.Random) -> WallSeed:
+    """Wall seeds drawn from ``rng`` when one is needed: a tick's deal when the caller gave
+    no seeds (a test's seeded game, the same every run)."""
+    return lambda: f"{rng.getrandbits(256):064x}"
 
 
 def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> None:
@@ -133,12 +139,11 @@ def start(
     state: JSON,
     player: str,
     now: int,
-    wall_seed: WallSeed = secret_wall_seed,
-    game_id: Callable[[], str] = new_game_id,
+    seeds: Seeds,
 ) -> Change:
     """The host starts the game: the first hand is dealt from a wall made from
-    ``wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal). The game
-    gets its id from ``game_id()`` (a rematch's game a new one)."""
+    ``seeds.wall_seed()`` (the OS's randomness; tests pass a fixed one to replay a deal). The
+    game gets its id from ``seeds.game_id()`` (a rematch's game a new one)."""
     require_member(state, player)
     require_host(state, player)
     require_lobby(state)
@@ -154,10 +159,10 @@ def start(
         raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
     s["status"] = "playing"
     s["game_no"] += 1
-    s["game_id"] = game_id()
+    s["game_id"] = seeds.game_id()
     change = Change(s, "start", player, lobby_changed=True)
-    _deal_if_needed(s, change, now, wall_seed)
-    s["window_seed"] = wall_seed()  # the recorded randomness of the claim windows' timing
+    _deal_if_needed(s, change, now, seeds.wall_seed)
+    s["window_seed"] = seeds.wall_seed()  # the recorded randomness of the claim windows' timing
     return change
 
 
@@ -454,16 +459,18 @@ def tick(
     rng: random.Random,
     max_steps: int = 32,
     bot_choose: game.Chooser | None = None,
-    wall_seed: WallSeed = secret_wall_seed,
+    wall_seed: WallSeed | None = None,
     answers: Answers | None = None,
 ) -> Change | None:
     """Apply everything due at ``now`` (timeouts, bot moves, grace expiry, next deal, the
-    close of a claim window with the ``answers`` held for it).
+    close of a claim window with the ``answers`` held for it). A deal's wall comes from
+    ``wall_seed()`` (the server's: the OS's randomness), or from ``rng`` when none is given.
 
     Bot moves are the real bot's (``game.bot_action``), decided by ``bot_choose`` (the
     shell's bot pool, with its time budget; None: here, without one)."""
     s = _copy_game_step(state)
     change = Change(s, "tick", None)
+    seed = wall_seed if wall_seed is not None else rng_wall_seed(rng)
     steps = 0
     while steps < max_steps:
         # (the first scan is of ``state`` itself, unchanged: its deadlines are known when it
@@ -477,7 +484,7 @@ def tick(
             break
         _at, kind, i = min(due)
         steps += 1
-        if _tick_step(s, change, now, kind, i, rng, bot_choose, wall_seed, answers):
+        if _tick_step(s, change, now, kind, i, rng, bot_choose, seed, answers):
             break
     if steps == 0:
         return None

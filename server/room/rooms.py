@@ -9,7 +9,6 @@ Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
 from __future__ import annotations
 
 import random
-import secrets
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -73,10 +72,9 @@ def clean_text(text: str) -> str:
     ).strip()
 
 
-def new_code(rng: random.Random | None = None) -> str:
-    if rng is not None:
-        return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
+def new_code(rng: random.Random) -> str:
+    """A room code drawn with ``rng`` (the server's: ``server.flow.entropy.SYSTEM``)."""
+    return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LEN))
 
 
 def normalize_code(code: str) -> str:

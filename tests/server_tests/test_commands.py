@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.flow.entropy import OS_SEEDS
 from server.room import commands as c
 from server.room import facts, game, game_room, host, rooms
 
@@ -71,7 +72,7 @@ def direct(state: rooms.JSON, cmd: c.Command) -> rooms.Change | None:
         case c.MakeHost():
             return host.make_host(state, cmd.player, cmd.target)
         case c.StartGame():
-            return game_room.start(state, cmd.player, NOW)
+            return game_room.start(state, cmd.player, NOW, cmd.seeds)
     raise AssertionError(cmd)
 
 
@@ -120,7 +121,7 @@ def test_a_game_is_played_through_step_alone() -> None:
         out = c.step(state, c.AddBot("p_a", s), NOW, TIMING)
         assert isinstance(out, c.Outcome)
         state = out.state
-    out = c.step(state, c.StartGame("p_a"), NOW, TIMING)
+    out = c.step(state, c.StartGame("p_a", OS_SEEDS), NOW, TIMING)
     assert isinstance(out, c.Outcome)
     state, now, rng = out.state, NOW, random.Random(7)
     for _ in range(2000):

@@ -20,7 +20,9 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
+from server.flow.entropy import new_game_id
 from server.room import game_room, rooms
+from server.room.game_room import Seeds
 from server.room.windows import window_delay
 
 CLAIM_S = 10
@@ -64,7 +66,7 @@ def _room(ruleset: str, house: JSON, seed: int) -> JSON:
     def wall_seed() -> str:
         return hashlib.sha256(f"{seed}:{next(walls)}".encode()).hexdigest()
 
-    return game_room.start(s, "p0", 1000, wall_seed).state
+    return game_room.start(s, "p0", 1000, Seeds(wall_seed, new_game_id)).state
 
 
 def _moves(ruleset: str, house: JSON, seed: int) -> Iterator[tuple[JSON, int, JSON, int]]:

@@ -4,7 +4,9 @@ lobby shows it; a room stored before game ids keeps loading and its game gets th
 
 from __future__ import annotations
 
+from server.flow.entropy import OS_SEEDS
 from server.room import game_room, rooms
+from server.room.game_room import Seeds
 
 JSON = dict
 
@@ -26,23 +28,23 @@ def test_a_lobby_before_the_first_game_has_no_game_id():
 
 def test_each_start_gives_a_new_id_and_the_lobby_shows_it():
     ids = iter(["g_first", "g_second"])
-    s = game_room.start(_seated(), "p0", 0, lambda: "0" * 64, lambda: next(ids)).state
+    s = game_room.start(_seated(), "p0", 0, Seeds(lambda: "0" * 64, lambda: next(ids))).state
     assert s["game_id"] == "g_first" == rooms.public_lobby(s)["game_id"]
     s = dict(s, status="finished")  # (as the last hand's end leaves it)
     s = game_room.rematch(s, "p0").state
     assert rooms.public_lobby(s)["game_id"] == "g_first"  # the last game's until the next starts
     s = rooms.ready(s, "p0", True).state
-    s = game_room.start(s, "p0", 0, lambda: "0" * 64, lambda: next(ids)).state
+    s = game_room.start(s, "p0", 0, Seeds(lambda: "0" * 64, lambda: next(ids))).state
     assert rooms.public_lobby(s)["game_id"] == "g_second" and s["game_no"] == 2
 
 
 def test_the_default_ids_are_random_and_url_safe():
-    a = game_room.start(_seated(), "p0", 0).state["game_id"]
-    b = game_room.start(_seated(), "p0", 0).state["game_id"]
+    a = game_room.start(_seated(), "p0", 0, OS_SEEDS).state["game_id"]
+    b = game_room.start(_seated(), "p0", 0, OS_SEEDS).state["game_id"]
     assert a != b and len(a) == 16 and all(c.isalnum() or c in "-_" for c in a)
 
 
 def test_a_game_stored_before_game_ids_gets_a_stable_id():
-    s = game_room.start(_seated(), "p0", 0).state
+    s = game_room.start(_seated(), "p0", 0, OS_SEEDS).state
     del s["game_id"]  # as a server of before game ids stored it
     assert rooms.game_id_of(s) == "r_1-1" == rooms.public_lobby(s)["game_id"]

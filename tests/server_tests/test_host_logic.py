@@ -12,7 +12,9 @@ import random
 import pytest
 
 from protocol.codes import ErrorCode
+from server.flow.entropy import new_game_id
 from server.room import facts, game, game_room, host, rooms
+from server.room.game_room import Seeds
 from server.room.rooms import RoomError
 
 GRACE_MS = 60_000
@@ -59,7 +61,10 @@ def _game(humans: int = 4) -> JSON:
             s = rooms.add_bot(s, "p0", i).state
     n = iter(range(1, 100))
     return game_room.start(
-        s, "p0", 1000, lambda: hashlib.sha256(f"7:{next(n)}".encode()).hexdigest()
+        s,
+        "p0",
+        1000,
+        Seeds(lambda: hashlib.sha256(f"7:{next(n)}".encode()).hexdigest(), new_game_id),
     ).state
 
 

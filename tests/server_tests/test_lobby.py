@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.codes import ErrorCode
+from server.flow.entropy import OS_SEEDS
 from server.room import game, game_room, rooms
 from server_tests.helpers import check_view_message
 from server_tests.wsclient import Client
@@ -185,7 +186,7 @@ def test_room_options_become_the_game_config():
     for seat in (1, 2, 3):
         state = rooms.add_bot(state, "p_a", seat).state
     state = rooms.ready(state, "p_a", True).state
-    cfg = game_room.start(state, "p_a", 0).state["game"]["config"]
+    cfg = game_room.start(state, "p_a", 0, OS_SEEDS).state["game"]["config"]
     assert cfg["settlement"] == {"base": 2, "per_fan": 3}
     assert cfg["house_rules"] == {"max_winners": 1}
 

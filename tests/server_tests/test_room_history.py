@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from server.flow.entropy import OS_SEEDS
 from server.room import game_room, rooms
 
 JSON = dict
@@ -39,7 +40,7 @@ def test_a_room_keeps_the_last_games_summary_only():
     for n in range(3):
         if n:
             s = game_room.rematch(s, "host").state
-        s = game_room.start(s, "host", now).state
+        s = game_room.start(s, "host", now, OS_SEEDS).state
         ids.append(s["game_id"])
         s, now = _play_to_the_end(s, now)
         assert [h["game_id"] for h in s["history"]] == [ids[-1]]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 
+from server.flow.entropy import OS_SEEDS
 from server.room import game, game_room, rooms
 
 RS = game.rulesets()[0]
@@ -29,7 +30,7 @@ def test_game_operations_never_mutate_earlier_states():
     step(rooms.ready(state, "p_a", True))
     for seat in (1, 2, 3):
         step(rooms.add_bot(state, "p_a", seat))
-    step(game_room.start(state, "p_a", 0))
+    step(game_room.start(state, "p_a", 0, OS_SEEDS))
     rng = random.Random(7)
     now = 0
     for _ in range(2000):
@@ -58,7 +59,7 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     for seat in (1, 2, 3):
         s = rooms.add_bot(s, "p_a", seat).state
     s = rooms.join(s, "p_b", "B").state  # a spectator
-    s = game_room.start(s, "p_a", 0).state
+    s = game_room.start(s, "p_a", 0, OS_SEEDS).state
     gone = rooms.set_away(s, "p_b", True, 500)  # who disconnects
     assert gone is not None
     s = gone.state

@@ -62,3 +62,45 @@ def test_the_checks_see_a_long_function_and_a_big_class() -> None:
     assert big_classes(module(2, 26)) == ["m.py:4 C (26 methods)"]
     assert long_functions(module(60, 1)) == ["m.py:1 outer (63 lines)"]
     assert big_classes(module(2, 25)) == []
+
+
+def global_randomness(trees: list[tuple[str, ast.Module]]) -> list[str]:
+    """Uses of the ``random`` module other than ``random.Random`` (a generator the caller
+    gives, or seeds from an input): its module-level functions draw from a hidden global
+    generator."""
+    found = []
+    for path, tree in trees:
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+                and node.attr != "Random"
+            ):
+                found.append(f"{path}:{node.lineno} random.{node.attr}")
+            if isinstance(node, ast.ImportFrom) and node.module == "random":
+                found += [
+                    f"{path}:{node.lineno} random.{a.name}"
+                    for a in node.names
+                    if a.name != "Random"
+                ]
+    return found
+
+
+def test_the_room_draws_no_randomness_of_its_own() -> None:
+    """The room logic (``server/room/``) is given its randomness (docs/server.md, "Layers"):
+    ``.importlinter`` keeps ``secrets`` out of it, and this its use of ``random`` to the
+    type of a generator it is given or one it seeds from its inputs."""
+    room = [(path, tree) for path, tree in _trees() if path.startswith("server/room/")]
+    assert len(room) > 10
+    assert global_randomness(room) == []
+
+
+def test_global_randomness_is_found() -> None:
+    src = (
+        "import random\nfrom random import shuffle\nx = random.choice([1])\ny = random.Random(1)\n"
+    )
+    assert global_randomness([("m.py", ast.parse(src))]) == [
+        "m.py:2 random.shuffle",
+        "m.py:3 random.choice",
+    ]

@@ -15,7 +15,9 @@ import redis.asyncio as aioredis
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.flow.entropy import new_game_id
 from server.room import game, game_room, patches, rooms
+from server.room.game_room import Seeds
 from server.storage.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
 
 from .conftest import running_server
@@ -59,7 +61,7 @@ def played_states(n: int, seed: int = 1) -> list[dict[str, Any]]:
     ).state
     for seat in range(4):
         s = rooms.add_bot(s, "p_a", seat).state
-    s = game_room.start(s, "p_a", 0, wall_seed=lambda: "ab" * 32).state
+    s = game_room.start(s, "p_a", 0, Seeds(lambda: "ab" * 32, new_game_id)).state
     rng, now, out = random.Random(seed), 0, [s]
     while len(out) < n and s["status"] == "playing":
         now += 2000

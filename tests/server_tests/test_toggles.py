@@ -12,7 +12,9 @@ import pytest
 
 import table
 from protocol.codes import ErrorCode
+from server.flow.entropy import new_game_id
 from server.room import game, game_room, rooms
+from server.room.game_room import Seeds
 from server_tests.helpers import setup_table
 
 GRACE_MS = 60_000
@@ -41,7 +43,10 @@ def _room(ruleset: str, seed: int) -> JSON:
         s = rooms.ready(s, p, True).state
     n = iter(range(1, 100))
     return game_room.start(
-        s, "p0", 1000, lambda: hashlib.sha256(f"{seed}:{next(n)}".encode()).hexdigest()
+        s,
+        "p0",
+        1000,
+        Seeds(lambda: hashlib.sha256(f"{seed}:{next(n)}".encode()).hexdigest(), new_game_id),
     ).state
 
 

@@ -16,7 +16,9 @@ import hashlib
 import random
 
 import table
+from server.flow.entropy import new_game_id
 from server.room import facts, frames, game_room, rooms
+from server.room.game_room import Seeds
 from server.room.windows import window_delay
 
 GRACE_MS = 60_000
@@ -55,7 +57,7 @@ def _room(seed: int, watched_is_bot: bool) -> JSON:
     def wall_seed() -> str:
         return hashlib.sha256(f"{seed}:{next(n)}".encode()).hexdigest()
 
-    return game_room.start(s, "p0", 1000, wall_seed).state
+    return game_room.start(s, "p0", 1000, Seeds(wall_seed, new_game_id)).state
 
 
 def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, int, str]]]]:
