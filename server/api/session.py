@@ -69,7 +69,7 @@ class Session:
                     return
             else:
                 frame = await conn.recv()
-            self.rt.metrics.inc("messages_in")
+            self.rt.metrics.counters["messages_in"] += 1
             if not await self.handle_frame(conn, frame):
                 return
 

@@ -401,7 +401,7 @@ class Commits:
             },
         )
         self.metrics.commits[change.kind] += 1
-        self.metrics.inc("actions", len(change.actions))
+        self.metrics.counters["actions"] += len(change.actions)
         snapped = res.version if res.snapshot else snap_version
         if still_held is None:
             self.answers_seen[room] = (res.version, 0, {})  # (closed: deleted)

@@ -254,7 +254,7 @@ class Conn:
                     await ws.send(data)
                 except ConnectionClosed:
                     return
-                self.metrics.inc("messages_out")
+                self.metrics.counters["messages_out"] += 1
                 continue
             # Several frames are queued (typically the ack of the client's own action and
             # the events frame of its commit): send them together, in one socket write.
@@ -275,7 +275,7 @@ class Conn:
                         ws.protocol.writes = [b"".join(writes)]
             except ConnectionClosed:
                 return
-            self.metrics.inc("messages_out", len(batch))
+            self.metrics.counters["messages_out"] += len(batch)
             if last:
                 return
 

@@ -10,6 +10,8 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 import redis.exceptions
+from hypothesis import given
+from hypothesis import strategies as st
 
 from server.storage.resp import PipelinedConnection, encode_command, psubscribe, supported
 from server.storage.store import Store, k_state
@@ -37,6 +39,29 @@ def test_encode_command() -> None:
         encode_command(("SET", "k", 1.5))
     with pytest.raises(redis.exceptions.DataError):
         encode_command(("SET", "k", True))
+
+
+def _resp(args: tuple[bytes | str | int, ...]) -> bytes:
+    """RESP as the protocol's description gives it: an array of bulk strings."""
+    parts = [b"*%d\r\n" % len(args)]
+    for a in args:
+        b = a if isinstance(a, bytes) else str(a).encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(b), b))
+    return b"".join(parts)
+
+
+@given(
+    st.lists(st.one_of(st.binary(), st.text(), st.integers(-(2**63), 2**63 - 1)), min_size=1).map(
+        tuple
+    )
+)
+def test_encode_command_is_resp(args: tuple[bytes | str | int, ...]) -> None:
+    """hiredis's encoding, checked against RESP written out from its description."""
+    assert encode_command(args) == _resp(args)
+    with pytest.raises(redis.exceptions.DataError):
+        encode_command((*args, None))  # type: ignore[arg-type]
+    with pytest.raises(redis.exceptions.DataError):
+        encode_command((*args, False))
 
 
 async def test_replies_errors_and_order(redis_url: str) -> None:
