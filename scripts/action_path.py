@@ -17,7 +17,8 @@ module, whose frames it also sees) whose code lies in the server's shell and the
 calling each other are not what the path is about (``--with-core`` counts them too). The
 room logic, ``server/room/`` (pure too: ``.importlinter``), is one step of the path, counted
 as one file, ``server/room/``, however many of its modules it goes through (``--room-files``
-counts them one by one, as the path of before the package was, at ``354bfb2``). A
+counts them one by one, as the path of before the package was, at ``354bfb2``; ``--layers``
+counts each layer, a folder of ``server/`` or ``protocol/``, as one step). A
 coroutine taking up again where it awaited (the commit's caller when Redis has answered) is
 the same visit going on, not a call into its file: it is not a step of the path
 (``--resumes`` counts it as one, as the figures of before ``c00e750`` did). The
@@ -94,14 +95,28 @@ def resumed(frame: FrameType) -> bool:
     return bool(code.co_flags & SUSPENDS) and frame.f_lasti > first_resume(code)
 
 
+def layer_of(rel: str) -> str:
+    """The layer of a file of ours: its folder of ``server/`` (``server/flow/``), the wiring
+    at ``server/``'s top (``server/``), or its package (``protocol/``)."""
+    parts = rel.split(os.sep)
+    if parts[0] == "server" and len(parts) > 2:
+        return f"server/{parts[1]}/"
+    return f"{parts[0]}/"
+
+
 class Path_:
     """The sequence of our files that calls went through."""
 
     def __init__(
-        self, packages: tuple[str, ...], room_files: bool = False, resumes: bool = False
+        self,
+        packages: tuple[str, ...],
+        room_files: bool = False,
+        resumes: bool = False,
+        layers: bool = False,
     ) -> None:
         self.steps: list[str] = []
         self.room_files = room_files
+        self.layers = layers
         self.resumes = resumes
         self.packages = packages
         self.prefixes = tuple(str(ROOT / p) + os.sep for p in packages)
@@ -122,7 +137,9 @@ class Path_:
         if not name.startswith(self.prefixes):
             return
         rel = os.path.relpath(name, ROOT)
-        if not self.room_files and rel.startswith(ROOM):
+        if self.layers:
+            rel = layer_of(rel)
+        elif not self.room_files and rel.startswith(ROOM):
             rel = ROOM  # the room's step: one file of the path
         if not self.steps or self.steps[-1] != rel:
             self.steps.append(rel)
@@ -182,7 +199,12 @@ async def wait_for(cond: Callable[[], bool], what: str, timeout: float = 20.0) -
 
 
 async def measure(
-    url: str, ruleset: str, packages: tuple[str, ...], room_files: bool, resumes: bool
+    url: str,
+    ruleset: str,
+    packages: tuple[str, ...],
+    room_files: bool,
+    resumes: bool,
+    layers: bool = False,
 ) -> Path_:
     conns, room, latest = await seat_four(url, ruleset)
 
@@ -201,7 +223,7 @@ async def measure(
     discard = next(a for a in msg["legal"] if a.get("type") == "discard")
     body = {k: v for k, v in discard.items() if k != "seat"}
     await asyncio.sleep(0.2)  # the server's own work after the deal has settled
-    path = Path_(packages, room_files, resumes)
+    path = Path_(packages, room_files, resumes, layers)
     sys.setprofile(path.profile)
     try:
         await conns[seat].send(
@@ -232,7 +254,7 @@ async def run(args: argparse.Namespace, redis_url: str) -> list[Path_]:
         url = f"ws://127.0.0.1:{ports[0]}"
         packages = SHELL + CORE if args.with_core else SHELL
         return [
-            await measure(url, args.ruleset, packages, args.room_files, args.resumes)
+            await measure(url, args.ruleset, packages, args.room_files, args.resumes, args.layers)
             for _ in range(args.runs)
         ]
     finally:
@@ -251,6 +273,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--resumes", action="store_true", help="count a coroutine taken up again as a call"
+    )
+    ap.add_argument(
+        "--layers",
+        action="store_true",
+        help="count each layer (server/'s folders, protocol/) as one step, not each file",
     )
     args = ap.parse_args(argv)
     redis = shutil.which("redis-server") or "/usr/bin/redis-server"
