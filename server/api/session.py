@@ -127,6 +127,9 @@ class Session:
             self.error(conn, ErrorCode.SHUTTING_DOWN, "server shutting down; reconnect", rid)
             return True
         started = time.perf_counter()
+        # what this request sends this connection (its commit's events frame, its ack or
+        # error) leaves in one socket write (``Conn.cork``)
+        conn.cork()
         try:
             if isinstance(msg, m.Hello):
                 return await self.presence.hello(conn, msg)
@@ -148,6 +151,7 @@ class Session:
             log.exception("internal error", extra={"type": msg.type})
             self.error(conn, ErrorCode.INTERNAL, "internal error", rid)
         finally:
+            conn.uncork()
             if isinstance(msg, m.Action):
                 self.rt.metrics.action_latency.observe(time.perf_counter() - started)
         return True

@@ -75,6 +75,7 @@ class Conn:
         "busy",
         "cid",
         "closed",
+        "corked",
         "greeting",
         "last",
         "metrics",
@@ -120,6 +121,8 @@ class Conn:
         self.burst = cfg.rate_burst
         self.last = time.monotonic()
         self.closed = False
+        #: frames held while one of this connection's requests is handled (:meth:`cork`)
+        self.corked: list[bytes] | None = None
         # started with the first frame that has to wait (see send_frame): most connections
         # never need one, and a task per connection costs memory at thousands of connections
         self.writer_task: asyncio.Task[None] | None = None
@@ -153,7 +156,8 @@ class Conn:
 
     async def close(self, code: int, reason: str) -> None:
         """Close the connection with ``code`` (the closing handshake, bounded by websockets'
-        close timeout)."""
+        close timeout), after the frames held by :meth:`cork`."""
+        self.uncork()
         await self.ws.close(code, reason)
 
     def queued(self) -> bool:
@@ -175,11 +179,39 @@ class Conn:
 
     def send_frame(self, data: bytes) -> None:
         """Send an encoded frame (the same bytes may go to several connections): written at
-        once when nothing is waiting to be written before it, else queued for the writer."""
+        once when nothing is waiting to be written before it, else queued for the writer;
+        held while the connection is corked."""
         if self.closed:
+            return
+        if self.corked is not None:
+            self.corked.append(data)
             return
         if not self.busy and not self.queued() and self._write_now(data):
             return
+        self._queue(data)
+
+    def cork(self) -> None:
+        """Hold this connection's frames until :meth:`uncork`: while one of its requests is
+        handled, so that what the request sends it (its commit's events frame, then its ack
+        or error) leaves in one socket write, not one each."""
+        if self.corked is None:
+            self.corked = []
+
+    def uncork(self) -> None:
+        """Send the frames held since :meth:`cork`, in order: together in one socket write
+        when they can be written at once, else queued for the writer one by one."""
+        frames, self.corked = self.corked, None
+        if not frames or self.closed:
+            return
+        if len(frames) == 1:
+            self.send_frame(frames[0])
+        elif self.busy or self.queued() or not self._write_now(*frames):
+            for data in frames:
+                if self.closed:
+                    break  # dropped as too slow: the client resumes from its last seq
+                self._queue(data)
+
+    def _queue(self, data: bytes) -> None:
         try:
             self.out.put_nowait(data)
             if self.writer_task is None:
@@ -202,9 +234,9 @@ class Conn:
             if transport is not None and not transport.is_closing():
                 transport.abort()
 
-    def _write_now(self, data: bytes) -> bool:
-        """Hand a frame straight to the socket when nothing is queued before it and the
-        socket's buffer is not backed up (the common case): no task switch, queue and async
+    def _write_now(self, *frames: bytes) -> bool:
+        """Hand frames straight to the socket, in one write, when nothing is queued before
+        them and the socket's buffer is not backed up (the common case): no task switch, queue and async
         context per frame. False: the writer task must send it (it waits for the buffer to
         drain: flow control).
 
@@ -228,10 +260,13 @@ class Conn:
             # send path in the writer task applies
             return False
         try:
-            transport.write(binary_frame(data))
+            if len(frames) == 1:
+                transport.write(binary_frame(frames[0]))
+            else:
+                transport.write(b"".join([binary_frame(data) for data in frames]))
         except Exception:
             return False  # closing: the writer deals with it
-        self.metrics.counters["messages_out"] += 1
+        self.metrics.counters["messages_out"] += len(frames)
         return True
 
     async def writer(self) -> None:
@@ -323,7 +358,9 @@ def slim_connection(ws: ServerConnection) -> None:
 async def flush_all(conns: list[Conn], timeout: float) -> None:
     """Wait (at most ``timeout`` seconds in all) until everything queued for each of
     ``conns`` was written: one waiter for all of them (not a polling coroutine per
-    connection: a shutdown flushes thousands)."""
+    connection: a shutdown flushes thousands). Frames held by ``Conn.cork`` are sent first."""
+    for c in conns:
+        c.uncork()
     end = time.monotonic() + timeout
     while any(c.queued() for c in conns) and time.monotonic() < end:
         await asyncio.sleep(0.01)

@@ -89,3 +89,43 @@ async def test_the_internals_transport_uses_are_there_and_work() -> None:
         "slim_queue": _SmallQueue,
         "direct": True,
     }
+
+
+async def test_a_corked_connection_sends_its_frames_in_order_in_one_write() -> None:
+    """What one request sends its connection (``Conn.cork`` .. ``uncork``: its commit's
+    events frame, its ack) reaches the socket in one write, in order; a frame sent uncorked
+    is one write of its own."""
+    writes: list[int] = []
+    found: list[int] = []
+    done = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        transport = ws.transport
+        real = transport.write
+
+        def write(data: bytes | bytearray | memoryview) -> None:  # counts, then writes
+            writes.append(len(data))
+            real(data)
+
+        transport.write = write  # type: ignore[method-assign]
+        conn = Conn(ws, Config())
+        conn.cork()
+        for i in range(3):
+            conn.send_frame(encode({"i": i}))
+        assert writes == [], "held while corked"
+        conn.uncork()
+        conn.send_frame(encode({"i": 3}))
+        conn.cork()
+        conn.uncork()  # nothing held: nothing written
+        found.extend(writes)  # (the close frame is written when the handler returns)
+        await ws.recv()
+        done.set()
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+            got = [msgpack.unpackb(await client.recv())["i"] for _ in range(4)]
+            await client.send(b"done")
+            await asyncio.wait_for(done.wait(), 5)
+    assert got == [0, 1, 2, 3]
+    assert found == [3 * 6, 6], "three 6-byte frames in one write, then one"
