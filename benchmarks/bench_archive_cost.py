@@ -49,25 +49,34 @@ def pinned(cpu: int) -> list[str]:
     return ["taskset", "-c", str(cpu)] if shutil.which("taskset") else []
 
 
-def run_once(archive: bool, rooms: int, duration: int) -> dict[str, float]:
-    """One server, one load test: {"server": µs, "redis": µs, "actions_per_s": n}."""
-    data = Path(tempfile.mkdtemp(prefix="archive-cost-"))
+def start_server(
+    root: Path, data: Path, extra: tuple[str, ...] = ()
+) -> tuple[subprocess.Popen[bytes], int]:
+    """``python -m server`` from the checkout ``root`` with its embedded Redis in ``data``,
+    pinned to CPU 0 (BENCHMARKS.md's "peak" row), once it listens and its Redis runs: (the
+    process, its port). ``extra``: more flags."""
     port = free_port()
     args = [
         *pinned(0), sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
         "--data-dir", str(data), "--rate-per-second", "1000", "--rate-burst", "2000",
-        "--log-level", "warning", *([] if archive else ["--archive-url", "off"]),
+        "--log-level", "warning", *extra,
     ]  # fmt: skip
     out = data / "out"
     with out.open("w") as f:
-        server = subprocess.Popen(args, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(args, cwd=root, stdout=f, stderr=subprocess.STDOUT)
+    for _ in range(300):
+        if "listening" in out.read_text() and (data / "redis.pid").exists():
+            return server, port
+        time.sleep(0.1)
+    server.kill()
+    raise SystemExit(f"the server did not start: {out.read_text()[-2000:]}")
+
+
+def run_once(archive: bool, rooms: int, duration: int) -> dict[str, float]:
+    """One server, one load test: {"server": µs, "redis": µs, "actions_per_s": n}."""
+    data = Path(tempfile.mkdtemp(prefix="archive-cost-"))
+    server, port = start_server(ROOT, data, () if archive else ("--archive-url", "off"))
     try:
-        for _ in range(300):
-            if "listening" in out.read_text() and (data / "redis.pid").exists():
-                break
-            time.sleep(0.1)
-        else:
-            raise SystemExit(f"the server did not start: {out.read_text()[-2000:]}")
         # both modes idle a moment: the archive's opening (its migrations, at start) is
         # done before the load test's window, which is the steady state's cost
         time.sleep(SETTLE)

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_archive_cost import free_port, pinned  # noqa: E402
+from bench_archive_cost import pinned, start_server  # noqa: E402
 
 #: the innermost frame of aiosqlite's thread while it waits for work: idle, not counted
 IDLE = "_connection_worker_thread (aiosqlite/core.py:59)"
@@ -37,19 +37,8 @@ OURS = ("server/archive/", "aiosqlite", "sqlite3")
 def sample(root: Path, py_spy: str, seconds: int) -> Path:
     """Run the server from ``root`` under the load test; py-spy's raw samples (a file)."""
     data = Path(tempfile.mkdtemp(prefix="archive-profile-"))
-    port = free_port()
-    args = [
-        *pinned(0), sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-        "--data-dir", str(data), "--rate-per-second", "1000", "--rate-burst", "2000",
-        "--log-level", "warning",
-    ]  # fmt: skip
-    with (data / "out").open("w") as f:
-        server = subprocess.Popen(args, cwd=root, stdout=f, stderr=subprocess.STDOUT)
+    server, port = start_server(root, data)
     try:
-        for _ in range(300):
-            if "listening" in (data / "out").read_text() and (data / "redis.pid").exists():
-                break
-            time.sleep(0.1)
         load = subprocess.Popen(
             [
                 *pinned(1), str(BIN / "mahjong-loadtest"), "--url", f"ws://127.0.0.1:{port}",

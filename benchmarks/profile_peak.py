@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_archive_cost import free_port, pinned  # noqa: E402
+from bench_archive_cost import pinned, start_server  # noqa: E402
 
 #: a frame's file -> its layer, by the first part of the path that matches
 LAYERS = (
@@ -74,21 +74,8 @@ def sample(py_spy: str, seconds: int, rooms: int) -> tuple[Path, float]:
     """Run the server under the load test; (py-spy's raw samples, the server's CPU µs per
     client action over the whole test)."""
     data = Path(tempfile.mkdtemp(prefix="profile-peak-"))
-    port = free_port()
-    args = [
-        *pinned(0), sys.executable, "-m", "server", "--host", "127.0.0.1", "--port", str(port),
-        "--data-dir", str(data), "--rate-per-second", "1000", "--rate-burst", "2000",
-        "--log-level", "warning",
-    ]  # fmt: skip
-    with (data / "out").open("w") as f:
-        server = subprocess.Popen(args, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT)
+    server, port = start_server(ROOT, data)
     try:
-        for _ in range(300):
-            if "listening" in (data / "out").read_text() and (data / "redis.pid").exists():
-                break
-            time.sleep(0.1)
-        else:
-            raise SystemExit("the server did not start")
         report = data / "report.json"
         load = subprocess.Popen(
             [
