@@ -19,7 +19,7 @@ from server.process.logs import setup_logging
 from server.process.metrics import GC
 from server.process.procs import announce_listening
 from server.storage.embedded import EmbeddedRedis, EmbeddedRedisError
-from server.storage.store import Store
+from server.storage.store import open_store
 
 log = logging.getLogger("mahjong.server")
 
@@ -116,18 +116,14 @@ def _serve(
     gc.set_threshold(cfg.gc_gen0 or GC_GEN0, 20, 20)
     GC.install()  # pause times per generation, in /metrics
 
-    store: Store
+    store = open_store(
+        url, cfg.redis_cluster, cfg.redis_pool_size, cfg.redis_wait_replicas, cfg.redis_wait_ms
+    )
     notifier: NotifierFactory | None = None
-    if cfg.redis_cluster or url.startswith(("redis+cluster://", "rediss+cluster://")):
+    if store.IS_CLUSTER:
         from server.flow.cluster_notifier import ClusterNotifier
-        from server.storage.cluster import ClusterStore
 
-        store = ClusterStore.from_url(
-            url, cfg.redis_pool_size, cfg.redis_wait_replicas, cfg.redis_wait_ms
-        )
         notifier = ClusterNotifier
-    else:
-        store = Store.from_url(url, cfg.redis_pool_size)
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(

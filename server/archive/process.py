@@ -72,15 +72,9 @@ def main(plan: Plan, parent: int) -> None:
 
 async def _run(plan: Plan) -> None:
     from server.archive.archiver import Archiver
-    from server.storage.store import Store
+    from server.storage.store import open_store
 
-    store: Store
-    if plan.cluster:
-        from server.storage.cluster import ClusterStore
-
-        store = ClusterStore.from_url(plan.redis_url)
-    else:
-        store = Store.from_url(plan.redis_url)
+    store = open_store(plan.redis_url, plan.cluster)
     archiver = Archiver(
         store, plan.archive_url, plan.closed_room_ttl, passes=True, period=POLL, gather=0.0
     )

@@ -155,8 +155,7 @@ class Commits:
         def fn(state: JSON, answers: Answers) -> Outcome | Held | None:
             return commands.step(state, command, self.clock.now_ms(), self.timing, answers)
 
-        async with self._lock(room):
-            return await self._mutate(room, fn, player, client_seq, False)
+        return await self.mutate_window(room, fn, player, client_seq)
 
     async def mutate_window(
         self,

@@ -372,3 +372,20 @@ class Store(PlayerStore, RoomRegistry):
                 }
                 if again:
                     await self._cmd("ZADD", TIMERS, *(x for r, d in again.items() for x in (d, r)))
+
+
+def open_store(
+    url: str,
+    cluster: bool = False,
+    pool_size: int = 32,
+    wait_replicas: int = 1,
+    wait_ms: int = 1000,
+) -> Store:
+    """The store on Redis ``url``: a Redis Cluster's (``server.storage.cluster``) when
+    ``cluster`` or the URL says so (``redis+cluster://``, ``rediss+cluster://``), else a
+    single Redis's. ``wait_replicas`` / ``wait_ms``: a Cluster commit's ``WAIT``."""
+    if cluster or url.startswith(("redis+cluster://", "rediss+cluster://")):
+        from server.storage.cluster import ClusterStore  # (redis-py's cluster client: only here)
+
+        return ClusterStore.from_url(url, pool_size, wait_replicas, wait_ms)
+    return Store.from_url(url, pool_size)
