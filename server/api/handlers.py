@@ -46,16 +46,17 @@ def _ack(
     re: int | None,
     client_seq: int | None = None,
 ) -> None:
-    conn.send(
-        m.Ack(
-            room=room,
-            seq=res.version if res is not None else version,
-            client_seq=client_seq,
-            duplicate=res is not None and res.status == "dup",
-            held=res is not None and res.status == "held",
-            re=re,
-        )
+    held = res is not None and res.status == "held"
+    ack = m.Ack(
+        room=room,
+        seq=res.version if res is not None else version,
+        client_seq=client_seq,
+        duplicate=res is not None and res.status == "dup",
+        held=held,
+        re=re,
     )
+    # a held answer's ack goes before the window's close if that came during the request
+    (conn.send_ahead if held else conn.send)(ack)
 
 
 def _in_room(conn: Conn, room: str) -> None:

@@ -190,6 +190,17 @@ class Conn:
             return
         self._queue(data)
 
+    def send_ahead(self, msg: m.ServerMessage) -> None:
+        """Send a reply ahead of the frames held while its request was handled: the ack of
+        an answer the server holds must not be overtaken by the window's close, which the
+        fan-out may bring this connection while the answer is being stored."""
+        if self.closed:
+            return
+        if self.corked:
+            self.corked.insert(0, encode(msg.to_wire()))
+            return
+        self.send(msg)
+
     def cork(self) -> None:
         """Hold this connection's frames until :meth:`uncork`: while one of its requests is
         handled, so that what the request sends it (its commit's events frame, then its ack

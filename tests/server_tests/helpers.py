@@ -170,7 +170,10 @@ class Player:
                 # no commit of its own: the window's close applies it (check_held)
                 assert self.last_action is not None
                 self.held.append((msg["seq"], self.c.seat, self.last_action))
-                self.legal = []
+                if self.legal_at <= msg["seq"]:
+                    # the prompt answered; a frame after the ack's seq (the window's close,
+                    # which may arrive before this ack) is the next question: kept
+                    self.legal = []
             else:
                 self.acked.append((msg["client_seq"], msg["seq"]))
             if msg.get("re") == self.inflight:

@@ -19,6 +19,7 @@ from packaging.specifiers import SpecifierSet
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
+from protocol import messages as m
 from protocol.codec import encode
 from server.net.transport import Conn, _SmallQueue, slim_connection
 from server.process.config import Config
@@ -129,3 +130,32 @@ async def test_a_corked_connection_sends_its_frames_in_order_in_one_write() -> N
             await asyncio.wait_for(done.wait(), 5)
     assert got == [0, 1, 2, 3]
     assert found == [3 * 6, 6], "three 6-byte frames in one write, then one"
+
+
+async def test_a_held_answers_ack_goes_ahead_of_the_frames_held_during_its_request() -> None:
+    """The window's close can reach the connection (fan-out) while the answer to it is being
+    stored: the answer's held ack still arrives first, so a client that clears its prompt on
+    that ack does not clear the close's new question (drill 3 once stalled on it)."""
+    done = asyncio.Event()
+
+    async def handler(ws: ServerConnection) -> None:
+        conn = Conn(ws, Config())
+        conn.cork()
+        conn.send_frame(encode({"type": "events", "seq": 23}))  # the close, fanned out
+        conn.send_ahead(m.Ack(room="r", seq=22, client_seq=1, held=True, re=5))
+        conn.uncork()
+        conn.send_ahead(m.Ack(room="r", seq=23, client_seq=2, re=6))  # uncorked: sent at once
+        await ws.recv()
+        done.set()
+
+    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+            got = [msgpack.unpackb(await client.recv()) for _ in range(3)]
+            await client.send(b"done")
+            await asyncio.wait_for(done.wait(), 5)
+    assert [(g["type"], g["seq"], bool(g.get("held"))) for g in got] == [
+        ("ack", 22, True),
+        ("events", 23, False),
+        ("ack", 23, False),
+    ]
