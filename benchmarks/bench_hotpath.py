@@ -48,9 +48,9 @@ from typing import Any
 from loadtest.selfplay import ROOM, next_change, next_step, started_room
 from protocol import messages as m
 from protocol.codec import encode
-from server.flow.commits import _boundary
 from server.process.config import Config
 from server.room import facts, frames, game, game_room, patches, rooms
+from server.room.commands import boundary
 from server.storage.store import pack
 
 RULESET = "zung-jung"
@@ -80,7 +80,7 @@ def run(
         if (
             payload == "patch"
             and since_snapshot + 1 < cfg.snapshot_every
-            and not _boundary(base, new)
+            and not boundary(base, new)
         ):
             since_snapshot += 1
             return pack(patches.diff(base, new))

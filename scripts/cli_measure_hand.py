@@ -26,7 +26,8 @@ from cli_tests.helpers import wait_for  # noqa: E402
 from cli_tests.test_e2e_sizes import play_one_hand  # noqa: E402
 from server_tests.conftest import RedisProc  # noqa: E402
 
-from clients.cli.app import MIN_SIZE, MahjongApp  # noqa: E402
+from clients.cli.app import MahjongApp  # noqa: E402
+from clients.cli.table_screen import MIN_SIZE  # noqa: E402
 from server.process.procs import server_command, start_listening, stop  # noqa: E402
 
 

@@ -25,7 +25,9 @@ from cli_tests.conftest import ServerProcs  # noqa: E402
 from cli_tests.helpers import SIZE, play_with_keys, wait_for  # noqa: E402
 from textual.widgets import Input, Select  # noqa: E402
 
-from clients.cli.app import MIN_SIZE, LobbyScreen, MahjongApp  # noqa: E402
+from clients.cli.app import MahjongApp  # noqa: E402
+from clients.cli.lobby_screen import LobbyScreen  # noqa: E402
+from clients.cli.table_screen import MIN_SIZE  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
 
