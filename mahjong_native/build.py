@@ -25,6 +25,7 @@ import shlex
 import shutil
 import sys
 import sysconfig
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +80,15 @@ def extensions(root: Path | None = None) -> list[Extension]:
     global _compiled_sources
     _compiled_sources = source_hashes(root)  # before mypyc reads them
     paths = [str(native.source_path(m, root).relative_to(root)) for m in native.MODULES]
+    # one C file per module (multi_file), compiled in parallel (OptionalBuildExt): the one
+    # 52 MB C file of a single-file group took the compiler 254 s on one core; the same
+    # instructions per action (BENCHMARKS.md "native-build")
     exts: list[Extension] = mypycify(
-        paths, opt_level="3", group_name=_GROUP, target_dir=str(root / "build" / "mypyc")
+        paths,
+        opt_level="3",
+        group_name=_GROUP,
+        target_dir=str(root / "build" / "mypyc"),
+        multi_file=True,
     )
     for ext in exts:
         ext.name = _PREFIX + ext.name
@@ -132,6 +140,35 @@ class OptionalBuildExt(build_ext):
             _warn(f"the compiled modules were not built ({type(e).__name__}: {e}); pure Python")
             return
         write_manifest(build_dir, root, sources)
+
+    def build_extension(self, ext: Extension) -> None:
+        """Compile the extension's C files in parallel, one compiler per core (build_ext
+        runs one compiler at a time within an extension: the group's library is one
+        extension of ~40 files)."""
+        compiler: Any = self.compiler
+        serial = compiler.compile
+        jobs = max(1, min(os.cpu_count() or 1, len(ext.sources)))
+
+        def parallel(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+            if jobs == 1 or len(sources) < 2:
+                return list(serial(sources, *args, **kwargs))
+            # the largest first, dealt round-robin: the compilers finish close together
+            by_size = sorted(sources, key=lambda f: -os.path.getsize(f))
+            chunks = [by_size[i::jobs] for i in range(jobs)]
+            with ThreadPoolExecutor(jobs) as pool:  # each compiler is a subprocess
+                done = list(pool.map(lambda c: list(serial(c, *args, **kwargs)), chunks))
+            objects = {
+                src: obj
+                for chunk, objs in zip(chunks, done, strict=True)
+                for src, obj in zip(chunk, objs, strict=True)
+            }
+            return [objects[src] for src in sources]  # in the order given, for the link
+
+        compiler.compile = parallel
+        try:
+            super().build_extension(ext)
+        finally:
+            compiler.compile = serial
 
     def get_outputs(self) -> list[str]:
         """The extension modules and the manifest (so that every install copies it)."""
