@@ -44,7 +44,7 @@ if [ ! -f "$stamp" ]; then
   _venv_say "installed"
 fi
 # The compiled hot paths (mypyc; mahjong_native/build.py), the default: built when missing,
-# rebuilt when a compiled module's source changed (~4 CPU-minutes, once per change). Turned
+# rebuilt when a compiled module's source changed (~1.5 minutes on two cores, once per change). Turned
 # off by MAHJONG_NO_COMPILE=1 (or MAHJONG_COMPILE=0); without a C compiler, or when the build
 # fails, the pure modules run (scripts/test fails instead: it expects what it can build).
 # How the caller waits for it:
