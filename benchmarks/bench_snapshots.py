@@ -29,13 +29,14 @@ from typing import Any
 
 from server.flow.entropy import OS_SEEDS
 from server.room import game, game_room, patches, rooms
+from server.room.options import validate_options
 from server.storage.embedded import EmbeddedRedis
 from server.storage.store import Store, k_state, k_tail, pack
 
 
 def played_states(n: int, seed: int) -> list[dict[str, Any]]:
     rs = game.rulesets()[0]
-    opts = rooms.validate_options(rs, {"bot_delay_ms": 1})
+    opts = validate_options(rs, {"bot_delay_ms": 1})
     s = rooms.new_room("r_1", "ABCDEF", "p_a", "A", rs, opts, 0).state
     for seat in range(4):
         s = rooms.add_bot(s, "p_a", seat).state

@@ -12,6 +12,7 @@ from typing import Any
 from loadtest.rooms import pick_action
 from server.flow import entropy
 from server.room import game_room, rooms
+from server.room.options import validate_options
 
 __all__ = ["ROOM", "StuckTableError", "next_change", "next_step", "started_room"]
 
@@ -39,7 +40,7 @@ def started_room(
     between hands; claim windows without a time limit unless ``claim_seconds``): (the three
     joins' changes, the start's change). ``wall_seed``: the deal's randomness (a fixed one
     replays the same deals)."""
-    opts = rooms.validate_options(
+    opts = validate_options(
         ruleset,
         {
             "length": "hands",

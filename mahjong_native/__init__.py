@@ -100,6 +100,7 @@ MODULES: tuple[str, ...] = (
     "server.room.windows",
     "server.room.patches",
     "server.room.held_answers",
+    "server.room.schedule",
     "server.room.facts",
     "server.room.frames",
     "server.room.game_room",

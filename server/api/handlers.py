@@ -22,6 +22,8 @@ from server.flow.fanout import Feeds
 from server.flow.runtime import Runtime
 from server.net.transport import Conn
 from server.room import commands, game, rooms
+from server.room.lobby import game_id_of, room_summary
+from server.room.options import validate_options
 from server.room.rooms import RoomError
 from server.storage.store import CommitResult
 
@@ -90,7 +92,7 @@ async def on_list_rooms(cx: Context, conn: Conn, msg: m.ListRooms) -> None:
     for room in wanted:
         loaded = await store.load(room)
         if loaded is not None and loaded[1]["status"] != "closed":
-            out.append(rooms.room_summary(loaded[1]))
+            out.append(room_summary(loaded[1]))
     conn.send(m.RoomList(rooms=out, re=msg.id))
 
 
@@ -99,7 +101,7 @@ async def on_create_room(cx: Context, conn: Conn, msg: m.CreateRoom) -> None:
     store, cfg = cx.rt.store, cx.rt.cfg
     if len(await store.player_rooms(conn.player)) >= cfg.max_rooms_per_player:
         raise RoomError(ErrorCode.TOO_MANY_ROOMS, "leave a room first")
-    options = rooms.validate_options(msg.ruleset, msg.options)
+    options = validate_options(msg.ruleset, msg.options)
     room_id = "r_" + secrets.token_hex(8)
     for _ in range(20):
         code = rooms.new_code(entropy.SYSTEM)
@@ -293,7 +295,7 @@ async def on_get_log(cx: Context, conn: Conn, msg: m.GetLog) -> None:
         "ruleset": state["ruleset"],
         "options": state["options"],
         "game_no": state["game_no"],
-        **({"game_id": gid} if (gid := rooms.game_id_of(state)) is not None else {}),
+        **({"game_id": gid} if (gid := game_id_of(state)) is not None else {}),
         "seats": [s["name"] if s else None for s in state["seats"]],
         "actions": actions,
         "summary": state["history"][-1] if state["history"] else None,

@@ -44,7 +44,8 @@ from server.archive.records import (
 )
 from server.archive.scan import Entry, scan
 from server.process.metrics import Metrics
-from server.room.rooms import JSON, game_id_of
+from server.room.lobby import game_id_of
+from server.room.rooms import JSON
 from server.storage.store import Store
 from server.storage.store_base import k_answers, k_log, k_seq, k_state, k_tail
 

@@ -23,7 +23,7 @@ from server.flow import bot_pool, bot_worker, entropy
 from server.flow.commits import Commits, Offload, Outcome
 from server.flow.fanout import Feeds
 from server.flow.runtime import REDIS_OR_OS, Runtime
-from server.room import commands, game, game_room
+from server.room import commands, game, game_room, schedule
 from server.room.rooms import RoomError
 from server.storage import resp
 from server.storage.store import CHANNEL_PATTERN, room_of_channel
@@ -247,7 +247,7 @@ class TimerTick:
             return set()
         try:
             # (the commit of this state computed them: remembered, not redone)
-            due = game_room.committed_deadlines(
+            due = schedule.committed_deadlines(
                 state, self.timing.grace_ms, self.timing.bot_delay_ms, answers
             )
         except game.GameError:

@@ -9,23 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.room import game, game_room, rooms
+from server.room import game, game_room, rooms, schedule
+from server.room.lobby import public_lobby
 from server.room.rooms import Change
 
 JSON = dict[str, Any]
-Deadline = game_room.Deadline
+Deadline = schedule.Deadline
 
 
 def room_deadlines(
     state: JSON, grace_ms: int, bot_delay_ms: int, answers: game_room.Answers | None = None
 ) -> list[Deadline]:
-    """Everything due by itself in the room (``game_room.deadlines``), computed once per commit
+    """Everything due by itself in the room (``schedule.deadlines``), computed once per commit
     and shared by the log entry's per-seat deadlines, the room's next one and the timer's
-    tick of this state (``game_room.committed_deadlines``: ``state`` is not changed in place
+    tick of this state (``schedule.committed_deadlines``: ``state`` is not changed in place
     afterwards; the list is shared, not to be changed). ``answers``: those held for the
     open claim window (``game_room.held_answers``)."""
     try:
-        return game_room.committed_deadlines(state, grace_ms, bot_delay_ms, answers)
+        return schedule.committed_deadlines(state, grace_ms, bot_delay_ms, answers)
     except game.GameError:
         return []
 
@@ -118,7 +119,7 @@ def build_entry(
     if change.events:
         entry["events"] = change.events
     if change.lobby_changed:
-        entry["lobby"] = rooms.public_lobby(state)
+        entry["lobby"] = public_lobby(state)
     if change.chat is not None:
         entry["chat"] = change.chat
     if change.notice is not None:

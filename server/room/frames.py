@@ -12,6 +12,7 @@ from typing import Any
 from protocol import messages as m
 from protocol.codec import encode
 from server.room import facts, game, game_room, rooms
+from server.room.lobby import public_lobby
 
 JSON = dict[str, Any]
 
@@ -201,7 +202,7 @@ def snapshot(
     msg = m.Snapshot(
         room=room,
         seq=version,
-        lobby=rooms.public_lobby(state),
+        lobby=public_lobby(state),
         you={
             "player": player,
             "seat": seat,

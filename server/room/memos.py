@@ -122,7 +122,7 @@ PARSED: StateMemo[tuple[GameState, bool]] = StateMemo()
 #: for them twice (who is asked, then the log entry's ``legal``)
 LEGAL: StateMemo[dict[int, list[JSON]]] = StateMemo()
 #: a committed room state -> (grace_ms, bot_delay_ms) -> its deadlines
-#: (``server.room.game_room.committed_deadlines``): the commit computes them and the timer's tick
+#: (``server.room.schedule.committed_deadlines``): the commit computes them and the timer's tick
 #: of the same state finds them
 DEADLINES: StateMemo[dict[tuple[int, int], list[Deadline]]] = StateMemo()
 

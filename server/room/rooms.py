@@ -3,7 +3,8 @@
 Each operation takes the current room state and returns a :class:`Change` (the new state
 and what to log/broadcast) or raises :class:`RoomError` with a wire error code. No I/O here:
 ``server/storage/store.py`` commits changes atomically (through ``server/flow/commits.py``), the other ``server/`` modules do the networking.
-Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments.
+Time (``now`` in ms) and randomness (wall seeds, bot choices) are arguments. A room's
+options are checked in ``options.py``, what its lobby shows is built in ``lobby.py``.
 """
 
 from __future__ import annotations
@@ -14,32 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.codes import ErrorCode
-from server.room import game
 
 JSON = dict[str, Any]
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
 CODE_LEN = 6
-
-LENGTHS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
-#: the values of the ``length`` option: a number of rounds, or "hands" (with ``hands``)
-LENGTH_NAMES = (*LENGTHS, "hands")
-DEFAULT_OPTIONS: JSON = {
-    "length": "four_rounds",  # or "hands" with hands=N
-    "hands": None,
-    "turn_seconds": 30,  # 0 = no turn timer
-    "claim_seconds": 10,  # 0 = no claim timer
-    "stakes": 1,  # currency units per point, shown in the ledger
-    "public": False,
-    "hand_pause_ms": 3000,  # pause after a hand before the next deal
-    "bot_delay_ms": None,  # None: the server's default
-    #: the longest a bot, or a seat with no choice, takes to answer a claim window (each
-    #: answer drawn in [0.4x, 1x] of it: server/room/windows.py); None: 1000 ms, 0 when bots
-    #: answer at once (bot_delay_ms 0)
-    "window_ms": None,
-    "house_rules": None,  # the table's house rules (docs/table.md), e.g. {"max_winners": 1}
-    "settlement": None,  # the rule set's settlement options (its rules doc), e.g. {"per_fan": 2}
-}
 
 
 class RoomError(Exception):
@@ -81,59 +61,6 @@ def normalize_code(code: str) -> str:
     return code.strip().upper().replace("-", "").replace(" ", "")
 
 
-def validate_options(ruleset: str, options: JSON | None) -> JSON:
-    known = game.rulesets()
-    if ruleset not in known:
-        raise RoomError(
-            ErrorCode.BAD_RULESET,
-            f"unknown rule set {ruleset!r}",
-            {"known": known},
-        )
-    out = dict(DEFAULT_OPTIONS)
-    for key, value in (options or {}).items():
-        if key not in DEFAULT_OPTIONS:
-            raise RoomError(ErrorCode.BAD_OPTIONS, f"unknown option {key!r}")
-        out[key] = value
-
-    def bad(msg: str) -> RoomError:
-        return RoomError(ErrorCode.BAD_OPTIONS, msg)
-
-    def is_int(v: Any) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    if out["length"] not in LENGTH_NAMES:
-        raise bad("length must be one_round, two_rounds, four_rounds or hands")
-    if out["length"] == "hands":
-        if not is_int(out["hands"]) or not 1 <= out["hands"] <= 64:
-            raise bad("hands must be an int 1..64 when length is 'hands'")
-    elif out["hands"] is not None:
-        raise bad("hands is only allowed with length 'hands'")
-    for key, lo, hi in (("turn_seconds", 3, 600), ("claim_seconds", 2, 120)):
-        v = out[key]
-        if not is_int(v) or not (v == 0 or lo <= v <= hi):
-            raise bad(f"{key} must be 0 (off) or an int {lo}..{hi}")
-    if not is_int(out["stakes"]) or not 0 <= out["stakes"] <= 1_000_000:
-        raise bad("stakes must be an int 0..1000000")
-    if not isinstance(out["public"], bool):
-        raise bad("public must be a bool")
-    if not is_int(out["hand_pause_ms"]) or not 0 <= out["hand_pause_ms"] <= 60_000:
-        raise bad("hand_pause_ms must be an int 0..60000")
-    bd = out["bot_delay_ms"]
-    if bd is not None and (not is_int(bd) or not 0 <= bd <= 10_000):
-        raise bad("bot_delay_ms must be an int 0..10000")
-    wm = out["window_ms"]
-    if wm is not None and (not is_int(wm) or not 0 <= wm <= 5_000):
-        raise bad("window_ms must be an int 0..5000")
-    for key in ("house_rules", "settlement"):
-        v = out[key]
-        if v is not None and (not isinstance(v, dict) or not all(isinstance(k, str) for k in v)):
-            raise bad(f"{key} must be a map of names to values")
-    problem = game.check_config(ruleset, out["house_rules"], out["settlement"])
-    if problem is not None:
-        raise bad(problem)
-    return out
-
-
 def new_room(
     room_id: str, code: str, host: str, name: str, ruleset: str, options: JSON, now: int
 ) -> Change:
@@ -163,61 +90,7 @@ def new_room(
     )
 
 
-# ------------------------------------------------------------------------------- views
-
-
-def game_id_of(state: JSON) -> str | None:
-    """The id of the room's current or last game: given when it started
-    (``server.room.game_room.start``); a game started before game ids existed gets
-    ``<room id>-<game_no>`` (stable, so its archive record and links keep one id); None
-    before the first game."""
-    if not state.get("game_no"):
-        return None
-    gid = state.get("game_id")
-    return str(gid) if gid else f"{state['id']}-{state['game_no']}"
-
-
-def public_lobby(state: JSON) -> JSON:
-    seated = {s["player"] for s in state["seats"] if s and s.get("player")}
-    return {
-        "id": state["id"],
-        "code": state["code"],
-        "ruleset": state["ruleset"],
-        "options": state["options"],
-        "host": state["host"],
-        "status": state["status"],
-        "game_no": state["game_no"],
-        **({"game_id": gid} if (gid := game_id_of(state)) is not None else {}),
-        "seats": [
-            None
-            if s is None
-            else {
-                "player": s.get("player"),
-                "name": s["name"],
-                "bot": s["bot"],
-                "ready": s["ready"],
-                "away": s.get("away") is not None,
-                "auto": s.get("auto", False),
-            }
-            for s in state["seats"]
-        ],
-        "spectators": [
-            {"player": p, "name": n} for p, n in sorted(state["members"].items()) if p not in seated
-        ],
-        "paused": held(state),
-    }
-
-
-def room_summary(state: JSON) -> JSON:
-    return {
-        "id": state["id"],
-        "code": state["code"],
-        "ruleset": state["ruleset"],
-        "status": state["status"],
-        "seats_free": sum(1 for s in state["seats"] if s is None),
-        "players": [s["name"] for s in state["seats"] if s],
-        "options": state["options"],
-    }
+# ------------------------------------------------------------------------------ helpers
 
 
 def seat_of(state: JSON, player: str) -> int | None:
@@ -225,9 +98,6 @@ def seat_of(state: JSON, player: str) -> int | None:
         if s and s.get("player") == player:
             return i
     return None
-
-
-# ------------------------------------------------------------------------------ helpers
 
 
 def held(state: JSON) -> JSON | None:

@@ -13,6 +13,7 @@ from typing import Any
 import redis.asyncio as aioredis
 
 from server.room import game
+from server.room.lobby import public_lobby
 from server.storage.store import Store
 from server_tests.wsclient import Client
 
@@ -382,7 +383,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
     """Put a known table state into the room, through the same atomic commit the server uses
     (a test fixture: production deals always come from the server's own secret seeds); its
     decisions start now. Returns the commit's room seq."""
-    from server.room import game_room, rooms
+    from server.room import game_room
 
     store = Store(aioredis.Redis.from_url(redis_url))
     try:
@@ -395,7 +396,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
         state["pending_ids"] = {}
         game_room.refresh_pending(state, int(time.time() * 1000))
         res = await store.commit(
-            room, version, state, {"kind": "fixture", "t": 0, "lobby": rooms.public_lobby(state)}
+            room, version, state, {"kind": "fixture", "t": 0, "lobby": public_lobby(state)}
         )
         assert res.status == "ok"
         return int(res.version)

@@ -16,6 +16,7 @@ import pytest
 
 from server.flow import bot_pool
 from server.room import commands, game
+from server.room.options import validate_options
 
 
 def play_hand(rng: random.Random) -> int:
@@ -133,7 +134,7 @@ def test_a_worker_keeps_nothing_of_the_states_of_its_ticks() -> None:
     from server.room import game_room, rooms
 
     rs = game.rulesets()[0]
-    opts = rooms.validate_options(rs, {"length": "hands", "hands": 1, "hand_pause_ms": 0})
+    opts = validate_options(rs, {"length": "hands", "hands": 1, "hand_pause_ms": 0})
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", rs, opts, 0).state
     for seat in range(4):
         state = rooms.add_bot(state, "p_a", seat).state

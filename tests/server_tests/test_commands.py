@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from server.flow.entropy import OS_SEEDS
 from server.room import commands as c
 from server.room import facts, game, game_room, host, rooms
+from server.room.options import validate_options
 
 PLAYERS = ["p_a", "p_b", "p_c"]
 RS = game.rulesets()[0]
@@ -86,7 +87,7 @@ def outcome(fn, *args):  # type: ignore[no-untyped-def]
 @settings(deadline=None, max_examples=150)
 @given(st.lists(command, max_size=12))
 def test_step_is_the_room_logic_itself(cmds: list[c.Command]) -> None:
-    opts = rooms.validate_options(RS, {"length": "hands", "hands": 1})
+    opts = validate_options(RS, {"length": "hands", "hands": 1})
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "Ann", RS, opts, 0).state
     for cmd in cmds:
         before = copy.deepcopy(state)
@@ -113,7 +114,7 @@ def test_step_is_the_room_logic_itself(cmds: list[c.Command]) -> None:
 
 
 def test_a_game_is_played_through_step_alone() -> None:
-    opts = rooms.validate_options(
+    opts = validate_options(
         RS, {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
     )
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "Ann", RS, opts, 0).state

@@ -21,8 +21,9 @@ import pytest
 import table
 from protocol.codes import ErrorCode
 from server.flow.entropy import new_game_id
-from server.room import game_room, rooms
+from server.room import game_room, rooms, schedule
 from server.room.game_room import Seeds
+from server.room.options import validate_options
 from server.room.windows import window_delay
 
 CLAIM_S = 10
@@ -43,7 +44,7 @@ JSON = dict
 
 def _room(ruleset: str, house: JSON, seed: int) -> JSON:
     """Four human players, seated and ready, the game started with walls from ``seed``."""
-    opts = rooms.validate_options(
+    opts = validate_options(
         ruleset,
         {
             "length": "hands",
@@ -104,7 +105,7 @@ def _deadline(state: JSON, seat: int) -> int:
     passes)."""
     [at] = [
         at
-        for at, kind, i in game_room.deadlines(state, GRACE_MS, BOT_DELAY_MS)
+        for at, kind, i in schedule.deadlines(state, GRACE_MS, BOT_DELAY_MS)
         if i == seat and kind in ("timeout", "pass")
     ]
     return at
@@ -118,7 +119,7 @@ def _answer_delay(state: JSON, seat: int) -> int:
         if kind != "claim":
             continue
         if k in state["pending_auto"]:
-            hi = game_room.window_hi(state, BOT_DELAY_MS)
+            hi = schedule.window_hi(state, BOT_DELAY_MS)
             d = window_delay(state["window_seed"], state["pending_ids"][k], int(k), hi)
         else:
             d = CLAIM_S * 1000

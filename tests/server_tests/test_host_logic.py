@@ -13,8 +13,10 @@ import pytest
 
 from protocol.codes import ErrorCode
 from server.flow.entropy import new_game_id
-from server.room import facts, game, game_room, host, rooms
+from server.room import facts, game, game_room, host, rooms, schedule
 from server.room.game_room import Seeds
+from server.room.lobby import public_lobby
+from server.room.options import validate_options
 from server.room.rooms import RoomError
 
 GRACE_MS = 60_000
@@ -25,7 +27,7 @@ JSON = dict
 
 def _lobby() -> JSON:
     """p0 (host) and p1 seated, p2 a spectator, a bot in seat 3."""
-    opts = rooms.validate_options(
+    opts = validate_options(
         "mcr",
         {"length": "hands", "hands": 1, "hand_pause_ms": 0, "turn_seconds": TURN_S},
     )
@@ -39,7 +41,7 @@ def _lobby() -> JSON:
 
 def _game(humans: int = 4) -> JSON:
     """A started game: p0..p{humans-1} seated, bots in the other seats."""
-    opts = rooms.validate_options(
+    opts = validate_options(
         "mcr",
         {
             "length": "hands",
@@ -97,7 +99,7 @@ def test_swap_seats_swaps_players_bots_and_free_seats():
     assert s["seats"][3]["player"] == "p0"
     s = host.swap_seats(s, "p0", 1, 2).state  # bot / free seat
     assert s["seats"][1] is None and s["seats"][2]["name"] == "Bot 3"
-    assert rooms.public_lobby(s)["seats"][3]["player"] == "p0"
+    assert public_lobby(s)["seats"][3]["player"] == "p0"
     _refused(lambda x: host.swap_seats(x, "p0", 2, 2), ErrorCode.BAD_SEAT, s)
     _refused(lambda x: host.swap_seats(x, "p0", 1, 1), ErrorCode.BAD_SEAT, s)
     _refused(lambda x: host.swap_seats(x, "p0", 0, 3), ErrorCode.GAME_IN_PROGRESS, _game())
@@ -130,7 +132,7 @@ def test_a_kicked_player_in_a_game_leaves_their_seat_to_a_bot_that_plays_it():
     for _ in range(400):
         if s["status"] != "playing" or 1 in acted:
             break
-        now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
+        now = max(now, schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
         ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
         assert ch is not None
         acted |= {a.get("seat") for a in ch.actions}
@@ -142,7 +144,7 @@ def test_make_host_hands_the_role_over():
     s = _lobby()
     ch = host.make_host(s, "p0", "p2")
     assert ch.state["host"] == "p2" and ch.notice["type"] == "host_changed"
-    assert rooms.public_lobby(ch.state)["host"] == "p2"
+    assert public_lobby(ch.state)["host"] == "p2"
     s = ch.state
     _refused(lambda x: host.make_host(x, "p0", "p1"), ErrorCode.NOT_HOST, s)
     _refused(lambda x: host.make_host(x, "p2", "p2"), ErrorCode.NO_SUCH_MEMBER, s)
@@ -157,16 +159,16 @@ def _turn_seat(s: JSON) -> int:
 def test_a_paused_game_does_nothing_refuses_actions_and_keeps_the_time_left():
     s = _game()
     seat = _turn_seat(s)
-    due = game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS)
+    due = schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS)
     assert due == 1000 + TURN_S * 1000
     # 5 s into the turn the host pauses
     ch = host.pause_game(s, "p0", 6000)
     assert ch.notice == {"type": "paused", "player": "p0", "name": "P0"}
     s = ch.state
-    lobby = rooms.public_lobby(s)
+    lobby = public_lobby(s)
     assert lobby["paused"] == {"player": "p0", "name": "P0", "since": 6000}
     # nothing is due, however long it lasts; nobody is shown a legal action or a deadline
-    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []
+    assert schedule.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []
     assert game_room.tick(s, 10**9, GRACE_MS, BOT_DELAY_MS, random.Random(1)) is None
     assert facts.seat_legal(s, seat) == []
     assert facts.seat_deadline(s, seat, GRACE_MS, BOT_DELAY_MS) is None
@@ -182,13 +184,13 @@ def test_a_paused_game_does_nothing_refuses_actions_and_keeps_the_time_left():
     # a player who leaves and comes back does not restart the clocks of a held game
     s = rooms.leave(s, "p3", 8000).state
     s = rooms.join(s, "p3", "P3", 9000).state
-    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []
+    assert schedule.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []
     # resumed 60 s later: 15 s of the turn are left
     ch = host.resume_game(s, "p0", 66_000)
     assert ch.notice == {"type": "resumed", "player": "p0", "name": "P0", "paused_ms": 60_000}
     s = ch.state
-    assert rooms.public_lobby(s)["paused"] is None
-    assert game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) == 66_000 + 15_000
+    assert public_lobby(s)["paused"] is None
+    assert schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS) == 66_000 + 15_000
     assert facts.seat_deadline(s, seat, GRACE_MS, BOT_DELAY_MS) == 81_000
     assert game_room.tick(s, 80_999, GRACE_MS, BOT_DELAY_MS, random.Random(1)) is None
     timed_out = game_room.tick(s, 81_000, GRACE_MS, BOT_DELAY_MS, random.Random(1))
@@ -205,7 +207,7 @@ def test_pause_needs_a_game_and_resume_keeps_grace_periods_and_deals():
     s = host.pause_game(s, "p0", 3000).state
     s = host.resume_game(s, "p0", 13_000).state
     grace = [
-        at for at, kind, seat in game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS) if kind == "grace"
+        at for at, kind, seat in schedule.deadlines(s, GRACE_MS, BOT_DELAY_MS) if kind == "grace"
     ]
     assert grace == [72_000]
     # between hands: the next deal moves on by the pause too
@@ -218,7 +220,7 @@ def test_the_next_host_resumes_a_game_paused_by_a_host_who_left():
     s = host.pause_game(_game(), "p0", 2000).state
     s = rooms.leave(s, "p0", 3000).state
     assert s["host"] == "p1" and rooms.held(s)["player"] == "p0"
-    assert rooms.public_lobby(s)["paused"]["name"] == "P0"
+    assert public_lobby(s)["paused"]["name"] == "P0"
     assert rooms.held(host.resume_game(s, "p1", 4000).state) is None
 
 
@@ -229,6 +231,6 @@ def test_a_held_game_everyone_left_is_hosted_and_resumed_by_the_first_to_come_ba
     assert s["status"] == "playing" and not s["members"]
     s = rooms.join(s, "p0", "P0", 5000).state
     assert s["host"] == "p0" and rooms.held(s) is not None
-    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []  # still held
+    assert schedule.deadlines(s, GRACE_MS, BOT_DELAY_MS) == []  # still held
     s = host.resume_game(s, "p0", 6000).state
-    assert game_room.deadlines(s, GRACE_MS, BOT_DELAY_MS)
+    assert schedule.deadlines(s, GRACE_MS, BOT_DELAY_MS)

@@ -7,6 +7,7 @@ import pytest
 from protocol.codes import ErrorCode
 from server.flow.entropy import OS_SEEDS
 from server.room import game, game_room, rooms
+from server.room.options import validate_options
 from server_tests.helpers import check_view_message
 from server_tests.wsclient import Client
 
@@ -178,7 +179,7 @@ async def test_house_rules_and_stakes_reach_the_table(server):
 
 def test_room_options_become_the_game_config():
     """The room's `house_rules` and `settlement` are in the table's config once it starts."""
-    opts = rooms.validate_options(
+    opts = validate_options(
         "hk-tw16", {"settlement": {"per_fan": 3, "base": 2}, "house_rules": {"max_winners": 1}}
     )
     state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", "hk-tw16", opts, 0).state

@@ -8,12 +8,13 @@ import random
 
 from server.flow.entropy import OS_SEEDS
 from server.room import game_room, rooms
+from server.room.options import validate_options
 
 JSON = dict
 
 
 def _bots_room() -> JSON:
-    opts = rooms.validate_options(
+    opts = validate_options(
         "zung-jung", {"length": "hands", "hands": 1, "hand_pause_ms": 0, "bot_delay_ms": 0}
     )
     s = rooms.new_room("r_h", "ABCDEF", "host", "Host", "zung-jung", opts, 0).state

@@ -7,13 +7,14 @@ import copy
 import random
 
 from server.flow.entropy import OS_SEEDS
-from server.room import game, game_room, rooms
+from server.room import game, game_room, rooms, schedule
+from server.room.options import validate_options
 
 RS = game.rulesets()[0]
 
 
 def test_game_operations_never_mutate_earlier_states():
-    opts = rooms.validate_options(
+    opts = validate_options(
         RS,
         {"length": "hands", "hands": 1, "hand_pause_ms": 0, "turn_seconds": 3, "claim_seconds": 2},
     )
@@ -52,7 +53,7 @@ def test_game_operations_never_mutate_earlier_states():
 
 
 def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks():
-    opts = rooms.validate_options(RS, {"length": "hands", "hands": 1, "turn_seconds": 30})
+    opts = validate_options(RS, {"length": "hands", "hands": 1, "turn_seconds": 30})
     s = rooms.new_room("r_1", "ABCDEF", "p_a", "A", RS, opts, 0).state
     s = rooms.sit(s, "p_a", 0).state
     s = rooms.ready(s, "p_a", True).state
@@ -69,7 +70,7 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     assert away is not None
     s = away.state
     assert not rooms.paused(s), "within the grace period the game goes on"
-    assert any(kind == "grace" for _, kind, _ in game_room.deadlines(s, grace, delay))
+    assert any(kind == "grace" for _, kind, _ in schedule.deadlines(s, grace, delay))
     t = 1000
     while not rooms.paused(s):  # bots play, the away seat times out, then grace ends
         t += 1000
@@ -77,14 +78,14 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
         s = change.state if change is not None else s
         assert t <= 1000 + grace + 60_000
     assert s["seats"][0]["auto"] and t >= 1000 + grace
-    assert game_room.deadlines(s, grace, delay) == []
-    assert game_room.next_deadline(s, grace, delay) is None
+    assert schedule.deadlines(s, grace, delay) == []
+    assert schedule.next_deadline(s, grace, delay) is None
     assert game_room.tick(s, t + 3_600_000, grace, delay, rng) is None, "a paused room does nothing"
     back = rooms.set_away(s, "p_a", False, t + 3_600_000)
     assert back is not None
     s = back.state
     assert not rooms.paused(s)
-    ds = game_room.deadlines(s, grace, delay)
+    ds = schedule.deadlines(s, grace, delay)
     assert ds and min(at for at, _, _ in ds) >= t + 3_600_000, "clocks restart on return"
     # a spectator connecting keeps the game going too
     s = rooms.set_away(s, "p_a", True, t + 3_600_000).state
@@ -92,7 +93,7 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     assert rooms.paused(s)
     watcher = rooms.set_away(s, "p_b", False, t + 3_700_000)
     assert watcher is not None and not rooms.paused(watcher.state)
-    assert min(at for at, _, _ in game_room.deadlines(watcher.state, grace, delay)) >= t + 3_700_000
+    assert min(at for at, _, _ in schedule.deadlines(watcher.state, grace, delay)) >= t + 3_700_000
     # a player who leaves mid-game hands the seat to a bot at once: paused at once, and
     # joining again resumes the game with fresh clocks
     s = rooms.leave(s, "p_a", t + 3_600_001).state
@@ -100,4 +101,4 @@ def test_a_game_whose_humans_are_all_gone_pauses_and_resumes_with_fresh_clocks()
     later = t + 7_200_000
     s = rooms.join(s, "p_a", "A", later).state
     assert not rooms.paused(s)
-    assert min(at for at, _, _ in game_room.deadlines(s, grace, delay)) >= later
+    assert min(at for at, _, _ in schedule.deadlines(s, grace, delay)) >= later

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from protocol.codes import ErrorCode
 from server.room import game, rooms
+from server.room.lobby import public_lobby
+from server.room.options import validate_options
 
 PLAYERS = ["p_a", "p_b", "p_c", "p_d", "p_e"]
 RS = game.rulesets()[0]
@@ -38,14 +40,14 @@ def check(state: dict) -> None:
     for s in state["seats"]:
         if s is not None:
             assert s["bot"] == (s["player"] is None)
-    lobby = rooms.public_lobby(state)
+    lobby = public_lobby(state)
     assert len(lobby["seats"]) == 4
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(op, max_size=40))
 def test_lobby_operations_keep_the_room_consistent(ops):
-    state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", RS, rooms.validate_options(RS, {}), 0).state
+    state = rooms.new_room("r_1", "ABCDEF", "p_a", "A", RS, validate_options(RS, {}), 0).state
     for i, (kind, player, *args) in enumerate(ops):
         before = copy.deepcopy(state)
         try:

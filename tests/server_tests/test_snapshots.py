@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from server.flow.entropy import new_game_id
 from server.room import game, game_room, patches, rooms
 from server.room.game_room import Seeds
+from server.room.options import validate_options
 from server.storage.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
 
 from .conftest import running_server
@@ -57,7 +58,7 @@ def test_a_chain_of_patches_rebuilds_every_state(chain: list[dict[str, Any]]) ->
 def played_states(n: int, seed: int = 1) -> list[dict[str, Any]]:
     """``n`` successive room states of a game of four bots, one action per state."""
     s = rooms.new_room(
-        "r_1", "ABCDEF", "p_a", "A", RS, rooms.validate_options(RS, {"bot_delay_ms": 1}), 0
+        "r_1", "ABCDEF", "p_a", "A", RS, validate_options(RS, {"bot_delay_ms": 1}), 0
     ).state
     for seat in range(4):
         s = rooms.add_bot(s, "p_a", seat).state

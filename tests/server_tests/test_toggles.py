@@ -13,8 +13,10 @@ import pytest
 import table
 from protocol.codes import ErrorCode
 from server.flow.entropy import new_game_id
-from server.room import game, game_room, rooms
+from server.room import game, game_room, rooms, schedule
 from server.room.game_room import Seeds
+from server.room.lobby import public_lobby
+from server.room.options import validate_options
 from server_tests.helpers import setup_table
 
 GRACE_MS = 60_000
@@ -23,7 +25,7 @@ JSON = dict
 
 
 def _room(ruleset: str, seed: int) -> JSON:
-    opts = rooms.validate_options(
+    opts = validate_options(
         ruleset,
         {
             "length": "hands",
@@ -69,7 +71,7 @@ def _states(ruleset: str, seed: int) -> Iterator[tuple[JSON, int]]:
                 s, f"p{seat}", {k: v for k, v in a.to_json().items() if k != "seat"}, now
             ).state
         else:
-            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
+            now = max(now, schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS) or now)
             ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng)
             assert ch is not None
             s = ch.state
@@ -116,7 +118,7 @@ def test_auto_win_declares_a_legal_win(ruleset):
             for _ in range(12):
                 if any(e["type"] == "hand_won" for e in events):
                     break
-                at = game_room.next_deadline(st, GRACE_MS, 0)
+                at = schedule.next_deadline(st, GRACE_MS, 0)
                 assert at is not None
                 nxt = game_room.tick(st, at, GRACE_MS, 0, random.Random(0))
                 assert nxt is not None
@@ -142,7 +144,7 @@ def test_toggles_belong_to_a_seat():
         "no_claims": True,
         "auto_discard": False,
     }
-    assert "toggles" not in str(rooms.public_lobby(ch.state))  # private to the player
+    assert "toggles" not in str(public_lobby(ch.state))  # private to the player
 
 
 async def test_toggles_over_a_websocket_survive_a_resync(server):

@@ -17,8 +17,9 @@ import random
 
 import table
 from server.flow.entropy import new_game_id
-from server.room import facts, frames, game_room, rooms
+from server.room import facts, frames, game_room, rooms, schedule
 from server.room.game_room import Seeds
+from server.room.options import validate_options
 from server.room.windows import window_delay
 
 GRACE_MS = 60_000
@@ -31,7 +32,7 @@ JSON = dict
 
 
 def _room(seed: int, watched_is_bot: bool) -> JSON:
-    opts = rooms.validate_options(
+    opts = validate_options(
         "mcr",
         {
             "length": "hands",
@@ -103,11 +104,11 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
             if isinstance(out, game_room.Held):
                 assert kinds[str(seat)] == "claim"
                 answers = {**answers, out.seat: out.record}
-                assert out.deadline == game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers)
+                assert out.deadline == schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers)
                 continue  # held: no commit
             ch = out
         else:  # the room's own deadlines: the window's close, bots, deals
-            now = max(now, game_room.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers) or now)
+            now = max(now, schedule.next_deadline(s, GRACE_MS, BOT_DELAY_MS, answers) or now)
             ch = game_room.tick(s, now, GRACE_MS, BOT_DELAY_MS, rng, answers=answers)
             assert ch is not None
         entry = facts.build_entry(ch, now, GRACE_MS, BOT_DELAY_MS)

@@ -27,13 +27,15 @@ def short_clock_url() -> Iterator[str]:
 
 
 def create(page: Any, base_url: str, name: str) -> str:
-    """A one-hand room with a 5 s turn and 3 s claim windows; bots think 300 ms."""
+    """A four-hand room with a 5 s turn and 3 s claim windows; bots think 300 ms. (Four
+    hands: in a one-hand room a bot's win could end the game before the away seat's grace
+    is looked for, and a finished game has no clocks: a CI run failed so.)"""
     page.goto(base_url + "/")
     page.get_by_test_id("name").fill(name)
     page.get_by_test_id("name").blur()
     page.wait_for_function("() => window.mahjong && window.mahjong.state.status === 'online'")
     page.get_by_test_id("length").select_option("hands")
-    page.get_by_test_id("hands").fill("1")
+    page.get_by_test_id("hands").fill("4")
     page.get_by_test_id("turn-seconds").fill(str(TURN_S))
     page.get_by_test_id("claim-seconds").fill("3")
     page.get_by_test_id("bot-delay").fill("300")
