@@ -243,7 +243,7 @@ class Commits:
         if res.status == "conflict":
             await self._conflict(room, attempt)
             return _Again.RELOAD
-        return res, out.state
+        return res, out.change.state
 
     async def _nothing(
         self,
@@ -360,12 +360,12 @@ class Commits:
             and version + 1 - snap_version < self.cfg.snapshot_every
             and not out.boundary
         ):
-            patch = patches.diff(base, out.state)
+            patch = patches.diff(base, out.change.state)
         closes_window = held is not None and out.window_changed
         res = await self.store.commit(
             room,
             version,
-            out.state,
+            out.change.state,
             entry,
             player,
             client_seq,
@@ -373,10 +373,11 @@ class Commits:
             patch=patch,
             answers_n=held[0] if held is not None else None,
             close_window=closes_window,
+            now=entry["t"],
         )
         if res.status == "ok":
             self._committed(room, res, out.change, snap_version, None if closes_window else held)
-            await self.after_commit(room, res.version, out.state, entry, out.next_deadline)
+            await self.after_commit(room, res.version, out.change.state, entry, out.next_deadline)
         return res
 
     def _committed(

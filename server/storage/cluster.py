@@ -185,9 +185,12 @@ class ClusterStore(Store):
         # a loading node answers LOADING, which the cluster client retries (see _RETRY_PREFIXES)
         return False
 
-    async def _commit_script(self, room: str, args: list[Any], deadline: int | None) -> Any:
+    async def _commit_script(
+        self, room: str, args: list[Any], deadline: int | None, now: int | None = None
+    ) -> Any:
         """commit.lua on the room's master (retried across a failover), then WAIT for its
-        replicas and the timers index (another slot) written after it."""
+        replicas and the timers index (another slot) written after it. (``now`` is not used:
+        a Cluster's commit marks no process live, its slot is the room's.)"""
         keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)]
         return await self._on_master(room, keys, args, deadline, answer=False)
 

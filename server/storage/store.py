@@ -153,6 +153,7 @@ class Store(PlayerStore, RoomRegistry):
         patch: Patch | None = None,
         answers_n: int | None = None,
         close_window: bool = False,
+        now: int | None = None,
     ) -> CommitResult:
         """Commit ``state`` as the room's version ``expected_version + 1`` with its log
         ``entry`` (compare-and-set on the version, idempotent per client seq). With ``patch``
@@ -164,7 +165,8 @@ class Store(PlayerStore, RoomRegistry):
 
         ``answers_n``: the commit read the answers held for the room's open claim window
         (:meth:`answers`), and saw that many written: if one was added since, it is a
-        conflict. ``close_window``: it applied them (the window closed): they are deleted."""
+        conflict. ``close_window``: it applied them (the window closed): they are deleted.
+        ``now``: the commit's time (ms), this process's liveness mark (None: the clock's)."""
         fmt = FORMAT_STATE if self.old_peers or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
@@ -179,7 +181,7 @@ class Store(PlayerStore, RoomRegistry):
                 answers_n=answers_n,
                 close_window=close_window,
             )
-            res = await self._commit_script(room, args, deadline)
+            res = await self._commit_script(room, args, deadline, now)
             if res.status != "snap":
                 return res
         args = commit_args(
@@ -194,7 +196,7 @@ class Store(PlayerStore, RoomRegistry):
             answers_n=answers_n,
             close_window=close_window,
         )
-        return await self._commit_script(room, args, deadline)
+        return await self._commit_script(room, args, deadline, now)
 
     async def answers(self, room: str) -> tuple[int, dict[int, JSON]]:
         """The answers held for the room's open claim window (server/storage/answer.lua): (how many
@@ -221,16 +223,17 @@ class Store(PlayerStore, RoomRegistry):
         return commit_reply(await self._eval(ANSWER_LUA, keys, [*args, room]))
 
     async def _commit_script(
-        self, room: str, args: list[Any], deadline: int | None
+        self, room: str, args: list[Any], deadline: int | None, now: int | None = None
     ) -> CommitResult:
-        """Run commit.lua once with ``args`` (ARGV[1..11], :func:`commit_args`)."""
+        """Run commit.lua once with ``args`` (ARGV[1..11], :func:`commit_args`); ``now``
+        marks this process live (None: the clock's time)."""
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
         keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room), TIMERS]
         args.append(room)  # ARGV[12], with KEYS[6]
         if self.proc_id is not None:
             keys.append(PROCS)
-            args += [self.clock.now_ms(), self.proc_id]
+            args += [self.clock.now_ms() if now is None else now, self.proc_id]
         return commit_reply(await self._eval(COMMIT_LUA, keys, args))
 
     # ------------------------------------------------------------------------- rooms
