@@ -3,14 +3,7 @@ for live rooms) into the archive, after the commit and off the hot path, retried
 database takes it.
 
 A queue in Redis, shared by every process of the fleet, says which rooms have something to
-archive (hash tag ``{mj:archive}``: one Redis Cluster slot):
-
-* ``{mj:archive}:due`` — sorted set, room → when it first waited (ms): the lag metric's
-  oldest age;
-* ``{mj:archive}:n`` — hash, room → how many times it was queued (a pass removes the room
-  only if nobody queued it again meanwhile);
-* ``{mj:archive}:pos`` — hash, room → the log version the next pass reads from (the start
-  of the room's first game not yet archived whole); dropped once a closed room is done.
+archive and where each one's next pass reads from (its keys: ``server/archive/queue.py``).
 
 The commit of a hand's end or a game's end queues the room (:meth:`Archiver.committed`,
 after the commit: the rooms whose hands end within :data:`COALESCE` seconds of each other
@@ -35,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.archive import OFF, Archive, HandRecord, open_archive
+from server.archive.queue import DONE, DUE, HANDS, HELD, POS, QUEUED
 from server.archive.records import (
     GameLog,
     game_record,
@@ -51,16 +45,6 @@ from server.storage.store_base import k_answers, k_log, k_seq, k_state, k_tail
 
 log = logging.getLogger("mahjong.archive")
 
-DUE = "{mj:archive}:due"
-QUEUED = "{mj:archive}:n"
-POS = "{mj:archive}:pos"
-#: hash: room -> "<version> <game id>": where the game in progress (whose start is at
-#: ``pos``) goes on after its last hand archived, so a pass reads its new hands only
-HANDS = "{mj:archive}:hands"
-#: hash: room -> 1 for a closed room whose keys :meth:`Archiver.hold` kept (no expiry) while
-#: it waited: the pass that takes it off the queue starts their expiry
-HELD = "{mj:archive}:held"
-
 #: rooms taken per pass; log entries read per round trip
 BATCH = 50
 LOG_CHUNK = 1000
@@ -75,30 +59,6 @@ COALESCE = 0.05
 READ_TOGETHER = 16
 #: the longest back-off after database errors (seconds)
 MAX_BACKOFF = 60.0
-
-#: a pass's end for a room, in one round trip: set where the next pass reads from (``pos``;
-#: the game in progress's mark, or none), then take the room off the queue only if it was
-#: not queued again since it was read; returns 0 (queued again), 1 (done) or 2 (done, and
-#: the room was closed while it waited: :meth:`Archiver.hold` marked it, and the pass
-#: starts its expiry)
-DONE = """
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-if ARGV[4] ~= '' then
-  redis.call('HSET', KEYS[4], ARGV[1], ARGV[4])
-elseif ARGV[5] == '1' then
-  redis.call('HDEL', KEYS[4], ARGV[1])
-end
-local n = redis.call('HGET', KEYS[2], ARGV[1])
-if n == ARGV[2] or (n == false and ARGV[2] == '') then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  if redis.call('HDEL', KEYS[5], ARGV[1]) == 1 then
-    return 2
-  end
-  return 1
-end
-return 0
-"""
 
 
 @dataclass(slots=True)
@@ -505,11 +465,6 @@ class Archiver:
             log.info("archive backfill", extra={"rooms": queued})
             self.wake.set()
         return queued
-
-
-async def waits_for_archive(store: Store, room: str) -> bool:
-    """Whether the room is queued for the archive (its keys must not expire yet)."""
-    return await store.r.zscore(DUE, room) is not None
 
 
 def last_finished_game(state: JSON) -> str | None:

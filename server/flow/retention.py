@@ -31,7 +31,7 @@ from typing import Protocol
 
 import redis.exceptions
 
-from server.archive.archiver import waits_for_archive
+from server.archive.queue import waits_for_archive
 from server.process.clock import Clock
 from server.process.config import Config
 from server.process.metrics import Metrics

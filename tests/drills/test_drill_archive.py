@@ -22,7 +22,7 @@ from server_tests.test_archive import (
 
 from drills.procs import RedisNode, ServerProcess
 from server.archive import open_archive
-from server.archive.archiver import DUE
+from server.archive.queue import DUE
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -20,6 +20,7 @@ import pytest
 import redis.asyncio
 
 from server.archive import Archive, archiver, open_archive, sql
+from server.archive import queue as archive_queue
 from server.archive.records import KEPT, GameRecord
 from server.archive.scan import Entry
 from server.room import game
@@ -314,8 +315,8 @@ async def test_a_database_that_is_down_delays_no_game_and_is_caught_up_with(redi
         # and the archive keeps nothing of it in Redis (where its log was read to)
         store = Store.from_url(redis_url)
         try:
-            assert await store.r.hget(archiver.POS, room) is None
-            assert await store.r.hget(archiver.HANDS, room) is None
+            assert await store.r.hget(archive_queue.POS, room) is None
+            assert await store.r.hget(archive_queue.HANDS, room) is None
         finally:
             await store.close()
 
@@ -391,7 +392,7 @@ async def test_a_game_in_progress_is_read_from_its_last_archived_hand(redis_url,
         record = await archived(archive, entries[0]["lobby"]["game_id"])
         assert record.log == [{k: e[k] for k in KEPT if k in e} for e in entries]
         assert record.hands_played == 3 and len(await archive.hands(record.game_id)) == 3
-        assert await store.r.hget(archiver.HANDS, room) is None  # nothing left for it
+        assert await store.r.hget(archive_queue.HANDS, room) is None  # nothing left for it
         # the hands' stretches are dropped once the game's record holds them
         db = archive.db
         assert await db.fetch("SELECT log, packed FROM hands") == [(None, None)] * 3
@@ -459,17 +460,17 @@ async def test_a_room_closed_after_its_games_were_archived_leaves_no_mark(redis_
 
             async def archived_and_off_the_queue() -> bool:
                 return (await lag(srv.port))[0] == 0 and await store.r.hget(
-                    archiver.POS, room
+                    archive_queue.POS, room
                 ) is not None
 
             await until(archived_and_off_the_queue, "the game archived, the room done", 3000)
             assert (await host.request({"type": "leave_room", "room": room}))["type"] == "left"
 
             async def forgotten() -> bool:
-                return await store.r.hget(archiver.POS, room) is None
+                return await store.r.hget(archive_queue.POS, room) is None
 
             await until(forgotten, "the closed room's pos dropped", 3000)
-            assert await store.r.hget(archiver.HANDS, room) is None
+            assert await store.r.hget(archive_queue.HANDS, room) is None
             assert (await lag(srv.port))[0] == 0  # not queued again
         finally:
             await store.close()
@@ -495,13 +496,13 @@ async def test_rooms_whose_hands_end_together_are_queued_in_one_round_trip(redis
         for room in rooms:
             arch.committed(room, 9, {"events": [{"type": "hand_ended"}]}, None)
         arch.committed("r_d", 9, {"events": [{"type": "discarded"}]}, None)
-        assert await store.r.zcard(archiver.DUE) == 0  # gathered, not queued yet
+        assert await store.r.zcard(archive_queue.DUE) == 0  # gathered, not queued yet
         await asyncio.sleep(archiver.COALESCE + 0.3)
         assert trips == [1 + len(rooms)]  # one ZADD for all, a count each
-        assert sorted(m.decode() for m in await store.r.zrange(archiver.DUE, 0, -1)) == rooms
-        assert {r: int(await store.r.hget(archiver.QUEUED, r)) for r in rooms} == dict.fromkeys(
-            rooms, 1
-        )
+        assert sorted(m.decode() for m in await store.r.zrange(archive_queue.DUE, 0, -1)) == rooms
+        assert {
+            r: int(await store.r.hget(archive_queue.QUEUED, r)) for r in rooms
+        } == dict.fromkeys(rooms, 1)
     finally:
         await arch.close()
         await store.close()
@@ -517,14 +518,14 @@ async def test_a_room_closed_before_its_hand_end_was_queued_is_held(redis_url):
         arch.committed("r_x", 9, {"events": [{"type": "hand_ended"}]}, None)
         arch.committed("r_x", 10, {"lobby": {"status": "closed"}}, None)
         await until(lambda: _held(store, "r_x"), "the closed room held", 200)
-        assert await store.r.zscore(archiver.DUE, "r_x") is not None
+        assert await store.r.zscore(archive_queue.DUE, "r_x") is not None
     finally:
         await arch.close()
         await store.close()
 
 
 async def _held(store: Store, room: str) -> bool:
-    return await store.r.hget(archiver.HELD, room) is not None
+    return await store.r.hget(archive_queue.HELD, room) is not None
 
 
 async def test_the_archivers_own_process_archives_what_the_server_queues(redis_url, tmp_path):

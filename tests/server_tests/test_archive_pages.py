@@ -16,8 +16,8 @@ import pytest
 
 from clients.cli.main import main as cli_main
 from clients.cli.replay import ReplayError, load
-from server.archive.archiver import DUE
 from server.archive.pages import ranks
+from server.archive.queue import DUE
 from server.storage.store import Store
 
 from .conftest import running_server
