@@ -66,6 +66,9 @@ class Commits:
         # room -> the version of its last snapshot, for the rooms in ``states`` (None: the
         # state in Redis is in the format of before snapshots; see _commit)
         self.snap_versions: dict[str, int | None] = {}
+        # room -> whether answers may be held for the claim window open in its state in
+        # ``states`` (``Outcome.holds_answers``; absent: not known, asked of the room)
+        self.window_holds: dict[str, bool] = {}
         # room -> its load from Redis in progress (see load_shared)
         self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
         #: called after each commit of this process, in order (fan-out, timers)
@@ -303,7 +306,8 @@ class Commits:
         they are read again). Used optimistically like the state: as this process last knew
         them at this version, or none (almost always true: at paced play ~1 answer in 100 is
         held, the others close their window at once); a wrong guess costs one attempt."""
-        if not game_room.holds_answers(state):
+        holds = self.window_holds.get(room) if cached else None
+        if not (game_room.holds_answers(state) if holds is None else holds):
             return None, {}, False
         if not cached or keep:
             n, answers = await self.store.answers(room)
@@ -376,7 +380,10 @@ class Commits:
             now=entry["t"],
         )
         if res.status == "ok":
-            self._committed(room, res, out.change, snap_version, None if closes_window else held)
+            self._committed(
+                room, res, out.change, snap_version, None if closes_window else held,
+                out.holds_answers,
+            )  # fmt: skip
             await self.after_commit(room, res.version, out.change.state, entry, out.next_deadline)
         return res
 
@@ -387,9 +394,11 @@ class Commits:
         change: Change,
         snap_version: int | None,
         still_held: tuple[int, Answers] | None,
+        holds: bool | None = None,
     ) -> None:
         """What this process keeps of a commit: the metrics, the answers held for the claim
-        window still open (``still_held``; none when the commit closed it), the state."""
+        window still open (``still_held``; none when the commit closed it), the state (and
+        ``holds``: whether answers may be held for its window, None: not known)."""
         log.debug(
             "commit",
             extra={
@@ -407,7 +416,7 @@ class Commits:
             self.answers_seen[room] = (res.version, 0, {})  # (closed: deleted)
         else:
             self.answers_seen[room] = (res.version, still_held[0], still_held[1])
-        self._remember_state(room, res.version, change.state, snapped)
+        self._remember_state(room, res.version, change.state, snapped, holds)
 
     async def after_commit(
         self, room: str, version: int, state: JSON, entry: JSON, deadline: int | None
@@ -419,21 +428,32 @@ class Commits:
             hook(room, version, entry, deadline)
 
     def _remember_state(
-        self, room: str, version: int, state: JSON, snap_version: int | None
+        self,
+        room: str,
+        version: int,
+        state: JSON,
+        snap_version: int | None,
+        holds: bool | None = None,
     ) -> None:
         if state["status"] == "closed":
             self._forget_state(room)
             return  # (its lock, if idle, goes with the next sweep of idle locks)
         self.states[room] = (version, state)
         self.snap_versions[room] = snap_version
+        if holds is None:
+            self.window_holds.pop(room, None)
+        else:
+            self.window_holds[room] = holds
         self.states.move_to_end(room)
         while len(self.states) > STATE_CACHE_ROOMS:
             old, _ = self.states.popitem(last=False)
             self.snap_versions.pop(old, None)
             self.answers_seen.pop(old, None)
+            self.window_holds.pop(old, None)
 
     def _forget_state(self, room: str) -> None:
         self.states.pop(room, None)
+        self.window_holds.pop(room, None)
         self.snap_versions.pop(room, None)
         self.answers_seen.pop(room, None)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.room import facts, game, game_room, host, rooms
-from server.room.held_answers import Held, window_key
+from server.room.held_answers import Held, holds_answers, window_key
 from server.room.rooms import Change
 
 JSON = dict[str, Any]
@@ -38,14 +38,17 @@ class Outcome:
     (its new state, events, notice), the log entry committed at the step's ``now`` (with
     each pending seat's legal actions and deadline: ``facts.build_entry``), the room's next
     deadline (None: nothing is due by itself), whether the claim window open before is no
-    longer the one open (the answers held for it are deleted with the commit), and whether
-    the change crosses a hand boundary (the commit writes the whole state, not a patch)."""
+    longer the one open (the answers held for it are deleted with the commit), whether
+    the change crosses a hand boundary (the commit writes the whole state, not a patch), and
+    whether a player may have an answer held for the claim window open in the new state
+    (``held_answers.holds_answers``: the next commit from this state reads them only then)."""
 
     change: Change
     entry: JSON
     next_deadline: int | None
     window_changed: bool
     boundary: bool
+    holds_answers: bool
 
     @property
     def state(self) -> JSON:
@@ -272,6 +275,7 @@ def outcome(
         facts.next_deadline(deadlines),
         base is not None and window_key(base) != window_key(change.state),
         base is None or boundary(base, change.state),
+        holds_answers(change.state),
     )
 
 
