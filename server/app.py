@@ -47,7 +47,8 @@ from server.flow.loops import Loops, NotifierFactory, PubSubNotifier
 from server.flow.retention import Sweeper
 from server.flow.runtime import Runtime
 from server.net import transport, web
-from server.net.transport import Conn, Keepalive, binary_frame
+from server.net.keepalive import Keepalive
+from server.net.transport import Conn, binary_frame
 from server.process.clock import REAL, Clock
 from server.process.collector import freeze_loop
 from server.process.config import Config

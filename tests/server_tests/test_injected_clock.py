@@ -25,7 +25,8 @@ REAL_TIME_READERS = {
     "process/metrics.py": "collector pause durations",
     "api/session.py": "the hello timeout (transport) and request latencies",
     "api/stopping.py": "how long each phase of a stop took, the hello-rate meter",
-    "net/transport.py": "keepalive pings and frame timing",
+    "net/transport.py": "frame timing, a new connection's first ping",
+    "net/keepalive.py": "keepalive pings",
 }
 
 
