@@ -82,7 +82,7 @@ def extensions(root: Path | None = None) -> list[Extension]:
     paths = [str(native.source_path(m, root).relative_to(root)) for m in native.MODULES]
     # one C file per module (multi_file), compiled in parallel (OptionalBuildExt): the one
     # 52 MB C file of a single-file group took the compiler 254 s on one core; the same
-    # instructions per action (BENCHMARKS.md "native-build")
+    # instructions per action (BENCHMARKS.md "build-cpu")
     exts: list[Extension] = mypycify(
         paths,
         opt_level="3",

@@ -394,11 +394,11 @@ class Commits:
         change: Change,
         snap_version: int | None,
         still_held: tuple[int, Answers] | None,
-        holds: bool | None = None,
+        holds: bool,
     ) -> None:
         """What this process keeps of a commit: the metrics, the answers held for the claim
         window still open (``still_held``; none when the commit closed it), the state (and
-        ``holds``: whether answers may be held for its window, None: not known)."""
+        ``holds``: whether answers may be held for its window)."""
         log.debug(
             "commit",
             extra={

@@ -40,7 +40,6 @@ from server.room.held_answers import (
     window_needs_bot as window_needs_bot,
 )
 from server.room.lobby import game_id_of
-from server.room.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
 from server.room.rooms import (
     JSON,
     Change,

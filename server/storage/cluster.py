@@ -190,7 +190,7 @@ class ClusterStore(Store):
     ) -> Any:
         """commit.lua on the room's master (retried across a failover), then WAIT for its
         replicas and the timers index (another slot) written after it. (``now`` is not used:
-        a Cluster's commit marks no process live, its slot is the room's.)"""
+        a Cluster's commit counts no live processes, it publishes on its shard always.)"""
         keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room)]
         return await self._on_master(room, keys, args, deadline, answer=False)
 

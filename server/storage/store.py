@@ -166,7 +166,8 @@ class Store(PlayerStore, RoomRegistry):
         ``answers_n``: the commit read the answers held for the room's open claim window
         (:meth:`answers`), and saw that many written: if one was added since, it is a
         conflict. ``close_window``: it applied them (the window closed): they are deleted.
-        ``now``: the commit's time (ms), this process's liveness mark (None: the clock's)."""
+        ``now``: the commit's time (ms), against which commit.lua counts the live processes
+        (whether to publish the commit to the others); None: the clock's."""
         fmt = FORMAT_STATE if self.old_peers or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
@@ -225,8 +226,8 @@ class Store(PlayerStore, RoomRegistry):
     async def _commit_script(
         self, room: str, args: list[Any], deadline: int | None, now: int | None = None
     ) -> CommitResult:
-        """Run commit.lua once with ``args`` (ARGV[1..11], :func:`commit_args`); ``now``
-        marks this process live (None: the clock's time)."""
+        """Run commit.lua once with ``args`` (ARGV[1..11], :func:`commit_args`); ``now``: the
+        time the live processes are counted at (None: the clock's)."""
         # one round trip: the script also updates the global timers index (single Redis:
         # every key is on the one server; ClusterStore overrides this)
         keys = [k_state(room), k_log(room), k_seq(room), k_tail(room), k_answers(room), TIMERS]

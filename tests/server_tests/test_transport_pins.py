@@ -10,6 +10,7 @@ import asyncio
 import collections
 import re
 import tomllib
+from collections.abc import Awaitable, Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,30 @@ def test_websockets_is_a_pinned_version() -> None:
     assert version("websockets") in pin
 
 
+async def frames_sent_by(
+    handler: Callable[[ServerConnection], Awaitable[None]], n: int
+) -> list[Any]:
+    """Serve ``handler`` (the server's side of one connection), connect to it and return the
+    first ``n`` frames the client receives, unpacked; the connection stays open until the
+    client has read them (then the client says "done" and the handler's side returns)."""
+    done = asyncio.Event()
+
+    async def serve_one(ws: ServerConnection) -> None:
+        await handler(ws)
+        await ws.recv()  # the client's "done"
+        done.set()
+
+    async with serve(serve_one, "127.0.0.1", 0, compression=None) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
+            got = [msgpack.unpackb(await client.recv()) for _ in range(n)]
+            await client.send(b"done")
+            await asyncio.wait_for(done.wait(), 5)
+    return got
+
+
 async def test_the_internals_transport_uses_are_there_and_work() -> None:
     found: dict[str, Any] = {}
-    done = asyncio.Event()
 
     async def handler(ws: ServerConnection) -> None:
         # what Conn._write_now, Conn._writer and slim_connection touch
@@ -67,15 +89,8 @@ async def test_the_internals_transport_uses_are_there_and_work() -> None:
             await asyncio.sleep(0.01)
         conn.send_frame(encode({"i": 5}))  # the socket is free: written at once
         found["direct"] = not conn.queued() and not conn.busy
-        await ws.recv()  # the client's "done"
-        done.set()
 
-    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
-            got = [msgpack.unpackb(await client.recv())["i"] for _ in range(6)]
-            await client.send(b"done")
-            await asyncio.wait_for(done.wait(), 5)
+    got = [f["i"] for f in await frames_sent_by(handler, 6)]
     assert got == list(range(6)), "frames written below the send path arrive in order"
     assert found == {
         "transport": True,
@@ -98,7 +113,6 @@ async def test_a_corked_connection_sends_its_frames_in_order_in_one_write() -> N
     is one write of its own."""
     writes: list[int] = []
     found: list[int] = []
-    done = asyncio.Event()
 
     async def handler(ws: ServerConnection) -> None:
         transport = ws.transport
@@ -119,15 +133,8 @@ async def test_a_corked_connection_sends_its_frames_in_order_in_one_write() -> N
         conn.cork()
         conn.uncork()  # nothing held: nothing written
         found.extend(writes)  # (the close frame is written when the handler returns)
-        await ws.recv()
-        done.set()
 
-    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
-            got = [msgpack.unpackb(await client.recv())["i"] for _ in range(4)]
-            await client.send(b"done")
-            await asyncio.wait_for(done.wait(), 5)
+    got = [f["i"] for f in await frames_sent_by(handler, 4)]
     assert got == [0, 1, 2, 3]
     assert found == [3 * 6, 6], "three 6-byte frames in one write, then one"
 
@@ -136,7 +143,6 @@ async def test_a_held_answers_ack_goes_ahead_of_the_frames_held_during_its_reque
     """The window's close can reach the connection (fan-out) while the answer to it is being
     stored: the answer's held ack still arrives first, so a client that clears its prompt on
     that ack does not clear the close's new question (drill 3 once stalled on it)."""
-    done = asyncio.Event()
 
     async def handler(ws: ServerConnection) -> None:
         conn = Conn(ws, Config())
@@ -145,15 +151,8 @@ async def test_a_held_answers_ack_goes_ahead_of_the_frames_held_during_its_reque
         conn.send_ahead(m.Ack(room="r", seq=22, client_seq=1, held=True, re=5))
         conn.uncork()
         conn.send_ahead(m.Ack(room="r", seq=23, client_seq=2, re=6))  # uncorked: sent at once
-        await ws.recv()
-        done.set()
 
-    async with serve(handler, "127.0.0.1", 0, compression=None) as server:
-        port = next(iter(server.sockets)).getsockname()[1]
-        async with connect(f"ws://127.0.0.1:{port}", compression=None) as client:
-            got = [msgpack.unpackb(await client.recv()) for _ in range(3)]
-            await client.send(b"done")
-            await asyncio.wait_for(done.wait(), 5)
+    got = await frames_sent_by(handler, 3)
     assert [(g["type"], g["seq"], bool(g.get("held"))) for g in got] == [
         ("ack", 22, True),
         ("events", 23, False),
