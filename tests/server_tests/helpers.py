@@ -171,10 +171,13 @@ class Player:
                 # no commit of its own: the window's close applies it (check_held)
                 assert self.last_action is not None
                 self.held.append((msg["seq"], self.c.seat, self.last_action))
-                if self.legal_at <= msg["seq"]:
-                    # the prompt answered; a frame after the ack's seq (the window's close,
-                    # which may arrive before this ack) is the next question: kept
-                    self.legal = []
+                # the server sends a held ack before the frame that closes its window
+                # (docs/protocol.md): clearing the prompt never clears the next question
+                assert self.legal_at <= msg["seq"], (
+                    f"{self.c.label}: the held ack of seq {msg['seq']} came after the frame "
+                    f"of seq {self.legal_at}"
+                )
+                self.legal = []
             else:
                 self.acked.append((msg["client_seq"], msg["seq"]))
             if msg.get("re") == self.inflight:
