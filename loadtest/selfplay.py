@@ -13,6 +13,7 @@ from loadtest.rooms import pick_action
 from server.flow import entropy
 from server.room import game_room, rooms
 from server.room.options import validate_options
+from server.room.state import RoomState
 
 __all__ = ["ROOM", "StuckTableError", "next_change", "next_step", "started_room"]
 
@@ -84,12 +85,12 @@ def _ran(change: rooms.Change | None) -> rooms.Change:
 
 
 def next_change(
-    state: JSON,
+    state: RoomState,
     entry: JSON,
     rng: random.Random,
     now: int,
-    play: Callable[[JSON, str, JSON, int], rooms.Change] = game_room.play,
-    tick: Callable[[JSON, int], rooms.Change | None] | None = None,
+    play: Callable[[RoomState, str, JSON, int], rooms.Change] = game_room.play,
+    tick: Callable[[RoomState, int], rooms.Change | None] | None = None,
     wall_seed: game_room.WallSeed = entropy.secret_wall_seed,
 ) -> tuple[rooms.Change, bool]:
     """The playing room's next change after ``entry`` (its latest ``facts.build_entry``): the
@@ -107,13 +108,13 @@ def next_change(
 
 
 def next_step(
-    state: JSON,
+    state: RoomState,
     entry: JSON,
     answers: game_room.Answers,
     rng: random.Random,
     now: int,
-    answer: Callable[[JSON, str, JSON, int, game_room.Answers], rooms.Change | game_room.Held],
-    tick: Callable[[JSON, int, game_room.Answers], rooms.Change | None],
+    answer: Callable[[RoomState, str, JSON, int, game_room.Answers], rooms.Change | game_room.Held],
+    tick: Callable[[RoomState, int, game_room.Answers], rooms.Change | None],
 ) -> tuple[rooms.Change | game_room.Held, bool]:
     """As :func:`next_change`, the way the server takes a player's answer to a claim window
     since held answers (``server/api/handlers.py``): the first seat by number with a legal action

@@ -57,6 +57,7 @@ from server.process.metrics import Metrics
 from server.process.reconnect import Learned
 from server.room import commands, game
 from server.room.frames import EntryFrames, quiet, visible_events
+from server.room.state import RoomState
 from server.storage.store import CommitResult, Store
 
 __all__ = [
@@ -183,7 +184,7 @@ class App:
 
     async def apply(
         self, room: str, command: commands.Command
-    ) -> tuple[CommitResult | None, JSON | None]:
+    ) -> tuple[CommitResult | None, RoomState | None]:
         """Commit ``command`` to ``room`` (:meth:`Commits.apply`; the retention host)."""
         return await self.commits.apply(room, command)
 

@@ -314,8 +314,9 @@ async def on_hints(cx: Context, conn: Conn, msg: m.GetHints) -> None:
     version, state = loaded
     seat = rooms.seat_of(state, conn.player or "")
     h: JSON = {"shanten": None, "discards": [], "waits": [], "minimum": 0, "note": None}
-    if state.get("game") is not None and seat is not None:
-        h = await asyncio.to_thread(game.hints, state["game"], seat, state["id"])
+    g = state.get("game")
+    if g is not None and seat is not None:
+        h = await asyncio.to_thread(game.hints, g, seat, state["id"])
     conn.send(m.HintsReply(room=msg.room, seq=version, re=msg.id, **h))
 
 

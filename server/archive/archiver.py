@@ -40,6 +40,7 @@ from server.archive.scan import Entry, scan
 from server.process.metrics import Metrics
 from server.room.lobby import game_id_of
 from server.room.rooms import JSON
+from server.room.state import RoomState
 from server.storage.store import Store
 from server.storage.store_base import k_answers, k_log, k_seq, k_state, k_tail
 
@@ -467,7 +468,7 @@ class Archiver:
         return queued
 
 
-def last_finished_game(state: JSON) -> str | None:
+def last_finished_game(state: RoomState) -> str | None:
     """The id of the room's last finished game, None when it has none."""
     history = state.get("history") or []
     if not history:
@@ -479,7 +480,7 @@ def last_finished_game(state: JSON) -> str | None:
     n = int(state.get("game_no") or 0)
     if state.get("status") == "playing":
         n -= 1
-    return game_id_of({**state, "game_no": n, "game_id": None}) if n > 0 else None
+    return game_id_of({**state, "game_no": n, "game_id": ""}) if n > 0 else None
 
 
 async def wait_archived(archiver: Archiver, timeout: float) -> None:

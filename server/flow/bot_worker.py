@@ -17,12 +17,13 @@ from typing import Any
 from server.flow import bot_pool, entropy
 from server.room import commands, game, game_room, memos
 from server.room.rooms import RoomError
+from server.room.state import RoomState
 
 JSON = dict[str, Any]
 
 
 def tick(
-    state: JSON,
+    state: RoomState,
     now: int,
     timing: commands.Timing,
     seed: int,
@@ -45,7 +46,7 @@ def remembered() -> dict[str, int]:
 
 
 def _tick(
-    state: JSON,
+    state: RoomState,
     now: int,
     timing: commands.Timing,
     seed: int,
@@ -62,12 +63,13 @@ def _tick(
     except game.GameError as exc:
         return ("game_error", exc.code, exc.message)
     legal: dict[int, list[JSON]] = {}
-    if out is not None and out.state.get("game") is not None:
+    g = None if out is None else out.state.get("game")
+    if out is not None and g is not None:
         auto = out.state.get("pending_auto") or ()
         for k in out.state.get("pending_kinds") or {}:
             if k not in auto:
                 with contextlib.suppress(game.GameError):
-                    legal[int(k)] = game.legal(out.state["game"], int(k), out.state["id"])
+                    legal[int(k)] = game.legal(g, int(k), out.state["id"])
     return ("ok", out, legal)
 
 
@@ -78,6 +80,7 @@ def result(reply: tuple[Any, ...]) -> commands.Outcome | None:
     if reply[0] == "game_error":
         raise game.GameError(reply[1], reply[2])
     out: commands.Outcome | None = reply[1]
-    if out is not None and reply[2]:
-        game.known_legal(out.state["game"], reply[2], out.state.get("id"))
+    g = None if out is None else out.state.get("game")
+    if out is not None and g is not None and reply[2]:
+        game.known_legal(g, reply[2], out.state.get("id"))
     return out

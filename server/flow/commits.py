@@ -22,6 +22,7 @@ from server.process.config import Config
 from server.process.metrics import Metrics
 from server.room import commands, game, game_room, patches
 from server.room.rooms import Change, RoomError
+from server.room.state import RoomState
 from server.storage.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.server")
@@ -36,10 +37,10 @@ Outcome = commands.Outcome
 #: a change of a room given its state and the answers held for its open claim window
 #: (``game_room.held_answers``): its outcome, None, or (``game_room.answer``) an answer to
 #: hold (``commands.step`` of a command)
-WindowFn = Callable[[JSON, Answers], Outcome | Held | None]
+WindowFn = Callable[[RoomState, Answers], Outcome | Held | None]
 #: where a change is computed: False in the event loop, True in a worker thread, or a
 #: coroutine function computing it elsewhere (a bot worker process, server/flow/loops.py)
-Offload = bool | Callable[[JSON, Answers], Awaitable[Outcome | None]]
+Offload = bool | Callable[[RoomState, Answers], Awaitable[Outcome | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)
 Hook = Callable[[str, int, JSON, int | None], None]
@@ -59,7 +60,7 @@ class Commits:
         self.timing = timing
         self.room_locks: dict[str, asyncio.Lock] = {}
         # room -> (version, state) as last committed by this process (see mutate)
-        self.states: OrderedDict[str, tuple[int, JSON]] = OrderedDict()
+        self.states: OrderedDict[str, tuple[int, RoomState]] = OrderedDict()
         # room -> (version, n, answers): the answers held for the room's open claim window
         # as this process last knew them at that version (see _mutate)
         self.answers_seen: dict[str, tuple[int, int, Answers]] = {}
@@ -70,7 +71,7 @@ class Commits:
         # ``states`` (``Outcome.holds_answers``; absent: not known, asked of the room)
         self.window_holds: dict[str, bool] = {}
         # room -> its load from Redis in progress (see load_shared)
-        self.loading: dict[str, asyncio.Future[tuple[int, JSON] | None]] = {}
+        self.loading: dict[str, asyncio.Future[tuple[int, RoomState] | None]] = {}
         #: called after each commit of this process, in order (fan-out, timers)
         self.hooks: list[Hook] = []
         #: called after an answer is held (no commit): (room, the room's next deadline)
@@ -78,7 +79,7 @@ class Commits:
 
     # ------------------------------------------------------------------ reads
 
-    async def load_shared(self, room: str) -> tuple[int, JSON] | None:
+    async def load_shared(self, room: str) -> tuple[int, RoomState] | None:
         """The room's latest state for a snapshot: this process's cached copy when it is
         at the room's committed version (one small read instead of loading and decoding the
         whole state), else one load from Redis shared by every caller waiting for the same
@@ -96,7 +97,9 @@ class Commits:
                 if not pending.cancelled():
                     raise  # this caller was cancelled
                 return await self.store.load(room)  # the loading caller was
-        fut: asyncio.Future[tuple[int, JSON] | None] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[tuple[int, RoomState] | None] = (
+            asyncio.get_running_loop().create_future()
+        )
         self.loading[room] = fut
         try:
             full = await self.store.load_room(room)
@@ -144,7 +147,7 @@ class Commits:
         command: commands.Command,
         player: str | None = None,
         client_seq: int | None = None,
-    ) -> tuple[CommitResult | None, JSON | None]:
+    ) -> tuple[CommitResult | None, RoomState | None]:
         """Commit ``command`` to the room: :func:`server.room.commands.step` on its latest state,
         at the time of each attempt, with the answers held for its claim window (a
         :class:`~server.commands.Play` may hold one more: written by answer.lua, no commit;
@@ -155,7 +158,7 @@ class Commits:
         concurrent requests for a room (three seats answering a discard) queue up instead of
         conflicting on the version check; other processes still race through it."""
 
-        def fn(state: JSON, answers: Answers) -> Outcome | Held | None:
+        def fn(state: RoomState, answers: Answers) -> Outcome | Held | None:
             return commands.step(state, command, self.clock.now_ms(), self.timing, answers)
 
         return await self.mutate_window(room, fn, player, client_seq)
@@ -167,7 +170,7 @@ class Commits:
         player: str | None = None,
         client_seq: int | None = None,
         offload: Offload = False,
-    ) -> tuple[CommitResult | None, JSON | None]:
+    ) -> tuple[CommitResult | None, RoomState | None]:
         """:meth:`apply` of a function of the room's state and held answers rather than a
         command: the timer's tick, which ``offload`` may run in a bot worker process."""
         async with self._lock(room):
@@ -180,7 +183,7 @@ class Commits:
         player: str | None,
         client_seq: int | None,
         offload: Offload,
-    ) -> tuple[CommitResult | None, JSON | None]:
+    ) -> tuple[CommitResult | None, RoomState | None]:
         again: _Again | None = None
         for attempt in range(MAX_ATTEMPTS):
             done = await self._attempt(room, fn, player, client_seq, offload, attempt, again)
@@ -198,7 +201,7 @@ class Commits:
         offload: Offload,
         attempt: int,
         again: _Again | None,
-    ) -> tuple[CommitResult | None, JSON | None] | _Again:
+    ) -> tuple[CommitResult | None, RoomState | None] | _Again:
         """One attempt of :meth:`_mutate`: its result, or why to try again (``KEEP``: the
         last attempt failed on the held answers only, so this process's copy of the state
         is kept and the answers are read)."""
@@ -252,11 +255,11 @@ class Commits:
         self,
         room: str,
         version: int,
-        state: JSON,
+        state: RoomState,
         cached: bool,
         guessed: bool,
         client_seq: int | None,
-    ) -> tuple[None, JSON] | _Again:
+    ) -> tuple[None, RoomState] | _Again:
         """The change changes nothing: so it is, unless that was decided on a guess."""
         if guessed:
             # (a timer fired for a window another process's held answer made due: our
@@ -277,7 +280,7 @@ class Commits:
 
     async def _base(
         self, room: str, use_cache: bool, player: str | None, client_seq: int | None
-    ) -> tuple[int, JSON, int | None, bool] | _Dup:
+    ) -> tuple[int, RoomState, int | None, bool] | _Dup:
         """The state an attempt starts from: (version, state, its last snapshot's version,
         whether it is this process's cached copy). The state this process committed last
         for the room, if any, is used optimistically (no load from Redis; the commit's
@@ -298,7 +301,7 @@ class Commits:
         return version, state, snap_version, False
 
     async def _window_answers(
-        self, room: str, version: int, state: JSON, cached: bool, keep: bool
+        self, room: str, version: int, state: RoomState, cached: bool, keep: bool
     ) -> tuple[int | None, Answers, bool]:
         """The answers held for the open claim window: (how many, them, guessed). None
         when no window a player could answer is open; every commit while one is takes them
@@ -341,7 +344,7 @@ class Commits:
         *,
         player: str | None = None,
         client_seq: int | None = None,
-        base: JSON | None = None,
+        base: RoomState | None = None,
         snap_version: int | None = None,
         held: tuple[int, Answers] | None = None,
     ) -> CommitResult:
@@ -419,7 +422,7 @@ class Commits:
         self._remember_state(room, res.version, change.state, snapped, holds)
 
     async def after_commit(
-        self, room: str, version: int, state: JSON, entry: JSON, deadline: int | None
+        self, room: str, version: int, state: RoomState, entry: JSON, deadline: int | None
     ) -> None:
         """A closed room expires (``Store.close_room``); then every hook hears of the commit."""
         if state["status"] == "closed":
@@ -431,7 +434,7 @@ class Commits:
         self,
         room: str,
         version: int,
-        state: JSON,
+        state: RoomState,
         snap_version: int | None,
         holds: bool | None = None,
     ) -> None:
@@ -470,11 +473,11 @@ class _Dup(NamedTuple):
     """A request already applied (its client seq), found at an attempt's load."""
 
     result: CommitResult
-    state: JSON
+    state: RoomState
 
 
 async def _compute(
-    fn: WindowFn, offload: Offload, state: JSON, answers: Answers
+    fn: WindowFn, offload: Offload, state: RoomState, answers: Answers
 ) -> Outcome | Held | None:
     """``fn`` of the state where ``offload`` says (the event loop, a thread, elsewhere)."""
     if callable(offload):

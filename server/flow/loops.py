@@ -25,6 +25,7 @@ from server.flow.fanout import Feeds
 from server.flow.runtime import REDIS_OR_OS, Runtime
 from server.room import commands, game, game_room, schedule
 from server.room.rooms import RoomError
+from server.room.state import RoomState
 from server.storage import resp
 from server.storage.store import CHANNEL_PATTERN, room_of_channel
 from server.storage.store_base import BATCH
@@ -225,20 +226,20 @@ class TimerTick:
         self.budget = rt.cfg.bot_budget_ms / 1000
         self.timing = rt.timing
 
-    def step(self, state: JSON, answers: game_room.Answers) -> Outcome | None:
+    def step(self, state: RoomState, answers: game_room.Answers) -> Outcome | None:
         # seeded here, for the bots' choices: seeding costs ~30 µs, and most ticks (a
         # claim window's automatic passes) choose nothing (see off_loop)
         return self._tick(state, answers, random.Random(secrets.randbits(64)))
 
     def _tick(
-        self, state: JSON, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
+        self, state: RoomState, answers: game_room.Answers, rng: random.Random, max_steps: int = 32
     ) -> Outcome | None:
         tick = commands.Tick(
             rng, bot_pool.chooser(self.budget), max_steps, entropy.secret_wall_seed
         )
         return commands.tick(state, tick, self.t, self.timing, answers)
 
-    def due_kinds(self, state: JSON, answers: game_room.Answers) -> set[str]:
+    def due_kinds(self, state: RoomState, answers: game_room.Answers) -> set[str]:
         """The kinds of what is due in ``state`` that need more than one engine step (a
         bot's move, a deal): none when no seat is a bot or on automatic and no deal waits."""
         if state.get("next_hand_at") is None and not any(
@@ -254,7 +255,7 @@ class TimerTick:
             return set()
         return {kind for at, kind, _ in due if at <= self.t}
 
-    async def off_loop(self, state: JSON, answers: game_room.Answers) -> Outcome | None:
+    async def off_loop(self, state: RoomState, answers: game_room.Answers) -> Outcome | None:
         """Where the tick runs: in a bot worker process when a bot is due to move (a
         worker thread when there is no such process); a deal in a worker thread; the
         rest (a claim window's automatic answers, timeouts, a player's own settings, a
@@ -275,7 +276,7 @@ class TimerTick:
         return self._tick(state, answers, _NO_CHOICE, max_steps=1)
 
     async def in_bot_process(
-        self, state: JSON, answers: game_room.Answers
+        self, state: RoomState, answers: game_room.Answers
     ) -> tuple[Outcome | None] | None:
         """The tick in a bot worker process: (its change,), or None when no process
         could take it (the pool is stopping, or a worker died: a new pool next time)."""

@@ -37,6 +37,7 @@ from server.process.config import Config
 from server.process.metrics import Metrics
 from server.room import commands, rooms
 from server.room.rooms import RoomError
+from server.room.state import RoomState
 from server.storage.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.retention")
@@ -83,7 +84,7 @@ class Host(Protocol):
 
     async def apply(
         self, room: str, command: commands.Command
-    ) -> tuple[CommitResult | None, rooms.JSON | None]:
+    ) -> tuple[CommitResult | None, RoomState | None]:
         """Commit ``command`` to ``room`` through the server's commit path."""
         ...
 
@@ -186,7 +187,7 @@ class Sweeper:
         for pid in members:
             await store.remove_player_room(pid, room)
 
-    def _present_here(self, room: str, state: rooms.JSON) -> bool:
+    def _present_here(self, room: str, state: RoomState) -> bool:
         """Whether a member is connected to this process (the only presence a lobby has)."""
         return any(p in state["members"] for p in self.host.members_here(room))
 

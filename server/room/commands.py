@@ -19,6 +19,7 @@ from typing import Any
 from server.room import facts, game, game_room, host, rooms
 from server.room.held_answers import Held, holds_answers, window_key
 from server.room.rooms import Change
+from server.room.state import RoomState
 
 JSON = dict[str, Any]
 
@@ -51,7 +52,7 @@ class Outcome:
     holds_answers: bool
 
     @property
-    def state(self) -> JSON:
+    def state(self) -> RoomState:
         return self.change.state
 
 
@@ -160,7 +161,7 @@ class Rematch:
 @dataclass(frozen=True, slots=True)
 class SetToggles:
     player: str
-    changes: JSON
+    changes: dict[str, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,7 @@ class CloseIdle:
     """The retention sweeper's close of an abandoned room: only if the room is still
     ``judged`` (the state it was found idle in; any change since calls the close off)."""
 
-    judged: JSON
+    judged: RoomState
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +205,7 @@ Command = (
 
 
 def step(
-    state: JSON,
+    state: RoomState,
     command: Command,
     now: int,
     timing: Timing,
@@ -228,7 +229,7 @@ def step(
 
 
 def tick(
-    state: JSON,
+    state: RoomState,
     command: Tick,
     now: int,
     timing: Timing,
@@ -245,7 +246,7 @@ def tick(
 
 
 def _settled(
-    state: JSON,
+    state: RoomState,
     change: Change | None,
     now: int,
     timing: Timing,
@@ -258,7 +259,7 @@ def _settled(
 
 
 def outcome(
-    base: JSON | None,
+    base: RoomState | None,
     change: Change,
     now: int,
     timing: Timing,
@@ -279,7 +280,7 @@ def outcome(
     )
 
 
-def boundary(before: JSON, after: JSON) -> bool:
+def boundary(before: RoomState, after: RoomState) -> bool:
     """Whether a change from ``before`` to ``after`` crosses a hand boundary (a hand or a
     game starts or ends, the room's status changes): a commit writing a snapshot there
     starts each hand's patches afresh."""
@@ -292,7 +293,7 @@ def boundary(before: JSON, after: JSON) -> bool:
 
 
 def _play(
-    state: JSON, c: Play, now: int, timing: Timing, answers: game_room.Answers | None
+    state: RoomState, c: Play, now: int, timing: Timing, answers: game_room.Answers | None
 ) -> Change | Held | None:
     if not c.hold:
         return game_room.play(state, c.player, c.action, now)
@@ -301,7 +302,7 @@ def _play(
     )
 
 
-def _lobby(state: JSON, c: Command, now: int) -> Change | None:
+def _lobby(state: RoomState, c: Command, now: int) -> Change | None:
     """The commands of the room around the table: members, seats, host controls, chat."""
     match c:
         case Join():

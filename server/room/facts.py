@@ -11,14 +11,15 @@ from typing import Any
 
 from server.room import game, game_room, rooms, schedule
 from server.room.lobby import public_lobby
-from server.room.rooms import Change
+from server.room.rooms import Change, game_of
+from server.room.state import RoomState
 
 JSON = dict[str, Any]
 Deadline = schedule.Deadline
 
 
 def room_deadlines(
-    state: JSON, grace_ms: int, bot_delay_ms: int, answers: game_room.Answers | None = None
+    state: RoomState, grace_ms: int, bot_delay_ms: int, answers: game_room.Answers | None = None
 ) -> list[Deadline]:
     """Everything due by itself in the room (``schedule.deadlines``), computed once per commit
     and shared by the log entry's per-seat deadlines, the room's next one and the timer's
@@ -47,7 +48,7 @@ def seat_timeouts(deadlines: list[Deadline]) -> dict[int, int]:
 
 
 def seat_deadline(
-    state: JSON,
+    state: RoomState,
     seat: int | None,
     grace_ms: int,
     bot_delay_ms: int,
@@ -61,7 +62,7 @@ def seat_deadline(
     return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms, own)).get(seat)
 
 
-def public_clocks(state: JSON, deadlines: list[Deadline]) -> list[JSON]:
+def public_clocks(state: RoomState, deadlines: list[Deadline]) -> list[JSON]:
     """The countdowns everyone may see (``clocks`` on the wire): the turn deadline of the
     seat in turn (its ``timeout``; a bot's or an automatic move has none) and each away
     seat's grace until a bot plays it. Never a claim window's: who may claim is no one
@@ -84,7 +85,7 @@ def _own(answers: game_room.Answers | None, seat: int) -> game_room.Answers | No
 
 
 def seat_legal(
-    state: JSON, seat: int | None, answers: game_room.Answers | None = None
+    state: RoomState, seat: int | None, answers: game_room.Answers | None = None
 ) -> list[JSON]:
     """``seat``'s legal actions in the room's game: none unless it has a pending decision
     it has not answered yet (``answers``: those held for the open claim window)."""
@@ -95,7 +96,7 @@ def seat_legal(
     if rooms.held(state) is not None:
         return []  # the host paused the game: nobody may act until it resumes
     if str(seat) in (state.get("pending_kinds") or {}):
-        return game.legal(state["game"], seat, state["id"])
+        return game.legal(game_of(state), seat, state["id"])
     return []
 
 
@@ -138,7 +139,7 @@ def build_entry(
             i = int(k)
             done = i in answered
             legal[k] = (
-                [] if k in auto or held or done else game.legal(state["game"], i, state["id"])
+                [] if k in auto or held or done else game.legal(game_of(state), i, state["id"])
             )
             d = None if done else timeouts.get(i)
             if d is not None:

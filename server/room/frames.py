@@ -13,6 +13,8 @@ from protocol import messages as m
 from protocol.codec import encode
 from server.room import facts, game, game_room, rooms
 from server.room.lobby import public_lobby
+from server.room.rooms import game_of
+from server.room.state import RoomState
 
 JSON = dict[str, Any]
 
@@ -179,7 +181,7 @@ def events_frame(
 def snapshot(
     room: str,
     version: int,
-    state: JSON,
+    state: RoomState,
     player: str,
     re: int | None,
     grace_ms: int,
@@ -194,7 +196,7 @@ def snapshot(
     deadline = None
     clocks = None
     if state.get("game") is not None:
-        view = game.view(state["game"], seat, state["id"])
+        view = game.view(game_of(state), seat, state["id"])
         legal = facts.seat_legal(state, seat, answers)
         deadline = facts.seat_deadline(state, seat, grace_ms, bot_delay_ms, answers)
         if state["status"] == "playing":

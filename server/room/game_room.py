@@ -45,13 +45,16 @@ from server.room.rooms import (
     Change,
     RoomError,
     copy_state,
+    game_of,
     held,
     require_host,
     require_lobby,
     require_member,
+    seat_at,
     seat_of,
 )
 from server.room.schedule import committed_deadlines, deadlines
+from server.room.state import RoomState
 
 T = TypeVar("T")
 
@@ -60,13 +63,13 @@ T = TypeVar("T")
 TOGGLES = ("auto_win", "no_claims", "auto_discard")
 
 
-def toggles_of(state: JSON, seat: int) -> JSON:
+def toggles_of(state: RoomState, seat: int) -> dict[str, bool]:
     s = state["seats"][seat]
-    have = (s or {}).get("toggles") or {}
+    have = (s.get("toggles") if s is not None else None) or {}
     return {k: bool(have.get(k, False)) for k in TOGGLES}
 
 
-def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
+def set_toggles(state: RoomState, player: str, changes: dict[str, bool], now: int) -> Change:
     """The player's own play settings for their seat: ``auto_win`` (declare any legal win at
     once), ``no_claims`` (pass on everything but a win), ``auto_discard`` (discard the drawn
     tile when that is the only thing to do, e.g. after 叮)."""
@@ -75,22 +78,22 @@ def set_toggles(state: JSON, player: str, changes: JSON, now: int) -> Change:
     if seat is None:
         raise RoomError(ErrorCode.NOT_SEATED, "play settings belong to a seat")
     s = copy_state(state)
-    s["seats"][seat]["toggles"] = {**toggles_of(state, seat), **changes}
+    seat_at(s, seat)["toggles"] = {**toggles_of(state, seat), **changes}
     if s["status"] == "playing" and s.get("game") is not None:
         refresh_pending(s, now)  # the settings apply to the decision open now
     return Change(s, "toggles", player, persist=True)
 
 
-def _copy_game_step(state: JSON) -> JSON:
+def _copy_game_step(state: RoomState) -> RoomState:
     """A copy of the room state for a game step (:func:`play`, :func:`tick`): only its
     top-level keys are set (the game, the pending maps, the status...), so the members and
     the seat dicts stay shared with ``state`` (``rooms.copy_state`` copies them too); a step that
     changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
     patch (server/room/patches.py) nothing."""
-    return dict(state)
+    return state.copy()
 
 
-def _game_options(state: JSON) -> JSON:
+def _game_options(state: RoomState) -> JSON:
     o = state["options"]
     return {
         "length": o["length"],
@@ -98,7 +101,7 @@ def _game_options(state: JSON) -> JSON:
         "stakes": o["stakes"],
         "house_rules": o.get("house_rules"),
         "settlement": o.get("settlement"),
-        "names": [seat["name"] for seat in state["seats"]],
+        "names": [seat_at(state, i)["name"] for i in range(len(state["seats"]))],
     }
 
 
@@ -122,11 +125,11 @@ def rng_wall_seed(rng: random.Random) -> WallSeed:
     return lambda: f"{rng.getrandbits(256):064x}"
 
 
-def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> None:
-    action = game.start_hand_action(s["game"], wall_seed())
+def _deal_if_needed(s: RoomState, change: Change, now: int, wall_seed: WallSeed) -> None:
+    action = game.start_hand_action(game_of(s), wall_seed())
     if action is None:
         return
-    s["game"], events = game.apply(s["game"], action, room=s["id"])
+    s["game"], events = game.apply(game_of(s), action, room=s["id"])
     change.actions.append(action)
     change.events.extend(events)
     refresh_pending(s, now)
@@ -134,7 +137,7 @@ def _deal_if_needed(s: JSON, change: Change, now: int, wall_seed: WallSeed) -> N
 
 
 def start(
-    state: JSON,
+    state: RoomState,
     player: str,
     now: int,
     seeds: Seeds,
@@ -164,7 +167,7 @@ def start(
     return change
 
 
-def rematch(state: JSON, player: str) -> Change:
+def rematch(state: RoomState, player: str) -> Change:
     require_member(state, player)
     if state["status"] != "finished":
         raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the game is not finished")
@@ -184,7 +187,7 @@ def rematch(state: JSON, player: str) -> Change:
     return Change(s, "rematch", player, lobby_changed=True)
 
 
-def refresh_pending(s: JSON, now: int) -> None:
+def refresh_pending(s: RoomState, now: int) -> None:
     """Start the clock of every decision the table opened; a decision still open (the same
     id, as the engine names it: ``game.pending``) keeps its start time, and so its deadline.
 
@@ -196,7 +199,7 @@ def refresh_pending(s: JSON, now: int) -> None:
     since: JSON = {}
     kinds: JSON = {}
     ids: JSON = {}
-    for seat, (kind, decision) in game.pending(s["game"]).items():
+    for seat, (kind, decision) in game.pending(game_of(s)).items():
         k = str(seat)
         kinds[k] = kind
         ids[k] = decision
@@ -215,7 +218,7 @@ def _same(old: T | None, new: T) -> T:
     return old if old is not None and old == new else new
 
 
-def _no_choice(s: JSON, kinds: JSON) -> list[str]:
+def _no_choice(s: RoomState, kinds: JSON) -> list[str]:
     """The seats of players in a claim window whose only legal answer is "pass" — or who
     said "no claims" and cannot win: the server passes for them (not asked, no deadline;
     server/room/windows.py). A seat a bot plays while its player is away is listed too: the
@@ -231,7 +234,7 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
             continue
         toggles = seat.get("toggles")
         no_claims = bool(toggles.get("no_claims", False)) if toggles else False
-        for a in game.legal(s["game"], int(k), s["id"]):
+        for a in game.legal(game_of(s), int(k), s["id"]):
             t = a.get("type")
             if t != "pass" and (not no_claims or t == "win"):
                 break  # a choice
@@ -242,7 +245,7 @@ def _no_choice(s: JSON, kinds: JSON) -> list[str]:
     return out
 
 
-def _auto_acts(s: JSON, kinds: JSON) -> JSON:
+def _auto_acts(s: RoomState, kinds: JSON) -> JSON:
     """The actions the server takes at once for players who asked for it: a legal win
     (``auto_win``), the only possible discard (``auto_discard``)."""
     out: JSON = {}
@@ -254,7 +257,7 @@ def _auto_acts(s: JSON, kinds: JSON) -> JSON:
         t = toggles_of(s, int(k))
         if not (t["auto_win"] or t["auto_discard"]):
             continue
-        legal = game.legal(s["game"], int(k), s["id"])
+        legal = game.legal(game_of(s), int(k), s["id"])
         wins = [a for a in legal if a.get("type") == "win"]
         if t["auto_win"] and wins:
             out[k] = wins[0]
@@ -268,11 +271,11 @@ def _auto_acts(s: JSON, kinds: JSON) -> JSON:
     return out
 
 
-def _after_game_step(s: JSON, change: Change, now: int) -> None:
+def _after_game_step(s: RoomState, change: Change, now: int) -> None:
     refresh_pending(s, now)
-    if game.finished(s["game"]):
+    if game.finished(game_of(s)):
         s["status"] = "finished"
-        summary = game.summary(s["game"])
+        summary = game.summary(game_of(s))
         gid = game_id_of(s)
         if gid is not None:
             summary["game_id"] = gid
@@ -282,11 +285,11 @@ def _after_game_step(s: JSON, change: Change, now: int) -> None:
         change.lobby_changed = True
         change.notice = {"type": "game_over", "summary": summary}
         s["next_hand_at"] = None
-    elif game.between_hands(s["game"]):
+    elif game.between_hands(game_of(s)):
         s["next_hand_at"] = now + s["options"]["hand_pause_ms"]
 
 
-def play(state: JSON, player: str, action: JSON, now: int) -> Change:
+def play(state: RoomState, player: str, action: JSON, now: int) -> Change:
     require_member(state, player)
     if state["status"] != "playing":
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
@@ -303,9 +306,9 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
             "action.seq is required: the table seq of the decision it answers "
             "(the seq of the legal entry, or game.seq)",
         )
-    full = game.complete_action(state["game"], action, seat)
+    full = game.complete_action(game_of(state), action, seat)
     try:
-        new_game, events = game.apply(state["game"], full, room=state["id"])
+        new_game, events = game.apply(game_of(state), full, room=state["id"])
     except game.GameError as exc:
         raise RoomError(ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}) from None
     s = _copy_game_step(state)
@@ -316,7 +319,7 @@ def play(state: JSON, player: str, action: JSON, now: int) -> Change:
 
 
 def tick(
-    state: JSON,
+    state: RoomState,
     now: int,
     grace_ms: int,
     bot_delay_ms: int,
@@ -356,7 +359,7 @@ def tick(
 
 
 def _tick_step(
-    s: JSON,
+    s: RoomState,
     change: Change,
     now: int,
     kind: str,
@@ -370,7 +373,9 @@ def _tick_step(
     ``change``); whether the tick stops there (a claim window closed: one per commit)."""
     if kind == "grace":
         seats = list(s["seats"])  # (the seats are shared with the state before: copied)
-        seats[i] = {**seats[i], "auto": True}
+        seat = seat_at(s, i).copy()
+        seat["auto"] = True
+        seats[i] = seat
         s["seats"] = seats
         change.lobby_changed = True
         change.notice = {"type": "bot_took_over", "seat": i}
@@ -388,12 +393,12 @@ def _tick_step(
         return True
     parsed = None
     if kind == "bot":
-        action = game.bot_action(s["game"], i, rng, bot_choose, s["id"])
+        action = game.bot_action(game_of(s), i, rng, bot_choose, s["id"])
     elif kind == "act":
         action = dict(s["pending_act"][str(i)])
     else:  # the server's timeout: not parsed again
-        action, parsed = game.server_action(s["game"], i, timeout=True)
-    s["game"], events = game.apply(s["game"], action, parsed, s["id"])
+        action, parsed = game.server_action(game_of(s), i, timeout=True)
+    s["game"], events = game.apply(game_of(s), action, parsed, s["id"])
     change.actions.append(action)
     change.events.extend(events)
     _after_game_step(s, change, now)
@@ -401,7 +406,7 @@ def _tick_step(
 
 
 def answer(
-    state: JSON,
+    state: RoomState,
     player: str,
     action: JSON,
     now: int,
@@ -423,8 +428,8 @@ def answer(
         or state["status"] != "playing"
         or held(state) is not None
         or kinds.get(str(seat)) != "claim"
-        or state["seats"][seat]["bot"]
-        or state["seats"][seat].get("auto")
+        or seat_at(state, seat)["bot"]
+        or seat_at(state, seat).get("auto")
     ):
         return play(state, player, action, now)
     decision = action.get("seq")
@@ -437,13 +442,13 @@ def answer(
             "you have answered this claim already",
             {"table_code": "not-waiting-for-seat"},
         )
-    full = game.complete_action(state["game"], action, seat)
+    full = game.complete_action(game_of(state), action, seat)
     # checked now (applied when the window closes): one of the seat's legal actions (known
     # since the commit that opened the window) is accepted, anything else is asked of the
     # engine, which refuses it with its reason (or, in a form the list does not spell, takes it)
-    if full not in game.legal(state["game"], seat, state["id"]):
+    if full not in game.legal(game_of(state), seat, state["id"]):
         try:
-            game.apply(state["game"], full, room=state["id"])
+            game.apply(game_of(state), full, room=state["id"])
         except game.GameError as exc:
             raise RoomError(
                 ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}

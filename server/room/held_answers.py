@@ -10,7 +10,8 @@ import random
 from typing import NamedTuple
 
 from server.room import game
-from server.room.rooms import JSON, SEATS, Change
+from server.room.rooms import JSON, SEATS, Change, game_of
+from server.room.state import RoomState
 
 __all__ = [
     "Answers",
@@ -40,7 +41,7 @@ class Held(NamedTuple):
     deadline: int | None
 
 
-def window_key(state: JSON) -> tuple[int, int] | None:
+def window_key(state: RoomState) -> tuple[int, int] | None:
     """The claim (or robbing) window open in the room's game: (game number, decision id),
     None when none is."""
     ids = state.get("pending_ids") or {}
@@ -50,7 +51,7 @@ def window_key(state: JSON) -> tuple[int, int] | None:
     return None
 
 
-def holds_answers(state: JSON) -> bool:
+def holds_answers(state: RoomState) -> bool:
     """Whether a player of the room may have an answer held for the window open now (a
     claim window with a seat a player answers): only then are held answers read."""
     if window_key(state) is None:
@@ -63,7 +64,7 @@ def holds_answers(state: JSON) -> bool:
     return False
 
 
-def held_answers(state: JSON, answers: Answers | None) -> dict[int, JSON]:
+def held_answers(state: RoomState, answers: Answers | None) -> dict[int, JSON]:
     """The held ``answers`` that answer the window open now: seat -> action (a record of an
     older window, or of a seat no longer asked, does not count)."""
     if not answers:
@@ -84,7 +85,7 @@ def held_answers(state: JSON, answers: Answers | None) -> dict[int, JSON]:
     return out
 
 
-def turn_order(s: JSON, seats: list[int]) -> list[int]:
+def turn_order(s: RoomState, seats: list[int]) -> list[int]:
     """``seats`` in turn order from the seat after the one whose tile the window is about."""
     hand = (s.get("game") or {}).get("hand") or {}
     d = hand.get("discarder")
@@ -94,7 +95,7 @@ def turn_order(s: JSON, seats: list[int]) -> list[int]:
 
 
 def close_window(
-    s: JSON,
+    s: RoomState,
     change: Change,
     now: int,
     answers: Answers | None,
@@ -115,7 +116,7 @@ def close_window(
     auto = s.get("pending_auto") or ()
     # the answers are applied to the parsed state one after another; its JSON is made once,
     # at the end (or before a bot decides: the bot reads it)
-    base = s["game"]
+    base = game_of(s)
     base_st = st = game.parsed_state(base, s["id"])
     for i in seats:
         if key is None or not game.claim_open_in(st, i, key[1]):
@@ -147,7 +148,7 @@ def close_window(
     s["game"] = game.state_json(base, base_st, st, s["id"])
 
 
-def window_needs_bot(state: JSON, answers: Answers | None) -> bool:
+def window_needs_bot(state: RoomState, answers: Answers | None) -> bool:
     """Whether closing the window open in ``state`` asks a bot for an answer (a bot seat, or
     a seat a bot plays, that has no held answer)."""
     answered = held_answers(state, answers)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from protocol.codes import ErrorCode
 from server.room.rooms import (
-    JSON,
     SEATS,
     Change,
     RoomError,
@@ -32,9 +31,10 @@ from server.room.rooms import (
     seat_index,
     seat_of,
 )
+from server.room.state import RoomState
 
 
-def _target(state: JSON, host: str, player: str, what: str) -> str:
+def _target(state: RoomState, host: str, player: str, what: str) -> str:
     """The member ``player`` the host does ``what`` to: not the host themselves."""
     if player == host:
         raise RoomError(ErrorCode.NO_SUCH_MEMBER, f"you cannot {what} yourself")
@@ -44,7 +44,7 @@ def _target(state: JSON, host: str, player: str, what: str) -> str:
     return name
 
 
-def swap_seats(state: JSON, player: str, a: int, b: int) -> Change:
+def swap_seats(state: RoomState, player: str, a: int, b: int) -> Change:
     """Swap what is in seats ``a`` and ``b`` — a player, a bot or nobody — in the lobby.
     Bots are named after their seat ("Bot 3"), so a moved bot takes its new seat's name."""
     require_member(state, player)
@@ -64,7 +64,7 @@ def swap_seats(state: JSON, player: str, a: int, b: int) -> Change:
     return Change(s, "swap_seats", player, lobby_changed=True)
 
 
-def kick(state: JSON, player: str, target: str) -> Change:
+def kick(state: RoomState, player: str, target: str) -> Change:
     """The host removes ``target`` from the room for good (module docstring). In a game
     their seat becomes a bot's (\"Bot 2\", as bots are named) until the game ends; otherwise it is
     free. The change's notice (``kicked``) is what each server process's fan-out acts on
@@ -81,11 +81,14 @@ def kick(state: JSON, player: str, target: str) -> Change:
     cur = seat_of(s, target)
     if cur is not None:
         if s["status"] == "playing":
-            seat = s["seats"][cur]
-            seat.update(
-                player=None, name=f"Bot {cur + 1}", bot=True, ready=True, away=None, auto=True
-            )
-            seat.pop("toggles", None)
+            s["seats"][cur] = {
+                "player": None,
+                "name": f"Bot {cur + 1}",
+                "bot": True,
+                "ready": True,
+                "away": None,
+                "auto": True,
+            }
         else:
             s["seats"][cur] = None
     return Change(
@@ -97,7 +100,7 @@ def kick(state: JSON, player: str, target: str) -> Change:
     )
 
 
-def make_host(state: JSON, player: str, target: str) -> Change:
+def make_host(state: RoomState, player: str, target: str) -> Change:
     """The host hands the host role to another member."""
     require_member(state, player)
     require_host(state, player)
@@ -113,12 +116,12 @@ def make_host(state: JSON, player: str, target: str) -> Change:
     )
 
 
-def _playing(state: JSON) -> None:
+def _playing(state: RoomState) -> None:
     if state["status"] != "playing" or state.get("game") is None:
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
 
 
-def pause_game(state: JSON, player: str, now: int) -> Change:
+def pause_game(state: RoomState, player: str, now: int) -> Change:
     """The host pauses the game at ``now``: nothing happens in it until :func:`resume_game`."""
     require_member(state, player)
     require_host(state, player)
@@ -138,7 +141,7 @@ def pause_game(state: JSON, player: str, now: int) -> Change:
     )
 
 
-def resume_game(state: JSON, player: str, now: int) -> Change:
+def resume_game(state: RoomState, player: str, now: int) -> Change:
     """The host resumes the paused game at ``now``: every clock (each open decision's, the
     next deal's, each away seat's grace period) moves on by the time the game was paused,
     so nothing that was due later is due any sooner."""
@@ -152,12 +155,14 @@ def resume_game(state: JSON, player: str, now: int) -> Change:
     s = copy_state(state)
     s["pause"] = None
     s["pending_since"] = {k: int(t) + gap for k, t in (s.get("pending_since") or {}).items()}
-    if s.get("next_hand_at") is not None:
-        s["next_hand_at"] = int(s["next_hand_at"]) + gap
+    deal = s.get("next_hand_at")
+    if deal is not None:
+        s["next_hand_at"] = int(deal) + gap
     for i in range(SEATS):
         seat = s["seats"][i]
-        if seat is not None and seat.get("away") is not None:
-            seat["away"] = int(seat["away"]) + gap
+        away = None if seat is None else seat.get("away")
+        if seat is not None and away is not None:
+            seat["away"] = int(away) + gap
     name = s["members"][player]
     return Change(
         s,

@@ -7,9 +7,10 @@ own settings and concealed tiles never appear here).
 from __future__ import annotations
 
 from server.room.rooms import JSON, held
+from server.room.state import RoomState
 
 
-def game_id_of(state: JSON) -> str | None:
+def game_id_of(state: RoomState) -> str | None:
     """The id of the room's current or last game: given when it started
     (``server.room.game_room.start``); a game started before game ids existed gets
     ``<room id>-<game_no>`` (stable, so its archive record and links keep one id); None
@@ -20,7 +21,7 @@ def game_id_of(state: JSON) -> str | None:
     return str(gid) if gid else f"{state['id']}-{state['game_no']}"
 
 
-def public_lobby(state: JSON) -> JSON:
+def public_lobby(state: RoomState) -> JSON:
     seated = {s["player"] for s in state["seats"] if s and s.get("player")}
     return {
         "id": state["id"],
@@ -51,7 +52,7 @@ def public_lobby(state: JSON) -> JSON:
     }
 
 
-def room_summary(state: JSON) -> JSON:
+def room_summary(state: RoomState) -> JSON:
     return {
         "id": state["id"],
         "code": state["code"],

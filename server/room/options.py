@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from protocol.codes import ErrorCode
 from server.room import game
-from server.room.rooms import JSON, RoomError
+from server.room.rooms import RoomError
+from server.room.state import Json, JsonObject, Options
 
 LENGTHS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 #: the values of the ``length`` option: a number of rounds, or "hands" (with ``hands``)
 LENGTH_NAMES = (*LENGTHS, "hands")
-DEFAULT_OPTIONS: JSON = {
+DEFAULT_OPTIONS: Options = {
     "length": "four_rounds",  # or "hands" with hands=N
     "hands": None,
     "turn_seconds": 30,  # 0 = no turn timer
@@ -32,7 +33,44 @@ DEFAULT_OPTIONS: JSON = {
 }
 
 
-def validate_options(ruleset: str, options: JSON | None) -> JSON:
+def _bad(msg: str) -> RoomError:
+    return RoomError(ErrorCode.BAD_OPTIONS, msg)
+
+
+def _whole(v: Json) -> int | None:
+    """``v`` if it is an int (not a bool), else None."""
+    return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+
+def _bounded(v: Json, lo: int, hi: int, what: str) -> int:
+    n = _whole(v)
+    if n is None or not lo <= n <= hi:
+        raise _bad(what)
+    return n
+
+
+def _optional(v: Json, lo: int, hi: int, what: str) -> int | None:
+    return None if v is None else _bounded(v, lo, hi, what)
+
+
+def _timer(v: Json, lo: int, hi: int, key: str) -> int:
+    n = _whole(v)
+    if n is None or not (n == 0 or lo <= n <= hi):
+        raise _bad(f"{key} must be 0 (off) or an int {lo}..{hi}")
+    return n
+
+
+def _names(v: Json, key: str) -> JsonObject | None:
+    if v is None:
+        return None
+    if not isinstance(v, dict) or not all(isinstance(k, str) for k in v):
+        raise _bad(f"{key} must be a map of names to values")
+    return v
+
+
+def validate_options(ruleset: str, options: JsonObject | None) -> Options:
+    """The options a host asks for (any omitted: :data:`DEFAULT_OPTIONS`), checked:
+    ``bad_options`` names the first one out of range, ``bad_ruleset`` an unknown rule set."""
     known = game.rulesets()
     if ruleset not in known:
         raise RoomError(
@@ -40,46 +78,44 @@ def validate_options(ruleset: str, options: JSON | None) -> JSON:
             f"unknown rule set {ruleset!r}",
             {"known": known},
         )
-    out = dict(DEFAULT_OPTIONS)
-    for key, value in (options or {}).items():
+    given = options or {}
+    for key in given:
         if key not in DEFAULT_OPTIONS:
             raise RoomError(ErrorCode.BAD_OPTIONS, f"unknown option {key!r}")
-        out[key] = value
-
-    def bad(msg: str) -> RoomError:
-        return RoomError(ErrorCode.BAD_OPTIONS, msg)
-
-    def is_int(v: object) -> bool:
-        return isinstance(v, int) and not isinstance(v, bool)
-
-    if out["length"] not in LENGTH_NAMES:
-        raise bad("length must be one_round, two_rounds, four_rounds or hands")
-    if out["length"] == "hands":
-        if not is_int(out["hands"]) or not 1 <= out["hands"] <= 64:
-            raise bad("hands must be an int 1..64 when length is 'hands'")
-    elif out["hands"] is not None:
-        raise bad("hands is only allowed with length 'hands'")
-    for key, lo, hi in (("turn_seconds", 3, 600), ("claim_seconds", 2, 120)):
-        v = out[key]
-        if not is_int(v) or not (v == 0 or lo <= v <= hi):
-            raise bad(f"{key} must be 0 (off) or an int {lo}..{hi}")
-    if not is_int(out["stakes"]) or not 0 <= out["stakes"] <= 1_000_000:
-        raise bad("stakes must be an int 0..1000000")
-    if not isinstance(out["public"], bool):
-        raise bad("public must be a bool")
-    if not is_int(out["hand_pause_ms"]) or not 0 <= out["hand_pause_ms"] <= 60_000:
-        raise bad("hand_pause_ms must be an int 0..60000")
-    bd = out["bot_delay_ms"]
-    if bd is not None and (not is_int(bd) or not 0 <= bd <= 10_000):
-        raise bad("bot_delay_ms must be an int 0..10000")
-    wm = out["window_ms"]
-    if wm is not None and (not is_int(wm) or not 0 <= wm <= 5_000):
-        raise bad("window_ms must be an int 0..5000")
-    for key in ("house_rules", "settlement"):
-        v = out[key]
-        if v is not None and (not isinstance(v, dict) or not all(isinstance(k, str) for k in v)):
-            raise bad(f"{key} must be a map of names to values")
+    d = DEFAULT_OPTIONS
+    length = given.get("length", d["length"])
+    if not isinstance(length, str) or length not in LENGTH_NAMES:
+        raise _bad("length must be one_round, two_rounds, four_rounds or hands")
+    hands = given.get("hands", d["hands"])
+    if length == "hands":
+        hands = _bounded(hands, 1, 64, "hands must be an int 1..64 when length is 'hands'")
+    elif hands is not None:
+        raise _bad("hands is only allowed with length 'hands'")
+    turn = _timer(given.get("turn_seconds", d["turn_seconds"]), 3, 600, "turn_seconds")
+    claim = _timer(given.get("claim_seconds", d["claim_seconds"]), 2, 120, "claim_seconds")
+    stakes = _bounded(
+        given.get("stakes", d["stakes"]), 0, 1_000_000, "stakes must be an int 0..1000000"
+    )
+    public = given.get("public", d["public"])
+    if not isinstance(public, bool):
+        raise _bad("public must be a bool")
+    pause = given.get("hand_pause_ms", d["hand_pause_ms"])
+    bots = given.get("bot_delay_ms", d["bot_delay_ms"])
+    window = given.get("window_ms", d["window_ms"])
+    out: Options = {
+        "length": length,
+        "hands": hands,
+        "turn_seconds": turn,
+        "claim_seconds": claim,
+        "stakes": stakes,
+        "public": public,
+        "hand_pause_ms": _bounded(pause, 0, 60_000, "hand_pause_ms must be an int 0..60000"),
+        "bot_delay_ms": _optional(bots, 0, 10_000, "bot_delay_ms must be an int 0..10000"),
+        "window_ms": _optional(window, 0, 5_000, "window_ms must be an int 0..5000"),
+        "house_rules": _names(given.get("house_rules", d["house_rules"]), "house_rules"),
+        "settlement": _names(given.get("settlement", d["settlement"]), "settlement"),
+    }
     problem = game.check_config(ruleset, out["house_rules"], out["settlement"])
     if problem is not None:
-        raise bad(problem)
+        raise _bad(problem)
     return out

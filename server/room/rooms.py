@@ -1,4 +1,4 @@
-"""Room logic: pure functions over a room's state (a plain dict stored in Redis).
+"""Room logic: pure functions over a room's state (a plain dict stored in Redis, typed as ``RoomState`` in ``server/room/state.py``).
 
 Each operation takes the current room state and returns a :class:`Change` (the new state
 and what to log/broadcast) or raises :class:`RoomError` with a wire error code. No I/O here:
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from protocol.codes import ErrorCode
+from server.room.state import GameJSON, Options, Pause, RoomState, Seat
 
 JSON = dict[str, Any]
 SEATS = 4
@@ -32,7 +33,7 @@ class RoomError(Exception):
 
 @dataclass
 class Change:
-    state: JSON
+    state: RoomState
     kind: str
     actor: str | None = None
     events: list[JSON] = field(default_factory=list)  # table events (unredacted)
@@ -62,9 +63,9 @@ def normalize_code(code: str) -> str:
 
 
 def new_room(
-    room_id: str, code: str, host: str, name: str, ruleset: str, options: JSON, now: int
+    room_id: str, code: str, host: str, name: str, ruleset: str, options: Options, now: int
 ) -> Change:
-    state: JSON = {
+    state: RoomState = {
         "id": room_id,
         "code": code,
         "ruleset": ruleset,
@@ -93,22 +94,40 @@ def new_room(
 # ------------------------------------------------------------------------------ helpers
 
 
-def seat_of(state: JSON, player: str) -> int | None:
+def seat_of(state: RoomState, player: str) -> int | None:
     for i, s in enumerate(state["seats"]):
         if s and s.get("player") == player:
             return i
     return None
 
 
-def held(state: JSON) -> JSON | None:
+def held(state: RoomState) -> Pause | None:
     """Who paused the room's game with ``pause_game`` (server/room/host.py) and when:
     ``{player, name, since}``; None: not paused by anyone. While it is held the game does
     nothing by itself and refuses every action."""
-    pause: JSON | None = state.get("pause")
-    return pause
+    return state.get("pause")
 
 
-def copy_state(state: JSON) -> JSON:
+def seat_at(state: RoomState, i: int) -> Seat:
+    """The seat ``i`` (0..3) of a room, taken: ``bad_seat`` when nobody sits there. (The
+    callers know it is taken: the seat of a member found by :func:`seat_of`, or a seat with
+    an open decision in a game, where every seat is.)"""
+    seat = state["seats"][i]
+    if seat is None:
+        raise RoomError(ErrorCode.BAD_SEAT, f"nobody sits in seat {i}")
+    return seat
+
+
+def game_of(state: RoomState) -> GameJSON:
+    """The room's game state: ``game_not_started`` when it has none (a room whose status is
+    "playing" or "finished" always has one)."""
+    g = state["game"]
+    if g is None:
+        raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
+    return g
+
+
+def copy_state(state: RoomState) -> RoomState:
     """A copy of the room state that the room operations may change.
 
     Structural sharing instead of a deep copy: the operations here only ever change the
@@ -117,19 +136,19 @@ def copy_state(state: JSON) -> JSON:
     only ever *replaced*, never changed in place (``game.apply`` returns new dicts). Neither
     state may be mutated in place by anyone else (see tests/server_tests/test_rooms_copy.py).
     """
-    s = dict(state)
+    s = state.copy()
     s["members"] = dict(state["members"])
-    s["seats"] = [None if seat is None else dict(seat) for seat in state["seats"]]
+    s["seats"] = [None if seat is None else seat.copy() for seat in state["seats"]]
     return s
 
 
-def require_member(state: JSON, player: str) -> None:
+def require_member(state: RoomState, player: str) -> None:
     """``player`` is a member of the room, or ``not_in_room``."""
     if player not in state["members"]:
         raise RoomError(ErrorCode.NOT_IN_ROOM, "you are not in this room")
 
 
-def require_lobby(state: JSON) -> None:
+def require_lobby(state: RoomState) -> None:
     """The room is in its lobby (no game under way, not closed), or the error that says why not."""
     if state["status"] == "playing":
         raise RoomError(ErrorCode.GAME_IN_PROGRESS, "not while a game is being played")
@@ -137,7 +156,7 @@ def require_lobby(state: JSON) -> None:
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
 
 
-def require_host(state: JSON, player: str) -> None:
+def require_host(state: RoomState, player: str) -> None:
     """``player`` hosts the room, or ``not_host``."""
     if state["host"] != player:
         raise RoomError(ErrorCode.NOT_HOST, "only the host can do this")
@@ -153,7 +172,7 @@ def seat_index(seat: int) -> int:
 # ------------------------------------------------------------------------------- lobby ops
 
 
-def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
+def join(state: RoomState, player: str, name: str, now: int | None = None) -> Change:
     if state["status"] == "closed":
         raise RoomError(ErrorCode.ROOM_NOT_FOUND, "the room is closed")
     if player in (state.get("kicked") or ()):
@@ -184,7 +203,7 @@ def join(state: JSON, player: str, name: str, now: int | None = None) -> Change:
     )
 
 
-def sit(state: JSON, player: str, seat: int) -> Change:
+def sit(state: RoomState, player: str, seat: int) -> Change:
     require_member(state, player)
     require_lobby(state)
     seat = seat_index(seat)
@@ -207,7 +226,7 @@ def sit(state: JSON, player: str, seat: int) -> Change:
     return Change(s, "sit", player, lobby_changed=True)
 
 
-def stand(state: JSON, player: str) -> Change:
+def stand(state: RoomState, player: str) -> Change:
     require_member(state, player)
     require_lobby(state)
     s = copy_state(state)
@@ -218,18 +237,18 @@ def stand(state: JSON, player: str) -> Change:
     return Change(s, "stand", player, lobby_changed=True)
 
 
-def ready(state: JSON, player: str, value: bool) -> Change:
+def ready(state: RoomState, player: str, value: bool) -> Change:
     require_member(state, player)
     require_lobby(state)
     s = copy_state(state)
     cur = seat_of(s, player)
     if cur is None:
         raise RoomError(ErrorCode.NOT_SEATED, "you are not seated")
-    s["seats"][cur]["ready"] = value
+    seat_at(s, cur)["ready"] = value
     return Change(s, "ready", player, lobby_changed=True)
 
 
-def add_bot(state: JSON, player: str, seat: int) -> Change:
+def add_bot(state: RoomState, player: str, seat: int) -> Change:
     require_member(state, player)
     require_host(state, player)
     require_lobby(state)
@@ -248,7 +267,7 @@ def add_bot(state: JSON, player: str, seat: int) -> Change:
     return Change(s, "add_bot", player, lobby_changed=True)
 
 
-def remove_bot(state: JSON, player: str, seat: int) -> Change:
+def remove_bot(state: RoomState, player: str, seat: int) -> Change:
     require_member(state, player)
     require_host(state, player)
     require_lobby(state)
@@ -261,7 +280,7 @@ def remove_bot(state: JSON, player: str, seat: int) -> Change:
     return Change(s, "remove_bot", player, lobby_changed=True)
 
 
-def leave(state: JSON, player: str, now: int) -> Change:
+def leave(state: RoomState, player: str, now: int) -> Change:
     require_member(state, player)
     s = copy_state(state)
     name = s["members"].pop(player)
@@ -271,8 +290,9 @@ def leave(state: JSON, player: str, now: int) -> Change:
     if cur is not None:
         if s["status"] == "playing":
             # the seat stays in the game; a bot plays it until the player comes back
-            s["seats"][cur]["auto"] = True
-            s["seats"][cur]["away"] = now
+            seat = seat_at(s, cur)
+            seat["auto"] = True
+            seat["away"] = now
         else:
             s["seats"][cur] = None
     if s["host"] == player and s["members"]:
@@ -288,7 +308,7 @@ def leave(state: JSON, player: str, now: int) -> Change:
     )
 
 
-def _pauses_when_empty(state: JSON) -> bool:
+def _pauses_when_empty(state: RoomState) -> bool:
     """A room its last member has left stays open only for a game in play with human seats:
     it pauses (:func:`paused`) and keeps its code, so a player who comes back with
     ``join_room`` (or a resume) gets the seat back, until the retention sweeper closes it as
@@ -296,7 +316,7 @@ def _pauses_when_empty(state: JSON) -> bool:
     return state["status"] == "playing" and any(seat and not seat["bot"] for seat in state["seats"])
 
 
-def abandoned(state: JSON) -> bool:
+def abandoned(state: RoomState) -> bool:
     """An open room none of whose seated humans is present (all away, or no human seats)
     and, during a game, none of whose spectators is connected. The retention sweeper closes
     such a room once nothing has changed in it for ``--idle-room-seconds``. (A spectator's
@@ -312,7 +332,7 @@ def abandoned(state: JSON) -> bool:
     return True
 
 
-def close_idle(state: JSON) -> Change | None:
+def close_idle(state: RoomState) -> Change | None:
     """Close an abandoned room (the sweeper decided it was idle long enough): every member
     leaves with it, a game in progress ends without settlement. None: not abandoned (any
     more)."""
@@ -334,18 +354,18 @@ def close_idle(state: JSON) -> Change | None:
     )
 
 
-def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
+def set_away(state: RoomState, player: str, away: bool, now: int) -> Change | None:
     """A seated player's last connection closed (away=True) or came back (away=False)."""
     cur = seat_of(state, player)
     if player not in state["members"]:
         return None
     if cur is None:
         return _spectator_away(state, player, away, now)
-    seat = state["seats"][cur]
+    seat = seat_at(state, cur)
     if away == (seat.get("away") is not None) and (away or not seat.get("auto")):
         return None
     s = copy_state(state)
-    seat = s["seats"][cur]
+    seat = seat_at(s, cur)
     if away:
         seat["away"] = now
         notice = {"type": "seat_away", "seat": cur}
@@ -357,7 +377,7 @@ def set_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
     return Change(s, "away" if away else "back", player, lobby_changed=True, notice=notice)
 
 
-def rename(state: JSON, player: str, name: str) -> Change | None:
+def rename(state: RoomState, player: str, name: str) -> Change | None:
     """A member resumed under a new name (``hello`` with a token and a ``name``): the room's
     member list and their seat show it; None when it shows it already. A game under way
     keeps the names it was dealt with (its records and summary)."""
@@ -367,11 +387,11 @@ def rename(state: JSON, player: str, name: str) -> Change | None:
     s["members"][player] = name
     cur = seat_of(s, player)
     if cur is not None:
-        s["seats"][cur]["name"] = name
+        seat_at(s, cur)["name"] = name
     return Change(s, "rename", player, lobby_changed=True)
 
 
-def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | None:
+def _spectator_away(state: RoomState, player: str, away: bool, now: int) -> Change | None:
     """A spectator's presence during a game: it keeps a game of bots going (see paused)."""
     gone = state.get("spectators_away") or {}
     if state["status"] != "playing" or away == (player in gone):
@@ -388,7 +408,7 @@ def _spectator_away(state: JSON, player: str, away: bool, now: int) -> Change | 
     return Change(s, "away" if away else "back", player, lobby_changed=True)
 
 
-def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
+def chat(state: RoomState, player: str, text: str, now: int, max_len: int) -> Change:
     require_member(state, player)
     text = clean_text(text)
     if not text:
@@ -410,7 +430,7 @@ def chat(state: JSON, player: str, text: str, now: int, max_len: int) -> Change:
 # ---------------------------------------------------------------------------------- timers
 
 
-def paused(state: JSON) -> bool:
+def paused(state: RoomState) -> bool:
     """A game no human is connected to any more: it has human seats, every one of them is
     played by a bot because its player is away (disconnected past the grace period, or
     left), and no spectator is connected either.
@@ -428,14 +448,14 @@ def paused(state: JSON) -> bool:
     return _nobody_else_present(state, humans)
 
 
-def _nobody_else_present(state: JSON, humans: list[JSON]) -> bool:
+def _nobody_else_present(state: RoomState, humans: list[Seat]) -> bool:
     """Every member of the room is one of these seated ``humans`` or a spectator who is away."""
     seated = {seat.get("player") for seat in humans}
     gone = state.get("spectators_away") or {}
     return all(p in seated or p in gone for p in state["members"])
 
 
-def _unpause(before: JSON, s: JSON, now: int) -> None:
+def _unpause(before: RoomState, s: RoomState, now: int) -> None:
     """The step after a change ``before`` -> ``s`` that can end a pause (a player joins or
     comes back, a spectator connects): if the game was paused and no longer is, its clocks
     start again now. A game the host holds (:func:`held`) keeps its clocks stopped: they go
@@ -444,7 +464,7 @@ def _unpause(before: JSON, s: JSON, now: int) -> None:
         _resume_clocks(s, now)
 
 
-def _resume_clocks(s: JSON, now: int) -> None:
+def _resume_clocks(s: RoomState, now: int) -> None:
     """A paused game resumes: every open decision (and the next deal) starts again now."""
     s["pending_since"] = {k: now for k in s.get("pending_since") or {}}
     if s.get("next_hand_at") is not None:

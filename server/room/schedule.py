@@ -12,11 +12,12 @@ from __future__ import annotations
 from server.room import memos
 from server.room.held_answers import Answers, held_answers
 from server.room.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
-from server.room.rooms import JSON, held, paused
+from server.room.rooms import held, paused
+from server.room.state import RoomState
 from server.room.windows import DEFAULT_WINDOW_MS, window_delay
 
 
-def window_hi(state: JSON, bot_delay_ms: int) -> int:
+def window_hi(state: RoomState, bot_delay_ms: int) -> int:
     """The longest an automatic answer in a claim window waits in this room (ms)."""
     v = state["options"].get("window_ms")
     if v is not None:
@@ -24,13 +25,13 @@ def window_hi(state: JSON, bot_delay_ms: int) -> int:
     return 0 if _bot_delay(state, bot_delay_ms) == 0 else DEFAULT_WINDOW_MS
 
 
-def _bot_delay(state: JSON, default_ms: int) -> int:
+def _bot_delay(state: RoomState, default_ms: int) -> int:
     v = state["options"].get("bot_delay_ms")
     return default_ms if v is None else int(v)
 
 
 def committed_deadlines(
-    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+    state: RoomState, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> list[Deadline]:
     """:func:`deadlines` of a room state that is no longer changed in place (a committed
         one, or the state a :func:`tick` starts from), remembered by the state's identity
@@ -48,7 +49,7 @@ def committed_deadlines(
 
 
 def deadlines(
-    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+    state: RoomState, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> list[Deadline]:
     """Everything that will happen by itself in this room: (at_ms, kind, seat).
 
@@ -63,8 +64,9 @@ def deadlines(
     away = _grace_deadlines(state, grace_ms, out)
     if away and paused(state):  # (a paused game has a seat whose player is away)
         return []
-    if state.get("next_hand_at") is not None:
-        out.append((int(state["next_hand_at"]), "deal", -1))
+    deal = state.get("next_hand_at")
+    if deal is not None:
+        out.append((int(deal), "deal", -1))
         return out
     kinds = state.get("pending_kinds")
     if not kinds:
@@ -92,20 +94,21 @@ def deadlines(
     return out
 
 
-def _grace_deadlines(state: JSON, grace_ms: int, out: list[Deadline]) -> bool:
+def _grace_deadlines(state: RoomState, grace_ms: int, out: list[Deadline]) -> bool:
     """The grace periods of the players away (appended to ``out``); whether any seat's
     player is away."""
     away = False
     for i, seat in enumerate(state["seats"]):
-        if seat and seat.get("away") is not None:
+        since = seat.get("away") if seat else None
+        if seat and since is not None:
             away = True
             if not seat["bot"] and not seat.get("auto"):
-                out.append((int(seat["away"]) + grace_ms, "grace", i))
+                out.append((int(since) + grace_ms, "grace", i))
     return away
 
 
 def _decision_due(
-    state: JSON, k: str, kind: str, t0: int, seed: str, hi: int, bot_delay_ms: int
+    state: RoomState, k: str, kind: str, t0: int, seed: str, hi: int, bot_delay_ms: int
 ) -> tuple[int | None, str]:
     """When seat ``k``'s open decision (asked at ``t0``) is taken for it, and how: a bot's
     move, the player's own setting ("act"), an automatic pass, or the timeout (None: no
@@ -144,7 +147,7 @@ def _close_window(window: list[tuple[int | None, str, int]], out: list[Deadline]
 
 
 def next_deadline(
-    state: JSON, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
+    state: RoomState, grace_ms: int, bot_delay_ms: int, answers: Answers | None = None
 ) -> int | None:
     d = deadlines(state, grace_ms, bot_delay_ms, answers)
     return min(at for at, _, _ in d) if d else None

@@ -11,12 +11,14 @@ this one stores (a rolling upgrade). The steps, oldest first:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
-JSON = dict[str, Any]
+from server.room.state import JsonObject, RoomState
 
 
-def current(state: JSON) -> JSON:
-    """``state`` (as loaded: a new object, changed in place) in the current form."""
+def current(state: JsonObject) -> RoomState:
+    """``state`` (as loaded: a new object, changed in place) in the current form: the one
+    place a stored room becomes a :class:`~server.room.state.RoomState` (what this module's
+    steps make of a stored room is that form: tests/server_tests/test_stored_forms.py)."""
     state.pop("pending_seq", None)
-    return state
+    return cast(RoomState, state)

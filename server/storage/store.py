@@ -50,6 +50,7 @@ from typing import Any
 
 from server.room import patches, stored
 from server.room.patches import Patch
+from server.room.state import RoomState
 from server.storage.store_base import (
     ANSWER_LUA,
     BATCH,
@@ -133,7 +134,7 @@ __all__ = [
 
 #: a loaded room: (version, state, the version of its last snapshot or None when it has
 #: none: the format of before snapshots, whose next commit writes one)
-Loaded = tuple[int, JSON, int | None]
+Loaded = tuple[int, RoomState, int | None]
 #: attempts at a consistent read of a snapshot and its patches (commits landing in between)
 LOAD_ATTEMPTS = 8
 
@@ -145,7 +146,7 @@ class Store(PlayerStore, RoomRegistry):
         self,
         room: str,
         expected_version: int,
-        state: JSON,
+        state: RoomState,
         entry: JSON,
         player: str | None = None,
         client_seq: int | None = None,
@@ -239,7 +240,7 @@ class Store(PlayerStore, RoomRegistry):
 
     # ------------------------------------------------------------------------- rooms
 
-    async def load(self, room: str) -> tuple[int, JSON] | None:
+    async def load(self, room: str) -> tuple[int, RoomState] | None:
         """The room's (version, state), None when it has none."""
         loaded = await self.load_room(room)
         return None if loaded is None else (loaded[0], loaded[1])

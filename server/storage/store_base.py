@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, ClassVar, Self
@@ -166,7 +167,7 @@ FORMAT_STATE, FORMAT_SNAP = "state", "snap"
 def commit_args(
     room: str,
     expected_version: int,
-    state: JSON | None,
+    state: Mapping[str, object] | None,
     entry: JSON,
     player: str | None,
     client_seq: int | None,

@@ -1,0 +1,138 @@
+"""The room's state, typed: what each key of the state a room keeps in Redis holds.
+
+A room's state is a plain dict (msgpack stores it as one, ``server/room/patches.py`` diffs
+it, the commit caches it) and stays one at run time; these ``TypedDict`` declarations are
+its shape, for the type checker. The room logic reads and writes every key through them, so
+a misspelt key, a seat read as a number or an option read as the wrong type fails
+``mypy --strict`` instead of a game. The stored form is what :mod:`server.room.stored`
+turns an older version's state into at load; the shape here is that current form.
+
+Conventions of the stored form (kept from before these types, so a process of the version
+before reads what this one writes): a seat's decisions are keyed by the seat's number as a
+string (``"0"`` .. ``"3"``, msgpack map keys); times are ms since the epoch (the commit's
+``now``, never a clock read here); keys marked ``NotRequired`` were added by later versions
+or are only written once needed, and a reader takes their absence as empty.
+
+A state is never changed in place once built: each operation copies what it changes
+(``rooms.copy_state``) and shares the rest (tests/server_tests/test_rooms_copy.py).
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NotRequired, TypeAlias, TypedDict
+
+from server.room.game import JSON
+
+#: the table's JSON (``table.GameState.to_json`` and its actions and events), which the room
+#: hands to ``server/room/game.py`` and does not look inside
+GameJSON: TypeAlias = JSON
+
+#: any value msgpack stores and the wire carries: what the room keeps without looking
+#: inside (the house rules and settlement options the table checks)
+Json: TypeAlias = "bool | int | float | str | bytes | list[Json] | dict[str, Json] | None"
+#: a JSON object (a map of names to values)
+JsonObject: TypeAlias = "dict[str, Json]"
+
+#: a room's life: the lobby, a game in play, the game over (its summary in ``history``, a
+#: rematch goes back to the lobby), closed (for good)
+Status: TypeAlias = Literal["lobby", "playing", "finished", "closed"]
+#: what an open decision is, as the engine names it (``table.decisions``): the seat's own
+#: turn, or its answer to a claim (or robbing) window
+DecisionKind: TypeAlias = Literal["turn", "claim"]
+
+
+class Seat(TypedDict):
+    """One of the four seats, taken by a player or a bot."""
+
+    #: the player's id; None for a bot
+    player: str | None
+    #: the name the table shows: the player's, or "Bot N" (N the seat's number + 1)
+    name: str
+    bot: bool
+    #: in the lobby, the player is ready to start (a bot always is)
+    ready: bool
+    #: when the seated player's last connection closed (ms); None: present
+    away: int | None
+    #: the server plays the seat (a bot, or a player away past the grace period or gone)
+    auto: bool
+    #: the player's own play settings (``game_room.TOGGLES``), once they set any
+    toggles: NotRequired[dict[str, bool]]
+
+
+class Pause(TypedDict):
+    """Who paused the game (``host.pause_game``) and when (ms)."""
+
+    player: str
+    name: str
+    since: int
+
+
+class Options(TypedDict):
+    """The room's settings for its games (``server/room/options.py``: defaults and checks;
+    docs/protocol.md, ``create_room``)."""
+
+    #: "one_round", "two_rounds", "four_rounds" or "hands" (with ``hands``)
+    length: str
+    hands: int | None
+    #: 0: no timer
+    turn_seconds: int
+    claim_seconds: int
+    stakes: int
+    public: bool
+    hand_pause_ms: int
+    #: None: the server's default
+    bot_delay_ms: int | None
+    window_ms: int | None
+    #: the table's house rules (docs/table.md) and the rule set's settlement options (its
+    #: rules doc), as the host gave them; the table checks them
+    house_rules: JsonObject | None
+    settlement: JsonObject | None
+
+
+class RoomState(TypedDict):
+    """A room: its lobby, members and seats, its options, the game in play and each seat's
+    open decision."""
+
+    id: str
+    #: the code friends join with (``rooms.new_code``)
+    code: str
+    ruleset: str
+    options: Options
+    #: the host's player id
+    host: str
+    status: Status
+    #: when the room was created (ms)
+    created: int
+    #: four seats, None where nobody sits
+    seats: list[Seat | None]
+    #: player id -> name, for everyone in the room (seated or watching)
+    members: dict[str, str]
+    #: the table's state (``table.GameState.to_json``); None before the first game
+    game: GameJSON | None
+    #: how many games the room has started
+    game_no: int
+    #: seat -> when its open decision started (ms; kept while the engine's id is unchanged)
+    pending_since: dict[str, int]
+    #: seat -> the engine's id of its open decision (``table.decisions``)
+    pending_ids: dict[str, int]
+    #: when the next hand is dealt by itself (ms); None: not waiting for one
+    next_hand_at: int | None
+    #: the summary of the room's last finished game (one at most: ``game.summary``)
+    history: list[GameJSON]
+    #: seat -> the kind of its open decision
+    pending_kinds: NotRequired[dict[str, DecisionKind]]
+    #: the seats whose open decision the server answers itself (no choice, or a toggle)
+    pending_auto: NotRequired[list[str]]
+    #: seat -> the action the server answers with for a seat in ``pending_auto`` that has
+    #: one other than a pass (an ``auto_win``'s win)
+    pending_act: NotRequired[dict[str, GameJSON]]
+    #: who paused the game, or None
+    pause: NotRequired[Pause | None]
+    #: the players the host removed, for the room's whole life
+    kicked: NotRequired[list[str]]
+    #: spectator -> when their last connection closed (ms), during a game
+    spectators_away: NotRequired[dict[str, int]]
+    #: the recorded randomness of the claim windows' timing, per game (hex)
+    window_seed: NotRequired[str]
+    #: the archive's id of the game in play
+    game_id: NotRequired[str]
