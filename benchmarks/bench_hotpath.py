@@ -49,8 +49,10 @@ from loadtest.selfplay import ROOM, next_change, next_step, started_room
 from protocol import messages as m
 from protocol.codec import encode
 from server.process.config import Config
-from server.room import facts, frames, game, game_room, patches, rooms
+from server.room import facts, frames, game, game_room, rooms
 from server.room.commands import boundary
+from server.room.state import GameJSON, RoomState
+from server.storage import patches
 from server.storage.store import pack
 
 RULESET = "zung-jung"
@@ -75,7 +77,7 @@ def run(
     cfg = Config()
     since_snapshot = 0  # commits since the last whole state was written
 
-    def commit_payload(base: rooms.JSON, new: rooms.JSON) -> bytes:
+    def commit_payload(base: RoomState, new: RoomState) -> bytes:
         nonlocal since_snapshot
         if (
             payload == "patch"
@@ -108,7 +110,7 @@ def run(
         return ch
 
     def answer(
-        state: rooms.JSON, player: str, action: rooms.JSON, now: int, answers: game_room.Answers
+        state: RoomState, player: str, action: GameJSON, now: int, answers: game_room.Answers
     ) -> rooms.Change | game_room.Held:
         out: rooms.Change | game_room.Held = timed(
             "game_room.answer (engine + state JSON)",
@@ -125,7 +127,7 @@ def run(
 
     tick_spent = [0.0]
 
-    def tick(state: rooms.JSON, now: int, answers: game_room.Answers | None = None) -> Any:
+    def tick(state: RoomState, now: int, answers: game_room.Answers | None = None) -> Any:
         t = time.process_time()
         out = game_room.tick(state, now + 10**7, grace_ms, bot_delay_ms, rng, answers=answers)
         tick_spent[0] = time.process_time() - t

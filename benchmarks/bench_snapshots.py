@@ -1,4 +1,4 @@
-"""What snapshots and patches cost (server/room/patches.py, server/storage/store.py), side by side with writing the whole state on every commit.
+"""What snapshots and patches cost (server/storage/patches.py, server/storage/store.py), side by side with writing the whole state on every commit.
 
 On the states of a real four-bot game (one action per commit, as with human players):
 
@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from server.flow.entropy import OS_SEEDS
-from server.room import game, game_room, patches, rooms
+from server.room import game, game_room, rooms
 from server.room.options import validate_options
+from server.storage import patches
 from server.storage.embedded import EmbeddedRedis
 from server.storage.store import Store, k_state, k_tail, pack
 

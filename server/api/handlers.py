@@ -25,6 +25,7 @@ from server.room import commands, game, rooms
 from server.room.lobby import game_id_of, room_summary
 from server.room.options import validate_options
 from server.room.rooms import RoomError
+from server.room.state import Entry
 from server.storage.store import CommitResult
 
 log = logging.getLogger("mahjong.server")
@@ -276,7 +277,7 @@ async def on_get_log(cx: Context, conn: Conn, msg: m.GetLog) -> None:
     if state["status"] != "finished":
         raise RoomError(ErrorCode.GAME_NOT_FINISHED, "the log is available after the game")
     actions: list[JSON] = []
-    entries: list[JSON] = []
+    entries: list[Entry] = []
     start = 1
     game_started = False
     while True:

@@ -7,15 +7,12 @@ the member may see is :func:`server.room.frames.snapshot`'s.
 
 from __future__ import annotations
 
-from typing import Any
-
 from server.flow.commits import Commits
 from server.flow.runtime import Runtime
 from server.net.transport import Conn
 from server.room import frames as framing
 from server.room import game_room, rooms
-
-JSON = dict[str, Any]
+from server.room.state import Entry
 
 
 class Snapshots:
@@ -25,7 +22,7 @@ class Snapshots:
         self.rt = rt
         self.commits = commits
 
-    async def read_log(self, room: str, start: int, count: int) -> list[tuple[int, JSON]]:
+    async def read_log(self, room: str, start: int, count: int) -> list[tuple[int, Entry]]:
         return await self.rt.store.read_log(room, start, count=count)
 
     async def send(self, conn: Conn, room: str, re: int | None = None) -> bool:

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,7 +39,7 @@ from server.archive.records import (
 from server.archive.scan import Entry, scan
 from server.process.metrics import Metrics
 from server.room.lobby import game_id_of
-from server.room.rooms import JSON
+from server.room.state import Entry as LogEntry
 from server.room.state import RoomState
 from server.storage.store import Store
 from server.storage.store_base import k_answers, k_log, k_seq, k_state, k_tail
@@ -76,13 +76,13 @@ class RoomPass:
     drop: str = "0"  # "1": no game in progress, its mark is dropped
 
 
-def closes(entry: JSON) -> bool:
+def closes(entry: Mapping[str, Any]) -> bool:
     """Whether a log entry closes its room (a leave, a kick or the sweeper's close); ``entry``:
     the entry, or an :class:`Entry`'s ``head``."""
     return bool((entry.get("lobby") or {}).get("status") == "closed")
 
 
-def ends_something(entry: JSON) -> bool:
+def ends_something(entry: Mapping[str, Any]) -> bool:
     """Whether a log entry ends a hand or a game, or closes the room."""
     if closes(entry) or (entry.get("notice") or {}).get("type") == "game_over":
         return True
@@ -134,7 +134,7 @@ class Archiver:
 
     # ------------------------------------------------------------------ the commit hook
 
-    def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
+    def committed(self, room: str, version: int, entry: LogEntry, deadline: int | None) -> None:
         """A commit hook (``Commits.hooks``): queue the room when a hand or game ended
         (the rooms of :data:`COALESCE` seconds together), or hold or forget it when the
         entry closed it."""

@@ -20,9 +20,10 @@ from protocol.codes import ErrorCode
 from server.process.clock import Clock
 from server.process.config import Config
 from server.process.metrics import Metrics
-from server.room import commands, game, game_room, patches
+from server.room import commands, game, game_room
 from server.room.rooms import Change, RoomError
-from server.room.state import RoomState
+from server.room.state import Entry, RoomState
+from server.storage import patches
 from server.storage.store import CommitResult, Store
 
 log = logging.getLogger("mahjong.server")
@@ -43,7 +44,7 @@ WindowFn = Callable[[RoomState, Answers], Outcome | Held | None]
 Offload = bool | Callable[[RoomState, Answers], Awaitable[Outcome | None]]
 
 #: after-commit hook: (room, version, log entry, the room's next deadline or None)
-Hook = Callable[[str, int, JSON, int | None], None]
+Hook = Callable[[str, int, Entry, int | None], None]
 
 
 class Commits:
@@ -359,7 +360,10 @@ class Commits:
 
         The whole state is written when the last snapshot is ``--snapshot-every`` versions
         old or at a hand boundary (``out.boundary``); else a patch from ``base``."""
-        entry = out.entry if client_seq is None else {**out.entry, "cseq": client_seq}
+        entry = out.entry
+        if client_seq is not None:
+            entry = entry.copy()
+            entry["cseq"] = client_seq
         patch = None
         if (
             base is not None
@@ -422,7 +426,7 @@ class Commits:
         self._remember_state(room, res.version, change.state, snapped, holds)
 
     async def after_commit(
-        self, room: str, version: int, state: RoomState, entry: JSON, deadline: int | None
+        self, room: str, version: int, state: RoomState, entry: Entry, deadline: int | None
     ) -> None:
         """A closed room expires (``Store.close_room``); then every hook hears of the commit."""
         if state["status"] == "closed":

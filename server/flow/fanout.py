@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import redis.exceptions
 
@@ -19,18 +18,18 @@ from protocol import messages as m
 from server.net.transport import Conn, send_frames
 from server.room import delivery
 from server.room import frames as framing
+from server.room.state import Entry
 
 log = logging.getLogger("mahjong.server")
-JSON = dict[str, Any]
 #: committed entries a room's feed keeps in memory (see Feed.remember)
 RECENT_ENTRIES = 4
 #: entries one log read returns at most
 LOG_PAGE = 256
 
 #: read_log(room, start, count) -> [(version, entry), ...] from version ``start`` on
-LogReader = Callable[[str, int, int], Awaitable[list[tuple[int, JSON]]]]
+LogReader = Callable[[str, int, int], Awaitable[list[tuple[int, Entry]]]]
 #: deliver(the connections at the version before, room, version, entry, entry before it or None)
-Deliver = Callable[[list[Conn], str, int, JSON, JSON | None], None]
+Deliver = Callable[[list[Conn], str, int, Entry, Entry | None], None]
 #: resnapshot(conn, room) -> whether the connection was sent a snapshot
 Resnapshot = Callable[[Conn, str], Awaitable[bool]]
 
@@ -56,7 +55,7 @@ class Feed:
         self.wake = asyncio.Event()
         # entries this process committed, by version (the last few): delivered from memory
         # instead of being read back from the stream
-        self.recent: dict[int, JSON] = {}
+        self.recent: dict[int, Entry] = {}
         # the newest version known to exist (commits here, notifications), and whether a
         # wake-up came without one (then the log is read to find out)
         self.latest = 0
@@ -100,7 +99,7 @@ class Feed:
         if self.unknown or self.latest > version:
             self.kick()
 
-    def remember(self, version: int, entry: JSON) -> None:
+    def remember(self, version: int, entry: Entry) -> None:
         """Keep committed entry ``version`` for delivery from memory: the newest
         ``RECENT_ENTRIES`` versions this process committed (one trim, whether or not the
         versions are consecutive)."""
@@ -128,7 +127,7 @@ class Feed:
         self.deliver(conns, room, version, entry, self.recent.get(version - 1))
         return True
 
-    def _from_memory(self, start: int) -> list[tuple[int, JSON]]:
+    def _from_memory(self, start: int) -> list[tuple[int, Entry]]:
         out = []
         v = start
         while v in self.recent:
@@ -153,7 +152,7 @@ class Feed:
                 log.exception("feed catch-up crashed", extra={"room": self.room})
                 await asyncio.sleep(0.5)
 
-    def _deliver_entries(self, entries: list[tuple[int, JSON]]) -> None:
+    def _deliver_entries(self, entries: list[tuple[int, Entry]]) -> None:
         """Deliver each entry, in order, to the connections at the version before it (each
         entry's frames encoded once per seat view)."""
         before = self.recent.get(entries[0][0] - 1) if entries else None
@@ -278,7 +277,7 @@ class Feeds:
         f.attached(conn.rooms.get(room, 0))
         return True
 
-    def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
+    def committed(self, room: str, version: int, entry: Entry, deadline: int | None) -> None:
         """This process committed ``entry`` as ``version`` of ``room`` (an after-commit
         hook; the room's next ``deadline`` is the timers' business): delivered from memory at once when possible, else by the feed's task."""
         f = self.feeds.get(room)
@@ -299,7 +298,7 @@ class Feeds:
             f.kick()
 
     def deliver(
-        self, conns: list[Conn], room: str, v: int, entry: JSON, before: JSON | None = None
+        self, conns: list[Conn], room: str, v: int, entry: Entry, before: Entry | None = None
     ) -> None:
         """Send log entry ``v`` to ``conns`` (each at version ``v - 1``) as each one's seat
         may see it (``before``: entry ``v - 1``, None when this process does not have it).

@@ -25,13 +25,12 @@ from server.flow.fanout import Feeds
 from server.flow.runtime import REDIS_OR_OS, Runtime
 from server.room import commands, game, game_room, schedule
 from server.room.rooms import RoomError
-from server.room.state import RoomState
+from server.room.state import Entry, RoomState
 from server.storage import resp
 from server.storage.store import CHANNEL_PATTERN, room_of_channel
 from server.storage.store_base import BATCH
 
 log = logging.getLogger("mahjong.server")
-JSON = dict[str, Any]
 #: a process counts as live (is sent other processes' commit notifications) this long after
 #: it last renewed its registration (every 5 s, by the heal loop)
 PROCESS_LIVE_MS = 30_000
@@ -74,15 +73,18 @@ class Loops:
         #: room -> the task firing its timer (see timer_loop)
         self.firing: dict[str, asyncio.Task[None]] = {}
 
-    def committed(self, room: str, version: int, entry: JSON, deadline: int | None) -> None:
+    def committed(self, room: str, version: int, entry: Entry, deadline: int | None) -> None:
         """After-commit hook: a deadline due before the next poll wakes the timer loop."""
-        if deadline is not None and deadline <= self.rt.clock.now_ms() + self.rt.cfg.timer_poll_ms:
-            self.rt.timer_wake.set()
+        self._wake_for(deadline)
 
     def held(self, room: str, deadline: int | None) -> None:
         """After an answer is held: the window's close, due before the next poll, wakes the
         timer loop."""
-        self.committed(room, 0, {}, deadline)
+        self._wake_for(deadline)
+
+    def _wake_for(self, deadline: int | None) -> None:
+        if deadline is not None and deadline <= self.rt.clock.now_ms() + self.rt.cfg.timer_poll_ms:
+            self.rt.timer_wake.set()
 
     def on_notification(self, channel: bytes | str, data: Any) -> None:
         """A pub/sub notification of a room's new version: wake its feed if it is behind."""

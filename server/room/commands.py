@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from server.room import facts, game, game_room, host, rooms
 from server.room.held_answers import Held, holds_answers, window_key
+from server.room.jsonread import obj
 from server.room.rooms import Change
-from server.room.state import RoomState
-
-JSON = dict[str, Any]
+from server.room.state import Entry, GameJSON, RoomState
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +43,7 @@ class Outcome:
     (``held_answers.holds_answers``: the next commit from this state reads them only then)."""
 
     change: Change
-    entry: JSON
+    entry: Entry
     next_deadline: int | None
     window_changed: bool
     boundary: bool
@@ -171,7 +169,7 @@ class Play:
     (``game_room.play``: while a process of before held answers is live)."""
 
     player: str
-    action: JSON
+    action: GameJSON
     hold: bool
 
 
@@ -286,10 +284,10 @@ def boundary(before: RoomState, after: RoomState) -> bool:
     starts each hand's patches afresh."""
     if before.get("status") != after.get("status") or before.get("game_no") != after.get("game_no"):
         return True
-    g0, g1 = before.get("game") or {}, after.get("game") or {}
+    g0, g1 = obj(before.get("game")), obj(after.get("game"))
     if g0.get("hands_played") != g1.get("hands_played"):
         return True
-    return bool((g0.get("hand") or {}).get("number") != (g1.get("hand") or {}).get("number"))
+    return bool(obj(g0.get("hand")).get("number") != obj(g1.get("hand")).get("number"))
 
 
 def _play(

@@ -11,12 +11,10 @@ caller so that a test can count what it builds).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 
 from server.room.frames import quiet
-from server.room.rooms import seat_of
-
-JSON = dict[str, Any]
+from server.room.state import Entry, GameJSON, Lobby
 
 
 class Framer(Protocol):
@@ -24,10 +22,10 @@ class Framer(Protocol):
 
     quiet: dict[int | None, bool]
 
-    def visible(self, entry: JSON, seat: int | None) -> list[JSON]: ...
+    def visible(self, entry: Entry, seat: int | None) -> list[GameJSON]: ...
 
     def frame(
-        self, room: str, v: int, entry: JSON, seat: int | None, prev: int | None = None
+        self, room: str, v: int, entry: Entry, seat: int | None, prev: int | None = None
     ) -> bytes: ...
 
 
@@ -56,11 +54,19 @@ class Delivery:
     kicked: bool
 
 
+def _seat_in(lobby: Lobby, player: str) -> int | None:
+    """The seat ``player`` takes in ``lobby`` (None: none)."""
+    for i, s in enumerate(lobby["seats"]):
+        if s and s["player"] == player:
+            return i
+    return None
+
+
 def deliveries(
     room: str,
     v: int,
-    entry: JSON,
-    before: JSON | None,
+    entry: Entry,
+    before: Entry | None,
     readers: list[Reader],
     frames: Framer,
 ) -> list[Delivery]:
@@ -84,7 +90,7 @@ def deliveries(
     for r in readers:
         seat = r.seat
         if lobby is not None and r.player is not None:
-            seat = seat_of(lobby, r.player)  # (a lobby's seats as a state's)
+            seat = _seat_in(lobby, r.player)
         frame: bytes | None
         if r.sparse and r.last_sent is not None and before is not None:
             q = frames.quiet.get(seat)

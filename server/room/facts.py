@@ -7,14 +7,11 @@ does any I/O.
 
 from __future__ import annotations
 
-from typing import Any
-
 from server.room import game, game_room, rooms, schedule
 from server.room.lobby import public_lobby
 from server.room.rooms import Change, game_of
-from server.room.state import RoomState
+from server.room.state import Clock, Entry, GameJSON, RoomState
 
-JSON = dict[str, Any]
 Deadline = schedule.Deadline
 
 
@@ -62,13 +59,13 @@ def seat_deadline(
     return seat_timeouts(room_deadlines(state, grace_ms, bot_delay_ms, own)).get(seat)
 
 
-def public_clocks(state: RoomState, deadlines: list[Deadline]) -> list[JSON]:
+def public_clocks(state: RoomState, deadlines: list[Deadline]) -> list[Clock]:
     """The countdowns everyone may see (``clocks`` on the wire): the turn deadline of the
     seat in turn (its ``timeout``; a bot's or an automatic move has none) and each away
     seat's grace until a bot plays it. Never a claim window's: who may claim is no one
     else's business (docs/table.md), so no seat's window clock is public."""
     kinds = state.get("pending_kinds") or {}
-    out: list[JSON] = []
+    out: list[Clock] = []
     for at, what, seat in deadlines:
         if what == "grace" or (what == "timeout" and kinds.get(str(seat)) == "turn"):
             out.append({"seat": seat, "kind": "turn" if what == "timeout" else what, "at": at})
@@ -86,7 +83,7 @@ def _own(answers: game_room.Answers | None, seat: int) -> game_room.Answers | No
 
 def seat_legal(
     state: RoomState, seat: int | None, answers: game_room.Answers | None = None
-) -> list[JSON]:
+) -> list[GameJSON]:
     """``seat``'s legal actions in the room's game: none unless it has a pending decision
     it has not answered yet (``answers``: those held for the open claim window)."""
     if seat is None or str(seat) in (state.get("pending_auto") or ()):
@@ -107,14 +104,14 @@ def build_entry(
     bot_delay_ms: int,
     deadlines: list[Deadline] | None = None,
     answers: game_room.Answers | None = None,
-) -> JSON:
+) -> Entry:
     """The log entry of ``change`` committed at ``now``: its actions, events, lobby, chat and
     notice, and while a game is played each pending seat's legal actions and deadline
     (``deadlines``: the room's :func:`room_deadlines` when the caller has them). A seat
     whose answer to the open claim window is held (``answers``) has no legal actions and no
     deadline (each seat is sent only its own: server/room/frames.py)."""
     state = change.state
-    entry: JSON = {"t": now, "kind": change.kind, "actor": change.actor}
+    entry: Entry = {"t": now, "kind": change.kind, "actor": change.actor}
     if change.actions:
         entry["actions"] = change.actions
     if change.events:
@@ -131,8 +128,8 @@ def build_entry(
             deadlines = room_deadlines(state, grace_ms, bot_delay_ms)
         timeouts = seat_timeouts(deadlines) if deadlines else {}
         answered = game_room.held_answers(state, answers) if answers else {}
-        legal: JSON = {}
-        seat_deadlines: JSON = {}
+        legal: dict[str, list[GameJSON]] = {}
+        seat_deadlines: dict[str, int] = {}
         auto = state.get("pending_auto") or ()
         held = rooms.held(state) is not None  # paused: nobody may act until it resumes
         for k in state.get("pending_kinds") or {}:

@@ -7,22 +7,18 @@ writes it.
 
 from __future__ import annotations
 
-from typing import Any
-
 from protocol import messages as m
 from protocol.codec import encode
 from server.room import facts, game, game_room, rooms
 from server.room.lobby import public_lobby
 from server.room.rooms import game_of
-from server.room.state import RoomState
-
-JSON = dict[str, Any]
+from server.room.state import Entry, GameJSON, RoomState
 
 #: the optional ``events`` fields taken from the log entry as they are
 EVENTS_OPTIONAL = ("lobby", "chat", "notice")
 
 
-def visible_events(entry: JSON, seat: int | None) -> list[JSON]:
+def visible_events(entry: Entry, seat: int | None) -> list[GameJSON]:
     """The events of log entry ``entry`` as ``seat`` (None: a spectator) may see them
     (``game.view_event``; the ones it may not see left out)."""
     out = []
@@ -33,7 +29,7 @@ def visible_events(entry: JSON, seat: int | None) -> list[JSON]:
     return out
 
 
-def _view_class(event: JSON, seat: int | None) -> int | None:
+def _view_class(event: GameJSON, seat: int | None) -> int | None:
     """Which seats see ``event`` alike (``game.view_event``, the engine's one redaction
     rule: what a seat sees of an event depends only on whether it is the event's owner
     (``_owner``) or the seat it names (``seat``: whose timeout-pass it hides)): the seat
@@ -45,7 +41,7 @@ def _view_class(event: JSON, seat: int | None) -> int | None:
     return -1
 
 
-def _unnamed(entry: JSON, seat: int | None) -> bool:
+def _unnamed(entry: Entry, seat: int | None) -> bool:
     """Whether ``seat`` sees the entry like every other seat its events do not name
     (:func:`_view_class` -1 for each event) and has no legal actions and no deadline of
     its own: then its frame is theirs."""
@@ -62,7 +58,7 @@ def _unnamed(entry: JSON, seat: int | None) -> bool:
 UNNAMED = -1
 
 
-def view_of(entry: JSON, seat: int | None) -> int | None:
+def view_of(entry: Entry, seat: int | None) -> int | None:
     """The view ``seat`` has of log entry ``entry``: :data:`UNNAMED` for a seat the entry
     does not name (:func:`_unnamed`: all such seats get the same frame), else the seat
     (None: spectators)."""
@@ -80,16 +76,16 @@ class EntryFrames:
     def __init__(self) -> None:
         self.frames: dict[object, bytes] = {}
         self.quiet: dict[int | None, bool] = {}
-        self.events: dict[int | None, list[JSON]] = {}
+        self.events: dict[int | None, list[GameJSON]] = {}
 
-    def visible(self, entry: JSON, seat: int | None) -> list[JSON]:
+    def visible(self, entry: Entry, seat: int | None) -> list[GameJSON]:
         ev = self.events.get(seat)
         if ev is None:
             ev = self.events[seat] = visible_events(entry, seat)
         return ev
 
     def frame(
-        self, room: str, v: int, entry: JSON, seat: int | None, prev: int | None = None
+        self, room: str, v: int, entry: Entry, seat: int | None, prev: int | None = None
     ) -> bytes:
         """:func:`events_frame` of log entry ``v`` for ``seat`` (and ``prev``), built once
         per view: the seats the entry does not name share one."""
@@ -102,7 +98,9 @@ class EntryFrames:
         return data
 
 
-def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None = None) -> bool:
+def quiet(
+    entry: Entry, before: Entry, seat: int | None, events: list[GameJSON] | None = None
+) -> bool:
     """Whether log entry ``entry`` changes nothing ``seat`` (None: a spectator) can see,
     given the entry before it: no lobby, chat or notice, no event that seat may see
     (``events``: :func:`visible_events` of the seat when the caller has them), and the
@@ -137,10 +135,10 @@ def quiet(entry: JSON, before: JSON, seat: int | None, events: list[JSON] | None
 def events_frame(
     room: str,
     v: int,
-    entry: JSON,
+    entry: Entry,
     seat: int | None,
     prev: int | None = None,
-    events: list[JSON] | None = None,
+    events: list[GameJSON] | None = None,
 ) -> bytes:
     """The encoded ``events`` frame of log entry ``v`` for ``seat`` (None: spectators):
     its events redacted by the engine's ``view_event`` for that seat (``events``: the
@@ -162,7 +160,7 @@ def events_frame(
         legal = (entry.get("legal") or {}).get(key, []) if key is not None else []
         deadline = (entry.get("deadlines") or {}).get(key) if key is not None else None
         clocks = entry.get("clocks") or []
-    wire: JSON = {"type": m.Events.type, "room": room, "seq": v, "events": events}
+    wire: dict[str, object] = {"type": m.Events.type, "room": room, "seq": v, "events": events}
     for name in EVENTS_OPTIONAL:
         x = entry.get(name)
         if x is not None:
@@ -204,7 +202,7 @@ def snapshot(
     msg = m.Snapshot(
         room=room,
         seq=version,
-        lobby=public_lobby(state),
+        lobby=dict(public_lobby(state)),
         you={
             "player": player,
             "seat": seat,
@@ -214,7 +212,7 @@ def snapshot(
         game=view,
         legal=legal,
         deadline=deadline,
-        clocks=clocks,
+        clocks=None if clocks is None else [dict(c) for c in clocks],
         re=re,
     )
     return msg, seat

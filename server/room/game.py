@@ -20,23 +20,22 @@ engine types and the room state stored in Redis is plain msgpack-able data:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 import bots
 import scoring
 import table as t
 from bots.hints import hints as hints_of
 from server.room import memos
-
-JSON = dict[str, Any]
+from server.room.jsonread import num, obj
+from server.room.state import DecisionKind, GameJSON, Options
 
 LENGTH_ROUNDS = {"one_round": 1, "two_rounds": 2, "four_rounds": 4}
 
 #: how the shell has a bot decide within its time budget: ``(the seat's view, its legal
 #: actions, rng) -> the action``, or None when the decision took too long (the bot pool:
 #: server/flow/bot_pool.py). The room logic is given one and imports no pool of its own.
-Chooser = Callable[[JSON, list[JSON], random.Random], JSON | None]
+Chooser = Callable[[GameJSON, list[GameJSON], random.Random], GameJSON | None]
 
 
 class GameError(Exception):
@@ -75,12 +74,12 @@ def _wrap(exc: Exception) -> GameError:
 # place (rooms.py always builds new dicts).
 
 
-def parsed_state(state: JSON, room: str | None = None) -> t.GameState:
+def parsed_state(state: GameJSON, room: str | None = None) -> t.GameState:
     """``state`` parsed (remembered: ``memos.PARSED``), e.g. for :func:`step`."""
     return _parsed(state, room)[0]
 
 
-def _parsed(state: JSON, room: str | None) -> tuple[t.GameState, bool]:
+def _parsed(state: GameJSON, room: str | None) -> tuple[t.GameState, bool]:
     """The parsed state, and whether ``state`` is its ``to_json()`` (``memos.PARSED``)."""
     hit = memos.PARSED.get(room, state)
     if hit is not None:
@@ -93,7 +92,9 @@ def _parsed(state: JSON, room: str | None) -> tuple[t.GameState, bool]:
     return st, False
 
 
-def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None) -> str | None:
+def check_config(
+    ruleset: str, house_rules: GameJSON | None, settlement: GameJSON | None
+) -> str | None:
     """Why the table refuses these house rules / settlement options (None: it accepts)."""
     try:
         t.GameConfig.from_json(
@@ -104,10 +105,10 @@ def check_config(ruleset: str, house_rules: JSON | None, settlement: JSON | None
     return None
 
 
-def new_game(ruleset: str, options: JSON) -> JSON:
-    length = options.get("length")
-    rounds = LENGTH_ROUNDS.get(str(length))
-    hands = options.get("hands") if length == "hands" else None
+def new_game(ruleset: str, options: Options) -> GameJSON:
+    length = options["length"]
+    rounds = LENGTH_ROUNDS.get(length)
+    hands = options["hands"] if length == "hands" else None
     try:
         cfg = t.GameConfig(
             ruleset,
@@ -123,16 +124,16 @@ def new_game(ruleset: str, options: JSON) -> JSON:
         raise GameError("unknown-ruleset", str(exc)) from None
 
 
-def start_hand_action(state: JSON, seed_hex: str) -> JSON | None:
+def start_hand_action(state: GameJSON, seed_hex: str) -> GameJSON | None:
     if state.get("phase") != t.Phase.BETWEEN_HANDS.value:
         return None
-    a = t.Action(t.ActionType.START_HAND, None, int(state["seq"]), seed=bytes.fromhex(seed_hex))
+    a = t.Action(t.ActionType.START_HAND, None, num(state["seq"]), seed=bytes.fromhex(seed_hex))
     return dict(a.to_json())
 
 
 def apply(
-    state: JSON, action: JSON, parsed: t.Action | None = None, room: str | None = None
-) -> tuple[JSON, list[JSON]]:
+    state: GameJSON, action: GameJSON, parsed: t.Action | None = None, room: str | None = None
+) -> tuple[GameJSON, list[GameJSON]]:
     """``action`` applied to ``state``: (the new state, the events). ``parsed``: the action
     already parsed (the server's own, from :func:`server_action`), so it is not parsed
     again. ``room``: the room's id, under which the states are remembered."""
@@ -142,8 +143,8 @@ def apply(
 
 
 def step(
-    old: t.GameState, action: JSON, parsed: t.Action | None = None
-) -> tuple[t.GameState, list[JSON]]:
+    old: t.GameState, action: GameJSON, parsed: t.Action | None = None
+) -> tuple[t.GameState, list[GameJSON]]:
     """:func:`apply` on a parsed state, without the new state's JSON (:func:`state_json`
     makes it, once for a run of steps: a claim window's close applies up to three answers)."""
     try:
@@ -156,7 +157,9 @@ def step(
     return new, [e.to_json() for e in events]
 
 
-def state_json(state: JSON, old: t.GameState, new: t.GameState, room: str | None = None) -> JSON:
+def state_json(
+    state: GameJSON, old: t.GameState, new: t.GameState, room: str | None = None
+) -> GameJSON:
     """The JSON of ``new``, a state :func:`step` made (in one step or more) from ``old``,
     the parsed ``state``: what :func:`apply` returns, sharing what did not change."""
     if new is old:
@@ -164,7 +167,9 @@ def state_json(state: JSON, old: t.GameState, new: t.GameState, room: str | None
     return _json_of(state, old, _parsed(state, room)[1], new, room)
 
 
-def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState, room: str | None) -> JSON:
+def _json_of(
+    state: GameJSON, old: t.GameState, own: bool, new: t.GameState, room: str | None
+) -> GameJSON:
     # the JSON of what the actions left unchanged (wall, config, ledger, most seats) is shared
     # with the old state's JSON: never changed in place (see the note above parsed_state)
     h0, h1 = old.hand, new.hand
@@ -180,7 +185,7 @@ def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState, room: s
         # pending seats change (the engine keeps ``seq`` exactly for such answers), so the
         # JSON is the state's with a new ``pending`` (equal to ``new.to_json()``: checked in
         # tests/server_tests/test_game_legal_cache.py)
-        out = {**state, "hand": {**state["hand"], "pending": list(h1.pending)}}
+        out = {**state, "hand": {**obj(state["hand"]), "pending": list(h1.pending)}}
     else:
         out = new.to_json((old, state))  # (a new dict, as each event's to_json())
     memos.PARSED.put(room, out, (new, True))
@@ -188,45 +193,55 @@ def _json_of(state: JSON, old: t.GameState, own: bool, new: t.GameState, room: s
     return out
 
 
-def complete_action(state: JSON, action: JSON, seat: int) -> JSON:
+def complete_action(state: GameJSON, action: GameJSON, seat: int) -> GameJSON:
     """A client's action with its seat filled in. Its ``seq`` names the decision it answers
     (``table.decisions``); the engine refuses it as stale when that decision is no longer
     open."""
     return {**action, "seat": seat}
 
 
-def table_seq(state: JSON) -> int:
-    return int(state["seq"])
+def table_seq(state: GameJSON) -> int:
+    return num(state["seq"])
 
 
-def view(state: JSON, seat: int | None, room: str | None = None) -> JSON:
+def view(state: GameJSON, seat: int | None, room: str | None = None) -> GameJSON:
     return dict(t.view(parsed_state(state, room), seat))
 
 
-def hints(state: JSON, seat: int | None, room: str | None = None) -> JSON:
+def hints(state: GameJSON, seat: int | None, room: str | None = None) -> GameJSON:
     """The hints for ``seat`` (``bots.hints``), computed from that seat's view only."""
     return hints_of(view(state, seat, room)).to_json()
 
 
-def view_event(event: JSON, seat: int | None) -> JSON | None:
+def view_event(event: GameJSON, seat: int | None) -> GameJSON | None:
     """The stored event JSON as ``seat`` may see it (``table.view_event_json``); None when
     that seat may not see the event at all."""
     return t.view_event_json(event, seat)
 
 
-def open_events(entries: list[JSON]) -> list[list[JSON]]:
+def open_events(entries: Iterable[Mapping[str, object]]) -> list[list[GameJSON]]:
     """The events of each log entry that has any, each as its owner saw it (every hand open):
-    a finished game's steps for the replay viewers (``game_log.log.events``)."""
-    out: list[list[JSON]] = []
+    a finished game's steps for the replay viewers (``game_log.log.events``). The entries
+    are a room's log or the archive's copy of it: what is not a list of events is none."""
+    out: list[list[GameJSON]] = []
     for entry in entries:
-        seen = (view_event(e, e.get("_owner")) for e in entry.get("events") or ())
+        events = entry.get("events")
+        if not isinstance(events, list):
+            continue
+        seen = (view_event(e, _owner(e)) for e in events if isinstance(e, dict))
         step = [e for e in seen if e is not None]
         if step:
             out.append(step)
     return out
 
 
-def legal(state: JSON, seat: int, room: str | None = None) -> list[JSON]:
+def _owner(event: GameJSON) -> int | None:
+    """The seat an event belongs to (``_owner``, stored with it), None: everyone's."""
+    owner = event.get("_owner")
+    return owner if isinstance(owner, int) else None
+
+
+def legal(state: GameJSON, seat: int, room: str | None = None) -> list[GameJSON]:
     """``seat``'s legal actions (a shared list: not to be changed by the caller),
     remembered (``memos.LEGAL``)."""
     known = memos.LEGAL.setdefault(room, state, dict)
@@ -236,14 +251,16 @@ def legal(state: JSON, seat: int, room: str | None = None) -> list[JSON]:
     return out
 
 
-def known_legal(state: JSON, by_seat: dict[int, list[JSON]], room: str | None = None) -> None:
+def known_legal(
+    state: GameJSON, by_seat: dict[int, list[GameJSON]], room: str | None = None
+) -> None:
     """Remember legal actions computed elsewhere for ``state`` (a bot worker process that
     made it, server/flow/bot_worker.py), so :func:`legal` does not compute them again."""
     memos.LEGAL.setdefault(room, state, dict).update(by_seat)
 
 
 def _carry_legal(
-    before: JSON, old: t.GameState, after: JSON, new: t.GameState, room: str | None
+    before: GameJSON, old: t.GameState, after: GameJSON, new: t.GameState, room: str | None
 ) -> None:
     """An answer that leaves a claim or robbing window open (the same ``seq``: only the
     window's pending seats and claims changed, and the answering seat) leaves every other
@@ -272,7 +289,7 @@ def _carry_legal(
         memos.LEGAL.setdefault(room, after, dict).update(carried)
 
 
-def pending(state: JSON) -> dict[int, tuple[str, int]]:
+def pending(state: GameJSON) -> dict[int, tuple[DecisionKind, int]]:
     """The open decisions, as the engine names them (``table.decisions``): seat -> (kind,
     id). ``kind`` is "turn" or "claim" (a robbing window is timed like a claim window);
     ``id`` stays the same exactly as long as that decision is open, and an answer to it must
@@ -293,33 +310,33 @@ def claim_open_in(st: t.GameState, seat: int, decision: int) -> bool:
     return t.asked_in_window(st, seat, decision)
 
 
-def server_action(state: JSON, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
+def server_action(state: GameJSON, seat: int, timeout: bool) -> tuple[GameJSON, t.Action]:
     """The server's own action for ``seat``, as JSON and parsed (for :func:`apply`): its
     pass for a seat that has no other choice in a claim window, or its timeout."""
-    return server_action_at(int(state["seq"]), seat, timeout)
+    return server_action_at(num(state["seq"]), seat, timeout)
 
 
-def server_action_at(seq: int, seat: int, timeout: bool) -> tuple[JSON, t.Action]:
+def server_action_at(seq: int, seat: int, timeout: bool) -> tuple[GameJSON, t.Action]:
     """:func:`server_action` for the state whose ``seq`` is ``seq``."""
     kind = t.ActionType.TIMEOUT if timeout else t.ActionType.PASS
     a = t.Action(kind, seat, seq)
     return a.to_json(), a
 
 
-def pass_action(state: JSON, seat: int) -> JSON:
+def pass_action(state: GameJSON, seat: int) -> GameJSON:
     """The server's pass for a seat that has no other choice in a claim window."""
     return server_action(state, seat, False)[0]
 
 
-def timeout_action(state: JSON, seat: int) -> JSON:
+def timeout_action(state: GameJSON, seat: int) -> GameJSON:
     return server_action(state, seat, True)[0]
 
 
-def fast_action(legal_actions: list[JSON]) -> JSON:
+def fast_action(legal_actions: list[GameJSON]) -> GameJSON:
     """A legal action chosen in constant time (the fallback when the bot is too slow): a
     win when offered, else pass a claim, else discard the tile just drawn (or the last
     discard offered)."""
-    by_type: dict[str, JSON] = {}
+    by_type: dict[str, GameJSON] = {}
     for a in legal_actions:
         by_type.setdefault(str(a.get("type")), a)
     for kind in ("win", "pass"):
@@ -332,12 +349,12 @@ def fast_action(legal_actions: list[JSON]) -> JSON:
 
 
 def bot_action(
-    state: JSON,
+    state: GameJSON,
     seat: int,
     rng: random.Random,
     choose: Chooser | None = None,
     room: str | None = None,
-) -> JSON:
+) -> GameJSON:
     """The real bot's action (``bots.choose``) for ``seat``, decided from that seat's view
     and legal actions only. With ``choose`` (the shell's: a time budget in the bot pool),
     a decision that takes longer falls back to :func:`fast_action` (the slow decision
@@ -352,18 +369,18 @@ def bot_action(
     return action if action is not None else fast_action(legal_actions)
 
 
-def finished(state: JSON) -> bool:
+def finished(state: GameJSON) -> bool:
     return state.get("phase") == "game_over"
 
 
-def between_hands(state: JSON) -> bool:
+def between_hands(state: GameJSON) -> bool:
     return state.get("phase") == "between_hands"
 
 
-def summary(state: JSON) -> JSON:
+def summary(state: GameJSON) -> GameJSON:
     """The end-of-game summary: final scores and the whole ledger (all public)."""
     return {
-        "ruleset": state["config"]["ruleset"],
+        "ruleset": obj(state["config"])["ruleset"],
         "hands_played": state.get("hands_played"),
         "scores": state.get("scores"),
         "ledger": state.get("ledger"),

@@ -24,6 +24,7 @@ from server.room.held_answers import (
 from server.room.held_answers import (
     Held as Held,
 )
+from server.room.held_answers import HeldAnswer
 from server.room.held_answers import (
     close_window as close_window,
 )
@@ -41,7 +42,6 @@ from server.room.held_answers import (
 )
 from server.room.lobby import game_id_of
 from server.room.rooms import (
-    JSON,
     Change,
     RoomError,
     copy_state,
@@ -54,7 +54,7 @@ from server.room.rooms import (
     seat_of,
 )
 from server.room.schedule import committed_deadlines, deadlines
-from server.room.state import RoomState
+from server.room.state import DecisionKind, GameJSON, RoomState
 
 T = TypeVar("T")
 
@@ -89,20 +89,8 @@ def _copy_game_step(state: RoomState) -> RoomState:
     top-level keys are set (the game, the pending maps, the status...), so the members and
     the seat dicts stay shared with ``state`` (``rooms.copy_state`` copies them too); a step that
     changes a seat replaces the list and that seat's dict. Unchanged, they cost the commit's
-    patch (server/room/patches.py) nothing."""
+    patch (server/storage/patches.py) nothing."""
     return state.copy()
-
-
-def _game_options(state: RoomState) -> JSON:
-    o = state["options"]
-    return {
-        "length": o["length"],
-        "hands": o["hands"],
-        "stakes": o["stakes"],
-        "house_rules": o.get("house_rules"),
-        "settlement": o.get("settlement"),
-        "names": [seat_at(state, i)["name"] for i in range(len(state["seats"]))],
-    }
 
 
 WallSeed = Callable[[], str]
@@ -155,7 +143,7 @@ def start(
             raise RoomError(ErrorCode.NOT_READY, "every seat must be taken and ready")
     s = copy_state(state)
     try:
-        s["game"] = game.new_game(s["ruleset"], _game_options(s))
+        s["game"] = game.new_game(s["ruleset"], s["options"])
     except game.GameError as exc:
         raise RoomError(ErrorCode.BAD_OPTIONS, exc.message, {"table_code": exc.code}) from None
     s["status"] = "playing"
@@ -196,15 +184,15 @@ def refresh_pending(s: RoomState, now: int) -> None:
     in both: it gets the whole claim time again."""
     old = s.get("pending_since") or {}
     old_ids = s.get("pending_ids") or {}
-    since: JSON = {}
-    kinds: JSON = {}
-    ids: JSON = {}
+    since: dict[str, int] = {}
+    kinds: dict[str, DecisionKind] = {}
+    ids: dict[str, int] = {}
     for seat, (kind, decision) in game.pending(game_of(s)).items():
         k = str(seat)
         kinds[k] = kind
         ids[k] = decision
         since[k] = old[k] if old_ids.get(k) == decision and k in old else now
-    # an unchanged map stays the same object: the commit's patch (server/room/patches.py) skips
+    # an unchanged map stays the same object: the commit's patch (server/storage/patches.py) skips
     # it at once, and nothing changes these maps in place (they are only ever replaced)
     s["pending_since"] = _same(old, since)
     s["pending_kinds"] = _same(s.get("pending_kinds"), kinds)
@@ -218,7 +206,7 @@ def _same(old: T | None, new: T) -> T:
     return old if old is not None and old == new else new
 
 
-def _no_choice(s: RoomState, kinds: JSON) -> list[str]:
+def _no_choice(s: RoomState, kinds: dict[str, DecisionKind]) -> list[str]:
     """The seats of players in a claim window whose only legal answer is "pass" — or who
     said "no claims" and cannot win: the server passes for them (not asked, no deadline;
     server/room/windows.py). A seat a bot plays while its player is away is listed too: the
@@ -245,10 +233,10 @@ def _no_choice(s: RoomState, kinds: JSON) -> list[str]:
     return out
 
 
-def _auto_acts(s: RoomState, kinds: JSON) -> JSON:
+def _auto_acts(s: RoomState, kinds: dict[str, DecisionKind]) -> dict[str, GameJSON]:
     """The actions the server takes at once for players who asked for it: a legal win
     (``auto_win``), the only possible discard (``auto_discard``)."""
-    out: JSON = {}
+    out: dict[str, GameJSON] = {}
     seats = s["seats"]
     for k, kind in kinds.items():
         seat = seats[int(k)]
@@ -289,7 +277,7 @@ def _after_game_step(s: RoomState, change: Change, now: int) -> None:
         s["next_hand_at"] = now + s["options"]["hand_pause_ms"]
 
 
-def play(state: RoomState, player: str, action: JSON, now: int) -> Change:
+def play(state: RoomState, player: str, action: GameJSON, now: int) -> Change:
     require_member(state, player)
     if state["status"] != "playing":
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
@@ -408,7 +396,7 @@ def _tick_step(
 def answer(
     state: RoomState,
     player: str,
-    action: JSON,
+    action: GameJSON,
     now: int,
     answers: Answers | None,
     grace_ms: int,
@@ -453,7 +441,7 @@ def answer(
             raise RoomError(
                 ErrorCode.ILLEGAL_ACTION, exc.message, {"table_code": exc.code}
             ) from None
-    record = {"g": int(state.get("game_no") or 0), "a": full}
+    record: HeldAnswer = {"g": int(state.get("game_no") or 0), "a": full}
     both: Answers = {**(answers or {}), seat: record}
     ds = deadlines(state, grace_ms, bot_delay_ms, both)
     close_at = next((at for at, _, i in ds if kinds.get(str(i)) == "claim"), None)

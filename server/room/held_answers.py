@@ -7,11 +7,12 @@ holds a player's answer; ``server/storage/answer.lua`` stores it). Time and rand
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict
 
 from server.room import game
-from server.room.rooms import JSON, SEATS, Change, game_of
-from server.room.state import RoomState
+from server.room.jsonread import num, obj
+from server.room.rooms import SEATS, Change, game_of
+from server.room.state import GameJSON, RoomState
 
 __all__ = [
     "Answers",
@@ -27,7 +28,16 @@ __all__ = [
 #: the answers players gave to the open claim window and the server holds outside the
 #: room's commits (server/storage/store.py ``{room:<id>}:answers``): seat -> ``{"g": game_no, "a":
 #: the action}``. Only those to the window open now count (:func:`held_answers`)
-Answers = dict[int, JSON]
+Answers = dict[int, "HeldAnswer"]
+
+
+class HeldAnswer(TypedDict):
+    """One held answer as stored: the game it was given in and the action."""
+
+    #: the room's ``game_no`` when it was given
+    g: int
+    #: the table action (its ``seq``: the window's decision id)
+    a: GameJSON
 
 
 class Held(NamedTuple):
@@ -37,7 +47,7 @@ class Held(NamedTuple):
     timeout answers)."""
 
     seat: int
-    record: JSON
+    record: HeldAnswer
     deadline: int | None
 
 
@@ -64,7 +74,7 @@ def holds_answers(state: RoomState) -> bool:
     return False
 
 
-def held_answers(state: RoomState, answers: Answers | None) -> dict[int, JSON]:
+def held_answers(state: RoomState, answers: Answers | None) -> dict[int, GameJSON]:
     """The held ``answers`` that answer the window open now: seat -> action (a record of an
     older window, or of a seat no longer asked, does not count)."""
     if not answers:
@@ -73,7 +83,7 @@ def held_answers(state: RoomState, answers: Answers | None) -> dict[int, JSON]:
     if key is None:
         return {}
     kinds = state.get("pending_kinds") or {}
-    out: dict[int, JSON] = {}
+    out: dict[int, GameJSON] = {}
     for seat, rec in answers.items():
         action = rec.get("a") or {}
         if (
@@ -87,11 +97,11 @@ def held_answers(state: RoomState, answers: Answers | None) -> dict[int, JSON]:
 
 def turn_order(s: RoomState, seats: list[int]) -> list[int]:
     """``seats`` in turn order from the seat after the one whose tile the window is about."""
-    hand = (s.get("game") or {}).get("hand") or {}
-    d = hand.get("discarder")
+    d = obj(obj(s.get("game"))["hand"] if s.get("game") else None).get("discarder")
     if d is None:
         return sorted(seats)
-    return sorted(seats, key=lambda i: (i - int(d) - 1) % SEATS)
+    after = num(d)
+    return sorted(seats, key=lambda i: (i - after - 1) % SEATS)
 
 
 def close_window(

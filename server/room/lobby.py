@@ -6,8 +6,8 @@ own settings and concealed tiles never appear here).
 
 from __future__ import annotations
 
-from server.room.rooms import JSON, held
-from server.room.state import RoomState
+from server.room.rooms import held
+from server.room.state import Lobby, RoomState
 
 
 def game_id_of(state: RoomState) -> str | None:
@@ -21,9 +21,9 @@ def game_id_of(state: RoomState) -> str | None:
     return str(gid) if gid else f"{state['id']}-{state['game_no']}"
 
 
-def public_lobby(state: RoomState) -> JSON:
+def public_lobby(state: RoomState) -> Lobby:
     seated = {s["player"] for s in state["seats"] if s and s.get("player")}
-    return {
+    lobby: Lobby = {
         "id": state["id"],
         "code": state["code"],
         "ruleset": state["ruleset"],
@@ -31,7 +31,6 @@ def public_lobby(state: RoomState) -> JSON:
         "host": state["host"],
         "status": state["status"],
         "game_no": state["game_no"],
-        **({"game_id": gid} if (gid := game_id_of(state)) is not None else {}),
         "seats": [
             None
             if s is None
@@ -50,9 +49,13 @@ def public_lobby(state: RoomState) -> JSON:
         ],
         "paused": held(state),
     }
+    gid = game_id_of(state)
+    if gid is not None:
+        lobby["game_id"] = gid
+    return lobby
 
 
-def room_summary(state: RoomState) -> JSON:
+def room_summary(state: RoomState) -> dict[str, object]:
     return {
         "id": state["id"],
         "code": state["code"],

@@ -22,13 +22,14 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+from server.room.state import GameJSON
 
 if TYPE_CHECKING:
     from table import GameState
 
 V = TypeVar("V")
-JSON = dict[str, Any]
 #: something that will happen by itself in a room: (at_ms, kind, seat) (``server.room.game_room``)
 Deadline = tuple[int, str, int]
 
@@ -120,7 +121,7 @@ class StateMemo(Generic[V]):
 PARSED: StateMemo[tuple[GameState, bool]] = StateMemo()
 #: a game state's JSON -> seat -> its legal actions (``server.room.game.legal``): one commit asks
 #: for them twice (who is asked, then the log entry's ``legal``)
-LEGAL: StateMemo[dict[int, list[JSON]]] = StateMemo()
+LEGAL: StateMemo[dict[int, list[GameJSON]]] = StateMemo()
 #: a committed room state -> (grace_ms, bot_delay_ms) -> its deadlines
 #: (``server.room.schedule.committed_deadlines``): the commit computes them and the timer's tick
 #: of the same state finds them

@@ -12,19 +12,19 @@ from __future__ import annotations
 import random
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
 
 from protocol.codes import ErrorCode
-from server.room.state import GameJSON, Options, Pause, RoomState, Seat
+from server.room.state import GameJSON, JsonObject, Options, Pause, RoomState, Seat
 
-JSON = dict[str, Any]
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
 CODE_LEN = 6
 
 
 class RoomError(Exception):
-    def __init__(self, code: ErrorCode, message: str, detail: JSON | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode, message: str, detail: dict[str, object] | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -36,11 +36,13 @@ class Change:
     state: RoomState
     kind: str
     actor: str | None = None
-    events: list[JSON] = field(default_factory=list)  # table events (unredacted)
-    actions: list[JSON] = field(default_factory=list)  # table actions applied (the replay log)
+    events: list[GameJSON] = field(default_factory=list)  # table events (unredacted)
+    actions: list[GameJSON] = field(default_factory=list)  # table actions applied (the replay log)
     lobby_changed: bool = False
-    chat: JSON | None = None
-    notice: JSON | None = None  # a public lobby event (joined, left, seat_away, bot_took_over)
+    chat: JsonObject | None = None
+    notice: JsonObject | None = (
+        None  # a public lobby event (joined, left, seat_away, bot_took_over)
+    )
     #: committed although it tells nobody anything (a player's own settings)
     persist: bool = False
 
@@ -366,6 +368,7 @@ def set_away(state: RoomState, player: str, away: bool, now: int) -> Change | No
         return None
     s = copy_state(state)
     seat = seat_at(s, cur)
+    notice: JsonObject
     if away:
         seat["away"] = now
         notice = {"type": "seat_away", "seat": cur}

@@ -1,6 +1,6 @@
 """The room's state, typed: what each key of the state a room keeps in Redis holds.
 
-A room's state is a plain dict (msgpack stores it as one, ``server/room/patches.py`` diffs
+A room's state is a plain dict (msgpack stores it as one, ``server/storage/patches.py`` diffs
 it, the commit caches it) and stays one at run time; these ``TypedDict`` declarations are
 its shape, for the type checker. The room logic reads and writes every key through them, so
 a misspelt key, a seat read as a number or an option read as the wrong type fails
@@ -19,19 +19,17 @@ A state is never changed in place once built: each operation copies what it chan
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Literal, NotRequired, TypeAlias, TypedDict
-
-from server.room.game import JSON
-
-#: the table's JSON (``table.GameState.to_json`` and its actions and events), which the room
-#: hands to ``server/room/game.py`` and does not look inside
-GameJSON: TypeAlias = JSON
 
 #: any value msgpack stores and the wire carries: what the room keeps without looking
 #: inside (the house rules and settlement options the table checks)
-Json: TypeAlias = "bool | int | float | str | bytes | list[Json] | dict[str, Json] | None"
+Json: TypeAlias = "bool | int | float | str | bytes | Sequence[Json] | Mapping[str, Json] | None"
 #: a JSON object (a map of names to values)
-JsonObject: TypeAlias = "dict[str, Json]"
+JsonObject: TypeAlias = dict[str, "Json"]
+#: the table's JSON (``table.GameState.to_json``, its actions, events and legal actions):
+#: made and read by the table, which the room reaches through ``server/room/game.py`` only
+GameJSON: TypeAlias = JsonObject
 
 #: a room's life: the lobby, a game in play, the game over (its summary in ``history``, a
 #: rematch goes back to the lobby), closed (for good)
@@ -136,3 +134,73 @@ class RoomState(TypedDict):
     window_seed: NotRequired[str]
     #: the archive's id of the game in play
     game_id: NotRequired[str]
+
+
+class LobbySeat(TypedDict):
+    """A seat as the lobby shows it to everyone (``lobby.public_lobby``)."""
+
+    player: str | None
+    name: str
+    bot: bool
+    ready: bool
+    #: the seated player has no connection
+    away: bool
+    auto: bool
+
+
+class Spectator(TypedDict):
+    player: str
+    name: str
+
+
+class Lobby(TypedDict):
+    """A room's public record, the same for every member (docs/protocol.md, ``lobby``)."""
+
+    id: str
+    code: str
+    ruleset: str
+    options: Options
+    host: str
+    status: Status
+    game_no: int
+    game_id: NotRequired[str]
+    seats: list[LobbySeat | None]
+    spectators: list[Spectator]
+    paused: Pause | None
+
+
+class Clock(TypedDict):
+    """A countdown everyone may see (``clocks`` on the wire): a seat's turn, or an away
+    seat's grace until a bot plays it."""
+
+    seat: int
+    kind: str
+    at: int
+
+
+class Entry(TypedDict):
+    """A room's log entry: what one commit changed (``facts.build_entry``), kept in the
+    room's log (``server/storage/store.py``) and the source of every frame its connections
+    are sent (``server/room/frames.py``)."""
+
+    #: when it was committed (ms)
+    t: int
+    #: the change (``Change.kind``: "play", "tick", "join", ...)
+    kind: str
+    #: who made it (None: the server itself)
+    actor: str | None
+    #: the table actions applied, in order (the replay log)
+    actions: NotRequired[list[GameJSON]]
+    #: the table events, unredacted (each seat is sent its own view of them)
+    events: NotRequired[list[GameJSON]]
+    lobby: NotRequired[Lobby]
+    chat: NotRequired[JsonObject]
+    notice: NotRequired[JsonObject]
+    #: while a game is played: it is, each pending seat's legal actions and deadline (ms),
+    #: and the public clocks
+    playing: NotRequired[bool]
+    legal: NotRequired[dict[str, list[GameJSON]]]
+    deadlines: NotRequired[dict[str, int]]
+    clocks: NotRequired[list[Clock]]
+    #: the client sequence number of the request that made it (idempotency: the commit's)
+    cseq: NotRequired[int]

@@ -39,10 +39,10 @@ import redis.exceptions
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.connection import ConnectionPool
 
+from server.room.held_answers import HeldAnswer
 from server.storage.store import (
     ANSWER_LUA,
     COMMIT_LUA,
-    JSON,
     TIMERS,
     CommitResult,
     Store,
@@ -200,7 +200,7 @@ class ClusterStore(Store):
         expected_version: int,
         answers_n: int,
         seat: int,
-        record: JSON,
+        record: HeldAnswer,
         player: str | None,
         client_seq: int | None,
         deadline: int | None,

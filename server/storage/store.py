@@ -7,7 +7,7 @@ Per room (hash-tagged so one room lives in one Redis Cluster slot):
   two formats:
 
   - ``snap`` (msgpack room state at version ``sv``) plus ``{room:<id>}:tail``, a list of the
-    state patches (``server/room/patches.py``) of versions ``sv + 1`` .. ``version``, in order: the
+    state patches (``server/storage/patches.py``) of versions ``sv + 1`` .. ``version``, in order: the
     format of ``--snapshot-every`` N > 1, where a commit writes the whole state only every N
     versions and at hand boundaries (a new snapshot empties the tail);
   - ``state`` (msgpack room state at ``version``): the format of every commit before
@@ -48,9 +48,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.room import patches, stored
-from server.room.patches import Patch
-from server.room.state import RoomState
+from server.room import stored
+from server.room.held_answers import HeldAnswer
+from server.room.state import Entry, RoomState
+from server.storage import patches
+from server.storage.patches import Patch
 from server.storage.store_base import (
     ANSWER_LUA,
     BATCH,
@@ -147,7 +149,7 @@ class Store(PlayerStore, RoomRegistry):
         room: str,
         expected_version: int,
         state: RoomState,
-        entry: JSON,
+        entry: Entry,
         player: str | None = None,
         client_seq: int | None = None,
         deadline: int | None = None,
@@ -158,7 +160,7 @@ class Store(PlayerStore, RoomRegistry):
     ) -> CommitResult:
         """Commit ``state`` as the room's version ``expected_version + 1`` with its log
         ``entry`` (compare-and-set on the version, idempotent per client seq). With ``patch``
-        (the difference from the committed state at ``expected_version``, server/room/patches.py)
+        (the difference from the committed state at ``expected_version``, server/storage/patches.py)
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
         (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is
@@ -200,7 +202,7 @@ class Store(PlayerStore, RoomRegistry):
         )
         return await self._commit_script(room, args, deadline, now)
 
-    async def answers(self, room: str) -> tuple[int, dict[int, JSON]]:
+    async def answers(self, room: str) -> tuple[int, dict[int, HeldAnswer]]:
         """The answers held for the room's open claim window (server/storage/answer.lua): (how many
         were written, seat -> ``{"g": game_no, "a": action}``); (0, {}) when none."""
         return answers_reply(await self._cmd("HGETALL", k_answers(room)))
@@ -211,7 +213,7 @@ class Store(PlayerStore, RoomRegistry):
         expected_version: int,
         answers_n: int,
         seat: int,
-        record: JSON,
+        record: HeldAnswer,
         player: str | None,
         client_seq: int | None,
         deadline: int | None,
@@ -287,7 +289,7 @@ class Store(PlayerStore, RoomRegistry):
 
     async def read_log(
         self, room: str, start: int, end: int | None = None, count: int | None = None
-    ) -> list[tuple[int, JSON]]:
+    ) -> list[tuple[int, Entry]]:
         """The room's log entries from version ``start`` to ``end`` (the last when None), at
         most ``count``."""
         return [(v, unpack(d)) for v, d in await self.read_log_packed(room, start, end, count)]

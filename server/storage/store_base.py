@@ -19,6 +19,7 @@ from redis.exceptions import NoScriptError
 
 from protocol.codec import encode
 from server.process.clock import REAL, Clock
+from server.room.held_answers import HeldAnswer
 from server.storage.resp import PipelinedConnection
 from server.storage.resp import supported as resp_supported
 
@@ -168,7 +169,7 @@ def commit_args(
     room: str,
     expected_version: int,
     state: Mapping[str, object] | None,
-    entry: JSON,
+    entry: Mapping[str, object],
     player: str | None,
     client_seq: int | None,
     deadline: int | None,
@@ -200,7 +201,7 @@ def answer_args(
     expected_version: int,
     answers_n: int,
     seat: int,
-    record: JSON,
+    record: Mapping[str, object],
     player: str | None,
     client_seq: int | None,
     deadline: int | None,
@@ -217,12 +218,12 @@ def answer_args(
     ]
 
 
-def answers_reply(raw: dict[Any, Any] | list[Any] | None) -> tuple[int, dict[int, JSON]]:
+def answers_reply(raw: dict[Any, Any] | list[Any] | None) -> tuple[int, dict[int, HeldAnswer]]:
     """HGETALL of a room's answers hash: (n, seat -> record)."""
     if isinstance(raw, list):
         raw = dict(zip(raw[::2], raw[1::2], strict=True))
     n = 0
-    out: dict[int, JSON] = {}
+    out: dict[int, HeldAnswer] = {}
     for k, v in (raw or {}).items():
         name = k.decode() if isinstance(k, bytes) else str(k)
         if name == "n":

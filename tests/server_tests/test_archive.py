@@ -24,7 +24,7 @@ from server.archive import queue as archive_queue
 from server.archive.records import KEPT, GameRecord
 from server.archive.scan import Entry
 from server.room import game
-from server.room.rooms import JSON
+from server.room.state import JsonObject as JSON
 from server.storage.store import Store
 
 from .conftest import running_server

@@ -17,6 +17,7 @@ from server.flow.entropy import OS_SEEDS
 from server.room import commands as c
 from server.room import facts, game, game_room, host, rooms
 from server.room.options import validate_options
+from server.room.state import RoomState
 
 PLAYERS = ["p_a", "p_b", "p_c"]
 RS = game.rulesets()[0]
@@ -43,7 +44,7 @@ command = st.one_of(
 )
 
 
-def direct(state: rooms.JSON, cmd: c.Command) -> rooms.Change | None:
+def direct(state: RoomState, cmd: c.Command) -> rooms.Change | None:
     """The room logic's function for ``cmd``, called as the handlers called it before."""
     match cmd:
         case c.Join():

@@ -104,3 +104,48 @@ def test_global_randomness_is_found() -> None:
         "m.py:2 random.shuffle",
         "m.py:3 random.choice",
     ]
+
+
+def uses_of_any(trees: list[tuple[str, ast.Module]]) -> list[str]:
+    """Every ``typing.Any`` in the modules: imported, named, or inside a type alias written
+    as a string (``X: TypeAlias = "dict[str, Any]"``)."""
+    found = []
+    for path, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and any(a.name == "Any" for a in node.names):
+                found.append(f"{path}:{node.lineno} import Any")
+            elif isinstance(node, ast.Name) and node.id == "Any":
+                found.append(f"{path}:{node.lineno} Any")
+            elif isinstance(node, ast.Attribute) and node.attr == "Any":
+                found.append(f"{path}:{node.lineno} .Any")
+            elif (
+                isinstance(node, ast.AnnAssign)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):
+                alias = ast.parse(node.value.value, mode="eval")
+                if any(isinstance(n, ast.Name) and n.id == "Any" for n in ast.walk(alias)):
+                    found.append(f"{path}:{node.lineno} Any in an alias")
+    return sorted(found, key=lambda f: (f.split(":")[0], int(f.split(":")[1].split()[0])))
+
+
+def test_the_room_logic_has_no_any() -> None:
+    """``server/room/`` is typed through (issue 39): its state is ``RoomState``
+    (server/room/state.py), the JSON it keeps without reading it is ``Json``, and nothing in
+    it is ``Any``."""
+    room = [(path, tree) for path, tree in _trees() if path.startswith("server/room/")]
+    assert len(room) > 10
+    assert uses_of_any(room) == []
+
+
+def test_uses_of_any_are_found() -> None:
+    src = (
+        "from typing import Any, TypeAlias\nimport typing\nx: Any = 1\ny: typing.Any = 2\n"
+        'Z: TypeAlias = "dict[str, Any]"\nW: TypeAlias = "dict[str, int]"\nAnything = 3\n'
+    )
+    assert uses_of_any([("m.py", ast.parse(src))]) == [
+        "m.py:1 import Any",
+        "m.py:3 Any",
+        "m.py:4 .Any",
+        "m.py:5 Any in an alias",
+    ]

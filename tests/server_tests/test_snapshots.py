@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.flow.entropy import new_game_id
-from server.room import game, game_room, patches, rooms
+from server.room import game, game_room, rooms
 from server.room.game_room import Seeds
 from server.room.options import validate_options
+from server.storage import patches
 from server.storage.store import PROCS, Store, k_log, k_seq, k_state, k_tail, pack, unpack
 
 from .conftest import running_server
