@@ -65,9 +65,8 @@ def _tick(
     legal: dict[int, list[JSON]] = {}
     g = None if out is None else out.state.get("game")
     if out is not None and g is not None:
-        auto = out.state.get("pending_auto") or ()
-        for k in out.state.get("pending_kinds") or {}:
-            if k not in auto:
+        for k, p in out.state["pending"].items():
+            if not p["auto"]:
                 with contextlib.suppress(game.GameError):
                     legal[int(k)] = game.legal(g, int(k), out.state["id"])
     return ("ok", out, legal)

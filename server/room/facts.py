@@ -64,10 +64,11 @@ def public_clocks(state: RoomState, deadlines: list[Deadline]) -> list[Clock]:
     seat in turn (its ``timeout``; a bot's or an automatic move has none) and each away
     seat's grace until a bot plays it. Never a claim window's: who may claim is no one
     else's business (docs/table.md), so no seat's window clock is public."""
-    kinds = state.get("pending_kinds") or {}
+    pending = state["pending"]
     out: list[Clock] = []
     for at, what, seat in deadlines:
-        if what == "grace" or (what == "timeout" and kinds.get(str(seat)) == "turn"):
+        p = pending.get(str(seat)) if what == "timeout" else None
+        if what == "grace" or (p is not None and p["kind"] == "turn"):
             out.append({"seat": seat, "kind": "turn" if what == "timeout" else what, "at": at})
     out.sort(key=lambda c: (c["seat"], c["kind"]))
     return out
@@ -86,13 +87,14 @@ def seat_legal(
 ) -> list[GameJSON]:
     """``seat``'s legal actions in the room's game: none unless it has a pending decision
     it has not answered yet (``answers``: those held for the open claim window)."""
-    if seat is None or str(seat) in (state.get("pending_auto") or ()):
+    p = None if seat is None else state["pending"].get(str(seat))
+    if seat is None or (p is not None and p["auto"]):
         return []  # not asked: no choice, the server passes for it (server/room/windows.py)
     if seat in game_room.held_answers(state, _own(answers, seat)):
         return []  # answered: its answer is held until the window closes
     if rooms.held(state) is not None:
         return []  # the host paused the game: nobody may act until it resumes
-    if str(seat) in (state.get("pending_kinds") or {}):
+    if p is not None:
         return game.legal(game_of(state), seat, state["id"])
     return []
 
@@ -130,13 +132,12 @@ def build_entry(
         answered = game_room.held_answers(state, answers) if answers else {}
         legal: dict[str, list[GameJSON]] = {}
         seat_deadlines: dict[str, int] = {}
-        auto = state.get("pending_auto") or ()
         held = rooms.held(state) is not None  # paused: nobody may act until it resumes
-        for k in state.get("pending_kinds") or {}:
+        for k, p in state["pending"].items():
             i = int(k)
             done = i in answered
             legal[k] = (
-                [] if k in auto or held or done else game.legal(game_of(state), i, state["id"])
+                [] if p["auto"] or held or done else game.legal(game_of(state), i, state["id"])
             )
             d = None if done else timeouts.get(i)
             if d is not None:

@@ -54,7 +54,7 @@ from server.room.rooms import (
     seat_of,
 )
 from server.room.schedule import committed_deadlines, deadlines
-from server.room.state import DecisionKind, GameJSON, RoomState
+from server.room.state import DecisionKind, GameJSON, Pending, RoomState
 
 T = TypeVar("T")
 
@@ -182,23 +182,25 @@ def refresh_pending(s: RoomState, now: int) -> None:
     A claim window that closes and reopens in one step (a 叮 seat's automatic discard after
     the next draw) is a new decision with a new id for every seat asked, even a seat asked
     in both: it gets the whole claim time again."""
-    old = s.get("pending_since") or {}
-    old_ids = s.get("pending_ids") or {}
-    since: dict[str, int] = {}
-    kinds: dict[str, DecisionKind] = {}
-    ids: dict[str, int] = {}
-    for seat, (kind, decision) in game.pending(game_of(s)).items():
+    old = s["pending"]
+    decisions = game.pending(game_of(s))
+    kinds = {str(seat): kind for seat, (kind, _) in decisions.items()}
+    auto = _no_choice(s, kinds)
+    acts = _auto_acts(s, kinds)
+    new: dict[str, Pending] = {}
+    for seat, (kind, decision) in decisions.items():
         k = str(seat)
-        kinds[k] = kind
-        ids[k] = decision
-        since[k] = old[k] if old_ids.get(k) == decision and k in old else now
-    # an unchanged map stays the same object: the commit's patch (server/storage/patches.py) skips
-    # it at once, and nothing changes these maps in place (they are only ever replaced)
-    s["pending_since"] = _same(old, since)
-    s["pending_kinds"] = _same(s.get("pending_kinds"), kinds)
-    s["pending_ids"] = _same(old_ids, ids)
-    s["pending_auto"] = _same(s.get("pending_auto"), _no_choice(s, kinds))
-    s["pending_act"] = _same(s.get("pending_act"), _auto_acts(s, kinds))
+        was = old.get(k)
+        since = was["since"] if was is not None and was["id"] == decision else now
+        p: Pending = {"kind": kind, "since": since, "id": decision, "auto": k in auto}
+        act = acts.get(k)
+        if act is not None:
+            p["act"] = act
+        new[k] = _same(was, p)
+    # an unchanged map (or record) stays the same object: the commit's patch
+    # (server/storage/patches.py) skips it at once, and nothing changes them in place (they
+    # are only ever replaced)
+    s["pending"] = _same(old, new)
 
 
 def _same(old: T | None, new: T) -> T:
@@ -372,7 +374,8 @@ def _tick_step(
         s["next_hand_at"] = None
         _deal_if_needed(s, change, now, wall_seed)
         return False
-    if (s.get("pending_kinds") or {}).get(str(i)) == "claim":
+    p = s["pending"].get(str(i))
+    if p is not None and p["kind"] == "claim":
         # the whole window closes in this one commit, whoever could claim: the number
         # of commits does not tell whether a seat could (two per window: the discard
         # and the close)
@@ -383,7 +386,7 @@ def _tick_step(
     if kind == "bot":
         action = game.bot_action(game_of(s), i, rng, bot_choose, s["id"])
     elif kind == "act":
-        action = dict(s["pending_act"][str(i)])
+        action = dict(_act_of(p))
     else:  # the server's timeout: not parsed again
         action, parsed = game.server_action(game_of(s), i, timeout=True)
     s["game"], events = game.apply(game_of(s), action, parsed, s["id"])
@@ -391,6 +394,15 @@ def _tick_step(
     change.events.extend(events)
     _after_game_step(s, change, now)
     return False
+
+
+def _act_of(p: Pending | None) -> GameJSON:
+    """The action of a decision the server answers by the player's own setting (``act``:
+    the tick only calls it "act" then)."""
+    act = None if p is None else p.get("act")
+    if act is None:
+        raise RoomError(ErrorCode.ILLEGAL_ACTION, "no automatic action for this seat")
+    return act
 
 
 def answer(
@@ -410,12 +422,13 @@ def answer(
     timer's tick, off the event loop)."""
     require_member(state, player)
     seat = seat_of(state, player)
-    kinds = state.get("pending_kinds") or {}
+    p = None if seat is None else state["pending"].get(str(seat))
     if (
         seat is None
         or state["status"] != "playing"
         or held(state) is not None
-        or kinds.get(str(seat)) != "claim"
+        or p is None
+        or p["kind"] != "claim"
         or seat_at(state, seat)["bot"]
         or seat_at(state, seat).get("auto")
     ):
@@ -444,7 +457,8 @@ def answer(
     record: HeldAnswer = {"g": int(state.get("game_no") or 0), "a": full}
     both: Answers = {**(answers or {}), seat: record}
     ds = deadlines(state, grace_ms, bot_delay_ms, both)
-    close_at = next((at for at, _, i in ds if kinds.get(str(i)) == "claim"), None)
+    window = {int(k) for k, q in state["pending"].items() if q["kind"] == "claim"}
+    close_at = next((at for at, _, i in ds if i in window), None)
     if close_at is not None and close_at <= now and not window_needs_bot(state, both):
         s = _copy_game_step(state)
         change = Change(s, "action", player)

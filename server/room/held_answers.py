@@ -54,10 +54,9 @@ class Held(NamedTuple):
 def window_key(state: RoomState) -> tuple[int, int] | None:
     """The claim (or robbing) window open in the room's game: (game number, decision id),
     None when none is."""
-    ids = state.get("pending_ids") or {}
-    for k, kind in (state.get("pending_kinds") or {}).items():
-        if kind == "claim":
-            return int(state.get("game_no") or 0), int(ids.get(k, 0))
+    for p in state["pending"].values():
+        if p["kind"] == "claim":
+            return int(state.get("game_no") or 0), p["id"]
     return None
 
 
@@ -67,9 +66,9 @@ def holds_answers(state: RoomState) -> bool:
     if window_key(state) is None:
         return False
     seats = state["seats"]
-    for k, kind in (state.get("pending_kinds") or {}).items():
+    for k, p in state["pending"].items():
         seat = seats[int(k)]
-        if kind == "claim" and seat is not None and not seat["bot"]:
+        if p["kind"] == "claim" and seat is not None and not seat["bot"]:
             return True
     return False
 
@@ -82,12 +81,14 @@ def held_answers(state: RoomState, answers: Answers | None) -> dict[int, GameJSO
     key = window_key(state)
     if key is None:
         return {}
-    kinds = state.get("pending_kinds") or {}
+    pending = state["pending"]
     out: dict[int, GameJSON] = {}
     for seat, rec in answers.items():
         action = rec.get("a") or {}
+        p = pending.get(str(seat))
         if (
-            kinds.get(str(seat)) == "claim"
+            p is not None
+            and p["kind"] == "claim"
             and int(rec.get("g", -1)) == key[0]
             and action.get("seq") == key[1]
         ):
@@ -119,11 +120,9 @@ def close_window(
     answer the window no longer waits for (it closed early) is left out. The caller then
     refreshes the room's open decisions (``game_room``'s step after every game change)."""
     key = window_key(s)
-    kinds = s.get("pending_kinds") or {}
-    seats = turn_order(s, [int(k) for k, kind in kinds.items() if kind == "claim"])
+    pending = s["pending"]
+    seats = turn_order(s, [int(k) for k, p in pending.items() if p["kind"] == "claim"])
     answered = held_answers(s, answers)
-    acts = s.get("pending_act") or {}
-    auto = s.get("pending_auto") or ()
     # the answers are applied to the parsed state one after another; its JSON is made once,
     # at the end (or before a bot decides: the bot reads it)
     base = game_of(s)
@@ -132,7 +131,8 @@ def close_window(
         if key is None or not game.claim_open_in(st, i, key[1]):
             continue  # the window closed before this seat's turn (or it had answered)
         seat = s["seats"][i]
-        k = str(i)
+        p = pending[str(i)]
+        act = p.get("act")
         parsed = None
         if i in answered:
             action = dict(answered[i])
@@ -140,10 +140,10 @@ def close_window(
             base = game.state_json(base, base_st, st, s["id"])
             base_st = st
             action = game.bot_action(base, i, rng or random.Random(now), bot_choose, s["id"])
-        elif k in acts:
-            action = dict(acts[k])
+        elif act is not None:
+            action = dict(act)
         else:  # the server's own pass (a seat with no choice) or timeout: not parsed again
-            action, parsed = game.server_action_at(st.seq, i, timeout=k not in auto)
+            action, parsed = game.server_action_at(st.seq, i, timeout=not p["auto"])
         try:
             st, events = game.step(st, action, parsed)
         except game.GameError:
@@ -162,10 +162,10 @@ def window_needs_bot(state: RoomState, answers: Answers | None) -> bool:
     """Whether closing the window open in ``state`` asks a bot for an answer (a bot seat, or
     a seat a bot plays, that has no held answer)."""
     answered = held_answers(state, answers)
-    for k, kind in (state.get("pending_kinds") or {}).items():
+    for k, p in state["pending"].items():
         seat = state["seats"][int(k)]
         if (
-            kind == "claim"
+            p["kind"] == "claim"
             and int(k) not in answered
             and seat
             and (seat["bot"] or seat.get("auto"))

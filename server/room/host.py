@@ -28,6 +28,7 @@ from server.room.rooms import (
     require_host,
     require_lobby,
     require_member,
+    restarted,
     seat_index,
     seat_of,
 )
@@ -154,7 +155,7 @@ def resume_game(state: RoomState, player: str, now: int) -> Change:
     gap = max(0, now - int(pause["since"]))
     s = copy_state(state)
     s["pause"] = None
-    s["pending_since"] = {k: int(t) + gap for k, t in (s.get("pending_since") or {}).items()}
+    s["pending"] = restarted(s["pending"], lambda t: t + gap)
     deal = s.get("next_hand_at")
     if deal is not None:
         s["next_hand_at"] = int(deal) + gap

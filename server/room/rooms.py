@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol.codes import ErrorCode
-from server.room.state import GameJSON, JsonObject, Options, Pause, RoomState, Seat
+from server.room.state import GameJSON, JsonObject, Options, Pause, Pending, RoomState, Seat
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
@@ -79,8 +80,7 @@ def new_room(
         "members": {host: name},
         "game": None,
         "game_no": 0,
-        "pending_since": {},  # seat -> ms when its current decision started
-        "pending_ids": {},  # seat -> the engine's id of that decision (table.decisions)
+        "pending": {},  # seat -> its open decision (server/room/state.py, Pending)
         "next_hand_at": None,
         "history": [],  # the summary of the room's last finished game (one at most)
     }
@@ -127,6 +127,17 @@ def game_of(state: RoomState) -> GameJSON:
     if g is None:
         raise RoomError(ErrorCode.GAME_NOT_STARTED, "no game is being played")
     return g
+
+
+def restarted(pending: dict[str, Pending], since: Callable[[int], int]) -> dict[str, Pending]:
+    """``pending`` with each decision's start moved to ``since(its start)`` (a new map of
+    new records: a state's records are never changed in place)."""
+    out: dict[str, Pending] = {}
+    for k, p in pending.items():
+        q = p.copy()
+        q["since"] = since(p["since"])
+        out[k] = q
+    return out
 
 
 def copy_state(state: RoomState) -> RoomState:
@@ -344,11 +355,7 @@ def close_idle(state: RoomState) -> Change | None:
     s["status"] = "closed"
     s["members"] = {}
     s["spectators_away"] = {}
-    s["pending_kinds"] = {}
-    s["pending_since"] = {}
-    s["pending_ids"] = {}
-    s["pending_auto"] = []
-    s["pending_act"] = {}
+    s["pending"] = {}
     s["next_hand_at"] = None
     s["pause"] = None
     return Change(
@@ -469,6 +476,6 @@ def _unpause(before: RoomState, s: RoomState, now: int) -> None:
 
 def _resume_clocks(s: RoomState, now: int) -> None:
     """A paused game resumes: every open decision (and the next deal) starts again now."""
-    s["pending_since"] = {k: now for k in s.get("pending_since") or {}}
+    s["pending"] = restarted(s["pending"], lambda _: now)
     if s.get("next_hand_at") is not None:
         s["next_hand_at"] = now + int(s["options"]["hand_pause_ms"])

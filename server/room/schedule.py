@@ -13,7 +13,7 @@ from server.room import memos
 from server.room.held_answers import Answers, held_answers
 from server.room.memos import Deadline as Deadline  # (at_ms, kind, seat): what happens by itself
 from server.room.rooms import held, paused
-from server.room.state import RoomState
+from server.room.state import Pending, RoomState
 from server.room.windows import DEFAULT_WINDOW_MS, window_delay
 
 
@@ -68,23 +68,22 @@ def deadlines(
     if deal is not None:
         out.append((int(deal), "deal", -1))
         return out
-    kinds = state.get("pending_kinds")
-    if not kinds:
+    pending = state["pending"]
+    if not pending:
         return out  # (no open decision: nothing else is due)
-    since = state.get("pending_since") or {}
     seed = str(state.get("window_seed") or state.get("id", ""))
     hi = window_hi(state, bot_delay_ms)
     answered = held_answers(state, answers) if answers else {}
     window: list[tuple[int | None, str, int]] = []
-    for k in sorted(kinds) if len(kinds) > 1 else kinds:
-        kind = kinds[k]
+    for k in sorted(pending) if len(pending) > 1 else pending:
+        p = pending[k]
         i = int(k)
-        t0 = int(since.get(k, 0))
-        claim = kind == "claim"
+        t0 = p["since"]
+        claim = p["kind"] == "claim"
         if claim and i in answered:
             window.append((t0, "held", i))
             continue
-        at, what = _decision_due(state, k, kind, t0, seed, hi, bot_delay_ms)
+        at, what = _decision_due(state, i, p, seed, hi, bot_delay_ms)
         if claim:
             window.append((at, what, i))
         elif at is not None:
@@ -108,27 +107,27 @@ def _grace_deadlines(state: RoomState, grace_ms: int, out: list[Deadline]) -> bo
 
 
 def _decision_due(
-    state: RoomState, k: str, kind: str, t0: int, seed: str, hi: int, bot_delay_ms: int
+    state: RoomState, i: int, p: Pending, seed: str, hi: int, bot_delay_ms: int
 ) -> tuple[int | None, str]:
-    """When seat ``k``'s open decision (asked at ``t0``) is taken for it, and how: a bot's
-    move, the player's own setting ("act"), an automatic pass, or the timeout (None: no
-    timeout, the seat is waited for)."""
-    seat = state["seats"][int(k)]
-    claim = kind == "claim"
-    ids = state.get("pending_ids") or {}
+    """When seat ``i``'s open decision ``p`` is taken for it, and how: a bot's move, the
+    player's own setting ("act"), an automatic pass, or the timeout (None: no timeout, the
+    seat is waited for)."""
+    seat = state["seats"][i]
+    t0 = p["since"]
+    claim = p["kind"] == "claim"
     if seat and (seat["bot"] or seat.get("auto")):
         # a bot's answer to a claim window waits like a seat without a choice
         if claim:
-            return t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi), "bot"
+            return t0 + window_delay(seed, p["id"], i, hi), "bot"
         return t0 + _bot_delay(state, bot_delay_ms), "bot"
-    if k in (state.get("pending_act") or {}):
+    if "act" in p:
         # the player's own setting: on a turn at once, in a window when the others are
-        at = t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi) if claim else t0
+        at = t0 + window_delay(seed, p["id"], i, hi) if claim else t0
         return at, "act"
-    if k in (state.get("pending_auto") or ()):
-        return t0 + window_delay(seed, int(ids.get(k, 0)), int(k), hi), "pass"
+    if p["auto"]:
+        return t0 + window_delay(seed, p["id"], i, hi), "pass"
     o = state["options"]
-    secs = o["turn_seconds"] if kind == "turn" else o["claim_seconds"]
+    secs = o["turn_seconds"] if not claim else o["claim_seconds"]
     return (t0 + secs * 1000 if secs else None), "timeout"
 
 

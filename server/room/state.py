@@ -65,6 +65,24 @@ class Pause(TypedDict):
     since: int
 
 
+class Pending(TypedDict):
+    """A seat's open decision: what the table asks it, since when, and whether the server
+    answers for it."""
+
+    kind: DecisionKind
+    #: when it was asked (ms; kept while the engine's id is unchanged, moved on by a pause)
+    since: int
+    #: the engine's id of the decision (``table.decisions``): an answer carries it as its
+    #: ``seq``
+    id: int
+    #: the seat is not asked: the server passes for it (a player in a claim window with no
+    #: other legal answer, or one who said "no claims" and cannot win; a seat a bot plays)
+    auto: bool
+    #: the action the server answers with, by the player's own setting (``auto_win``'s
+    #: win, ``auto_discard``'s only discard)
+    act: NotRequired[GameJSON]
+
+
 class Options(TypedDict):
     """The room's settings for its games (``server/room/options.py``: defaults and checks;
     docs/protocol.md, ``create_room``)."""
@@ -109,21 +127,12 @@ class RoomState(TypedDict):
     game: GameJSON | None
     #: how many games the room has started
     game_no: int
-    #: seat -> when its open decision started (ms; kept while the engine's id is unchanged)
-    pending_since: dict[str, int]
-    #: seat -> the engine's id of its open decision (``table.decisions``)
-    pending_ids: dict[str, int]
+    #: seat -> its open decision (the engine's: ``table.decisions``), one per seat asked
+    pending: dict[str, Pending]
     #: when the next hand is dealt by itself (ms); None: not waiting for one
     next_hand_at: int | None
     #: the summary of the room's last finished game (one at most: ``game.summary``)
     history: list[GameJSON]
-    #: seat -> the kind of its open decision
-    pending_kinds: NotRequired[dict[str, DecisionKind]]
-    #: the seats whose open decision the server answers itself (no choice, or a toggle)
-    pending_auto: NotRequired[list[str]]
-    #: seat -> the action the server answers with for a seat in ``pending_auto`` that has
-    #: one other than a pass (an ``auto_win``'s win)
-    pending_act: NotRequired[dict[str, GameJSON]]
     #: who paused the game, or None
     pause: NotRequired[Pause | None]
     #: the players the host removed, for the room's whole life

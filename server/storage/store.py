@@ -164,14 +164,17 @@ class Store(PlayerStore, RoomRegistry):
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
         (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is
-        (a second round trip in the first case).
+        (a second round trip in the first case). While a live process reads a room's open
+        decisions only in the form of up to 0.9.3 (:attr:`old_pending_peers`), the whole
+        state is written in that form (``server/room/stored.py``, :func:`~server.room.stored.older`).
 
         ``answers_n``: the commit read the answers held for the room's open claim window
         (:meth:`answers`), and saw that many written: if one was added since, it is a
         conflict. ``close_window``: it applied them (the window closed): they are deleted.
         ``now``: the commit's time (ms), against which commit.lua counts the live processes
         (whether to publish the commit to the others); None: the clock's."""
-        fmt = FORMAT_STATE if self.old_peers or self.old_format else FORMAT_SNAP
+        older = self.old_pending_peers
+        fmt = FORMAT_STATE if older or self.old_peers or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
                 room,
@@ -191,7 +194,7 @@ class Store(PlayerStore, RoomRegistry):
         args = commit_args(
             room,
             expected_version,
-            state,
+            stored.older(state) if older else state,
             entry,
             player,
             client_seq,

@@ -38,6 +38,9 @@ PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua
 PROCS_SNAP = "mj:procs:snap"
 #: the live processes that hold players' answers to a claim window (server/storage/answer.lua)
 PROCS_HELD = "mj:procs:held"
+#: the live processes that read a room's open decisions as one map (``pending``,
+#: server/room/stored.py)
+PROCS_PENDING = "mj:procs:pending"
 #: what restarts taught the processes (server/process/reconnect.py): ``stopped_at``,
 #: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
 #: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
@@ -258,6 +261,10 @@ class StoreBase:
         #: before them): a player's answer to a claim window is committed, not held, so
         #: that process sees it (kept up to date by ``register_process``)
         self.unheld_peers = False
+        #: a live process that reads a room's open decisions only as the five maps of up to
+        #: 0.9.3 exists (a rolling upgrade): commits write the whole state in that form
+        #: (``stored.older``; kept up to date by ``register_process``)
+        self.old_pending_peers = False
         #: write the format of before snapshots always (``--snapshot-every 1``)
         self.old_format = False
         #: the URL the store was made from (:meth:`from_url`; None: made otherwise): another

@@ -14,6 +14,7 @@ from server.storage.store_base import (
     PLAYER_PREFIX,
     PROCS,
     PROCS_HELD,
+    PROCS_PENDING,
     PROCS_SNAP,
     RESTART,
     RESUME_LUA,
@@ -37,19 +38,22 @@ class PlayerStore(StoreBase):
         on, this store's commits notify only when another live process exists (commit.lua):
         so call it only once this process's own subscription is listening.
 
-        It is also marked as a reader of the snapshot format (``mj:procs:snap``) and as a
-        process that holds answers (``mj:procs:held``), and finds out whether a live process
-        is not (:attr:`old_peers`, :attr:`unheld_peers`; see :meth:`check_peers`)."""
+        It is also marked as a reader of the snapshot format (``mj:procs:snap``), as a
+        process that holds answers (``mj:procs:held``) and as a reader of the open decisions
+        as one map (``mj:procs:pending``), and finds out whether a live process is not
+        (:attr:`old_peers`, :attr:`unheld_peers`, :attr:`old_pending_peers`; see
+        :meth:`check_peers`)."""
         now = self.clock.now_ms()
         async with self.r.pipeline(transaction=False) as p:
-            for key in (PROCS, PROCS_SNAP, PROCS_HELD):
+            for key in (PROCS, PROCS_SNAP, PROCS_HELD, PROCS_PENDING):
                 p.zadd(key, {proc_id: now + live_ms})
                 p.zremrangebyscore(key, "-inf", now - 60_000)
-            for key in (PROCS, PROCS_SNAP, PROCS_HELD):
+            for key in (PROCS, PROCS_SNAP, PROCS_HELD, PROCS_PENDING):
                 p.zrangebyscore(key, now, "+inf")
-            *_, live, snap, held = await p.execute()
+            *_, live, snap, held, pend = await p.execute()
         self.old_peers = bool(set(live) - set(snap))
         self.unheld_peers = bool(set(live) - set(held))
+        self.old_pending_peers = bool(set(live) - set(pend))
         self.proc_id = proc_id
 
     async def check_peers(self) -> bool:
@@ -58,14 +62,16 @@ class PlayerStore(StoreBase):
         in the format it reads (server/storage/store.py). Kept in :attr:`old_peers`; checked at
         start and with every :meth:`register_process`."""
         now = self.clock.now_ms()
-        live, snap, held = await self._cmds(
+        live, snap, held, pend = await self._cmds(
             ("ZRANGEBYSCORE", PROCS, now, "+inf"),
             ("ZRANGEBYSCORE", PROCS_SNAP, now, "+inf"),
             ("ZRANGEBYSCORE", PROCS_HELD, now, "+inf"),
+            ("ZRANGEBYSCORE", PROCS_PENDING, now, "+inf"),
         )
         me = {(self.proc_id or "").encode()}
         self.old_peers = bool(set(live) - set(snap) - me)
         self.unheld_peers = bool(set(live) - set(held) - me)
+        self.old_pending_peers = bool(set(live) - set(pend) - me)
         return self.old_peers
 
     async def unregister_process(self) -> None:
@@ -74,6 +80,7 @@ class PlayerStore(StoreBase):
             await self.r.zrem(PROCS, self.proc_id)
             await self.r.zrem(PROCS_SNAP, self.proc_id)
             await self.r.zrem(PROCS_HELD, self.proc_id)
+            await self.r.zrem(PROCS_PENDING, self.proc_id)
 
     async def _add_to_player_set(self, key: str, member: str) -> None:
         """Add to one of a player's sets, which lives as long as the player: one round trip

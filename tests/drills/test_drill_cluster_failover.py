@@ -68,11 +68,10 @@ def diagnose(cluster: RedisCluster, room: str, seats: list[Seat]) -> str:
             out.append(f"  timer {c.zscore('mj:timers', room)} now {int(time.time() * 1000)}")
             raw = c.hget(k_state(room), "state") or c.hget(k_state(room), "snap")
             state = msgpack.unpackb(raw, raw=False) if raw else {}
-            out.append(f"  status {state.get('status')} pending {state.get('pending_kinds')}")
+            out.append(f"  status {state.get('status')} pending {state.get('pending')}")
             out.append(
                 f"  deadline {c.hget(k_state(room), 'deadline')!r} "
                 f"in mj:rooms {c.sismember('mj:rooms', room)} "
-                f"auto {state.get('pending_auto')} "
                 f"away {[(s or {}).get('away') for s in state.get('seats') or []]}"
             )
             # the last entries: what each seat was last told it may do

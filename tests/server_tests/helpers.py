@@ -395,8 +395,7 @@ async def inject_game(redis_url: str, room: str, game_json: JSON) -> int:
         version, state = loaded
         state["game"] = game_json
         state["status"] = "playing"
-        state["pending_kinds"] = {}
-        state["pending_ids"] = {}
+        state["pending"] = {}
         game_room.refresh_pending(state, int(time.time() * 1000))
         res = await store.commit(
             room, version, state, {"kind": "fixture", "t": 0, "lobby": public_lobby(state)}

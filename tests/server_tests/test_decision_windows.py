@@ -24,6 +24,7 @@ from server.flow.entropy import new_game_id
 from server.room import game_room, rooms, schedule
 from server.room.game_room import Seeds
 from server.room.options import validate_options
+from server.room.stored import older
 from server.room.windows import window_delay
 
 CLAIM_S = 10
@@ -77,8 +78,8 @@ def _moves(ruleset: str, house: JSON, seed: int) -> Iterator[tuple[JSON, int, JS
     s = _room(ruleset, house, seed)
     player = table.RandomPlayer(random.Random(seed), claim_rate=0.0, ting_rate=1.0)
     now = 1000
-    while s["status"] == "playing" and s["pending_kinds"]:
-        seat = int(min(s["pending_kinds"]))
+    while s["status"] == "playing" and older(s)["pending_kinds"]:
+        seat = int(min(older(s)["pending_kinds"]))
         a = player.choose(table.GameState.from_json(s["game"]), seat)
         assert a is not None
         now += 100
@@ -91,10 +92,13 @@ def _closing_answers(ruleset: str, house: JSON, seed: int) -> list[tuple[JSON, i
     """The steps whose answer closes a claim window and reopens one with the same seat."""
     out = []
     for s, seat, action, now in _moves(ruleset, house, seed):
-        if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) != 1:
+        if (
+            older(s)["pending_kinds"].get(str(seat)) != "claim"
+            or len(older(s)["pending_kinds"]) != 1
+        ):
             continue
         after = game_room.play(s, f"p{seat}", action, now).state
-        if after["pending_kinds"].get(str(seat)) == "claim":
+        if older(after)["pending_kinds"].get(str(seat)) == "claim":
             out.append((s, seat, action, now))
     return out
 
@@ -115,12 +119,12 @@ def _answer_delay(state: JSON, seat: int) -> int:
     """How long after it is asked the server answers for ``seat``: the window closes at the
     latest of every seat's timeout or automatic pass (a seat with no choice is not asked)."""
     out = 0
-    for k, kind in state["pending_kinds"].items():
+    for k, kind in older(state)["pending_kinds"].items():
         if kind != "claim":
             continue
-        if k in state["pending_auto"]:
+        if k in older(state)["pending_auto"]:
             hi = schedule.window_hi(state, BOT_DELAY_MS)
-            d = window_delay(state["window_seed"], state["pending_ids"][k], int(k), hi)
+            d = window_delay(state["window_seed"], older(state)["pending_ids"][k], int(k), hi)
         else:
             d = CLAIM_S * 1000
         out = max(out, d)
@@ -144,15 +148,15 @@ def test_an_answer_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         old_seq = s["game"]["seq"]
         assert action["seq"] == old_seq
         k = str(seat)
-        asked_at = s["pending_since"][k]
+        asked_at = older(s)["pending_since"][k]
         assert asked_at < now
         after = game_room.play(s, f"p{seat}", action, now + 250).state
         new_seq = after["game"]["seq"]
         assert new_seq != old_seq
         # start time, deadline and id are the new window's
-        assert after["pending_since"][k] == now + 250
+        assert older(after)["pending_since"][k] == now + 250
         assert _deadline(after, seat) == now + 250 + _answer_delay(after, seat)
-        assert after["pending_ids"][k] == new_seq
+        assert older(after)["pending_ids"][k] == new_seq
         # the same answer again (a retry, a second key press) is not an answer to the new one
         _refused_as_stale(after, seat, old_seq, now + 300)
         # the new window is answered with its own seq
@@ -175,9 +179,9 @@ def test_a_timeout_that_reopens_the_window_starts_a_new_decision(ruleset, house,
         answers = [a for a in change.actions if a["seat"] == seat]
         assert len(answers) == 1, "one answer by the server, for the first window only"
         assert answers[0]["type"] in ("timeout", "pass")
-        assert after["pending_kinds"].get(k) == "claim"
-        assert after["pending_ids"][k] == after["game"]["seq"] != old_seq
-        assert after["pending_since"][k] == due
+        assert older(after)["pending_kinds"].get(k) == "claim"
+        assert older(after)["pending_ids"][k] == after["game"]["seq"] != old_seq
+        assert older(after)["pending_since"][k] == due
         assert _deadline(after, seat) == due + _answer_delay(after, seat)
         # the player's own pass for the first window, arriving just after the timeout
         _refused_as_stale(after, seat, old_seq, due + 5)
@@ -188,12 +192,15 @@ def test_a_decision_still_open_keeps_its_clock(ruleset, house, seed):
     """Other seats answering one by one do not restart a seat's claim time."""
     kept = 0
     for s, seat, action, now in _moves(ruleset, house, seed):
-        if s["pending_kinds"].get(str(seat)) != "claim" or len(s["pending_kinds"]) < 2:
+        if (
+            older(s)["pending_kinds"].get(str(seat)) != "claim"
+            or len(older(s)["pending_kinds"]) < 2
+        ):
             continue
         after = game_room.play(s, f"p{seat}", action, now).state
-        for k in after["pending_kinds"]:
-            assert after["pending_since"][k] == s["pending_since"][k]
-            assert after["pending_ids"][k] == s["pending_ids"][k] == s["game"]["seq"]
+        for k in older(after)["pending_kinds"]:
+            assert older(after)["pending_since"][k] == older(s)["pending_since"][k]
+            assert older(after)["pending_ids"][k] == older(s)["pending_ids"][k] == s["game"]["seq"]
             kept += 1
     assert kept > 20
 

@@ -18,6 +18,7 @@ from server.room.game_room import Seeds
 from server.room.lobby import public_lobby
 from server.room.options import validate_options
 from server.room.rooms import RoomError
+from server.room.stored import older
 
 GRACE_MS = 60_000
 BOT_DELAY_MS = 500
@@ -153,7 +154,7 @@ def test_make_host_hands_the_role_over():
 
 
 def _turn_seat(s: JSON) -> int:
-    return next(int(k) for k, kind in s["pending_kinds"].items() if kind == "turn")
+    return next(int(k) for k, kind in older(s)["pending_kinds"].items() if kind == "turn")
 
 
 def test_a_paused_game_does_nothing_refuses_actions_and_keeps_the_time_left():

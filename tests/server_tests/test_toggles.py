@@ -17,6 +17,7 @@ from server.room import game, game_room, rooms, schedule
 from server.room.game_room import Seeds
 from server.room.lobby import public_lobby
 from server.room.options import validate_options
+from server.room.stored import older
 from server_tests.helpers import setup_table
 
 GRACE_MS = 60_000
@@ -61,7 +62,7 @@ def _states(ruleset: str, seed: int) -> Iterator[tuple[JSON, int]]:
     now = 1000
     while s["status"] == "playing":
         yield s, now
-        asked = [int(k) for k in s["pending_kinds"] if k not in s["pending_auto"]]
+        asked = [int(k) for k in older(s)["pending_kinds"] if k not in older(s)["pending_auto"]]
         now += 50
         if asked:
             seat = min(asked)
@@ -85,15 +86,17 @@ def _kinds(s: JSON, seat: int) -> set[str]:
 def test_no_claims_passes_for_a_seat_that_could_claim_but_not_win(ruleset):
     found = 0
     for s, now in _states(ruleset, 3):
-        for k, kind in s["pending_kinds"].items():
+        for k, kind in older(s)["pending_kinds"].items():
             seat = int(k)
             kinds = _kinds(s, seat)
             if kind != "claim" or "win" in kinds or not kinds & {"pung", "chow", "kong"}:
                 continue
-            assert k not in s["pending_auto"]  # asked, as it may claim
+            assert k not in older(s)["pending_auto"]  # asked, as it may claim
             after = game_room.set_toggles(s, f"p{seat}", {"no_claims": True}, now).state
-            assert k in after["pending_auto"]  # not asked any more: the server passes
-            assert after["pending_since"][k] == s["pending_since"][k]  # the same decision
+            assert k in older(after)["pending_auto"]  # not asked any more: the server passes
+            assert (
+                older(after)["pending_since"][k] == older(s)["pending_since"][k]
+            )  # the same decision
             found += 1
         if found >= 3:
             break
@@ -104,12 +107,12 @@ def test_no_claims_passes_for_a_seat_that_could_claim_but_not_win(ruleset):
 def test_auto_win_declares_a_legal_win(ruleset):
     for seed in range(6):
         for s, now in _states(ruleset, seed):
-            winners = [int(k) for k in s["pending_kinds"] if "win" in _kinds(s, int(k))]
+            winners = [int(k) for k in older(s)["pending_kinds"] if "win" in _kinds(s, int(k))]
             if not winners:
                 continue
             seat = winners[0]
             after = game_room.set_toggles(s, f"p{seat}", {"auto_win": True}, now).state
-            assert after["pending_act"][str(seat)]["type"] == "win"
+            assert older(after)["pending_act"][str(seat)]["type"] == "win"
             # the room's deadlines run (the win is the server's, at once on a turn, in a
             # window when its drawn time comes; the others answer or time out)
             events: list[JSON] = []

@@ -20,6 +20,7 @@ from server.flow.entropy import new_game_id
 from server.room import facts, frames, game_room, rooms, schedule
 from server.room.game_room import Seeds
 from server.room.options import validate_options
+from server.room.stored import older
 from server.room.windows import window_delay
 
 GRACE_MS = 60_000
@@ -76,13 +77,13 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
     for _ in range(3000):
         if s["status"] != "playing":
             break
-        kinds = s["pending_kinds"]
+        kinds = older(s)["pending_kinds"]
         held = game_room.held_answers(s, answers)
         humans = [
             int(k)
             for k in kinds
             if int(k) != WATCHED or not watched_is_bot
-            if k not in s["pending_auto"] and not s["seats"][int(k)]["bot"]
+            if k not in older(s)["pending_auto"] and not s["seats"][int(k)]["bot"]
             if int(k) not in held
         ]
         if humans:  # a human with a decision acts at once (it passes in claim windows)
@@ -133,7 +134,7 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
                 current = (now, choice, [])
                 if not watched_is_bot:
                     # the seat with no choice is not asked, and has no deadline
-                    assert (str(WATCHED) in s["pending_auto"]) == (not choice)
+                    assert (str(WATCHED) in older(s)["pending_auto"]) == (not choice)
                     if not choice:
                         assert entry["legal"][str(WATCHED)] == []
                         assert str(WATCHED) not in entry["deadlines"]
@@ -141,17 +142,23 @@ def _play(seed: int, watched_is_bot: bool) -> list[tuple[bool, list[tuple[int, i
         if current is not None and before["game"]["phase"] == "claim":
             # the close: one commit with every seat's answer, in turn order, at the latest
             # drawn time of the automatic answers (the humans answered at once)
-            seats = [int(k) for k, kind in before["pending_kinds"].items() if kind == "claim"]
+            seats = [
+                int(k) for k, kind in older(before)["pending_kinds"].items() if kind == "claim"
+            ]
             d = before["game"]["hand"]["discarder"]
             order = sorted(seats, key=lambda i: (i - d - 1) % 4)
             assert [a["seat"] for a in ch.actions][: len(order)] == order
             auto = [
-                i for i in seats if before["seats"][i]["bot"] or str(i) in before["pending_auto"]
+                i
+                for i in seats
+                if before["seats"][i]["bot"] or str(i) in older(before)["pending_auto"]
             ]
             k = str(WATCHED)
             if auto:
-                assert now - before["pending_since"][k] == max(
-                    window_delay(before["window_seed"], before["pending_ids"][k], i, WINDOW_MS)
+                assert now - older(before)["pending_since"][k] == max(
+                    window_delay(
+                        before["window_seed"], older(before)["pending_ids"][k], i, WINDOW_MS
+                    )
                     for i in auto
                 )
             seen = frames.visible_events(entry, OBSERVER)
