@@ -405,6 +405,22 @@ def _act_of(p: Pending | None) -> GameJSON:
     return act
 
 
+def _asked_in_window(state: RoomState, seat: int) -> bool:
+    """Whether the player in ``seat`` is asked in the claim window open in the room's game
+    now (not paused; a seat a bot plays is not asked)."""
+    if state["status"] != "playing" or held(state) is not None:
+        return False
+    p = state["pending"].get(str(seat))
+    s = state["seats"][seat]
+    return (
+        p is not None
+        and p["kind"] == "claim"
+        and s is not None
+        and not s["bot"]
+        and not s.get("auto")
+    )
+
+
 def answer(
     state: RoomState,
     player: str,
@@ -422,16 +438,7 @@ def answer(
     timer's tick, off the event loop)."""
     require_member(state, player)
     seat = seat_of(state, player)
-    p = None if seat is None else state["pending"].get(str(seat))
-    if (
-        seat is None
-        or state["status"] != "playing"
-        or held(state) is not None
-        or p is None
-        or p["kind"] != "claim"
-        or seat_at(state, seat)["bot"]
-        or seat_at(state, seat).get("auto")
-    ):
+    if seat is None or not _asked_in_window(state, seat):
         return play(state, player, action, now)
     decision = action.get("seq")
     if not isinstance(decision, int) or isinstance(decision, bool):

@@ -31,10 +31,11 @@ def current(state: JsonObject) -> RoomState:
     place a stored room becomes a :class:`~server.room.state.RoomState` (what this module's
     steps make of a stored room is that form: tests/server_tests/test_stored_forms.py)."""
     state.pop("pending_seq", None)
-    if "pending" not in state:
-        state["pending"] = _pending_of(state)
-    for key in FIVE:
-        state.pop(key, None)
+    if any(key in state for key in FIVE):
+        if "pending" not in state:
+            state["pending"] = _pending_of(state)
+        for key in FIVE:
+            state.pop(key, None)
     return cast(RoomState, state)
 
 
