@@ -99,6 +99,7 @@ MODULES: tuple[str, ...] = (
     "bots.shanten",
     "server.room.windows",
     "server.room.jsonread",
+    "server.room.memos",
     "server.storage.patches",
     "server.room.held_answers",
     "server.room.schedule",
