@@ -10,8 +10,7 @@ caller so that a test can count what it builds).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from server.room.frames import quiet
 from server.room.state import Entry, GameJSON, Lobby
@@ -29,8 +28,7 @@ class Framer(Protocol):
     ) -> bytes: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Reader:
+class Reader(NamedTuple):
     """What a connection's frame of an entry depends on: its player (None: not identified),
     its seat in the room before the entry (None: a spectator), whether it asked for sparse
     delivery (``hello.sparse``), and then the seq of the last frame it was sent of the room
@@ -42,8 +40,7 @@ class Reader:
     last_sent: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Delivery:
+class Delivery(NamedTuple):
     """What one connection gets of an entry: ``frame`` (None: nothing, the entry is quiet
     for it), its ``seat`` after the entry, whether it is still a ``member`` of the room,
     and whether the entry ``kicked`` it out (it is then told so: ``left``)."""
