@@ -53,6 +53,7 @@ from server.room.held_answers import HeldAnswer
 from server.room.state import Entry, RoomState
 from server.storage import patches
 from server.storage.patches import Patch
+from server.storage.peers import PROCS, PROCS_HELD, PROCS_SNAP
 from server.storage.store_base import (
     ANSWER_LUA,
     BATCH,
@@ -64,9 +65,6 @@ from server.storage.store_base import (
     JSON,
     LEAVERS,
     PLAYER_PREFIX,
-    PROCS,
-    PROCS_HELD,
-    PROCS_SNAP,
     PUBLIC,
     RESTART,
     ROOMS,

@@ -20,6 +20,7 @@ from redis.exceptions import NoScriptError
 from protocol.codec import encode
 from server.process.clock import REAL, Clock
 from server.room.held_answers import HeldAnswer
+from server.storage.peers import Peers
 from server.storage.resp import PipelinedConnection
 from server.storage.resp import supported as resp_supported
 
@@ -33,14 +34,6 @@ BATCH = 256
 #: players disconnected by a graceful stop -> when to mark them away unless they are back
 LEAVERS = "mj:leavers"
 CHANNEL_PATTERN = "{room:*}:ch"
-PROCS = "mj:procs"  # live server processes: id -> live-until ms (see commit.lua, KEYS[6])
-#: the live processes that read the snapshot format (server/storage/store.py), as in ``mj:procs``
-PROCS_SNAP = "mj:procs:snap"
-#: the live processes that hold players' answers to a claim window (server/storage/answer.lua)
-PROCS_HELD = "mj:procs:held"
-#: the live processes that read a room's open decisions as one map (``pending``,
-#: server/room/stored.py)
-PROCS_PENDING = "mj:procs:pending"
 #: what restarts taught the processes (server/process/reconnect.py): ``stopped_at``,
 #: ``planned_until`` (ms) and ``planned_rate`` (the last graceful stop and its reconnect plan,
 #: until a process starting after it takes them), ``gap_ms`` (stop -> the next process
@@ -253,23 +246,32 @@ class StoreBase:
         self.player_ttl = 0
         #: what "now" is for process liveness and commit notifications; set by the App
         self.clock: Clock = REAL
-        #: a live process that does not read the snapshot format exists (a rolling upgrade
-        #: from before snapshots): commits write the whole state in the old format
-        #: (server/storage/store.py; kept up to date by ``register_process``)
-        self.old_peers = False
-        #: a live process that does not know held answers exists (a rolling upgrade from
-        #: before them): a player's answer to a claim window is committed, not held, so
-        #: that process sees it (kept up to date by ``register_process``)
-        self.unheld_peers = False
-        #: a live process that reads a room's open decisions only as the five maps of up to
-        #: 0.9.3 exists (a rolling upgrade): commits write the whole state in that form
-        #: (``stored.older``; kept up to date by ``register_process``)
-        self.old_pending_peers = False
+        #: the older versions live among the other processes (a rolling upgrade:
+        #: server/storage/peers.py; kept up to date by ``register_process``)
+        self.peers = Peers()
         #: write the format of before snapshots always (``--snapshot-every 1``)
         self.old_format = False
         #: the URL the store was made from (:meth:`from_url`; None: made otherwise): another
         #: process of this server (the archiver's) connects to the same Redis with it
         self.url: str | None = None
+
+    @property
+    def old_peers(self) -> bool:
+        """A live process reads only the format of before snapshots: commits write the
+        whole state in that format (server/storage/store.py)."""
+        return self.peers.old_snap
+
+    @property
+    def unheld_peers(self) -> bool:
+        """A live process does not know held answers: a player's answer to a claim window
+        is committed, not held, so that process sees it."""
+        return self.peers.unheld
+
+    @property
+    def old_pending_peers(self) -> bool:
+        """A live process reads a room's open decisions only as the five maps of 0.9.3 and
+        earlier: commits write the whole state in that form (``stored.older``)."""
+        return self.peers.old_pending
 
     #: whether :attr:`url` names a Redis Cluster (``server.storage.cluster.ClusterStore``)
     IS_CLUSTER: ClassVar[bool] = False

@@ -8,14 +8,11 @@ from __future__ import annotations
 
 import secrets
 
+from server.storage.peers import MARKS, PROCS, peers_of
 from server.storage.store_base import (
     BATCH,
     LEAVERS,
     PLAYER_PREFIX,
-    PROCS,
-    PROCS_HELD,
-    PROCS_PENDING,
-    PROCS_SNAP,
     RESTART,
     RESUME_LUA,
     StoreBase,
@@ -38,49 +35,39 @@ class PlayerStore(StoreBase):
         on, this store's commits notify only when another live process exists (commit.lua):
         so call it only once this process's own subscription is listening.
 
-        It is also marked as a reader of the snapshot format (``mj:procs:snap``), as a
-        process that holds answers (``mj:procs:held``) and as a reader of the open decisions
-        as one map (``mj:procs:pending``), and finds out whether a live process is not
-        (:attr:`old_peers`, :attr:`unheld_peers`, :attr:`old_pending_peers`; see
+        It is also marked in each of ``peers.MARKS`` (what this version reads), and finds
+        out whether a live process is of an older version (:attr:`peers`; see
         :meth:`check_peers`)."""
         now = self.clock.now_ms()
+        keys = (PROCS, *MARKS)
         async with self.r.pipeline(transaction=False) as p:
-            for key in (PROCS, PROCS_SNAP, PROCS_HELD, PROCS_PENDING):
+            for key in keys:
                 p.zadd(key, {proc_id: now + live_ms})
                 p.zremrangebyscore(key, "-inf", now - 60_000)
-            for key in (PROCS, PROCS_SNAP, PROCS_HELD, PROCS_PENDING):
+            for key in keys:
                 p.zrangebyscore(key, now, "+inf")
-            *_, live, snap, held, pend = await p.execute()
-        self.old_peers = bool(set(live) - set(snap))
-        self.unheld_peers = bool(set(live) - set(held))
-        self.old_pending_peers = bool(set(live) - set(pend))
+            replies = await p.execute()
+        live, *marked = replies[-len(keys) :]
+        self.peers = peers_of(live, marked)
         self.proc_id = proc_id
 
     async def check_peers(self) -> bool:
-        """Whether a live process does not read the snapshot format (a process of before
-        snapshots, during a rolling upgrade): while one does, commits write the whole state
-        in the format it reads (server/storage/store.py). Kept in :attr:`old_peers`; checked at
-        start and with every :meth:`register_process`."""
+        """Which older versions are live among the other processes (:attr:`peers`,
+        server/storage/peers.py: while one is, the store writes what it reads); whether one
+        reads only the format of before snapshots. Checked at start and with every
+        :meth:`register_process`."""
         now = self.clock.now_ms()
-        live, snap, held, pend = await self._cmds(
-            ("ZRANGEBYSCORE", PROCS, now, "+inf"),
-            ("ZRANGEBYSCORE", PROCS_SNAP, now, "+inf"),
-            ("ZRANGEBYSCORE", PROCS_HELD, now, "+inf"),
-            ("ZRANGEBYSCORE", PROCS_PENDING, now, "+inf"),
+        live, *marked = await self._cmds(
+            *(("ZRANGEBYSCORE", key, now, "+inf") for key in (PROCS, *MARKS))
         )
-        me = {(self.proc_id or "").encode()}
-        self.old_peers = bool(set(live) - set(snap) - me)
-        self.unheld_peers = bool(set(live) - set(held) - me)
-        self.old_pending_peers = bool(set(live) - set(pend) - me)
-        return self.old_peers
+        self.peers = peers_of(live, marked, (self.proc_id or "").encode())
+        return self.peers.old_snap
 
     async def unregister_process(self) -> None:
         """This process stops (a graceful stop): the others stop counting it."""
         if self.proc_id is not None:
-            await self.r.zrem(PROCS, self.proc_id)
-            await self.r.zrem(PROCS_SNAP, self.proc_id)
-            await self.r.zrem(PROCS_HELD, self.proc_id)
-            await self.r.zrem(PROCS_PENDING, self.proc_id)
+            for key in (PROCS, *MARKS):
+                await self.r.zrem(key, self.proc_id)
 
     async def _add_to_player_set(self, key: str, member: str) -> None:
         """Add to one of a player's sets, which lives as long as the player: one round trip

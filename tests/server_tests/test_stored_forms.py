@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from server.room import stored
+from server.storage import peers
 from server.storage.store import Store
 from server.storage.store_base import k_state, pack, unpack
 from server_tests.test_snapshots import played_states
@@ -158,3 +159,21 @@ async def test_while_a_process_of_0_9_3_is_live_rooms_are_written_in_its_form(
         await store.unregister_process()
         await store.close()
         await r.aclose()
+
+
+def test_peers_are_the_live_processes_missing_from_a_mark() -> None:
+    """Table-driven: which older versions are live, from ``mj:procs`` and the marks' sets
+    (server/storage/peers.py); this process itself never counts."""
+    me, new, snap_only, before_all = b"me", b"new", b"093", b"old"
+    cases = [
+        # live, (snap, held, pending), expected (old_snap, unheld, old_pending)
+        ({me, new}, ({me, new}, {me, new}, {me, new}), (False, False, False)),
+        ({me, new, snap_only}, ({me, new, snap_only},) * 2 + ({me, new},), (False, False, True)),
+        ({me, before_all}, ({me},) * 3, (True, True, True)),
+        ({me}, (set(), set(), set()), (False, False, False)),
+        # a mark of a process no longer live does not count
+        ({me}, ({me, before_all},) * 3, (False, False, False)),
+    ]
+    for live, marked, expected in cases:
+        p = peers.peers_of(live, list(marked), me)
+        assert (p.old_snap, p.unheld, p.old_pending) == expected, (live, marked)
