@@ -7,8 +7,7 @@ a misspelt key, a seat read as a number or an option read as the wrong type fail
 ``mypy --strict`` instead of a game. The stored form is what :mod:`server.room.stored`
 turns an older version's state into at load; the shape here is that current form.
 
-Conventions of the stored form (kept from before these types, so a process of the version
-before reads what this one writes): a seat's decisions are keyed by the seat's number as a
+Conventions of the stored form (kept from before these types): a seat's decisions are keyed by the seat's number as a
 string (``"0"`` .. ``"3"``, msgpack map keys); times are ms since the epoch (the commit's
 ``now``, never a clock read here); keys marked ``NotRequired`` were added by later versions
 or are only written once needed, and a reader takes their absence as empty.
