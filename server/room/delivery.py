@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import NamedTuple, Protocol
 
 from server.room.frames import quiet
-from server.room.state import Entry, GameJSON, Lobby
+from server.room.rooms import seat_in
+from server.room.state import Entry, GameJSON
 
 
 class Framer(Protocol):
@@ -51,14 +52,6 @@ class Delivery(NamedTuple):
     kicked: bool
 
 
-def _seat_in(lobby: Lobby, player: str) -> int | None:
-    """The seat ``player`` takes in ``lobby`` (None: none)."""
-    for i, s in enumerate(lobby["seats"]):
-        if s and s["player"] == player:
-            return i
-    return None
-
-
 def deliveries(
     room: str,
     v: int,
@@ -87,7 +80,7 @@ def deliveries(
     for r in readers:
         seat = r.seat
         if lobby is not None and r.player is not None:
-            seat = _seat_in(lobby, r.player)
+            seat = seat_in(lobby["seats"], r.player)
         frame: bytes | None
         if r.sparse and r.last_sent is not None and before is not None:
             q = frames.quiet.get(seat)

@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import random
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from protocol.codes import ErrorCode
-from server.room.state import GameJSON, JsonObject, Options, Pause, Pending, RoomState, Seat
+from server.room.state import (
+    GameJSON,
+    JsonObject,
+    LobbySeat,
+    Options,
+    Pause,
+    Pending,
+    RoomState,
+    Seat,
+)
 
 SEATS = 4
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no I/O/0/1
@@ -97,7 +106,13 @@ def new_room(
 
 
 def seat_of(state: RoomState, player: str) -> int | None:
-    for i, s in enumerate(state["seats"]):
+    return seat_in(state["seats"], player)
+
+
+def seat_in(seats: Sequence[Seat | LobbySeat | None], player: str) -> int | None:
+    """The seat ``player`` sits in among ``seats`` (a room's, or its lobby's: the lobby of a
+    log entry, server/room/delivery.py); None: none."""
+    for i, s in enumerate(seats):
         if s and s.get("player") == player:
             return i
     return None

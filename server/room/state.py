@@ -104,9 +104,8 @@ class Options(TypedDict):
     settlement: JsonObject | None
 
 
-class RoomState(TypedDict):
-    """A room: its lobby, members and seats, its options, the game in play and each seat's
-    open decision."""
+class RoomHead(TypedDict):
+    """What a room is, the same in its state and in its public record (:class:`Lobby`)."""
 
     id: str
     #: the code friends join with (``rooms.new_code``)
@@ -116,6 +115,16 @@ class RoomState(TypedDict):
     #: the host's player id
     host: str
     status: Status
+    #: how many games the room has started
+    game_no: int
+    #: the archive's id of the game in play (or the last one)
+    game_id: NotRequired[str]
+
+
+class RoomState(RoomHead):
+    """A room: its lobby, members and seats, its options, the game in play and each seat's
+    open decision."""
+
     #: when the room was created (ms)
     created: int
     #: four seats, None where nobody sits
@@ -124,8 +133,6 @@ class RoomState(TypedDict):
     members: dict[str, str]
     #: the table's state (``table.GameState.to_json``); None before the first game
     game: GameJSON | None
-    #: how many games the room has started
-    game_no: int
     #: seat -> its open decision (the engine's: ``table.decisions``), one per seat asked
     pending: dict[str, Pending]
     #: when the next hand is dealt by itself (ms); None: not waiting for one
@@ -140,8 +147,6 @@ class RoomState(TypedDict):
     spectators_away: NotRequired[dict[str, int]]
     #: the recorded randomness of the claim windows' timing, per game (hex)
     window_seed: NotRequired[str]
-    #: the archive's id of the game in play
-    game_id: NotRequired[str]
 
 
 class LobbySeat(TypedDict):
@@ -161,17 +166,9 @@ class Spectator(TypedDict):
     name: str
 
 
-class Lobby(TypedDict):
+class Lobby(RoomHead):
     """A room's public record, the same for every member (docs/protocol.md, ``lobby``)."""
 
-    id: str
-    code: str
-    ruleset: str
-    options: Options
-    host: str
-    status: Status
-    game_no: int
-    game_id: NotRequired[str]
     seats: list[LobbySeat | None]
     spectators: list[Spectator]
     paused: Pause | None

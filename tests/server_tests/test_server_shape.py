@@ -18,6 +18,13 @@ def _trees() -> list[tuple[str, ast.Module]]:
     ]
 
 
+def _room_trees() -> list[tuple[str, ast.Module]]:
+    """The modules of the room logic, ``server/room/`` (all of them: more than ten)."""
+    room = [(path, tree) for path, tree in _trees() if path.startswith("server/room/")]
+    assert len(room) > 10
+    return room
+
+
 def long_functions(trees: list[tuple[str, ast.Module]]) -> list[str]:
     return [
         f"{path}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
@@ -91,9 +98,7 @@ def test_the_room_draws_no_randomness_of_its_own() -> None:
     """The room logic (``server/room/``) is given its randomness (docs/server.md, "Layers"):
     ``.importlinter`` keeps ``secrets`` out of it, and this its use of ``random`` to the
     type of a generator it is given or one it seeds from its inputs."""
-    room = [(path, tree) for path, tree in _trees() if path.startswith("server/room/")]
-    assert len(room) > 10
-    assert global_randomness(room) == []
+    assert global_randomness(_room_trees()) == []
 
 
 def test_global_randomness_is_found() -> None:
@@ -133,9 +138,7 @@ def test_the_room_logic_has_no_any() -> None:
     """``server/room/`` is typed through (issue 39): its state is ``RoomState``
     (server/room/state.py), the JSON it keeps without reading it is ``Json``, and nothing in
     it is ``Any``."""
-    room = [(path, tree) for path, tree in _trees() if path.startswith("server/room/")]
-    assert len(room) > 10
-    assert uses_of_any(room) == []
+    assert uses_of_any(_room_trees()) == []
 
 
 def test_uses_of_any_are_found() -> None:
