@@ -2,7 +2,7 @@
 to a file it had already left.
 
     python scripts/action_path.py [--ruleset hk-tw16] [--runs 5] [--all] [--with-core]
-        [--room-files] [--resumes]
+        [--room-files] [--resumes] [--layers] [--entries]
 
 It starts a Redis (a temporary ``redis-server``) and the game server in this process, seats
 four players over real WebSocket connections (the load test's client, ``loadtest.conn``),
@@ -27,6 +27,12 @@ moves to another file and back:
 
 * **files**: the distinct files on the path;
 * **returns**: the times the path enters a file it had already left.
+
+A file's call to a function of its own after a call it made elsewhere has returned (the
+commit calling its own ``_committed`` once the store has answered) counts as a return to
+it here; ``--entries`` counts only calls from another file (a file is entered when another
+file calls into it), so what remains are the times one file calls into another it had
+called before (the session into the transport again, the store into the codec).
 
 Run it on the pure modules (``MAHJONG_PURE=1``, the default here: a compiled module's calls
 are not seen file by file) for the figure BENCHMARKS.md quotes (``action-path``). Anything
@@ -113,8 +119,10 @@ class Path_:
         room_files: bool = False,
         resumes: bool = False,
         layers: bool = False,
+        entries: bool = False,
     ) -> None:
         self.steps: list[str] = []
+        self.entries = entries
         self.room_files = room_files
         self.layers = layers
         self.resumes = resumes
@@ -126,23 +134,39 @@ class Path_:
             if not self.resumes and resumed(frame):
                 return
             name = frame.f_code.co_filename
+            caller = frame.f_back
         elif event == "c_call":  # a compiled module's function: its module's file
             mod = getattr(arg, "__module__", None) or ""
             top = mod.split(".")[0]
             if top not in self.packages:
                 return
             name = str(ROOT / (mod.replace(".", os.sep) + ".py"))
+            caller = frame
         else:
             return
-        if not name.startswith(self.prefixes):
+        rel = self.step_of(name)
+        if rel is None:
             return
-        rel = os.path.relpath(name, ROOT)
-        if self.layers:
-            rel = layer_of(rel)
-        elif not self.room_files and rel.startswith(ROOM):
-            rel = ROOM  # the room's step: one file of the path
+        if (
+            self.entries
+            and caller is not None
+            and self.step_of(caller.f_code.co_filename) == rel
+            and rel in self.steps
+        ):
+            return  # a call from the file itself, once on the path: the path is in it already
         if not self.steps or self.steps[-1] != rel:
             self.steps.append(rel)
+
+    def step_of(self, name: str) -> str | None:
+        """The step of the path a file of code is (None: not one of ours)."""
+        if not name.startswith(self.prefixes):
+            return None
+        rel = os.path.relpath(name, ROOT)
+        if self.layers:
+            return layer_of(rel)
+        if not self.room_files and rel.startswith(ROOM):
+            return ROOM  # the room's step: one file of the path
+        return rel
 
     def files(self) -> list[str]:
         return list(dict.fromkeys(self.steps))
@@ -205,6 +229,7 @@ async def measure(
     room_files: bool,
     resumes: bool,
     layers: bool = False,
+    entries: bool = False,
 ) -> Path_:
     conns, room, latest = await seat_four(url, ruleset)
 
@@ -223,7 +248,7 @@ async def measure(
     discard = next(a for a in msg["legal"] if a.get("type") == "discard")
     body = {k: v for k, v in discard.items() if k != "seat"}
     await asyncio.sleep(0.2)  # the server's own work after the deal has settled
-    path = Path_(packages, room_files, resumes, layers)
+    path = Path_(packages, room_files, resumes, layers, entries)
     sys.setprofile(path.profile)
     try:
         await conns[seat].send(
@@ -254,7 +279,15 @@ async def run(args: argparse.Namespace, redis_url: str) -> list[Path_]:
         url = f"ws://127.0.0.1:{ports[0]}"
         packages = SHELL + CORE if args.with_core else SHELL
         return [
-            await measure(url, args.ruleset, packages, args.room_files, args.resumes, args.layers)
+            await measure(
+                url,
+                args.ruleset,
+                packages,
+                args.room_files,
+                args.resumes,
+                args.layers,
+                args.entries,
+            )
             for _ in range(args.runs)
         ]
     finally:
@@ -278,6 +311,12 @@ def main(argv: list[str] | None = None) -> int:
         "--layers",
         action="store_true",
         help="count each layer (server/'s folders, protocol/) as one step, not each file",
+    )
+    ap.add_argument(
+        "--entries",
+        action="store_true",
+        help="count only calls from another file: a file's calls to its own functions, after "
+        "a call it made elsewhere has returned, are not a return to it",
     )
     args = ap.parse_args(argv)
     redis = shutil.which("redis-server") or "/usr/bin/redis-server"
