@@ -287,6 +287,7 @@ export const en = {
     m: (n: number) => `${n} characters`,
     p: (n: number) => `${n} dots`,
     s: (n: number) => `${n} bamboo`,
+    red: (name: string) => `red ${name}`,
     we: "east wind",
     ws: "south wind",
     ww: "west wind",

@@ -273,6 +273,7 @@ export const zhHans: Catalogue = {
     m: (n) => `${n} 万`,
     p: (n) => `${n} 筒`,
     s: (n) => `${n} 条`,
+    red: (name) => `赤 ${name}`,
     we: "东风",
     ws: "南风",
     ww: "西风",

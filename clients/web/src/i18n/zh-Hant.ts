@@ -271,6 +271,7 @@ export const zhHant: Catalogue = {
     m: (n) => `${n} 萬`,
     p: (n) => `${n} 筒`,
     s: (n) => `${n} 索`,
+    red: (name) => `赤 ${name}`,
     we: "東風",
     ws: "南風",
     ww: "西風",

@@ -160,12 +160,14 @@ export function tileUrl(code: Tile | "back"): string {
   return u;
 }
 
-/** Words for a tile in the page's language (alt text, screen readers): "5 dots", "east wind". */
+/** Words for a tile in the page's language (alt text, screen readers, the log): "5 dots",
+ * "red 5 dots", "east wind"; a code it does not know, as it is. */
 export function tileName(code: Tile): string {
   const n = Number(code[1]);
   if (/^[1-9]m$/.test(code)) return t.tiles.m(Number(code[0]));
   if (/^[1-9]p$/.test(code)) return t.tiles.p(Number(code[0]));
   if (/^[1-9]s$/.test(code)) return t.tiles.s(Number(code[0]));
+  if (/^0[mps]$/.test(code)) return t.tiles.red(tileName(`5${code[1]}` as Tile));
   if (/^f[1-4]$/.test(code)) return t.tiles.flower(n);
   if (/^f[5-8]$/.test(code)) return t.tiles.season(n - 4);
   switch (code) {

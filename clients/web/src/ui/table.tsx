@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Client } from "../net/client";
 import type { LegalAction, SeatView, Tile as TileCode } from "../protocol/types";
-import { offered, seatName, splitDrawn, type LogEntry, type RoomModel } from "../state/reducer";
+import { offered, seatName, splitDrawn, type RoomModel } from "../state/reducer";
 import { lang, rulesetName, t } from "../i18n";
 import { useTick } from "./hooks";
 import { HintsPanel, TogglesPanel } from "./hints";
@@ -13,7 +13,7 @@ import { Chat } from "./lobby";
 import { GameOver } from "./gameover";
 import { ResultDialog } from "./result";
 import { discardClicked, riverGrew } from "./perf";
-import { seatWords } from "./seat";
+import { logLine, seatWords } from "./seat";
 import { SeatClock, SoundSwitch, useSignals } from "./signals";
 import { MeldView, Tile } from "./tile";
 import { secondsLeft } from "../net/clock";
@@ -395,9 +395,3 @@ function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar
   );
 }
 
-/** A log entry in the page's language. */
-function logLine(room: RoomModel, e: LogEntry): string {
-  const who = typeof e.who === "number" ? seatWords(room, e.who) : e.who;
-  const say = t.log[e.key] as (who: string, tile: string) => string;
-  return say(who, e.tile ?? "");
-}
