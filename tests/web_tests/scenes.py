@@ -128,6 +128,25 @@ def long_hand_turn() -> list[JSON]:
     return first(want)
 
 
+def late_turn() -> list[JSON]:
+    """Your turn to discard where the rivers are longest (the shortest of the four the
+    longest of any such turn of the golden games: 20-21 discards each)."""
+    best: tuple[tuple[int, int], list[JSON]] | None = None
+    for name in games():
+        for seq, (state, _, ruleset) in enumerate(replay(name), start=1):
+            for seat in range(4):
+                legal = legal_for(state, seat)
+                if not any(a["type"] == "discard" for a in legal):
+                    continue
+                lengths = [len(s["discards"]) for s in game.view(state, seat)["hand"]["seats"]]
+                key = (min(lengths), sum(lengths))
+                if best is None or key > best[0]:
+                    best = (key, [snapshot(state, seat, seq, ruleset)])
+    if best is None:
+        raise LookupError("no golden game has a turn to discard")
+    return best[1]
+
+
 def to_the_end(name: str, seat: int = 0, max_hands: int | None = None) -> list[JSON]:
     """A snapshot just before the game's last hand is won or drawn, then every frame to the
     end of the game, the ``game_over`` notice included."""
@@ -164,6 +183,7 @@ def all_scenes() -> dict[str, list[JSON]]:
         "claim-win": claim("win"),
         "turn-win": self_drawn_win(),
         "turn-16": long_hand_turn(),
+        "turn-late": late_turn(),
         "win": to_the_end("robbing_kong"),
         # the exhaustive draw's game cut to its one (drawn) hand: the game ends on a draw
         "draw": to_the_end("exhaustive_draw_dealer_keeps", max_hands=1),

@@ -74,6 +74,7 @@ SCENE_STATES = {
     "claim-win": "claim-win",
     "turn-win": "act-win",
     "turn-16": "discard",
+    "turn-late": "discard",
 }
 
 
@@ -151,3 +152,45 @@ def test_every_state_fits(
         look(found, p, f"game-over-{state}", vp, fit=False)
         p.context.close()
     assert not found, "\n".join(f"{vp} {s}: {p}" for s, ps in found.items() for p in ps)
+
+
+#: each river's box and the felt's visible box, and how far the felt scrolls
+_RIVERS = """() => {
+  const f = document.querySelector('.felt');
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {top: r.top, bottom: r.bottom, left: r.left, right: r.right}; };
+  const rivers = {};
+  for (const w of ['left', 'top', 'right', 'bottom']) {
+    const r = document.querySelector(`[data-testid=river-${w}]`);
+    rivers[w] = {box: box(r), tiles: r.children.length};
+  }
+  return {felt: box(f), scrolls: f.scrollHeight - f.clientHeight, rivers};
+}"""
+
+
+#: a small phone on its side (667x375) besides the three viewports
+_SMALL_SIDE = {"width": 667, "height": 375}
+
+
+@pytest.mark.parametrize("vp", ["side", "small-side", "desktop"])
+def test_every_river_shows_without_scrolling(
+    browser: Any, base_url: str, all_scenes: dict[str, list[dict[str, Any]]], vp: str
+) -> None:
+    """Late in a hand (20-21 discards in each river), on a phone on its side and on a
+    desktop, all four rivers are wholly on the felt as shown: none needs the felt scrolled
+    (before: the felt scrolled 251 px on a phone on its side, 104 on a desktop, your river
+    below its edge)."""
+    page = page_in(browser, _SMALL_SIDE if vp == "small-side" else VIEWPORTS[vp])
+    show_scene(page, base_url, all_scenes["turn-late"])
+    page.get_by_test_id("discard").wait_for()
+    got = page.evaluate(_RIVERS)
+    save(page, "turn-late", vp)
+    felt = got["felt"]
+    for where, r in got["rivers"].items():
+        assert r["tiles"] >= 20, (where, r)
+        b = r["box"]
+        assert felt["top"] <= b["top"] and b["bottom"] <= felt["bottom"] + 0.5, (vp, where, got)
+        assert felt["left"] <= b["left"] and b["right"] <= felt["right"] + 0.5, (vp, where, got)
+    assert got["scrolls"] <= 0, (vp, got)
+    assert not problems(page), (vp, problems(page))
+    page.context.close()
