@@ -164,7 +164,19 @@ _RIVERS = """() => {
     const r = document.querySelector(`[data-testid=river-${w}]`);
     rivers[w] = {box: box(r), tiles: r.children.length};
   }
-  return {felt: box(f), scrolls: f.scrollHeight - f.clientHeight, rivers};
+  // tiles of two rivers drawn over each other, or a tile beyond the screen's edge
+  const tiles = [...document.querySelectorAll('.river')].flatMap((r, k) =>
+    [...r.children].map((e) => ({k, b: box(e)})));
+  const vw = document.documentElement.clientWidth;
+  const clashes = [];
+  for (const [i, a] of tiles.entries()) {
+    if (a.b.left < -0.5 || a.b.right > vw + 0.5) clashes.push(`off the screen: ${a.b.left}-${a.b.right}`);
+    for (const c of tiles.slice(i + 1))
+      if (a.k !== c.k && a.b.left < c.b.right - 0.5 && c.b.left < a.b.right - 0.5 &&
+          a.b.top < c.b.bottom - 0.5 && c.b.top < a.b.bottom - 0.5)
+        clashes.push(`rivers ${a.k} and ${c.k} overlap at ${Math.round(a.b.left)},${Math.round(a.b.top)}`);
+  }
+  return {felt: box(f), scrolls: f.scrollHeight - f.clientHeight, rivers, clashes};
 }"""
 
 
@@ -172,14 +184,16 @@ _RIVERS = """() => {
 _SMALL_SIDE = {"width": 667, "height": 375}
 
 
-@pytest.mark.parametrize("vp", ["side", "small-side", "desktop"])
+@pytest.mark.parametrize("vp", ["side", "small-side", "desktop", "phone"])
 def test_every_river_shows_without_scrolling(
     browser: Any, base_url: str, all_scenes: dict[str, list[dict[str, Any]]], vp: str
 ) -> None:
-    """Late in a hand (20-21 discards in each river), on a phone on its side and on a
-    desktop, all four rivers are wholly on the felt as shown: none needs the felt scrolled
-    (before: the felt scrolled 251 px on a phone on its side, 104 on a desktop, your river
-    below its edge)."""
+    """Late in a hand (20-21 discards in each river), on a phone upright and on its side and
+    on a desktop, all four rivers are wholly on the felt as shown, none needs the felt
+    scrolled and no river's tiles are drawn over another's or past the screen's edge.
+    Before: the felt scrolled 251 px on a phone on its side and 104 on a desktop (your river
+    below its edge), and upright the rivers across and to each side overlapped by 18 px, the
+    right one past the screen's edge (five tiles a row of 27 px in a third of 390 px)."""
     page = page_in(browser, _SMALL_SIDE if vp == "small-side" else VIEWPORTS[vp])
     show_scene(page, base_url, all_scenes["turn-late"])
     page.get_by_test_id("discard").wait_for()
@@ -192,5 +206,6 @@ def test_every_river_shows_without_scrolling(
         assert felt["top"] <= b["top"] and b["bottom"] <= felt["bottom"] + 0.5, (vp, where, got)
         assert felt["left"] <= b["left"] and b["right"] <= felt["right"] + 0.5, (vp, where, got)
     assert got["scrolls"] <= 0, (vp, got)
+    assert not got["clashes"], (vp, got["clashes"][:5], len(got["clashes"]))
     assert not problems(page), (vp, problems(page))
     page.context.close()
