@@ -47,6 +47,19 @@ Offload = bool | Callable[[RoomState, Answers], Awaitable[Outcome | None]]
 Hook = Callable[[str, int, Entry, int | None], None]
 
 
+class Cached(NamedTuple):
+    """A room's state as this process last committed or loaded it."""
+
+    version: int
+    state: RoomState
+    #: the version of its last snapshot (None: the state in Redis is in the format of
+    #: before snapshots; see ``Commits._commit``)
+    snap: int | None
+    #: whether answers may be held for the claim window open in it
+    #: (``Outcome.holds_answers``; None: not known, asked of the room)
+    holds: bool | None
+
+
 class Commits:
     """Changes to rooms, committed atomically (see the module docstring)."""
 
@@ -60,17 +73,13 @@ class Commits:
         #: the server's settings a room's deadlines are computed with (``Runtime.timing``)
         self.timing = timing
         self.room_locks: dict[str, asyncio.Lock] = {}
-        # room -> (version, state) as last committed by this process (see mutate)
-        self.states: OrderedDict[str, tuple[int, RoomState]] = OrderedDict()
+        # room -> its state as last committed or loaded by this process (see _base), the
+        # ``STATE_CACHE_ROOMS`` rooms used last
+        self.cache: OrderedDict[str, Cached] = OrderedDict()
         # room -> (version, n, answers): the answers held for the room's open claim window
-        # as this process last knew them at that version (see _mutate)
+        # as this process last knew them at that version (see _mutate), for rooms in
+        # ``cache``
         self.answers_seen: dict[str, tuple[int, int, Answers]] = {}
-        # room -> the version of its last snapshot, for the rooms in ``states`` (None: the
-        # state in Redis is in the format of before snapshots; see _commit)
-        self.snap_versions: dict[str, int | None] = {}
-        # room -> whether answers may be held for the claim window open in its state in
-        # ``states`` (``Outcome.holds_answers``; absent: not known, asked of the room)
-        self.window_holds: dict[str, bool] = {}
         # room -> its load from Redis in progress (see load_shared)
         self.loading: dict[str, asyncio.Future[tuple[int, RoomState] | None]] = {}
         #: called after each commit of this process, in order (fan-out, timers)
@@ -87,9 +96,9 @@ class Commits:
         room (the four seats of a room resuming together after a restart) and kept in the
         cache, so the presence update and the next action of the room need no load of their
         own."""
-        cached = self.states.get(room)
-        if cached is not None and await self.store.version(room) == cached[0]:
-            return cached
+        cached = self.cache.get(room)
+        if cached is not None and await self.store.version(room) == cached.version:
+            return cached.version, cached.state
         pending = self.loading.get(room)
         if pending is not None:
             try:
@@ -114,7 +123,8 @@ class Commits:
         finally:
             self.loading.pop(room, None)
         loaded = None if full is None else (full[0], full[1])
-        if full is not None and self.states.get(room, (-1,))[0] < full[0]:
+        known = self.cache.get(room)
+        if full is not None and (known is None or known.version < full[0]):
             self._remember_state(room, *full)
         fut.set_result(loaded)
         self.metrics.inc("room_loads")
@@ -288,9 +298,9 @@ class Commits:
         version check catches a stale copy: another process committed since, and then the
         loop reloads from Redis). Loaded from Redis, a request already applied (its client
         seq) is a duplicate: its result."""
-        cached = self.states.get(room) if use_cache else None
+        cached = self.cache.get(room) if use_cache else None
         if cached is not None:
-            return cached[0], cached[1], self.snap_versions.get(room), True
+            return cached.version, cached.state, cached.snap, True
         loaded = await self.store.load_room(room)
         if loaded is None:
             raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
@@ -310,7 +320,8 @@ class Commits:
         they are read again). Used optimistically like the state: as this process last knew
         them at this version, or none (almost always true: at paced play ~1 answer in 100 is
         held, the others close their window at once); a wrong guess costs one attempt."""
-        holds = self.window_holds.get(room) if cached else None
+        known = self.cache.get(room) if cached else None
+        holds = known.holds if known is not None else None
         if not (game_room.holds_answers(state) if holds is None else holds):
             return None, {}, False
         if not cached or keep:
@@ -445,23 +456,14 @@ class Commits:
         if state["status"] == "closed":
             self._forget_state(room)
             return  # (its lock, if idle, goes with the next sweep of idle locks)
-        self.states[room] = (version, state)
-        self.snap_versions[room] = snap_version
-        if holds is None:
-            self.window_holds.pop(room, None)
-        else:
-            self.window_holds[room] = holds
-        self.states.move_to_end(room)
-        while len(self.states) > STATE_CACHE_ROOMS:
-            old, _ = self.states.popitem(last=False)
-            self.snap_versions.pop(old, None)
+        self.cache[room] = Cached(version, state, snap_version, holds)
+        self.cache.move_to_end(room)
+        while len(self.cache) > STATE_CACHE_ROOMS:
+            old, _ = self.cache.popitem(last=False)
             self.answers_seen.pop(old, None)
-            self.window_holds.pop(old, None)
 
     def _forget_state(self, room: str) -> None:
-        self.states.pop(room, None)
-        self.window_holds.pop(room, None)
-        self.snap_versions.pop(room, None)
+        self.cache.pop(room, None)
         self.answers_seen.pop(room, None)
 
 
