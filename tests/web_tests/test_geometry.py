@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from tests.web_tests import scenes
-from tests.web_tests.geometry import VIEWPORTS, problems
+from tests.web_tests.geometry import VIEWPORTS, overlap, problems
 from tests.web_tests.test_browser import (
     add_bot,
     create_room,
@@ -209,4 +209,40 @@ def test_every_river_shows_without_scrolling(
     assert got["scrolls"] <= 0, (vp, got)
     assert not got["clashes"], (vp, got["clashes"][:5], len(got["clashes"]))
     assert not problems(page), (vp, problems(page))
+    page.context.close()
+
+
+#: each claim button's words (the key and the claim's name) and tiles, as boxes; a tile's
+#: box includes its outline (the claimed tile is raised 3 px and outlined 4 px out)
+_CLAIM_BUTTONS = """() => [...document.querySelectorAll('.sheet-buttons button')].map((b) => {
+  const r = document.createRange();
+  const words = [...b.childNodes].filter((n) => !(n.classList && n.classList.contains('claim-tiles')));
+  const boxes = words.flatMap((n) => { r.selectNodeContents(n); return [...r.getClientRects()]; })
+    .filter((x) => x.width > 0);
+  const tiles = [...b.querySelectorAll('.claim-tiles .tile')].map((t) => {
+    const x = t.getBoundingClientRect(), o = parseFloat(getComputedStyle(t).outlineWidth) || 0,
+      off = parseFloat(getComputedStyle(t).outlineOffset) || 0, w = o ? o + off : 0;
+    return {top: x.top - w, bottom: x.bottom + w, left: x.left - w, right: x.right + w};
+  });
+  return {id: b.dataset.testid, words: boxes.map((x) => ({top: x.top, bottom: x.bottom,
+    left: x.left, right: x.right})), tiles};
+})"""
+
+
+@pytest.mark.parametrize("vp", list(VIEWPORTS))
+def test_a_claim_buttons_tiles_are_clear_of_its_words(
+    browser: Any, base_url: str, all_scenes: dict[str, list[dict[str, Any]]], vp: str
+) -> None:
+    """On each claim button of each kind the tiles (the claimed one raised and outlined) do
+    not cover its words (its key and the claim's name). Before: on a phone upright, where
+    the tiles wrap under the words, the raised claimed tile's outline reached 7 px into
+    the words' line."""
+    page = page_in(browser, VIEWPORTS[vp])
+    for kind in ("chow", "pung", "kong", "win"):
+        show_scene(page, base_url, all_scenes[f"claim-{kind}"])
+        page.get_by_test_id(f"claim-{kind}").first.wait_for()
+        for b in page.evaluate(_CLAIM_BUTTONS):
+            for w in b["words"]:
+                for t in b["tiles"]:
+                    assert not overlap(w, t), (vp, b["id"], w, t)
     page.context.close()
