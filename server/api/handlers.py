@@ -238,7 +238,7 @@ async def on_action(cx: Context, conn: Conn, msg: m.Action) -> None:
     # an answer to a claim window is held until the window closes (the ack says so and has
     # no new seq), unless it closes the window now -- or a live process of before held
     # answers (a rolling upgrade) would not see it: then it is committed
-    hold = not cx.rt.store.unheld_peers
+    hold = not cx.rt.store.peers.unheld
     play = commands.Play(pid, action, hold)
     res, _ = await cx.commits.apply(msg.room, play, pid, msg.seq)
     _ack(conn, msg.room, res, conn.rooms.get(msg.room, 0), msg.id, msg.seq)

@@ -220,8 +220,9 @@ class Commits:
         base = await self._base(room, attempt == 0 or keep, player, client_seq)
         if isinstance(base, _Dup):
             return base.result, base.state
-        version, state, snap_version, cached = base
-        answers_n, answers, guessed = await self._window_answers(room, version, state, cached, keep)
+        start, cached = base
+        version, state, snap_version = start.version, start.state, start.snap
+        answers_n, answers, guessed = await self._window_answers(room, start, cached, keep)
         try:
             out = await _compute(fn, offload, state, answers)
         except (RoomError, game.GameError):
@@ -291,16 +292,16 @@ class Commits:
 
     async def _base(
         self, room: str, use_cache: bool, player: str | None, client_seq: int | None
-    ) -> tuple[int, RoomState, int | None, bool] | _Dup:
-        """The state an attempt starts from: (version, state, its last snapshot's version,
-        whether it is this process's cached copy). The state this process committed last
+    ) -> tuple[Cached, bool] | _Dup:
+        """The state an attempt starts from, and whether it is this process's cached copy
+        (loaded: whether it holds answers is not known). The state this process committed last
         for the room, if any, is used optimistically (no load from Redis; the commit's
         version check catches a stale copy: another process committed since, and then the
         loop reloads from Redis). Loaded from Redis, a request already applied (its client
         seq) is a duplicate: its result."""
         cached = self.cache.get(room) if use_cache else None
         if cached is not None:
-            return cached.version, cached.state, cached.snap, True
+            return cached, True
         loaded = await self.store.load_room(room)
         if loaded is None:
             raise RoomError(ErrorCode.ROOM_NOT_FOUND, "no such room")
@@ -309,10 +310,10 @@ class Commits:
             last, at = await self.store.last_seq(room, player)
             if client_seq <= last:
                 return _Dup(CommitResult("dup", at, last), state)
-        return version, state, snap_version, False
+        return Cached(version, state, snap_version, None), False
 
     async def _window_answers(
-        self, room: str, version: int, state: RoomState, cached: bool, keep: bool
+        self, room: str, start: Cached, cached: bool, keep: bool
     ) -> tuple[int | None, Answers, bool]:
         """The answers held for the open claim window: (how many, them, guessed). None
         when no window a player could answer is open; every commit while one is takes them
@@ -320,15 +321,14 @@ class Commits:
         they are read again). Used optimistically like the state: as this process last knew
         them at this version, or none (almost always true: at paced play ~1 answer in 100 is
         held, the others close their window at once); a wrong guess costs one attempt."""
-        known = self.cache.get(room) if cached else None
-        holds = known.holds if known is not None else None
-        if not (game_room.holds_answers(state) if holds is None else holds):
+        holds = start.holds
+        if not (game_room.holds_answers(start.state) if holds is None else holds):
             return None, {}, False
         if not cached or keep:
             n, answers = await self.store.answers(room)
             return n, answers, False
         seen = self.answers_seen.get(room)
-        if seen is not None and seen[0] == version:
+        if seen is not None and seen[0] == start.version:
             return seen[1], seen[2], True
         return 0, {}, True
 

@@ -7,10 +7,11 @@ a misspelt key, a seat read as a number or an option read as the wrong type fail
 ``mypy --strict`` instead of a game. The stored form is what :mod:`server.room.stored`
 turns an older version's state into at load; the shape here is that current form.
 
-Conventions of the stored form (kept from before these types): a seat's decisions are keyed by the seat's number as a
-string (``"0"`` .. ``"3"``, msgpack map keys); times are ms since the epoch (the commit's
-``now``, never a clock read here); keys marked ``NotRequired`` were added by later versions
-or are only written once needed, and a reader takes their absence as empty.
+Conventions of the stored form (kept from before these types): a seat's decisions are keyed
+by the seat's number as a string (``"0"`` .. ``"3"``, msgpack map keys); times are ms since
+the epoch (the commit's ``now``, never a clock read here); keys marked ``NotRequired`` were
+added by later versions or are only written once needed, and a reader takes their absence
+as empty.
 
 A state is never changed in place once built: each operation copies what it changes
 (``rooms.copy_state``) and shares the rest (tests/server_tests/test_rooms_copy.py).

@@ -161,9 +161,9 @@ class Store(PlayerStore, RoomRegistry):
         (the difference from the committed state at ``expected_version``, server/storage/patches.py)
         only the patch is written, unless the room has no snapshot the patch can follow (its
         state is in the format of before snapshots), or a live process reads only that format
-        (:attr:`old_peers`) or it is asked for (:attr:`old_format`): then the whole state is
+        (:attr:`peers`, ``old_snap``) or it is asked for (:attr:`old_format`): then the whole state is
         (a second round trip in the first case). While a live process reads a room's open
-        decisions only in the form of up to 0.9.3 (:attr:`old_pending_peers`), the whole
+        decisions only in the form of up to 0.9.3 (``peers.old_pending``), the whole
         state is written in that form (``server/room/stored.py``, :func:`~server.room.stored.older`).
 
         ``answers_n``: the commit read the answers held for the room's open claim window
@@ -171,8 +171,8 @@ class Store(PlayerStore, RoomRegistry):
         conflict. ``close_window``: it applied them (the window closed): they are deleted.
         ``now``: the commit's time (ms), against which commit.lua counts the live processes
         (whether to publish the commit to the others); None: the clock's."""
-        older = self.old_pending_peers
-        fmt = FORMAT_STATE if older or self.old_peers or self.old_format else FORMAT_SNAP
+        older = self.peers.old_pending
+        fmt = FORMAT_STATE if older or self.peers.old_snap or self.old_format else FORMAT_SNAP
         if patch is not None and fmt == FORMAT_SNAP:
             args = commit_args(
                 room,

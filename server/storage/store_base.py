@@ -255,24 +255,6 @@ class StoreBase:
         #: process of this server (the archiver's) connects to the same Redis with it
         self.url: str | None = None
 
-    @property
-    def old_peers(self) -> bool:
-        """A live process reads only the format of before snapshots: commits write the
-        whole state in that format (server/storage/store.py)."""
-        return self.peers.old_snap
-
-    @property
-    def unheld_peers(self) -> bool:
-        """A live process does not know held answers: a player's answer to a claim window
-        is committed, not held, so that process sees it."""
-        return self.peers.unheld
-
-    @property
-    def old_pending_peers(self) -> bool:
-        """A live process reads a room's open decisions only as the five maps of 0.9.3 and
-        earlier: commits write the whole state in that form (``stored.older``)."""
-        return self.peers.old_pending
-
     #: whether :attr:`url` names a Redis Cluster (``server.storage.cluster.ClusterStore``)
     IS_CLUSTER: ClassVar[bool] = False
 

@@ -48,7 +48,7 @@ class PlayerStore(StoreBase):
                 p.zrangebyscore(key, now, "+inf")
             replies = await p.execute()
         live, *marked = replies[-len(keys) :]
-        self.peers = peers_of(live, marked)
+        self.peers = peers_of(live, marked, proc_id.encode())
         self.proc_id = proc_id
 
     async def check_peers(self) -> bool:
@@ -66,8 +66,7 @@ class PlayerStore(StoreBase):
     async def unregister_process(self) -> None:
         """This process stops (a graceful stop): the others stop counting it."""
         if self.proc_id is not None:
-            for key in (PROCS, *MARKS):
-                await self.r.zrem(key, self.proc_id)
+            await self._cmds(*(("ZREM", key, self.proc_id) for key in (PROCS, *MARKS)))
 
     async def _add_to_player_set(self, key: str, member: str) -> None:
         """Add to one of a player's sets, which lives as long as the player: one round trip

@@ -384,10 +384,10 @@ async def test_while_a_process_of_before_held_answers_is_live_answers_are_commit
         store = Store.from_url(redis_url)
         try:
             await store.register_process("probe", 10_000)
-            assert store.unheld_peers
+            assert store.peers.unheld
             await r.zrem("mj:procs", "old-proc")
             await store.check_peers()
-            assert not store.unheld_peers
+            assert not store.peers.unheld
         finally:
             await store.unregister_process()
             await store.close()

@@ -166,7 +166,7 @@ async def test_while_an_old_process_is_live_commits_write_its_format(redis_url: 
     try:
         await r.zadd(PROCS, {"old-proc": 2**50})
         await store.register_process("new-proc", 10_000)
-        assert store.old_peers
+        assert store.peers.old_snap
         chain = played_states(8)
         await store.commit("r_mix", 0, chain[0], {"kind": "create"})
         res = await store.commit(

@@ -131,7 +131,7 @@ async def test_while_a_process_of_0_9_3_is_live_rooms_are_written_in_its_form(
     store = Store.from_url(redis_url)
     try:
         await store.register_process("new", 60_000)
-        assert store.old_pending_peers and not store.old_peers and not store.unheld_peers
+        assert store.peers.old_pending and not store.peers.old_snap and not store.peers.unheld
         states = played_states(6)
         await store.commit("r_roll", 0, states[0], {"kind": "create", "t": 0, "actor": None})
         for v, s in enumerate(states[1:], start=1):
@@ -146,7 +146,7 @@ async def test_while_a_process_of_0_9_3_is_live_rooms_are_written_in_its_form(
         # the old process is gone: the current form again (in the snapshot format)
         await r.zrem("mj:procs", "proc-0.9.3")
         await store.check_peers()
-        assert not store.old_pending_peers
+        assert not store.peers.old_pending
         nxt = played_states(7)[-1]
         res = await store.commit(
             "r_roll", len(states), nxt, {"kind": "tick", "t": 9, "actor": None}, patch={}

@@ -208,7 +208,8 @@ def test_every_river_shows_without_scrolling(
         assert felt["left"] <= b["left"] and b["right"] <= felt["right"] + 0.5, (vp, where, got)
     assert got["scrolls"] <= 0, (vp, got)
     assert not got["clashes"], (vp, got["clashes"][:5], len(got["clashes"]))
-    assert not problems(page), (vp, problems(page))
+    found = problems(page)
+    assert not found, (vp, found)
     page.context.close()
 
 

@@ -394,4 +394,3 @@ function Countdown({ room, offset, bar }: { room: RoomModel; offset: number; bar
     </div>
   );
 }
-
